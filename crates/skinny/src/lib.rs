@@ -1,0 +1,185 @@
+//! # SKINNY
+//!
+//! The SKINNY family of tweakable block ciphers (Beierle, Jean, Kölbl, Leander,
+//! Moradi, Peyrin, Sasaki, Sasdrich, Sim; CRYPTO 2016): all six variants,
+//! encryption and decryption, behind the RustCrypto [`cipher`] traits.
+//!
+//! | type | block | tweakey | rounds |
+//! |---|---|---|---|
+//! | [`Skinny64_64`]   | 64  | 64  | 32 |
+//! | [`Skinny64_128`]  | 64  | 128 | 36 |
+//! | [`Skinny64_192`]  | 64  | 192 | 40 |
+//! | [`Skinny128_128`] | 128 | 128 | 40 |
+//! | [`Skinny128_256`] | 128 | 256 | 48 |
+//! | [`Skinny128_384`] | 128 | 384 | 56 |
+//!
+//! The key of these types is the whole tweakey TK1 ‖ TK2 ‖ TK3 in the
+//! specification's byte order. The `Tweakable*` types take TK1 as a per-call tweak
+//! and the rest as the key ([`cipher::TweakBlockCipherEncrypt`]).
+//!
+//! Where the code lives:
+//! - [`spec`]: the portable implementation, written like the specification
+//!   (S-box circuits, round function, tweakey schedule). Constant time: no
+//!   secret-dependent branch or table index.
+//! - [`Skinny`]: a cipher whose variant is chosen at run time, for bulk layers.
+//!
+//! ```
+//! use skinny::Skinny128_256;
+//! use skinny::cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+//!
+//! let key = [0x42u8; 32];
+//! let cipher = Skinny128_256::new(&key.into());
+//! let mut block = Array::from([0u8; 16]);
+//! cipher.encrypt_block(&mut block);
+//! cipher.decrypt_block(&mut block);
+//! assert_eq!(block, Array::from([0u8; 16]));
+//! ```
+//!
+//! With a RustCrypto mode crate (here CTR with a 128-bit big-endian counter):
+//!
+//! ```
+//! use skinny::Skinny128_256;
+//! use skinny::cipher::{KeyIvInit, StreamCipher};
+//!
+//! let mut data = *b"attack at dawn, attack at dawn!";
+//! let mut ctr = ctr::Ctr128BE::<Skinny128_256>::new(&[7u8; 32].into(), &[0u8; 16].into());
+//! ctr.apply_keystream(&mut data);
+//! let mut ctr = ctr::Ctr128BE::<Skinny128_256>::new(&[7u8; 32].into(), &[0u8; 16].into());
+//! ctr.apply_keystream(&mut data);
+//! assert_eq!(&data, b"attack at dawn, attack at dawn!");
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+pub use cipher;
+
+pub mod spec;
+mod tweakable;
+mod typed;
+mod variant;
+
+pub use spec::tweakey::RoundTweakeys;
+pub use spec::CellWidth;
+pub use tweakable::{TweakableSkinny128_256, TweakableSkinny128_384, TweakableSkinny64_128, TweakableSkinny64_192};
+pub use typed::{Skinny128_128, Skinny128_256, Skinny128_384, Skinny64_128, Skinny64_192, Skinny64_64};
+pub use variant::{UnknownVariant, Variant};
+
+/// The tweakey given does not have the variant's length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvalidTweakeyLength {
+    /// The variant asked for.
+    pub variant: Variant,
+    /// The length given, in bytes.
+    pub got: usize,
+}
+
+impl core::fmt::Display for InvalidTweakeyLength {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{} needs a {}-byte key (the whole tweakey), got {} bytes",
+            self.variant,
+            self.variant.tweakey_bytes(),
+            self.got
+        )
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for InvalidTweakeyLength {}
+
+/// A SKINNY cipher whose variant is chosen at run time, with its round tweakeys
+/// expanded once. Key material is wiped when it is dropped and never printed.
+#[derive(Clone)]
+pub struct Skinny {
+    variant: Variant,
+    rtk: RoundTweakeys,
+}
+
+impl Skinny {
+    /// Expands `tweakey` (TK1 ‖ TK2 ‖ TK3, `variant.tweakey_bytes()` long).
+    ///
+    /// # Errors
+    /// [`InvalidTweakeyLength`] if the length is not the variant's.
+    pub fn new(variant: Variant, tweakey: &[u8]) -> Result<Self, InvalidTweakeyLength> {
+        if tweakey.len() != variant.tweakey_bytes() {
+            return Err(InvalidTweakeyLength { variant, got: tweakey.len() });
+        }
+        Ok(Self { variant, rtk: RoundTweakeys::expand(variant, tweakey) })
+    }
+
+    pub(crate) fn from_parts(variant: Variant, rtk: RoundTweakeys) -> Self {
+        Self { variant, rtk }
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Bytes in one block.
+    pub fn block_bytes(&self) -> usize {
+        self.variant.block_bytes()
+    }
+
+    /// The expanded round tweakeys, for backends that run the rounds elsewhere
+    /// (a GPU). Secret.
+    pub fn round_tweakeys(&self) -> &RoundTweakeys {
+        &self.rtk
+    }
+
+    /// Encrypts one block in place.
+    ///
+    /// # Panics
+    /// If `block` is not exactly one block long.
+    #[inline]
+    pub fn encrypt_block(&self, block: &mut [u8]) {
+        assert_eq!(block.len(), self.block_bytes(), "one block");
+        spec::encrypt_block(self.variant.cell_width(), &self.rtk, block);
+    }
+
+    /// Decrypts one block in place.
+    ///
+    /// # Panics
+    /// If `block` is not exactly one block long.
+    #[inline]
+    pub fn decrypt_block(&self, block: &mut [u8]) {
+        assert_eq!(block.len(), self.block_bytes(), "one block");
+        spec::decrypt_block(self.variant.cell_width(), &self.rtk, block);
+    }
+
+    /// Encrypts whole blocks in place, with the fastest constant-time code this CPU
+    /// has for one thread.
+    ///
+    /// # Panics
+    /// If `data` is not a whole number of blocks.
+    pub fn encrypt_blocks(&self, data: &mut [u8]) {
+        let bs = self.block_bytes();
+        assert_eq!(data.len() % bs, 0, "whole blocks");
+        for block in data.chunks_exact_mut(bs) {
+            spec::encrypt_block(self.variant.cell_width(), &self.rtk, block);
+        }
+    }
+
+    /// Decrypts whole blocks in place (see [`Skinny::encrypt_blocks`]).
+    ///
+    /// # Panics
+    /// If `data` is not a whole number of blocks.
+    pub fn decrypt_blocks(&self, data: &mut [u8]) {
+        let bs = self.block_bytes();
+        assert_eq!(data.len() % bs, 0, "whole blocks");
+        for block in data.chunks_exact_mut(bs) {
+            spec::decrypt_block(self.variant.cell_width(), &self.rtk, block);
+        }
+    }
+}
+
+impl core::fmt::Debug for Skinny {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Skinny {{ variant: {}, .. }}", self.variant)
+    }
+}

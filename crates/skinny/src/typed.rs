@@ -1,0 +1,157 @@
+//! One type per variant, with the RustCrypto `cipher` traits.
+
+use crate::{Skinny, Variant};
+use cipher::consts::{U1, U16, U24, U32, U48, U8};
+use cipher::{
+    AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
+    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut, Key,
+    KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
+};
+use core::marker::PhantomData;
+
+/// The backend handed to RustCrypto closures: a borrowed [`Skinny`] at a fixed
+/// block size. Parallel blocks go through [`Skinny::encrypt_blocks`], so modes such
+/// as CTR and ECB get the fastest single-thread code.
+pub(crate) struct Backend<'a, BS> {
+    inner: &'a Skinny,
+    _block: PhantomData<BS>,
+}
+
+impl<'a, BS> Backend<'a, BS> {
+    pub(crate) fn new(inner: &'a Skinny) -> Self {
+        Self { inner, _block: PhantomData }
+    }
+}
+
+macro_rules! backend_for_block_size {
+    ($bs:ty, $par:ty) => {
+        impl BlockSizeUser for Backend<'_, $bs> {
+            type BlockSize = $bs;
+        }
+
+        impl ParBlocksSizeUser for Backend<'_, $bs> {
+            type ParBlocksSize = $par;
+        }
+
+        impl BlockCipherEncBackend for Backend<'_, $bs> {
+            #[inline]
+            fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
+                self.inner.encrypt_block(block.into_out_with_copied_in());
+            }
+
+            #[inline]
+            fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+                let out = blocks.into_out_with_copied_in();
+                self.inner.encrypt_blocks(Block::<Self>::slice_as_flattened_mut(out));
+            }
+        }
+
+        impl BlockCipherDecBackend for Backend<'_, $bs> {
+            #[inline]
+            fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
+                self.inner.decrypt_block(block.into_out_with_copied_in());
+            }
+
+            #[inline]
+            fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+                let out = blocks.into_out_with_copied_in();
+                self.inner.decrypt_blocks(Block::<Self>::slice_as_flattened_mut(out));
+            }
+        }
+    };
+}
+
+// One block at a time until a many-block backend exists for the portable code;
+// the par size is where a batched backend plugs in.
+backend_for_block_size!(U8, U1);
+backend_for_block_size!(U16, U1);
+
+macro_rules! define_skinny {
+    ($(#[$doc:meta])* $name:ident, $variant:expr, $block:ty, $key:ty) => {
+        $(#[$doc])*
+        ///
+        /// The key is the whole tweakey (TK1 ‖ TK2 ‖ TK3). Key material is wiped on
+        /// drop and never shown by `Debug`.
+        #[derive(Clone)]
+        pub struct $name {
+            inner: Skinny,
+        }
+
+        impl $name {
+            /// The variant this type implements.
+            pub const VARIANT: Variant = $variant;
+
+            /// The run-time form of this cipher.
+            pub fn as_dyn(&self) -> &Skinny {
+                &self.inner
+            }
+        }
+
+        impl KeySizeUser for $name {
+            type KeySize = $key;
+        }
+
+        impl KeyInit for $name {
+            fn new(key: &Key<Self>) -> Self {
+                let rtk = crate::RoundTweakeys::expand($variant, key.as_slice());
+                Self { inner: Skinny::from_parts($variant, rtk) }
+            }
+        }
+
+        impl BlockSizeUser for $name {
+            type BlockSize = $block;
+        }
+
+        impl BlockCipherEncrypt for $name {
+            fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
+                f.call(&Backend::<$block>::new(&self.inner));
+            }
+        }
+
+        impl BlockCipherDecrypt for $name {
+            fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
+                f.call(&Backend::<$block>::new(&self.inner));
+            }
+        }
+
+        impl AlgorithmName for $name {
+            fn write_alg_name(f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(stringify!($name))
+            }
+        }
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(concat!(stringify!($name), " { .. }"))
+            }
+        }
+
+        // The round tweakeys inside `Skinny` zeroize themselves on drop.
+        impl cipher::zeroize::ZeroizeOnDrop for $name {}
+    };
+}
+
+define_skinny!(
+    /// SKINNY-64-64: 64-bit block, 64-bit tweakey, 32 rounds.
+    Skinny64_64, Variant::Skinny64_64, U8, U8
+);
+define_skinny!(
+    /// SKINNY-64-128: 64-bit block, 128-bit tweakey, 36 rounds.
+    Skinny64_128, Variant::Skinny64_128, U8, U16
+);
+define_skinny!(
+    /// SKINNY-64-192: 64-bit block, 192-bit tweakey, 40 rounds.
+    Skinny64_192, Variant::Skinny64_192, U8, U24
+);
+define_skinny!(
+    /// SKINNY-128-128: 128-bit block, 128-bit tweakey, 40 rounds.
+    Skinny128_128, Variant::Skinny128_128, U16, U16
+);
+define_skinny!(
+    /// SKINNY-128-256: 128-bit block, 256-bit tweakey, 48 rounds. The paper's cipher.
+    Skinny128_256, Variant::Skinny128_256, U16, U32
+);
+define_skinny!(
+    /// SKINNY-128-384: 128-bit block, 384-bit tweakey, 56 rounds.
+    Skinny128_384, Variant::Skinny128_384, U16, U48
+);
