@@ -85,6 +85,19 @@ macro_rules! define_skinny {
             pub fn as_dyn(&self) -> &Skinny {
                 &self.inner
             }
+
+            /// Wraps an expanded run-time cipher of the same variant without expanding
+            /// the key again; gives it back if the variant differs.
+            ///
+            /// # Errors
+            /// The cipher itself, when its variant is not this type's.
+            pub fn from_dyn(inner: Skinny) -> Result<Self, Skinny> {
+                if inner.variant() == $variant {
+                    Ok(Self { inner })
+                } else {
+                    Err(inner)
+                }
+            }
         }
 
         impl KeySizeUser for $name {

@@ -1,0 +1,1 @@
+//! SKINNY on NVIDIA GPUs (work in progress: see issue 3).
