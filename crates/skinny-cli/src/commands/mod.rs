@@ -1,0 +1,5 @@
+//! One module per subcommand (bench lives in its own folder).
+
+pub mod crypt;
+pub mod info;
+pub mod selftest;

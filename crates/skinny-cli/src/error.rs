@@ -1,0 +1,44 @@
+//! Typed errors of the command line, each shown as one line on stderr.
+
+use std::fmt;
+
+/// Everything that can stop a command. `main` prints it as `skinny: <message>`
+/// and exits non-zero.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad arguments or bad input given by the user.
+    Usage(String),
+    /// Reading or writing failed.
+    Io(String),
+    /// The cipher or mode layer refused (padding, lengths, backend failure).
+    Bulk(skinny_bulk::Error),
+    /// A self-test or check failed.
+    Check(String),
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Usage(m) | CliError::Io(m) | CliError::Check(m) => f.write_str(m),
+            CliError::Bulk(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<skinny_bulk::Error> for CliError {
+    fn from(e: skinny_bulk::Error) -> Self {
+        CliError::Bulk(e)
+    }
+}
+
+impl CliError {
+    /// The process exit code: 2 for usage errors (as clap), 1 for the rest.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! `skinny`: the command-line tool.
+
+mod bench;
+mod cli;
+mod commands;
+mod error;
+
+use clap::Parser;
+
+fn main() {
+    let cli = cli::Cli::parse();
+    let result = match &cli.command {
+        cli::Command::Encrypt(a) => commands::crypt::run(a, skinny_bulk::mode::Direction::Encrypt),
+        cli::Command::Decrypt(a) => commands::crypt::run(a, skinny_bulk::mode::Direction::Decrypt),
+        cli::Command::Bench(a) => bench::run(a),
+        cli::Command::Selftest(a) => commands::selftest::run(a),
+        cli::Command::Info => commands::info::run(),
+    };
+    if let Err(e) = result {
+        // One line, no panic, no backtrace: the message says what to fix.
+        eprintln!("skinny: {e}");
+        std::process::exit(e.exit_code());
+    }
+}
