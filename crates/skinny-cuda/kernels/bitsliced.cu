@@ -1,0 +1,346 @@
+// SKINNY, bitsliced across 32 blocks per thread: constant time.
+//
+// Each thread takes 32 blocks. Their words are transposed (32x32 bit matrices)
+// so that register s[q*32 + p] holds bit p of word q of all 32 blocks, one
+// block per bit. Every step of the round is then logic on whole registers:
+// - SubCells: the specification's NOR/XOR circuit, one 3-input logic
+//   operation (LOP3) per layer and output bit; its wire crossings are renamings;
+// - AddConstants / AddRoundTweakey: XOR with per-round masks (0 or ~0) from
+//   __constant__ memory, at addresses that depend only on the round number;
+// - ShiftRows: a renaming; MixColumns: XORs of registers.
+// No branch and no memory address depends on the key or the data.
+//
+// Warp w handles blocks w*1024 .. w*1024+1023; its lane l takes block
+// w*1024 + 32*j + l as its j-th block, so each load and store of the warp covers
+// 32 consecutive blocks (coalesced).
+//
+// Kernels (n = number of blocks, iv = little-endian words of a block):
+//   bs{128,64}_ecb_enc / _ecb_dec(in, out, n, iv, rounds)   (iv unused)
+//   bs{128,64}_ctr(in, out, n, iv, rounds)   out = in ^ E(iv + g)
+//   bs{128,64}_cbc_dec(in, out, n, iv, rounds) out = D(in[g]) ^ in[g-1] (iv for g=0)
+//   bs{128,64}_cfb_dec(in, out, n, iv, rounds) out = in[g] ^ E(in[g-1]) (iv for g=0)
+// `in` and `out` must not overlap.
+
+// Round masks: for each round, cells 0..7 (the rows the tweakey touches), each
+// cell's bits from bit 0 up: ~0 where (round tweakey ^ round constant) has a 1.
+// 56 rounds (the most) x 8 cells x 8 bits.
+__constant__ u32 round_masks[56 * 64];
+
+#define MODE_ECB 0
+#define MODE_CTR 1
+#define MODE_CBC 2
+#define MODE_CFB 3
+
+// Register of bit i of cell c. CB = bits per cell (8: 128-bit block, 4: 64-bit).
+// 8-bit cells: word q = row q, byte k = column k.
+// 4-bit cells: word q = rows 2q, 2q+1; byte k of it holds cells 8q+2k (high
+// nibble) and 8q+2k+1 (low nibble).
+template <int CB>
+DEV constexpr int reg_of(int c, int i) {
+    return CB == 8 ? (c >> 2) * 32 + 8 * (c & 3) + i
+                   : (c >> 3) * 32 + 8 * ((c & 7) >> 1) + ((c & 1) ? 0 : 4) + i;
+}
+
+// One stage of the 32x32 bit transposition: swaps bit p+S of row i with bit p of
+// row i+S for rows i and bit positions p with bit S clear.
+template <int S>
+DEV void transpose_stage(u32* a) {
+    const u32 m = S == 16 ? 0x0000FFFFu : S == 8 ? 0x00FF00FFu : S == 4 ? 0x0F0F0F0Fu
+                : S == 2 ? 0x33333333u : 0x55555555u;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        if ((i & S) == 0) {
+            u32 t = ((a[i] >> S) ^ a[i + S]) & m;
+            a[i + S] ^= t;
+            a[i] ^= t << S;
+        }
+    }
+}
+
+// a[p] bit j <- a[j] bit p (its own inverse).
+DEV void transpose32(u32* a) {
+    transpose_stage<16>(a);
+    transpose_stage<8>(a);
+    transpose_stage<4>(a);
+    transpose_stage<2>(a);
+    transpose_stage<1>(a);
+}
+
+// ---- S-boxes on bit slices (b[i] = bit i of the cell) -------------------------
+
+DEV void nor_layer8(u32* b) {
+    b[4] ^= ~(b[7] | b[6]);
+    b[0] ^= ~(b[3] | b[2]);
+}
+// (x7..x0) -> (x2,x1,x7,x6,x4,x0,x3,x5)
+DEV void permute8(u32* b) {
+    u32 t[8] = {b[5], b[3], b[0], b[4], b[6], b[7], b[1], b[2]};
+#pragma unroll
+    for (int i = 0; i < 8; i++) b[i] = t[i];
+}
+DEV void permute8_inv(u32* b) {
+    u32 t[8] = {b[2], b[6], b[7], b[1], b[3], b[0], b[4], b[5]};
+#pragma unroll
+    for (int i = 0; i < 8; i++) b[i] = t[i];
+}
+DEV void swap12(u32* b) {
+    u32 t = b[1];
+    b[1] = b[2];
+    b[2] = t;
+}
+DEV void sbox8(u32* b) {
+    nor_layer8(b); permute8(b);
+    nor_layer8(b); permute8(b);
+    nor_layer8(b); permute8(b);
+    nor_layer8(b); swap12(b);
+}
+DEV void sbox8_inv(u32* b) {
+    swap12(b); nor_layer8(b);
+    permute8_inv(b); nor_layer8(b);
+    permute8_inv(b); nor_layer8(b);
+    permute8_inv(b); nor_layer8(b);
+}
+
+DEV void nor_layer4(u32* b) { b[0] ^= ~(b[3] | b[2]); }
+// (x3,x2,x1,x0) -> (x2,x1,x0,x3)
+DEV void rotl4(u32* b) {
+    u32 t = b[3];
+    b[3] = b[2]; b[2] = b[1]; b[1] = b[0]; b[0] = t;
+}
+DEV void rotr4(u32* b) {
+    u32 t = b[0];
+    b[0] = b[1]; b[1] = b[2]; b[2] = b[3]; b[3] = t;
+}
+DEV void sbox4(u32* b) {
+    nor_layer4(b); rotl4(b);
+    nor_layer4(b); rotl4(b);
+    nor_layer4(b); rotl4(b);
+    nor_layer4(b);
+}
+DEV void sbox4_inv(u32* b) {
+    nor_layer4(b);
+    rotr4(b); nor_layer4(b);
+    rotr4(b); nor_layer4(b);
+    rotr4(b); nor_layer4(b);
+}
+
+template <int CB>
+DEV void sub_cells(u32* s) {
+#pragma unroll
+    for (int c = 0; c < 16; c++) {
+        u32 b[CB];
+#pragma unroll
+        for (int i = 0; i < CB; i++) b[i] = s[reg_of<CB>(c, i)];
+        if (CB == 8) sbox8(b); else sbox4(b);
+#pragma unroll
+        for (int i = 0; i < CB; i++) s[reg_of<CB>(c, i)] = b[i];
+    }
+}
+
+template <int CB>
+DEV void sub_cells_inv(u32* s) {
+#pragma unroll
+    for (int c = 0; c < 16; c++) {
+        u32 b[CB];
+#pragma unroll
+        for (int i = 0; i < CB; i++) b[i] = s[reg_of<CB>(c, i)];
+        if (CB == 8) sbox8_inv(b); else sbox4_inv(b);
+#pragma unroll
+        for (int i = 0; i < CB; i++) s[reg_of<CB>(c, i)] = b[i];
+    }
+}
+
+// AddConstants and AddRoundTweakey: the masks into rows 0 and 1; the constant
+// c2 = 2 into cell 8 (bit 1), the same every round.
+template <int CB>
+DEV void add_round_masks(u32* s, const u32* k) {
+#pragma unroll
+    for (int c = 0; c < 8; c++) {
+#pragma unroll
+        for (int i = 0; i < CB; i++) s[reg_of<CB>(c, i)] ^= k[c * CB + i];
+    }
+    s[reg_of<CB>(8, 1)] = ~s[reg_of<CB>(8, 1)];
+}
+
+// ShiftRows then MixColumns. After ShiftRows cell (row, col) holds the old cell
+// (row, col - row); MixColumns maps a column (a0,a1,a2,a3) to
+// (a0^a2^a3, a0, a1^a2, a0^a2).
+template <int CB>
+DEV void shift_mix(u32* s) {
+    u32 t[CB * 16];
+#pragma unroll
+    for (int col = 0; col < 4; col++) {
+#pragma unroll
+        for (int i = 0; i < CB; i++) {
+            u32 a0 = s[reg_of<CB>(col, i)];
+            u32 a1 = s[reg_of<CB>(4 + ((col + 3) & 3), i)];
+            u32 a2 = s[reg_of<CB>(8 + ((col + 2) & 3), i)];
+            u32 a3 = s[reg_of<CB>(12 + ((col + 1) & 3), i)];
+            t[reg_of<CB>(col, i)] = a0 ^ a2 ^ a3;
+            t[reg_of<CB>(4 + col, i)] = a0;
+            t[reg_of<CB>(8 + col, i)] = a1 ^ a2;
+            t[reg_of<CB>(12 + col, i)] = a0 ^ a2;
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < CB * 16; i++) s[i] = t[i];
+}
+
+// Inverse MixColumns, (b0,b1,b2,b3) -> (b1, b1^b2^b3, b1^b3, b0^b3), then
+// inverse ShiftRows: cell (row, col) takes cell (row, col + row).
+template <int CB>
+DEV void mix_shift_inv(u32* s) {
+    u32 t[CB * 16];
+#pragma unroll
+    for (int col = 0; col < 4; col++) {
+#pragma unroll
+        for (int i = 0; i < CB; i++) {
+            u32 b0 = s[reg_of<CB>(col, i)];
+            u32 b1 = s[reg_of<CB>(4 + col, i)];
+            u32 b2 = s[reg_of<CB>(8 + col, i)];
+            u32 b3 = s[reg_of<CB>(12 + col, i)];
+            // The mixed column's row r lands in column col - r.
+            t[reg_of<CB>(0 + col, i)] = b1;
+            t[reg_of<CB>(4 + ((col + 3) & 3), i)] = b1 ^ b2 ^ b3;
+            t[reg_of<CB>(8 + ((col + 2) & 3), i)] = b1 ^ b3;
+            t[reg_of<CB>(12 + ((col + 1) & 3), i)] = b0 ^ b3;
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < CB * 16; i++) s[i] = t[i];
+}
+
+template <int CB>
+DEV void encrypt_slices(u32* s, int rounds) {
+#pragma unroll 1
+    for (int r = 0; r < rounds; r++) {
+        sub_cells<CB>(s);
+        add_round_masks<CB>(s, round_masks + r * 64);
+        shift_mix<CB>(s);
+    }
+}
+
+template <int CB>
+DEV void decrypt_slices(u32* s, int rounds) {
+#pragma unroll 1
+    for (int r = rounds - 1; r >= 0; r--) {
+        mix_shift_inv<CB>(s);
+        add_round_masks<CB>(s, round_masks + r * 64);
+        sub_cells_inv<CB>(s);
+    }
+}
+
+// NW = words per block (4: 128-bit, 2: 64-bit); CB = bits per cell.
+template <int NW>
+struct BlockIo;
+
+template <>
+struct BlockIo<4> {
+    DEV static void load(const u32* p, u64 g, u32 w[4]) {
+        uint4 v = reinterpret_cast<const uint4*>(p)[g];
+        w[0] = v.x; w[1] = v.y; w[2] = v.z; w[3] = v.w;
+    }
+    DEV static void store(u32* p, u64 g, const u32 w[4]) {
+        uint4 v; v.x = w[0]; v.y = w[1]; v.z = w[2]; v.w = w[3];
+        reinterpret_cast<uint4*>(p)[g] = v;
+    }
+    DEV static void counter(const u32* iv, u64 g, u32 w[4]) { counter_words128(iv, g, w); }
+};
+
+template <>
+struct BlockIo<2> {
+    DEV static void load(const u32* p, u64 g, u32 w[2]) {
+        uint2 v = reinterpret_cast<const uint2*>(p)[g];
+        w[0] = v.x; w[1] = v.y;
+    }
+    DEV static void store(u32* p, u64 g, const u32 w[2]) {
+        uint2 v; v.x = w[0]; v.y = w[1];
+        reinterpret_cast<uint2*>(p)[g] = v;
+    }
+    DEV static void counter(const u32* iv, u64 g, u32 w[2]) { counter_words64(iv, g, w); }
+};
+
+// The block before block g: the chaining input of CBC and CFB decryption.
+template <int NW>
+DEV void previous_block(const u32* in, u64 g, const u32* iv, u32* w) {
+    if (g == 0) {
+#pragma unroll
+        for (int q = 0; q < NW; q++) w[q] = iv[q];
+    } else {
+        BlockIo<NW>::load(in, g - 1, w);
+    }
+}
+
+template <int NW, int CB, int MODE, bool DECRYPT>
+DEV void bitsliced_kernel(const u32* __restrict__ in, u32* __restrict__ out, u64 n,
+                          const u32* iv, int rounds, u64 gtid) {
+    const u64 warp = gtid >> 5;
+    const u32 lane = (u32)(gtid & 31);
+    const u64 first = warp * 1024 + lane;
+    if (warp * 1024 >= n) return;  // whole warp past the end (uniform)
+
+    u32 s[NW * 32];
+#pragma unroll
+    for (int j = 0; j < 32; j++) {
+        const u64 g = first + 32 * (u64)j;
+        u32 w[NW];
+#pragma unroll
+        for (int q = 0; q < NW; q++) w[q] = 0;
+        if (MODE == MODE_CTR) {
+            BlockIo<NW>::counter(iv, g, w);
+        } else if (g < n) {
+            if (MODE == MODE_CFB) previous_block<NW>(in, g, iv, w);
+            else BlockIo<NW>::load(in, g, w);
+        }
+#pragma unroll
+        for (int q = 0; q < NW; q++) s[q * 32 + j] = w[q];
+    }
+#pragma unroll
+    for (int q = 0; q < NW; q++) transpose32(s + q * 32);
+
+    if (DECRYPT) decrypt_slices<CB>(s, rounds);
+    else encrypt_slices<CB>(s, rounds);
+
+#pragma unroll
+    for (int q = 0; q < NW; q++) transpose32(s + q * 32);
+#pragma unroll
+    for (int j = 0; j < 32; j++) {
+        const u64 g = first + 32 * (u64)j;
+        if (g < n) {
+            u32 w[NW];
+#pragma unroll
+            for (int q = 0; q < NW; q++) w[q] = s[q * 32 + j];
+            if (MODE == MODE_CTR || MODE == MODE_CFB || MODE == MODE_CBC) {
+                u32 x[NW];
+                if (MODE == MODE_CBC) previous_block<NW>(in, g, iv, x);
+                else BlockIo<NW>::load(in, g, x);
+#pragma unroll
+                for (int q = 0; q < NW; q++) w[q] ^= x[q];
+            }
+            BlockIo<NW>::store(out, g, w);
+        }
+    }
+}
+
+#ifndef SKINNY_HOSTSIM
+#define BS_THREADS 128
+#define BS_ENTRY(name, NW, CB, MODE, DEC)                                                   \
+    extern "C" __global__ void __launch_bounds__(BS_THREADS)                               \
+    name(const u32* __restrict__ in, u32* __restrict__ out, u64 n, u32 iv0, u32 iv1,       \
+         u32 iv2, u32 iv3, int rounds) {                                                    \
+        const u32 iv[4] = {iv0, iv1, iv2, iv3};                                             \
+        bitsliced_kernel<NW, CB, MODE, DEC>(in, out, n, iv, rounds,                         \
+                                            (u64)blockIdx.x * blockDim.x + threadIdx.x);    \
+    }
+#endif
+
+BS_ENTRY(bs128_ecb_enc, 4, 8, MODE_ECB, false)
+BS_ENTRY(bs128_ecb_dec, 4, 8, MODE_ECB, true)
+BS_ENTRY(bs128_ctr, 4, 8, MODE_CTR, false)
+BS_ENTRY(bs128_cbc_dec, 4, 8, MODE_CBC, true)
+BS_ENTRY(bs128_cfb_dec, 4, 8, MODE_CFB, false)
+BS_ENTRY(bs64_ecb_enc, 2, 4, MODE_ECB, false)
+BS_ENTRY(bs64_ecb_dec, 2, 4, MODE_ECB, true)
+BS_ENTRY(bs64_ctr, 2, 4, MODE_CTR, false)
+BS_ENTRY(bs64_cbc_dec, 2, 4, MODE_CBC, true)
+BS_ENTRY(bs64_cfb_dec, 2, 4, MODE_CFB, false)

@@ -1,0 +1,392 @@
+//! One key on the GPU: its module (with the key's `__constant__` data), its
+//! stream and device buffers, and the modes run over host slices in
+//! device-sized pieces.
+
+use crate::constants::{self, Symbol};
+use crate::device::{Gpu, KernelSource};
+use crate::GpuError;
+use cudarc::driver::{sys, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use skinny::{CellWidth, Skinny};
+use std::sync::Arc;
+use zeroize::Zeroizing;
+
+/// The bitsliced constant-time kernels.
+pub const BITSLICED: KernelSource = KernelSource {
+    name: "bitsliced",
+    text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/bitsliced.cu")),
+};
+
+/// The paper's T-table kernel (not constant time).
+pub const PAPER: KernelSource = KernelSource {
+    name: "paper_ttable",
+    text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/paper_ttable.cu")),
+};
+
+/// Which kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KernelKind {
+    /// The paper's fused T-table round, one thread per block: SKINNY-128 only, NOT constant time.
+    Paper,
+    /// Bitsliced across 32 blocks per thread: every variant, constant time.
+    Bitsliced,
+}
+
+impl KernelKind {
+    /// Whether the kernels run in constant time.
+    pub fn constant_time(self) -> bool {
+        matches!(self, KernelKind::Bitsliced)
+    }
+
+    /// Whether the kernels implement `variant`.
+    pub fn supports(self, variant: skinny::Variant) -> bool {
+        match self {
+            KernelKind::Paper => variant.cell_width() == CellWidth::Byte,
+            KernelKind::Bitsliced => true,
+        }
+    }
+}
+
+/// A parallel operation over many blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// ECB encryption.
+    EcbEncrypt,
+    /// ECB decryption.
+    EcbDecrypt,
+    /// CTR (either direction).
+    Ctr,
+    /// CBC decryption.
+    CbcDecrypt,
+    /// Full-block CFB decryption.
+    CfbDecrypt,
+}
+
+impl Op {
+    /// All five.
+    pub const ALL: [Op; 5] = [Op::EcbEncrypt, Op::EcbDecrypt, Op::Ctr, Op::CbcDecrypt, Op::CfbDecrypt];
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Op::EcbEncrypt => "ecb_enc",
+            Op::EcbDecrypt => "ecb_dec",
+            Op::Ctr => "ctr",
+            Op::CbcDecrypt => "cbc_dec",
+            Op::CfbDecrypt => "cfb_dec",
+        }
+    }
+}
+
+/// Bytes a warp of the bitsliced kernels handles: 32 lanes x 32 blocks, of the
+/// larger block; pieces are multiples of it.
+const WARP_BYTES: usize = 1024 * 16;
+const BITSLICED_THREADS: u32 = 128;
+const PAPER_THREADS: u32 = 512;
+
+/// One key on the GPU.
+pub struct GpuCipher {
+    gpu: Arc<Gpu>,
+    kind: KernelKind,
+    block: usize,
+    rounds: i32,
+    stream: Arc<CudaStream>,
+    module: Arc<CudaModule>,
+    funcs: Vec<Option<CudaFunction>>,
+    fill: CudaFunction,
+    symbols: Vec<&'static str>,
+    /// Device input and output buffers, grown on demand up to `piece` bytes.
+    bufs: Option<(CudaSlice<u8>, CudaSlice<u8>)>,
+    piece: usize,
+}
+
+fn derr(what: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {
+    move |e| {
+        if e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+            GpuError(format!("GPU out of memory ({what})"))
+        } else {
+            GpuError(format!("GPU error ({what}): {e:?}"))
+        }
+    }
+}
+
+/// Little-endian words of a block (8 or 16 bytes), zero-padded to four.
+fn block_words(b: &[u8]) -> [u32; 4] {
+    let mut w = [0u32; 4];
+    for (i, c) in b.chunks_exact(4).enumerate().take(4) {
+        w[i] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    w
+}
+
+/// `ctr + n` for a big-endian counter of `ctr.len()` bytes, wrapping.
+fn counter_add(ctr: &[u8], n: u64) -> Vec<u8> {
+    let mut out = ctr.to_vec();
+    let mut carry = u128::from(n);
+    for b in out.iter_mut().rev() {
+        let s = u128::from(*b) + (carry & 0xff);
+        *b = s as u8;
+        carry = (carry >> 8) + (s >> 8);
+    }
+    out
+}
+
+impl GpuCipher {
+    /// Loads the kernels for `cipher` and uploads its round tweakeys.
+    ///
+    /// # Errors
+    /// Unsupported variant (paper kernel, 64-bit blocks), compilation or device failure.
+    pub fn new(gpu: &Arc<Gpu>, kind: KernelKind, cipher: &Skinny) -> Result<Self, GpuError> {
+        let variant = cipher.variant();
+        if !kind.supports(variant) {
+            return Err(GpuError(format!("the paper's T-table kernel runs SKINNY-128 only, not {variant}")));
+        }
+        let (source, symbols, prefix) = match kind {
+            KernelKind::Paper => (&PAPER, constants::paper_symbols(cipher), "paper"),
+            KernelKind::Bitsliced => (
+                &BITSLICED,
+                vec![constants::bitsliced_masks(cipher)],
+                if variant.cell_width() == CellWidth::Byte { "bs128" } else { "bs64" },
+            ),
+        };
+        let module = gpu.load_module(source)?;
+        let stream = gpu.new_stream()?;
+        let mut funcs = Vec::new();
+        for op in Op::ALL {
+            let name = format!("{prefix}_{}", op.suffix());
+            funcs.push(module.load_function(&name).ok());
+        }
+        let fill = module.load_function("skinny_fill_random").map_err(derr("loading the fill kernel"))?;
+        let names = symbols.iter().map(|s| s.name).collect();
+        upload(&module, &stream, &symbols)?;
+        // Pieces: a quarter of the free memory (input and output buffers take
+        // half), at most 1 GiB, a whole number of warps' work.
+        let free = gpu.free_mem()?;
+        let piece = (free / 4).clamp(WARP_BYTES * 64, 1 << 30) / WARP_BYTES * WARP_BYTES;
+        Ok(Self {
+            gpu: gpu.clone(),
+            kind,
+            block: variant.block_bytes(),
+            rounds: variant.rounds() as i32,
+            stream,
+            module,
+            funcs,
+            fill,
+            symbols: names,
+            bufs: None,
+            piece,
+        })
+    }
+
+    /// The kernels in use.
+    pub fn kind(&self) -> KernelKind {
+        self.kind
+    }
+
+    /// Whether `op` has its own kernel here (the paper's kernels do ECB and CTR).
+    pub fn has_kernel(&self, op: Op) -> bool {
+        self.funcs[op.index()].is_some()
+    }
+
+    /// Registers per thread and local (spill) bytes per thread of `op`'s kernel.
+    pub fn kernel_resources(&self, op: Op) -> Option<(i32, i32)> {
+        let f = self.funcs[op.index()].as_ref()?;
+        Some((f.num_regs().ok()?, f.local_size_bytes().ok()?))
+    }
+
+    /// Sets the most bytes sent to the device at once (rounded to whole warps'
+    /// work); for tests of the piece boundaries.
+    pub fn set_piece_bytes(&mut self, bytes: usize) {
+        self.piece = bytes.max(WARP_BYTES) / WARP_BYTES * WARP_BYTES;
+        self.bufs = None;
+    }
+
+    fn func(&self, op: Op) -> Result<&CudaFunction, GpuError> {
+        self.funcs[op.index()]
+            .as_ref()
+            .ok_or_else(|| GpuError(format!("the {:?} kernels have no {op:?} kernel", self.kind)))
+    }
+
+    fn launch_config(&self, nblocks: u64) -> Result<LaunchConfig, GpuError> {
+        let grid = match self.kind {
+            KernelKind::Paper => nblocks.div_ceil(u64::from(PAPER_THREADS)),
+            KernelKind::Bitsliced => nblocks.div_ceil(1024).div_ceil(u64::from(BITSLICED_THREADS / 32)),
+        };
+        let grid = u32::try_from(grid.max(1)).map_err(|_| GpuError("too many blocks for one launch".into()))?;
+        let threads = match self.kind {
+            KernelKind::Paper => PAPER_THREADS,
+            KernelKind::Bitsliced => BITSLICED_THREADS,
+        };
+        Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
+    }
+
+    /// Launches `op` over `nblocks` blocks from `input` to `output`.
+    fn launch(
+        &self,
+        op: Op,
+        input: &CudaSlice<u8>,
+        output: &mut CudaSlice<u8>,
+        nblocks: u64,
+        iv: [u32; 4],
+    ) -> Result<(), GpuError> {
+        if nblocks == 0 {
+            return Ok(());
+        }
+        let f = self.func(op)?;
+        let cfg = self.launch_config(nblocks)?;
+        let mut b = self.stream.launch_builder(f);
+        b.arg(input).arg(output).arg(&nblocks).arg(&iv[0]).arg(&iv[1]).arg(&iv[2]).arg(&iv[3]).arg(&self.rounds);
+        // SAFETY: the argument list matches the kernels' signature (in, out, n,
+        // iv0..iv3, rounds); both buffers hold at least nblocks blocks.
+        unsafe { b.launch(cfg) }.map_err(derr("kernel launch"))?;
+        Ok(())
+    }
+
+    fn ensure_buffers(&mut self, bytes: usize) -> Result<(), GpuError> {
+        if self.bufs.as_ref().is_some_and(|(i, _)| i.len() >= bytes) {
+            return Ok(());
+        }
+        self.bufs = None;
+        // SAFETY: the buffers are written before they are read.
+        let input = unsafe { self.stream.alloc::<u8>(bytes) }.map_err(derr("allocating the input buffer"))?;
+        let output = unsafe { self.stream.alloc::<u8>(bytes) }.map_err(derr("allocating the output buffer"))?;
+        self.bufs = Some((input, output));
+        Ok(())
+    }
+
+    /// Runs `op` in place over `data`. `iv` is the counter (CTR), the block before
+    /// the first (CBC, CFB) or ignored (ECB). `data` is whole blocks except for CTR,
+    /// where the last block may be partial. Any alignment.
+    ///
+    /// # Errors
+    /// Device errors (out of memory, kernel failure), or data not whole blocks.
+    pub fn run(&mut self, op: Op, iv: &[u8], data: &mut [u8]) -> Result<(), GpuError> {
+        let bs = self.block;
+        if op != Op::Ctr && data.len() % bs != 0 {
+            return Err(GpuError(format!("{op:?} needs whole {bs}-byte blocks, got {} bytes", data.len())));
+        }
+        if op != Op::EcbEncrypt && op != Op::EcbDecrypt && iv.len() != bs {
+            return Err(GpuError(format!("{op:?} needs a {bs}-byte IV or counter, got {}", iv.len())));
+        }
+        let mut chain: Zeroizing<Vec<u8>> = Zeroizing::new(if iv.len() == bs { iv.to_vec() } else { vec![0; bs] });
+        let piece_max = self.piece;
+        for piece in data.chunks_mut(piece_max) {
+            let len = piece.len();
+            let nblocks = len.div_ceil(bs);
+            let padded = nblocks * bs;
+            self.ensure_buffers(padded)?;
+            let next_chain = match op {
+                Op::Ctr => counter_add(&chain, nblocks as u64),
+                Op::CbcDecrypt | Op::CfbDecrypt => piece[len - bs..].to_vec(),
+                _ => Vec::new(),
+            };
+            let (mut input, mut output) = self.bufs.take().ok_or_else(|| GpuError("no device buffers".into()))?;
+            let result = (|| {
+                let whole = len / bs * bs;
+                if whole > 0 {
+                    self.stream.memcpy_htod(&piece[..whole], &mut input.slice_mut(..whole)).map_err(derr("copy to GPU"))?;
+                }
+                if padded > whole {
+                    // The last partial block of CTR, zero-padded.
+                    let mut last = Zeroizing::new(vec![0u8; bs]);
+                    last[..len - whole].copy_from_slice(&piece[whole..]);
+                    self.stream.memcpy_htod(&last[..], &mut input.slice_mut(whole..padded)).map_err(derr("copy to GPU"))?;
+                }
+                self.launch(op, &input, &mut output, nblocks as u64, block_words(&chain))?;
+                self.stream.memcpy_dtoh(&output.slice(..len), piece).map_err(derr("copy from GPU"))?;
+                self.stream.synchronize().map_err(derr("kernel run"))
+            })();
+            self.bufs = Some((input, output));
+            result?;
+            *chain = next_chain;
+        }
+        Ok(())
+    }
+
+    /// Times `op`'s kernel over `bytes` of random data resident on the device
+    /// (rounded down to whole blocks, at least one): `warmup` untimed runs, then
+    /// `runs` runs each timed with CUDA events. Milliseconds.
+    ///
+    /// # Errors
+    /// Out of device memory, kernel failure, or no kernel for `op`.
+    pub fn time_kernel(&mut self, op: Op, bytes: usize, warmup: usize, runs: usize) -> Result<Vec<f64>, GpuError> {
+        self.func(op)?;
+        let nblocks = (bytes / self.block).max(1);
+        let len = nblocks * self.block;
+        self.bufs = None;
+        // SAFETY: the input is filled by the fill kernel before use; the output
+        // is written by the kernel under test.
+        let mut input = unsafe { self.stream.alloc::<u8>(len) }.map_err(derr("allocating the benchmark input"))?;
+        let mut output = unsafe { self.stream.alloc::<u8>(len) }.map_err(derr("allocating the benchmark output"))?;
+        self.fill_random(&mut input, 0x5eed_0000 + len as u64)?;
+        let iv = [0x0123_4567, 0x89ab_cdef, 0xfedc_ba98, 0x7654_3210];
+        let ctx = self.gpu.context();
+        let start = ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(derr("creating an event"))?;
+        let end = ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(derr("creating an event"))?;
+        let mut times = Vec::with_capacity(runs);
+        for i in 0..warmup + runs {
+            start.record(&self.stream).map_err(derr("recording an event"))?;
+            self.launch(op, &input, &mut output, nblocks as u64, iv)?;
+            end.record(&self.stream).map_err(derr("recording an event"))?;
+            end.synchronize().map_err(derr("kernel run"))?;
+            if i >= warmup {
+                times.push(f64::from(start.elapsed_ms(&end).map_err(derr("reading an event"))?));
+            }
+        }
+        self.stream.synchronize().map_err(derr("kernel run"))?;
+        Ok(times)
+    }
+
+    fn fill_random(&self, buf: &mut CudaSlice<u8>, seed: u64) -> Result<(), GpuError> {
+        let words = (buf.len() / 4) as u64;
+        let cfg = LaunchConfig { grid_dim: (self.gpu.sm_count().max(1) as u32 * 8, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+        let mut b = self.stream.launch_builder(&self.fill);
+        b.arg(buf).arg(&words).arg(&seed);
+        // SAFETY: (pointer, word count, seed) as the kernel declares; the buffer holds `words` words.
+        unsafe { b.launch(cfg) }.map_err(derr("fill kernel launch"))?;
+        Ok(())
+    }
+}
+
+/// Writes each symbol into the module's `__constant__` memory.
+fn upload(module: &Arc<CudaModule>, stream: &Arc<CudaStream>, symbols: &[Symbol]) -> Result<(), GpuError> {
+    for s in symbols {
+        let bytes: Zeroizing<Vec<u8>> = Zeroizing::new(s.words.iter().flat_map(|w| w.to_le_bytes()).collect());
+        let mut view = module.get_global(s.name, stream).map_err(derr("finding a kernel constant"))?;
+        if view.len() < bytes.len() {
+            return Err(GpuError(format!("kernel constant {} is {} bytes, needs {}", s.name, view.len(), bytes.len())));
+        }
+        stream.memcpy_htod(&bytes[..], &mut view).map_err(derr("uploading kernel constants"))?;
+    }
+    stream.synchronize().map_err(derr("uploading kernel constants"))
+}
+
+impl Drop for GpuCipher {
+    fn drop(&mut self) {
+        // Wipe the round tweakeys from the device before the module goes.
+        for name in &self.symbols {
+            if let Ok(mut view) = self.module.get_global(name, &self.stream) {
+                let _ = self.stream.memset_zeros(&mut view);
+            }
+        }
+        let _ = self.stream.synchronize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counter_add_carries_and_wraps() {
+        assert_eq!(counter_add(&[0, 0xff, 0xff], 1), vec![1, 0, 0]);
+        assert_eq!(counter_add(&[0xff; 8], 3), vec![0, 0, 0, 0, 0, 0, 0, 2]);
+    }
+
+    #[test]
+    fn block_words_are_little_endian() {
+        assert_eq!(block_words(&[1, 2, 3, 4, 5, 6, 7, 8]), [0x0403_0201, 0x0807_0605, 0, 0]);
+    }
+}

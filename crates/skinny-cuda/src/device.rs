@@ -1,0 +1,363 @@
+//! The GPU: probing for CUDA, the context, and compiled kernel modules.
+//!
+//! cudarc loads `libcuda` and `libnvrtc` at run time and panics when one is
+//! missing, so [`Gpu::open`] first looks for both with `dlopen` itself, and
+//! then still runs every first cudarc call under `catch_unwind`.
+//!
+//! Kernels are `.cu` sources compiled by NVRTC for the device's compute
+//! capability (`sm_XX` machine code, no JIT at load). The machine code is cached
+//! in memory and on disk (`$XDG_CACHE_HOME/skinny` or `~/.cache/skinny`), keyed
+//! by a hash of the source, the options, the compute capability and the NVRTC
+//! version, so only the first run on a machine pays for compilation.
+
+use crate::GpuError;
+use cudarc::driver::{sys, CudaContext, CudaModule, CudaStream};
+use cudarc::nvrtc::Ptx;
+use std::collections::HashMap;
+use std::ffi::{CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Runs a cudarc call that may panic (missing library or symbol) and turns the
+/// panic into an error.
+pub(crate) fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, GpuError> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
+        let msg = p
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| p.downcast_ref::<&str>().copied())
+            .unwrap_or("unknown panic");
+        GpuError(format!("{what} failed inside the CUDA loader: {}", first_line(msg)))
+    })
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or(s)
+}
+
+/// Whether one of the candidate names of a shared library can be loaded.
+fn find_library(name: &str) -> Option<String> {
+    cudarc::get_lib_name_candidates(name).into_iter().find(|cand| {
+        // SAFETY: loading the CUDA driver or NVRTC runs their initialisers, which
+        // is what cudarc does next anyway; the handle is closed again at once.
+        unsafe { libloading::Library::new(cand) }.is_ok()
+    })
+}
+
+/// Checks that the CUDA driver library and NVRTC can be loaded, before cudarc
+/// is asked to (it panics otherwise).
+pub fn probe_libraries() -> Result<(), GpuError> {
+    if find_library("cuda").is_none() {
+        return Err(GpuError("no NVIDIA driver found (libcuda.so.1 cannot be loaded)".into()));
+    }
+    if find_library("nvrtc").is_none() {
+        return Err(GpuError(
+            "the NVIDIA driver is there but NVRTC is not (libnvrtc.so.13 cannot be loaded; install the CUDA 13 runtime compiler or add its folder to LD_LIBRARY_PATH)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// One GPU with its context, ready to load kernels.
+pub struct Gpu {
+    ctx: Arc<CudaContext>,
+    name: String,
+    cc: (i32, i32),
+    total_mem: usize,
+    sm_count: i32,
+    driver_version: i32,
+    nvrtc_version: (i32, i32),
+    /// Compiled machine code by cache key.
+    images: Mutex<HashMap<u64, Arc<Vec<u8>>>>,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Gpu({})", self.describe())
+    }
+}
+
+fn driver_err(what: &str, e: cudarc::driver::DriverError) -> GpuError {
+    GpuError(format!("{what}: {e:?}"))
+}
+
+fn nvrtc_version() -> Result<(i32, i32), GpuError> {
+    let (mut major, mut minor) = (0, 0);
+    // SAFETY: plain out-parameters.
+    let r = guarded("nvrtcVersion", || unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor) })?;
+    if r != cudarc::nvrtc::sys::nvrtcResult::NVRTC_SUCCESS {
+        return Err(GpuError(format!("NVRTC does not answer: {r:?}")));
+    }
+    Ok((major, minor))
+}
+
+fn driver_version() -> Result<i32, GpuError> {
+    let mut v = 0;
+    // SAFETY: plain out-parameter.
+    let r = guarded("cuDriverGetVersion", || unsafe { sys::cuDriverGetVersion(&mut v) })?;
+    r.result().map_err(|e| driver_err("cannot read the driver version", e))?;
+    Ok(v)
+}
+
+static FIRST_GPU: OnceLock<Result<Arc<Gpu>, GpuError>> = OnceLock::new();
+
+impl Gpu {
+    /// The first GPU, opened once per process.
+    ///
+    /// # Errors
+    /// One line saying why no GPU can be used: no driver, no NVRTC, no device,
+    /// or a device that fails to start.
+    pub fn first() -> Result<Arc<Gpu>, GpuError> {
+        FIRST_GPU.get_or_init(|| Gpu::open(0).map(Arc::new)).clone()
+    }
+
+    /// Opens GPU `ordinal`.
+    ///
+    /// # Errors
+    /// As [`Gpu::first`].
+    pub fn open(ordinal: usize) -> Result<Gpu, GpuError> {
+        probe_libraries()?;
+        let count = guarded("cuInit", CudaContext::device_count)?
+            .map_err(|e| driver_err("the NVIDIA driver cannot start", e))?;
+        if count <= 0 {
+            return Err(GpuError("the NVIDIA driver sees no GPU".into()));
+        }
+        if ordinal >= count as usize {
+            return Err(GpuError(format!("no GPU number {ordinal} (the driver sees {count})")));
+        }
+        let ctx = guarded("context creation", || CudaContext::new(ordinal))?
+            .map_err(|e| driver_err("cannot open the GPU", e))?;
+        let name = ctx.name().map_err(|e| driver_err("cannot read the GPU name", e))?;
+        let cc = ctx.compute_capability().map_err(|e| driver_err("cannot read the compute capability", e))?;
+        let total_mem = ctx.total_mem().map_err(|e| driver_err("cannot read the GPU memory size", e))?;
+        let sm_count = ctx
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(|e| driver_err("cannot read the multiprocessor count", e))?;
+        let driver_version = driver_version()?;
+        let nvrtc_version = nvrtc_version()?;
+        Ok(Gpu { ctx, name, cc, total_mem, sm_count, driver_version, nvrtc_version, images: Mutex::new(HashMap::new()) })
+    }
+
+    /// One line: name, memory, compute capability, driver and NVRTC versions.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} ({:.1} GiB, compute capability {}.{}, {} SMs, driver CUDA {}.{}, NVRTC {}.{})",
+            self.name,
+            self.total_mem as f64 / (1u64 << 30) as f64,
+            self.cc.0,
+            self.cc.1,
+            self.sm_count,
+            self.driver_version / 1000,
+            (self.driver_version % 1000) / 10,
+            self.nvrtc_version.0,
+            self.nvrtc_version.1
+        )
+    }
+
+    /// The device name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Compute capability (major, minor).
+    pub fn compute_capability(&self) -> (i32, i32) {
+        self.cc
+    }
+
+    /// Number of multiprocessors.
+    pub fn sm_count(&self) -> i32 {
+        self.sm_count
+    }
+
+    /// Device memory in bytes.
+    pub fn total_mem(&self) -> usize {
+        self.total_mem
+    }
+
+    /// Free device memory in bytes now.
+    ///
+    /// # Errors
+    /// When the driver fails.
+    pub fn free_mem(&self) -> Result<usize, GpuError> {
+        self.ctx.mem_get_info().map(|(free, _)| free).map_err(|e| driver_err("cannot read free GPU memory", e))
+    }
+
+    pub(crate) fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
+    }
+
+    /// A new stream on this GPU.
+    ///
+    /// # Errors
+    /// When the driver fails.
+    pub fn new_stream(&self) -> Result<Arc<CudaStream>, GpuError> {
+        self.ctx.new_stream().map_err(|e| driver_err("cannot create a CUDA stream", e))
+    }
+
+    /// Loads a fresh instance of `source`'s module (its own `__constant__`
+    /// memory), compiling it first if neither memory nor disk cache has it.
+    ///
+    /// # Errors
+    /// Compilation or loading failed.
+    pub fn load_module(&self, source: &KernelSource) -> Result<Arc<CudaModule>, GpuError> {
+        let image = self.machine_code(source)?;
+        self.ctx
+            .load_module(Ptx::from_binary(image.as_ref().clone()))
+            .map_err(|e| driver_err(&format!("cannot load the {} kernels", source.name), e))
+    }
+
+    fn options(&self) -> Vec<String> {
+        vec![
+            format!("--gpu-architecture=sm_{}{}", self.cc.0, self.cc.1),
+            "--std=c++17".into(),
+            "-default-device".into(),
+        ]
+    }
+
+    fn cache_key(&self, source: &KernelSource) -> u64 {
+        let mut h = Fnv64::new();
+        h.write(source.text.as_bytes());
+        for o in self.options() {
+            h.write(o.as_bytes());
+            h.write(&[0]);
+        }
+        h.write(&self.cc.0.to_le_bytes());
+        h.write(&self.cc.1.to_le_bytes());
+        h.write(&self.nvrtc_version.0.to_le_bytes());
+        h.write(&self.nvrtc_version.1.to_le_bytes());
+        h.finish()
+    }
+
+    fn machine_code(&self, source: &KernelSource) -> Result<Arc<Vec<u8>>, GpuError> {
+        let key = self.cache_key(source);
+        if let Some(img) = self.images.lock().map_err(|_| GpuError("kernel cache lock poisoned".into()))?.get(&key) {
+            return Ok(img.clone());
+        }
+        let path = cache_dir().map(|d| d.join(format!("{}-{key:016x}.cubin", source.name)));
+        let image = match path.as_ref().and_then(|p| std::fs::read(p).ok()) {
+            Some(img) if !img.is_empty() => img,
+            _ => {
+                let img = compile_cubin(source, &self.options())?;
+                if let Some(p) = &path {
+                    store_atomically(p, &img);
+                }
+                img
+            }
+        };
+        let image = Arc::new(image);
+        self.images.lock().map_err(|_| GpuError("kernel cache lock poisoned".into()))?.insert(key, image.clone());
+        Ok(image)
+    }
+}
+
+/// A kernel source file, as embedded in the binary.
+#[derive(Clone, Copy, Debug)]
+pub struct KernelSource {
+    /// Short name (cache file names, messages).
+    pub name: &'static str,
+    /// The whole CUDA C++ text (shared header included).
+    pub text: &'static str,
+}
+
+/// Where compiled kernels are cached on disk, if anywhere.
+fn cache_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("skinny"))
+}
+
+/// Writes the file through a temporary name so a reader never sees half of it.
+/// A cache that cannot be written is no error: the next run compiles again.
+fn store_atomically(path: &std::path::Path, data: &[u8]) {
+    let Some(dir) = path.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, data).is_ok() && std::fs::rename(&tmp, path).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+/// Compiles with NVRTC to machine code (CUBIN) for the real architecture.
+fn compile_cubin(source: &KernelSource, options: &[String]) -> Result<Vec<u8>, GpuError> {
+    use cudarc::nvrtc::sys as nv;
+    let src = CString::new(source.text).map_err(|_| GpuError("kernel source holds a NUL byte".into()))?;
+    let name = CString::new(format!("{}.cu", source.name)).map_err(|_| GpuError("bad kernel name".into()))?;
+    let opts: Vec<CString> = options.iter().map(|o| CString::new(o.as_str())).collect::<Result<_, _>>().map_err(|_| GpuError("bad NVRTC option".into()))?;
+    let opt_ptrs: Vec<*const std::ffi::c_char> = opts.iter().map(|o| o.as_ptr()).collect();
+    let check = |r: nv::nvrtcResult, what: &str| -> Result<(), GpuError> {
+        if r == nv::nvrtcResult::NVRTC_SUCCESS {
+            Ok(())
+        } else {
+            Err(GpuError(format!("NVRTC {what} failed for the {} kernels: {r:?}", source.name)))
+        }
+    };
+    guarded("NVRTC", || -> Result<Vec<u8>, GpuError> {
+        let mut prog: nv::nvrtcProgram = std::ptr::null_mut();
+        // SAFETY: valid C strings that outlive the program; the program is destroyed below.
+        unsafe {
+            check(nv::nvrtcCreateProgram(&mut prog, src.as_ptr(), name.as_ptr(), 0, std::ptr::null(), std::ptr::null()), "create")?;
+            let r = nv::nvrtcCompileProgram(prog, opt_ptrs.len() as i32, opt_ptrs.as_ptr());
+            let result = if r == nv::nvrtcResult::NVRTC_SUCCESS {
+                let mut size = 0usize;
+                check(nv::nvrtcGetCUBINSize(prog, &mut size), "size")
+                    .and_then(|()| {
+                        let mut buf = vec![0u8; size];
+                        check(nv::nvrtcGetCUBIN(prog, buf.as_mut_ptr().cast()), "output").map(|()| buf)
+                    })
+            } else {
+                let mut log_size = 0usize;
+                let mut log = String::new();
+                if nv::nvrtcGetProgramLogSize(prog, &mut log_size) == nv::nvrtcResult::NVRTC_SUCCESS && log_size > 1 {
+                    let mut buf = vec![0u8; log_size];
+                    if nv::nvrtcGetProgramLog(prog, buf.as_mut_ptr().cast()) == nv::nvrtcResult::NVRTC_SUCCESS {
+                        log = CStr::from_bytes_until_nul(&buf).map(|c| c.to_string_lossy().into_owned()).unwrap_or_default();
+                    }
+                }
+                Err(GpuError(format!("NVRTC could not compile the {} kernels ({r:?}): {}", source.name, log.trim())))
+            };
+            let _ = nv::nvrtcDestroyProgram(&mut prog);
+            result
+        }
+    })?
+}
+
+/// FNV-1a, 64 bits: a cache key, not a security measure.
+struct Fnv64(u64);
+
+impl Fnv64 {
+    fn new() -> Self {
+        Fnv64(0xcbf2_9ce4_8422_2325)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// One line per GPU the driver sees, or why none can be used.
+///
+/// # Errors
+/// One line: no driver, no NVRTC, no device.
+pub fn describe_gpus() -> Result<Vec<String>, String> {
+    let first = Gpu::first().map_err(|e| e.0)?;
+    let count = guarded("cuDeviceGetCount", CudaContext::device_count).map_err(|e| e.0)?.map_err(|e| format!("{e:?}"))?;
+    let mut out = vec![format!("GPU 0: {}", first.describe())];
+    for i in 1..count.max(1) as usize {
+        match Gpu::open(i) {
+            Ok(g) => out.push(format!("GPU {i}: {}", g.describe())),
+            Err(e) => out.push(format!("GPU {i}: unusable: {e}")),
+        }
+    }
+    Ok(out)
+}

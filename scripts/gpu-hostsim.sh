@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Checks the CUDA kernels' logic on the CPU (no GPU, no CUDA): compiles their
+# C++ with g++ under small shims and compares every mode of every variant with
+# the Rust reference. Quick to run before spending GPU time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cargo run -q --release --example hostsim_vectors -p skinny-cuda -- "$tmp" >/dev/null
+g++ -std=c++17 -O2 -Wno-unknown-pragmas -o "$tmp/hostsim" crates/skinny-cuda/hostsim/hostsim.cpp
+"$tmp/hostsim" "$tmp"/*.txt
