@@ -155,8 +155,14 @@ impl GpuCipher {
         let stream = gpu.new_stream()?;
         let mut funcs = Vec::new();
         for op in Op::ALL {
-            let name = format!("{prefix}_{}", op.suffix());
-            funcs.push(module.load_function(&name).ok());
+            // The paper's kernels are ECB and CTR only.
+            let present = kind == KernelKind::Bitsliced || matches!(op, Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr);
+            funcs.push(if present {
+                let name = format!("{prefix}_{}", op.suffix());
+                Some(module.load_function(&name).map_err(derr("loading a kernel"))?)
+            } else {
+                None
+            });
         }
         let fill = module.load_function("skinny_fill_random").map_err(derr("loading the fill kernel"))?;
         let names = symbols.iter().map(|s| s.name).collect();

@@ -209,11 +209,7 @@ impl Gpu {
     }
 
     fn options(&self) -> Vec<String> {
-        vec![
-            format!("--gpu-architecture=sm_{}{}", self.cc.0, self.cc.1),
-            "--std=c++17".into(),
-            "-default-device".into(),
-        ]
+        nvrtc_options(self.cc)
     }
 
     fn cache_key(&self, source: &KernelSource) -> u64 {
@@ -250,6 +246,24 @@ impl Gpu {
         self.images.lock().map_err(|_| GpuError("kernel cache lock poisoned".into()))?.insert(key, image.clone());
         Ok(image)
     }
+}
+
+/// The NVRTC options for compute capability `cc`: machine code for that chip.
+fn nvrtc_options(cc: (i32, i32)) -> Vec<String> {
+    vec![format!("--gpu-architecture=sm_{}{}", cc.0, cc.1), "--std=c++17".into(), "-default-device".into()]
+}
+
+/// Compiles `source` to machine code for compute capability `cc` without a GPU
+/// (NVRTC only), as [`Gpu::load_module`] would: for reading the machine code
+/// (registers, spills, instruction mix) on a machine without a GPU.
+///
+/// # Errors
+/// NVRTC missing or compilation failed.
+pub fn compile_offline(source: &KernelSource, cc: (i32, i32)) -> Result<Vec<u8>, GpuError> {
+    if find_library("nvrtc").is_none() {
+        return Err(GpuError("NVRTC (libnvrtc.so.13) cannot be loaded".into()));
+    }
+    compile_cubin(source, &nvrtc_options(cc))
 }
 
 /// A kernel source file, as embedded in the binary.

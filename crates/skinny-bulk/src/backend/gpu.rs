@@ -1,22 +1,153 @@
-//! The CUDA backends (`gpu-paper`, `gpu`): adapter from skinny-cuda to the
-//! Backend/Engine traits. Being written under issue 3; until then it reports
-//! that no GPU backend is available.
+//! The CUDA backends, adapting skinny-cuda to the Backend/Engine traits:
+//! - `gpu`: bitsliced constant-time kernels, every variant; ECB, CTR, CBC and
+//!   CFB decryption each one kernel.
+//! - `gpu-paper`: the T-table kernel of Xie, Wei and Liu (2021), SKINNY-128 only,
+//!   NOT constant time (table look-ups indexed by secret data): the baseline.
 
-use crate::backend::Backend;
+use super::{Backend, DeviceBench, Engine, EngineError};
+use crate::mode::{Direction, Mode};
 use crate::Error;
+use skinny::{Skinny, Variant};
+use skinny_cuda::{Gpu, GpuCipher, GpuError, KernelKind, Op};
+use std::sync::Arc;
 
-/// Opens a GPU backend.
-///
-/// # Errors
-/// Always, for now: the CUDA backend is not written yet.
-pub fn open(_paper: bool) -> Result<Box<dyn Backend>, Error> {
-    Err(Error::Backend("the CUDA backend is not available in this build yet".into()))
+fn engine_err(e: GpuError) -> EngineError {
+    EngineError(e.0)
 }
 
-/// Describes the GPUs.
+/// A GPU backend.
+pub struct GpuBackend {
+    gpu: Arc<Gpu>,
+    kind: KernelKind,
+}
+
+/// Opens the first GPU with the paper's kernel (`paper`) or the bitsliced ones.
 ///
 /// # Errors
-/// Always, for now.
+/// [`Error::Backend`] with one line: no driver, no NVRTC, no device, or the
+/// kernels fail to compile.
+pub fn open(paper: bool) -> Result<Box<dyn Backend>, Error> {
+    let gpu = Gpu::first().map_err(|e| Error::Backend(e.0))?;
+    let kind = if paper { KernelKind::Paper } else { KernelKind::Bitsliced };
+    Ok(Box::new(GpuBackend { gpu, kind }))
+}
+
+/// One line per GPU (name, memory, compute capability, driver, NVRTC).
+///
+/// # Errors
+/// One line saying why no GPU can be used.
 pub fn describe_gpus() -> Result<Vec<String>, String> {
-    Err("the CUDA backend is not available in this build yet".into())
+    skinny_cuda::describe_gpus()
+}
+
+impl Backend for GpuBackend {
+    fn name(&self) -> &'static str {
+        match self.kind {
+            KernelKind::Paper => "gpu-paper",
+            KernelKind::Bitsliced => "gpu",
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self.kind {
+            KernelKind::Paper => format!(
+                "{}: the paper's T-table CUDA kernel, SKINNY-128 only, NOT constant time (table look-ups indexed by secret data)",
+                self.gpu.describe()
+            ),
+            KernelKind::Bitsliced => {
+                format!("{}: bitsliced constant-time CUDA kernels, 32 blocks per thread", self.gpu.describe())
+            }
+        }
+    }
+
+    fn constant_time(&self) -> bool {
+        self.kind.constant_time()
+    }
+
+    fn supports(&self, variant: Variant) -> bool {
+        self.kind.supports(variant)
+    }
+
+    fn engine(&self, cipher: &Skinny) -> Result<Box<dyn Engine>, Error> {
+        if !self.supports(cipher.variant()) {
+            return Err(Error::Unsupported { backend: self.name(), variant: cipher.variant() });
+        }
+        let c = GpuCipher::new(&self.gpu, self.kind, cipher).map_err(|e| Error::Backend(e.0))?;
+        Ok(Box::new(GpuEngine { cipher: c }))
+    }
+
+    fn device_bench(&self) -> Option<&dyn DeviceBench> {
+        Some(self)
+    }
+}
+
+impl DeviceBench for GpuBackend {
+    fn time_kernel(
+        &self,
+        cipher: &Skinny,
+        mode: Mode,
+        dir: Direction,
+        bytes: usize,
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, EngineError> {
+        let op = match (mode, dir) {
+            (Mode::Ecb, Direction::Encrypt) => Op::EcbEncrypt,
+            (Mode::Ecb, Direction::Decrypt) => Op::EcbDecrypt,
+            (Mode::Ctr, _) => Op::Ctr,
+            (Mode::Cbc, Direction::Decrypt) => Op::CbcDecrypt,
+            (Mode::Cfb, Direction::Decrypt) => Op::CfbDecrypt,
+            _ => return Err(EngineError(format!("{mode} {dir:?} is serial: no GPU kernel to time"))),
+        };
+        if !self.supports(cipher.variant()) {
+            return Err(EngineError(format!("backend {} does not support {}", self.name(), cipher.variant())));
+        }
+        let mut c = GpuCipher::new(&self.gpu, self.kind, cipher).map_err(engine_err)?;
+        if !c.has_kernel(op) {
+            return Err(EngineError(format!("backend {} has no {mode} {dir:?} kernel", self.name())));
+        }
+        c.time_kernel(op, bytes, warmup, runs).map_err(engine_err)
+    }
+}
+
+/// One key on a GPU backend.
+struct GpuEngine {
+    cipher: GpuCipher,
+}
+
+impl Engine for GpuEngine {
+    fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), EngineError> {
+        let op = match dir {
+            Direction::Encrypt => Op::EcbEncrypt,
+            Direction::Decrypt => Op::EcbDecrypt,
+        };
+        self.cipher.run(op, &[], blocks).map_err(engine_err)
+    }
+
+    fn ctr(&mut self, counter: &[u8], data: &mut [u8]) -> Result<(), EngineError> {
+        self.cipher.run(Op::Ctr, counter, data).map_err(engine_err)
+    }
+
+    fn cbc_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), EngineError> {
+        if self.cipher.has_kernel(Op::CbcDecrypt) {
+            self.cipher.run(Op::CbcDecrypt, iv, blocks).map_err(engine_err)
+        } else {
+            // The paper's kernels: ECB decryption on the GPU, the chaining XOR here.
+            let prev = super::shifted_by_one_block(iv, blocks);
+            self.ecb(Direction::Decrypt, blocks)?;
+            super::xor_in_place(blocks, &prev);
+            Ok(())
+        }
+    }
+
+    fn cfb_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), EngineError> {
+        if self.cipher.has_kernel(Op::CfbDecrypt) {
+            self.cipher.run(Op::CfbDecrypt, iv, blocks).map_err(engine_err)
+        } else {
+            let mut prev = super::shifted_by_one_block(iv, blocks);
+            self.ecb(Direction::Encrypt, &mut prev)?;
+            super::xor_in_place(blocks, &prev);
+            Ok(())
+        }
+    }
 }

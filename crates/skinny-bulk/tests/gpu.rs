@@ -1,0 +1,287 @@
+//! The GPU backends (`gpu`, `gpu-paper`) against the portable `cpu-serial`
+//! backend: byte-identical results for random keys, IVs and data, every
+//! variant, mode and direction, lengths around block and warp boundaries,
+//! unaligned buffers, CTR counters that carry and wrap inside one launch, and
+//! inputs split over several device pieces.
+//!
+//! Without a usable GPU each test prints `skip: no usable GPU: <reason>` and
+//! passes. `SKINNY_GPU_BIG=1` adds the 1 GiB test (scripts/gpu-check.sh sets it).
+#![cfg(feature = "cuda")]
+
+use rand::{Rng, RngCore};
+use skinny::{Skinny, Variant};
+use skinny_bulk::backend::{self, Backend, BackendChoice, Engine};
+use skinny_bulk::mode::{Direction, Mode, Processor};
+use std::io::Write;
+
+/// Printed straight to stderr: the test harness does not capture it, so a
+/// skipped run is visible.
+fn skip(reason: &str) {
+    let _ = std::io::stderr().write_all(format!("skip: no usable GPU: {reason}\n").as_bytes());
+}
+
+/// The GPU backends, or None (after printing why) when there is no usable GPU.
+fn gpu_backends() -> Option<Vec<Box<dyn Backend>>> {
+    match backend::open(BackendChoice::Gpu, None) {
+        Err(e) => {
+            skip(&e.to_string());
+            None
+        }
+        Ok(g) => Some(vec![g, backend::open(BackendChoice::GpuPaper, None).expect("gpu-paper opens when gpu does")]),
+    }
+}
+
+fn serial() -> Box<dyn Backend> {
+    backend::open(BackendChoice::CpuSerial, None).unwrap()
+}
+
+fn random_cipher(rng: &mut impl RngCore, v: Variant) -> Skinny {
+    let mut key = vec![0u8; v.tweakey_bytes()];
+    rng.fill_bytes(&mut key);
+    Skinny::new(v, &key).unwrap()
+}
+
+fn random_bytes(rng: &mut impl RngCore, n: usize) -> Vec<u8> {
+    let mut v = vec![0u8; n];
+    rng.fill_bytes(&mut v);
+    v
+}
+
+/// What an engine op does to `data`, on a copy.
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    Ecb(Direction),
+    Ctr,
+    CbcDec,
+    CfbDec,
+}
+
+fn apply(e: &mut dyn Engine, op: Op, iv: &[u8], data: &mut [u8]) {
+    match op {
+        Op::Ecb(d) => e.ecb(d, data),
+        Op::Ctr => e.ctr(iv, data),
+        Op::CbcDec => e.cbc_decrypt(iv, data),
+        Op::CfbDec => e.cfb_decrypt(iv, data),
+    }
+    .unwrap_or_else(|err| panic!("{op:?} failed: {err}"));
+}
+
+fn check_same(gpu: &mut dyn Engine, cpu: &mut dyn Engine, op: Op, iv: &[u8], data: &[u8], what: &str) {
+    let mut want = data.to_vec();
+    apply(cpu, op, iv, &mut want);
+    let mut got = data.to_vec();
+    apply(gpu, op, iv, &mut got);
+    if got != want {
+        let first = got.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(0);
+        panic!("{what} {op:?}: {} bytes differ from cpu-serial, the first at byte {first}", got.iter().zip(&want).filter(|(a, b)| a != b).count());
+    }
+}
+
+const BLOCK_COUNTS: [usize; 12] = [0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 4095, 4096, 4097 + 1024];
+
+#[test]
+fn every_variant_mode_and_direction_matches_cpu_serial() {
+    let Some(gpus) = gpu_backends() else { return };
+    let mut rng = rand::rng();
+    let cpu_be = serial();
+    for be in &gpus {
+        for v in Variant::ALL {
+            if !be.supports(v) {
+                continue;
+            }
+            let c = random_cipher(&mut rng, v);
+            let bs = v.block_bytes();
+            let mut gpu = be.engine(&c).unwrap();
+            let mut cpu = cpu_be.engine(&c).unwrap();
+            for n in BLOCK_COUNTS {
+                let data = random_bytes(&mut rng, n * bs);
+                let iv = random_bytes(&mut rng, bs);
+                let what = format!("{} {v} {n} blocks", be.name());
+                for op in [Op::Ecb(Direction::Encrypt), Op::Ecb(Direction::Decrypt), Op::Ctr, Op::CbcDec, Op::CfbDec] {
+                    check_same(gpu.as_mut(), cpu.as_mut(), op, &iv, &data, &what);
+                }
+            }
+            // CTR on lengths that are not whole blocks.
+            for len in [1, bs - 1, bs + 1, 2 * bs - 1, 1000, 65_536 + 7, 100_003] {
+                let data = random_bytes(&mut rng, len);
+                let iv = random_bytes(&mut rng, bs);
+                check_same(gpu.as_mut(), cpu.as_mut(), Op::Ctr, &iv, &data, &format!("{} {v} {len} bytes", be.name()));
+            }
+        }
+    }
+}
+
+#[test]
+fn unaligned_buffers_match() {
+    let Some(gpus) = gpu_backends() else { return };
+    let mut rng = rand::rng();
+    let cpu_be = serial();
+    for be in &gpus {
+        for v in [Variant::Skinny64_128, Variant::Skinny128_256] {
+            if !be.supports(v) {
+                continue;
+            }
+            let c = random_cipher(&mut rng, v);
+            let bs = v.block_bytes();
+            let mut gpu = be.engine(&c).unwrap();
+            let mut cpu = cpu_be.engine(&c).unwrap();
+            let backing = random_bytes(&mut rng, 3000 * bs + 64);
+            let iv = random_bytes(&mut rng, bs);
+            for offset in [1, 3, 7, 8, 13] {
+                let data = &backing[offset..offset + 3000 * bs];
+                let what = format!("{} {v} offset {offset}", be.name());
+                for op in [Op::Ecb(Direction::Encrypt), Op::Ecb(Direction::Decrypt), Op::Ctr, Op::CbcDec, Op::CfbDec] {
+                    // In place on a slice that starts at `offset` of its allocation.
+                    let mut buf_gpu = backing.clone();
+                    apply(gpu.as_mut(), op, &iv, &mut buf_gpu[offset..offset + data.len()]);
+                    let mut buf_cpu = backing.clone();
+                    apply(cpu.as_mut(), op, &iv, &mut buf_cpu[offset..offset + data.len()]);
+                    assert!(buf_gpu == buf_cpu, "{what} {op:?}: differs from cpu-serial");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ctr_counter_carries_across_64_bits_and_wraps_inside_one_launch() {
+    let Some(gpus) = gpu_backends() else { return };
+    let mut rng = rand::rng();
+    let cpu_be = serial();
+    for be in &gpus {
+        for v in Variant::ALL {
+            if !be.supports(v) {
+                continue;
+            }
+            let c = random_cipher(&mut rng, v);
+            let bs = v.block_bytes();
+            let mut gpu = be.engine(&c).unwrap();
+            let mut cpu = cpu_be.engine(&c).unwrap();
+            let data = random_bytes(&mut rng, 2500 * bs + 5);
+            // Low 64 bits 5 short of carrying (for 64-bit blocks: of wrapping).
+            let mut carry = random_bytes(&mut rng, bs);
+            carry[bs - 8..].copy_from_slice(&(u64::MAX - 4).to_be_bytes());
+            // The whole counter 700 short of wrapping.
+            let mut wrap = vec![0xffu8; bs];
+            wrap[bs - 2..].copy_from_slice(&(u16::MAX - 699).to_be_bytes());
+            for (name, iv) in [("carry", carry), ("wrap", wrap)] {
+                check_same(gpu.as_mut(), cpu.as_mut(), Op::Ctr, &iv, &data, &format!("{} {v} {name}", be.name()));
+            }
+        }
+    }
+}
+
+#[test]
+fn inputs_split_over_device_pieces_match() {
+    let gpu = match skinny_cuda::Gpu::first() {
+        Ok(g) => g,
+        Err(e) => return skip(&e.0),
+    };
+    let mut rng = rand::rng();
+    let cpu_be = serial();
+    for (kind, v) in [
+        (skinny_cuda::KernelKind::Bitsliced, Variant::Skinny128_384),
+        (skinny_cuda::KernelKind::Bitsliced, Variant::Skinny64_192),
+        (skinny_cuda::KernelKind::Paper, Variant::Skinny128_256),
+    ] {
+        let c = random_cipher(&mut rng, v);
+        let bs = v.block_bytes();
+        let mut g = skinny_cuda::GpuCipher::new(&gpu, kind, &c).unwrap();
+        g.set_piece_bytes(16 * 1024); // one warp's work: many pieces
+        let mut cpu = cpu_be.engine(&c).unwrap();
+        let data = random_bytes(&mut rng, 20_000 * bs + 3);
+        let iv = random_bytes(&mut rng, bs);
+        let whole = &data[..20_000 * bs];
+        let cases: Vec<(skinny_cuda::Op, Op, &[u8])> = vec![
+            (skinny_cuda::Op::Ctr, Op::Ctr, &data[..]),
+            (skinny_cuda::Op::EcbEncrypt, Op::Ecb(Direction::Encrypt), whole),
+            (skinny_cuda::Op::EcbDecrypt, Op::Ecb(Direction::Decrypt), whole),
+            (skinny_cuda::Op::CbcDecrypt, Op::CbcDec, whole),
+            (skinny_cuda::Op::CfbDecrypt, Op::CfbDec, whole),
+        ];
+        for (gop, op, input) in cases {
+            if !g.has_kernel(gop) {
+                continue;
+            }
+            let mut want = input.to_vec();
+            apply(cpu.as_mut(), op, &iv, &mut want);
+            let mut got = input.to_vec();
+            g.run(gop, if matches!(op, Op::Ecb(_)) { &[] } else { &iv }, &mut got).unwrap();
+            assert!(got == want, "{kind:?} {v} {op:?} over pieces differs from cpu-serial");
+        }
+    }
+}
+
+#[test]
+fn streaming_processor_on_gpu_matches_cpu_serial() {
+    let Some(gpus) = gpu_backends() else { return };
+    let mut rng = rand::rng();
+    let cpu_be = serial();
+    for be in &gpus {
+        for v in [Variant::Skinny64_64, Variant::Skinny128_128] {
+            if !be.supports(v) {
+                continue;
+            }
+            let c = random_cipher(&mut rng, v);
+            let bs = v.block_bytes();
+            for mode in Mode::ALL {
+                for dir in [Direction::Encrypt, Direction::Decrypt] {
+                    let len = 70_000 + rng.random_range(0..bs);
+                    let mut data = random_bytes(&mut rng, len);
+                    if matches!(mode, Mode::Ecb | Mode::Cbc) && dir == Direction::Decrypt {
+                        data.truncate(len / bs * bs);
+                    }
+                    let iv = if mode.needs_iv() { Some(random_bytes(&mut rng, bs)) } else { None };
+                    let pad = !(matches!(mode, Mode::Ecb | Mode::Cbc) && dir == Direction::Decrypt);
+                    let pad = pad && mode.is_block_mode();
+                    let run = |b: &dyn Backend| -> Vec<u8> {
+                        let mut p = Processor::new(&c, mode, dir, iv.as_deref(), pad, b).unwrap();
+                        let mut out = Vec::new();
+                        for chunk in data.chunks(17_000) {
+                            p.update(chunk, &mut out).unwrap();
+                        }
+                        p.finish(&mut out).unwrap();
+                        out
+                    };
+                    let got = run(be.as_ref());
+                    let want = run(cpu_be.as_ref());
+                    assert!(got == want, "{} {v} {mode} {dir:?}: differs from cpu-serial", be.name());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn one_gib_matches_the_cpu() {
+    if std::env::var_os("SKINNY_GPU_BIG").is_none() {
+        let _ = std::io::stderr().write_all(b"skip: the 1 GiB GPU test runs only with SKINNY_GPU_BIG=1\n");
+        return;
+    }
+    let Some(gpus) = gpu_backends() else { return };
+    let mut rng = rand::rng();
+    let v = Variant::Skinny128_256;
+    let c = random_cipher(&mut rng, v);
+    let cpu_be = backend::open(BackendChoice::Cpu, None).unwrap();
+    let mut cpu = cpu_be.engine(&c).unwrap();
+    let len = (1usize << 30) + 5;
+    let data = random_bytes(&mut rng, len);
+    let iv = random_bytes(&mut rng, 16);
+    let mut want = data.clone();
+    cpu.ctr(&iv, &mut want).unwrap();
+    for be in &gpus {
+        let mut g = be.engine(&c).unwrap();
+        let mut got = data.clone();
+        g.ctr(&iv, &mut got).unwrap();
+        assert!(got == want, "{} CTR over 1 GiB + 5 differs from the cpu backend", be.name());
+        // ECB both ways: encryption against the CPU on the same GiB, and back.
+        let whole = &data[..1 << 30];
+        let mut enc = whole.to_vec();
+        g.ecb(Direction::Encrypt, &mut enc).unwrap();
+        let mut cpu_enc = whole.to_vec();
+        cpu.ecb(Direction::Encrypt, &mut cpu_enc).unwrap();
+        assert!(enc == cpu_enc, "{} ECB encryption over 1 GiB differs from the cpu backend", be.name());
+        g.ecb(Direction::Decrypt, &mut enc).unwrap();
+        assert!(enc == whole, "{} ECB decryption over 1 GiB does not give the plaintext back", be.name());
+    }
+}

@@ -1,0 +1,25 @@
+//! Compiles the kernels to machine code with NVRTC alone (no GPU needed) and
+//! writes `<name>.cubin` files, for reading with `cuobjdump` (registers, spills,
+//! instruction mix) before spending GPU time.
+//!
+//! `cargo run --example compile_kernels -p skinny-cuda -- OUT_DIR [MAJOR MINOR]`
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let dir = args.get(1).cloned().unwrap_or_else(|| ".".into());
+    let major = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(9);
+    let minor = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
+    for src in [skinny_cuda::cipher::BITSLICED, skinny_cuda::cipher::PAPER] {
+        match skinny_cuda::device::compile_offline(&src, (major, minor)) {
+            Ok(img) => {
+                let path = format!("{dir}/{}.cubin", src.name);
+                std::fs::write(&path, img).expect("write cubin");
+                println!("{path}");
+            }
+            Err(e) => {
+                eprintln!("{}: {e}", src.name);
+                std::process::exit(1);
+            }
+        }
+    }
+}

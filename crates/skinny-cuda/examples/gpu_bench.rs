@@ -1,0 +1,85 @@
+//! The throughput table of issue 5: every variant, every parallel operation,
+//! 1 GiB and 4 GiB resident on the GPU, the bitsliced kernels (`gpu`) against
+//! the paper's T-table kernel (`gpu-paper`). Kernel time only, CUDA events,
+//! median of the timed runs after warm-up, random data.
+//!
+//! `cargo run --release --example gpu_bench -p skinny-cuda [-- SIZES_MIB RUNS]`
+//! e.g. `-- 1024,4096 10`. Prints one line per measurement and a summary.
+
+use skinny::{Skinny, Variant};
+use skinny_cuda::{Gpu, GpuCipher, KernelKind, Op};
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let sizes: Vec<usize> = args
+        .get(1)
+        .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| vec![1024, 4096]);
+    let runs: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let warmup = 3;
+    let gpu = match Gpu::first() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("skip: no usable GPU: {e}");
+            return;
+        }
+    };
+    println!("# {}", gpu.describe());
+    println!("# kernel time (CUDA events), median of {runs} runs after {warmup} warm-up runs, random data resident on the GPU; GB = 1e9 bytes, Tb = 1e12 bits");
+    println!("{:<15} {:<10} {:<8} {:>6} {:>10} {:>10} {:>8} {:>9} {:>5} {:>6}", "variant", "backend", "op", "MiB", "median_ms", "spread_%", "GB/s", "Tb/s", "regs", "spill");
+    let mut summary = Vec::new();
+    let key: Vec<u8> = (0..48u8).map(|i| i.wrapping_mul(73).wrapping_add(19)).collect();
+    for v in Variant::ALL {
+        let c = Skinny::new(v, &key[..v.tweakey_bytes()]).expect("key length");
+        for kind in [KernelKind::Bitsliced, KernelKind::Paper] {
+            if !kind.supports(v) {
+                continue;
+            }
+            let backend = if kind == KernelKind::Paper { "gpu-paper" } else { "gpu" };
+            let mut g = match GpuCipher::new(&gpu, kind, &c) {
+                Ok(g) => g,
+                Err(e) => {
+                    println!("{v} {backend}: {e}");
+                    continue;
+                }
+            };
+            for &mib in &sizes {
+                for op in Op::ALL {
+                    if !g.has_kernel(op) {
+                        continue;
+                    }
+                    let bytes = mib << 20;
+                    let (regs, spill) = g.kernel_resources(op).unwrap_or((-1, -1));
+                    match g.time_kernel(op, bytes, warmup, runs) {
+                        Ok(mut t) => {
+                            let lo = t.iter().copied().fold(f64::INFINITY, f64::min);
+                            let hi = t.iter().copied().fold(0.0, f64::max);
+                            let m = median(&mut t);
+                            let gbs = bytes as f64 / (m * 1e-3) / 1e9;
+                            println!(
+                                "{:<15} {:<10} {:<8} {:>6} {:>10.3} {:>10.1} {:>8.1} {:>9.3} {:>5} {:>6}",
+                                v.name(), backend, format!("{op:?}").to_lowercase().replace("encrypt", "_enc").replace("decrypt", "_dec"),
+                                mib, m, (hi - lo) / m * 100.0, gbs, gbs * 8.0 / 1000.0, regs, spill
+                            );
+                            summary.push((v, backend, op, mib, gbs));
+                        }
+                        Err(e) => println!("{v} {backend} {op:?} {mib} MiB: {e}"),
+                    }
+                }
+            }
+        }
+    }
+    println!();
+    println!("# summary: SKINNY-128-256 (target: ECB/CTR encryption >= 300 GB/s = 2.4 Tb/s, decryption within 15 %)");
+    for (v, backend, op, mib, gbs) in &summary {
+        if *v == Variant::Skinny128_256 {
+            println!("{:<10} {:<12} {:>5} MiB {:>8.1} GB/s {:>7.3} Tb/s", backend, format!("{op:?}"), mib, gbs, gbs * 8.0 / 1000.0);
+        }
+    }
+}

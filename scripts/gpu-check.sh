@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root, with the binaries that
+# scripts/gpu-stage.sh built into .gpu-bin/:
+#   1. the GPU test suite (with the 1 GiB test),
+#   2. compute-sanitizer memcheck over the suite (without the 1 GiB test) and
+#      racecheck over part of it,
+#   3. the kernels' register and spill report and instruction counts,
+#   4. the throughput table (gpu_bench).
+# Full logs go to $OUT; a short table is printed last.
+# Usage: scripts/gpu-check.sh [all|tests|bench] [SIZES_MIB] [RUNS]
+set -uo pipefail
+what=${1:-all}
+sizes=${2:-1024,4096}
+runs=${3:-10}
+OUT=${OUT:-$(mktemp -d)}
+B=.gpu-bin
+export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/skinny-cache}
+summary=()
+
+step() {
+    local name=$1 limit=$2
+    shift 2
+    local t0=$SECONDS
+    timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
+    local rc=$?
+    summary+=("$(printf '%-10s rc=%-3s %4ss' "$name" "$rc" "$((SECONDS - t0))")")
+    return 0
+}
+
+{
+    date -u
+    echo "commit: $(cat $B/COMMIT 2>/dev/null)"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit --format=csv
+    nvcc --version | tail -2
+} >"$OUT/env.log" 2>&1
+
+if [[ $what == all || $what == tests ]]; then
+    step tests 330 env SKINNY_GPU_BIG=1 $B/gpu-tests --test-threads=1
+    step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu-tests --test-threads=1 --skip one_gib
+    step racecheck 120 compute-sanitizer --tool racecheck --error-exitcode 9 $B/gpu-tests --test-threads=1 unaligned
+fi
+if [[ $what == all || $what == bench ]]; then
+    step bench 400 $B/gpu_bench "$sizes" "$runs"
+fi
+{
+    for f in "$XDG_CACHE_HOME"/skinny/*.cubin; do
+        echo "== $f"
+        cuobjdump --dump-resource-usage "$f" | grep -E "Function|REG"
+        for fn in bs128_ecb_enc bs128_ecb_dec bs64_ecb_enc paper_ecb_enc; do
+            if cuobjdump -sass -fun "$fn" "$f" >/tmp/sass.txt 2>/dev/null && [[ -s /tmp/sass.txt ]]; then
+                echo "-- $fn: $(grep -cE '^\s+/\*[0-9a-f]+\*/' /tmp/sass.txt) instructions; LOP3 $(grep -c LOP3 /tmp/sass.txt), MOV $(grep -cE ' MOV|IMAD.MOV' /tmp/sass.txt), SHF $(grep -c SHF /tmp/sass.txt), PRMT $(grep -c PRMT /tmp/sass.txt), LDL/STL $(grep -cE 'LDL|STL' /tmp/sass.txt), ULDC $(grep -c ULDC /tmp/sass.txt), LDC $(grep -cE ' LDC' /tmp/sass.txt)"
+            fi
+        done
+    done
+} >"$OUT/sass.log" 2>&1
+tar -C "$XDG_CACHE_HOME" -czf "$OUT/cubins.tgz" skinny 2>/dev/null
+
+echo "== env"; cat "$OUT/env.log"
+for f in tests memcheck racecheck; do
+    [[ -f $OUT/$f.log ]] && { echo "== $f (tail)"; grep -E "test result|FAILED|panicked|ERROR SUMMARY|RACECHECK SUMMARY|skip:|error" "$OUT/$f.log" | tail -8; }
+done
+echo "== sass"; grep -E "^--|REG" "$OUT/sass.log" | head -30
+[[ -f $OUT/bench.log ]] && { echo "== bench"; cat "$OUT/bench.log"; }
+echo "== steps"; printf '%s\n' "${summary[@]}"

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds, on this machine, what scripts/gpu-check.sh runs on the GPU machine
+# (which has CUDA but no Rust), and puts it in .gpu-bin/ (ignored by git; named
+# in the device tool's `carry`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .gpu-bin
+cargo build --release -p skinny-cuda --example gpu_bench
+cp target/release/examples/gpu_bench .gpu-bin/
+exe=$(cargo test --release -p skinny-bulk --features cuda --test gpu --no-run 2>&1 | grep -o 'target/release/deps/gpu-[0-9a-f]*' | head -1)
+cp "$exe" .gpu-bin/gpu-tests
+git rev-parse HEAD > .gpu-bin/COMMIT
+git status --porcelain --untracked-files=no | grep -q . && echo "dirty" >> .gpu-bin/COMMIT || true
+ls -la .gpu-bin
