@@ -7,7 +7,9 @@
 #   3. the kernels' register and spill report and instruction counts,
 #   4. the throughput table (gpu_bench).
 # Full logs go to $OUT; a short table is printed last.
-# Usage: scripts/gpu-check.sh [all|tests|bench] [SIZES_MIB] [RUNS]
+# Usage: scripts/gpu-check.sh [all|tests|bench|exp] [SIZES_MIB] [RUNS]
+#   exp: tests, then the bench, then the bench of two variants under each
+#   option set in EXP_OPTIONS (default: BS_MIN_BLOCKS=2, =1).
 set -uo pipefail
 what=${1:-all}
 sizes=${2:-1024,4096}
@@ -34,13 +36,22 @@ step() {
     nvcc --version | tail -2
 } >"$OUT/env.log" 2>&1
 
-if [[ $what == all || $what == tests ]]; then
+if [[ $what == all || $what == tests || $what == exp ]]; then
     step tests 330 env SKINNY_GPU_BIG=1 $B/gpu-tests --test-threads=1
     step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu-tests --test-threads=1 --skip one_gib
     step racecheck 120 compute-sanitizer --tool racecheck --error-exitcode 9 $B/gpu-tests --test-threads=1 unaligned
 fi
 if [[ $what == all || $what == bench ]]; then
     step bench 400 $B/gpu_bench "$sizes" "$runs"
+fi
+if [[ $what == exp ]]; then
+    # Tuning experiments: the bitsliced kernels under other compile options.
+    step bench 300 $B/gpu_bench "$sizes" "$runs"
+    for opt in ${EXP_OPTIONS:-"-DBS_MIN_BLOCKS=2" "-DBS_MIN_BLOCKS=1"}; do
+        echo "## SKINNY_NVRTC_OPTIONS=$opt" >>"$OUT/exp.log"
+        step "exp$opt" 120 env SKINNY_BENCH_NO_PAPER=1 SKINNY_NVRTC_OPTIONS="$opt" $B/gpu_bench 1024 10 skinny-128-256,skinny-64-128
+        grep -E "^skinny" "$OUT/exp$opt.log" >>"$OUT/exp.log"; rm -f "$OUT/exp$opt.log"
+    done
 fi
 {
     for f in "$XDG_CACHE_HOME"/skinny/*.cubin; do
@@ -61,4 +72,5 @@ for f in tests memcheck racecheck; do
 done
 echo "== sass"; grep -E "^--|REG" "$OUT/sass.log" | head -30
 [[ -f $OUT/bench.log ]] && { echo "== bench"; cat "$OUT/bench.log"; }
+[[ -f $OUT/exp.log ]] && { echo "== experiments"; cat "$OUT/exp.log"; }
 echo "== steps"; printf '%s\n' "${summary[@]}"

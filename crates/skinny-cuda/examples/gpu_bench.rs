@@ -3,8 +3,10 @@
 //! the paper's T-table kernel (`gpu-paper`). Kernel time only, CUDA events,
 //! median of the timed runs after warm-up, random data.
 //!
-//! `cargo run --release --example gpu_bench -p skinny-cuda [-- SIZES_MIB RUNS]`
-//! e.g. `-- 1024,4096 10`. Prints one line per measurement and a summary.
+//! `cargo run --release --example gpu_bench -p skinny-cuda [-- SIZES_MIB RUNS [VARIANTS]]`
+//! e.g. `-- 1024,4096 10 skinny-128-256`. Prints one line per measurement and a
+//! summary. The paper's kernel (about 1 GB/s: a second per GiB) is measured on
+//! the first size only; `SKINNY_BENCH_NO_PAPER=1` leaves it out.
 
 use skinny::{Skinny, Variant};
 use skinny_cuda::{Gpu, GpuCipher, KernelKind, Op};
@@ -22,6 +24,10 @@ fn main() {
         .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
         .unwrap_or_else(|| vec![1024, 4096]);
     let runs: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let variants: Vec<Variant> = args
+        .get(3)
+        .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| Variant::ALL.to_vec());
     let warmup = 3;
     let gpu = match Gpu::first() {
         Ok(g) => g,
@@ -35,10 +41,10 @@ fn main() {
     println!("{:<15} {:<10} {:<8} {:>6} {:>10} {:>10} {:>8} {:>9} {:>5} {:>6}", "variant", "backend", "op", "MiB", "median_ms", "spread_%", "GB/s", "Tb/s", "regs", "spill");
     let mut summary = Vec::new();
     let key: Vec<u8> = (0..48u8).map(|i| i.wrapping_mul(73).wrapping_add(19)).collect();
-    for v in Variant::ALL {
+    for v in variants {
         let c = Skinny::new(v, &key[..v.tweakey_bytes()]).expect("key length");
         for kind in [KernelKind::Bitsliced, KernelKind::Paper] {
-            if !kind.supports(v) {
+            if !kind.supports(v) || (kind == KernelKind::Paper && std::env::var_os("SKINNY_BENCH_NO_PAPER").is_some()) {
                 continue;
             }
             let backend = if kind == KernelKind::Paper { "gpu-paper" } else { "gpu" };
@@ -49,7 +55,13 @@ fn main() {
                     continue;
                 }
             };
-            for &mib in &sizes {
+            // The paper's kernel takes about a second per GiB: the first size for
+            // its own variant (SKINNY-128-256), at most 256 MiB for the others
+            // (its throughput is flat from a few MiB on), one warm-up run.
+            let paper_first = if v == Variant::Skinny128_256 { sizes[0] } else { sizes[0].min(256) };
+            let kind_sizes = if kind == KernelKind::Paper { vec![paper_first] } else { sizes.clone() };
+            let warmup = if kind == KernelKind::Paper { 1 } else { warmup };
+            for &mib in &kind_sizes {
                 for op in Op::ALL {
                     if !g.has_kernel(op) {
                         continue;
@@ -76,7 +88,7 @@ fn main() {
         }
     }
     println!();
-    println!("# summary: SKINNY-128-256 (target: ECB/CTR encryption >= 300 GB/s = 2.4 Tb/s, decryption within 15 %)");
+    println!("# summary: SKINNY-128-256, gpu warm-up 3, gpu-paper warm-up 1 (target: ECB/CTR encryption >= 300 GB/s = 2.4 Tb/s, decryption within 15 %)");
     for (v, backend, op, mib, gbs) in &summary {
         if *v == Variant::Skinny128_256 {
             println!("{:<10} {:<12} {:>5} MiB {:>8.1} GB/s {:>7.3} Tb/s", backend, format!("{op:?}"), mib, gbs, gbs * 8.0 / 1000.0);

@@ -56,7 +56,7 @@ fn main() {
         iv[bs - 1] = 0xf0;
         let mut out = String::new();
         let _ = writeln!(out, "variant {} {} {}", v.name(), bs, v.rounds());
-        let mut syms = vec![constants::bitsliced_masks(&c)];
+        let mut syms = vec![constants::bitsliced_masks(&c), constants::bitsliced_masks_reversed(&c)];
         if bs == 16 {
             syms.extend(constants::paper_symbols(&c));
         }

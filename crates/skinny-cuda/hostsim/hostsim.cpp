@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <algorithm>
+using std::min;
 
 #define SKINNY_HOSTSIM
 #define DEV inline
@@ -23,6 +25,13 @@ struct uint4 { unsigned x, y, z, w; };
 struct uint2 { unsigned x, y; };
 struct dim3 { unsigned x, y, z; };
 static dim3 blockIdx, blockDim, gridDim, threadIdx;
+// CUDA's byte permutation: result byte i is byte (s >> 4i) & 7 of y:x.
+static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+    unsigned long long v = ((unsigned long long)y << 32) | x;
+    unsigned r = 0;
+    for (int i = 0; i < 4; i++) r |= (unsigned)((v >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
+    return r;
+}
 
 #include "../kernels/common.cuh"
 #include "../kernels/bitsliced.cu"
@@ -59,7 +68,7 @@ int main(int argc, char** argv) {
                 std::string sym; size_t cnt; ls >> sym >> cnt;
                 std::vector<u32> w(cnt);
                 for (auto& x : w) { std::string h; ls >> h; x = (u32)std::stoul(h, nullptr, 16); }
-                u32* dst = sym == "round_masks" ? round_masks : sym == "T" ? &T[0][0] : sym == "TI" ? &TI[0][0]
+                u32* dst = sym == "round_masks" ? round_masks : sym == "round_masks_rev" ? round_masks_rev : sym == "T" ? &T[0][0] : sym == "TI" ? &TI[0][0]
                          : sym == "SINV" ? SINV : sym == "RK" ? &RK[0][0] : sym == "RC" ? &RC[0][0]
                          : sym == "DK" ? &DK[0][0] : &DC[0][0];
                 memcpy(dst, w.data(), cnt * 4);

@@ -25,6 +25,11 @@
 // cell's bits from bit 0 up: ~0 where (round tweakey ^ round constant) has a 1.
 // 56 rounds (the most) x 8 cells x 8 bits.
 __constant__ u32 round_masks[56 * 64];
+// The same masks with the rounds in reverse order, for decryption: both loops
+// then read their masks at addresses that grow with a uniform counter, which
+// the compiler serves from uniform registers (with a down-counting index it
+// loaded them into ordinary registers, raising register pressure).
+__constant__ u32 round_masks_rev[56 * 64];
 
 #define MODE_ECB 0
 #define MODE_CTR 1
@@ -42,17 +47,26 @@ DEV constexpr int reg_of(int c, int i) {
 }
 
 // One stage of the 32x32 bit transposition: swaps bit p+S of row i with bit p of
-// row i+S for rows i and bit positions p with bit S clear.
+// row i+S for rows i and bit positions p with bit S clear. The byte and
+// half-word stages are two byte permutations (PRMT) a pair; the others a shift
+// and a 3-input select (LOP3) per output.
 template <int S>
 DEV void transpose_stage(u32* a) {
-    const u32 m = S == 16 ? 0x0000FFFFu : S == 8 ? 0x00FF00FFu : S == 4 ? 0x0F0F0F0Fu
-                : S == 2 ? 0x33333333u : 0x55555555u;
+    const u32 m = S == 4 ? 0x0F0F0F0Fu : S == 2 ? 0x33333333u : 0x55555555u;
 #pragma unroll
     for (int i = 0; i < 32; i++) {
         if ((i & S) == 0) {
-            u32 t = ((a[i] >> S) ^ a[i + S]) & m;
-            a[i + S] ^= t;
-            a[i] ^= t << S;
+            const u32 x = a[i], y = a[i + S];
+            if (S == 16) {
+                a[i] = __byte_perm(x, y, 0x5410);
+                a[i + S] = __byte_perm(x, y, 0x7632);
+            } else if (S == 8) {
+                a[i] = __byte_perm(x, y, 0x6240);
+                a[i + S] = __byte_perm(x, y, 0x7351);
+            } else {
+                a[i] = (x & m) | ((y << S) & ~m);
+                a[i + S] = ((x >> S) & m) | (y & ~m);
+            }
         }
     }
 }
@@ -167,47 +181,54 @@ DEV void add_round_masks(u32* s, const u32* k) {
 // (a0^a2^a3, a0, a1^a2, a0^a2).
 template <int CB>
 DEV void shift_mix(u32* s) {
-    u32 t[CB * 16];
+    // Bit by bit: each bit's 16 cells mix among themselves, so only 16 values
+    // are in flight at once (keeps register pressure near the 128-slice state).
 #pragma unroll
-    for (int col = 0; col < 4; col++) {
+    for (int i = 0; i < CB; i++) {
+        u32 t[16];
 #pragma unroll
-        for (int i = 0; i < CB; i++) {
+        for (int col = 0; col < 4; col++) {
             u32 a0 = s[reg_of<CB>(col, i)];
             u32 a1 = s[reg_of<CB>(4 + ((col + 3) & 3), i)];
             u32 a2 = s[reg_of<CB>(8 + ((col + 2) & 3), i)];
             u32 a3 = s[reg_of<CB>(12 + ((col + 1) & 3), i)];
-            t[reg_of<CB>(col, i)] = a0 ^ a2 ^ a3;
-            t[reg_of<CB>(4 + col, i)] = a0;
-            t[reg_of<CB>(8 + col, i)] = a1 ^ a2;
-            t[reg_of<CB>(12 + col, i)] = a0 ^ a2;
+            t[col] = a0 ^ a2 ^ a3;
+            t[4 + col] = a0;
+            t[8 + col] = a1 ^ a2;
+            t[12 + col] = a0 ^ a2;
         }
-    }
 #pragma unroll
-    for (int i = 0; i < CB * 16; i++) s[i] = t[i];
+        for (int c = 0; c < 16; c++) s[reg_of<CB>(c, i)] = t[c];
+    }
 }
 
 // Inverse MixColumns, (b0,b1,b2,b3) -> (b1, b1^b2^b3, b1^b3, b0^b3), then
-// inverse ShiftRows: cell (row, col) takes cell (row, col + row).
+// inverse ShiftRows (cell (row, col) takes cell (row, col + row)), then the
+// round masks (rows 0, 1) and the constant 2 (cell 8): written out so that row 1
+// reuses row 2's b1^b3 and takes its mask in the same 3-input operation, four
+// operations a column and bit.
 template <int CB>
-DEV void mix_shift_inv(u32* s) {
-    u32 t[CB * 16];
+DEV void mix_shift_inv_add(u32* s, const u32* k) {
 #pragma unroll
-    for (int col = 0; col < 4; col++) {
+    for (int i = 0; i < CB; i++) {
+        u32 t[16];
 #pragma unroll
-        for (int i = 0; i < CB; i++) {
+        for (int col = 0; col < 4; col++) {
             u32 b0 = s[reg_of<CB>(col, i)];
             u32 b1 = s[reg_of<CB>(4 + col, i)];
             u32 b2 = s[reg_of<CB>(8 + col, i)];
             u32 b3 = s[reg_of<CB>(12 + col, i)];
             // The mixed column's row r lands in column col - r.
-            t[reg_of<CB>(0 + col, i)] = b1;
-            t[reg_of<CB>(4 + ((col + 3) & 3), i)] = b1 ^ b2 ^ b3;
-            t[reg_of<CB>(8 + ((col + 2) & 3), i)] = b1 ^ b3;
-            t[reg_of<CB>(12 + ((col + 1) & 3), i)] = b0 ^ b3;
+            const int c0 = col, c1 = 4 + ((col + 3) & 3), c2 = 8 + ((col + 2) & 3), c3 = 12 + ((col + 1) & 3);
+            u32 r2 = b1 ^ b3;
+            t[c0] = b1 ^ k[c0 * CB + i];
+            t[c1] = r2 ^ b2 ^ k[c1 * CB + i];
+            t[c2] = (c2 == 8 && i == 1) ? ~r2 : r2;
+            t[c3] = b0 ^ b3;
         }
-    }
 #pragma unroll
-    for (int i = 0; i < CB * 16; i++) s[i] = t[i];
+        for (int c = 0; c < 16; c++) s[reg_of<CB>(c, i)] = t[c];
+    }
 }
 
 template <int CB>
@@ -220,77 +241,114 @@ DEV void encrypt_slices(u32* s, int rounds) {
     }
 }
 
+// The inverse rounds, rotated so that the loop body ends with computed values
+// (inverse MixColumns and the masks) rather than with the inverse S-box, whose
+// wire crossings would otherwise cost register moves to carry round to round.
 template <int CB>
 DEV void decrypt_slices(u32* s, int rounds) {
+    mix_shift_inv_add<CB>(s, round_masks_rev);
 #pragma unroll 1
-    for (int r = rounds - 1; r >= 0; r--) {
-        mix_shift_inv<CB>(s);
-        add_round_masks<CB>(s, round_masks + r * 64);
+    for (int i = 1; i < rounds; i++) {
         sub_cells_inv<CB>(s);
+        mix_shift_inv_add<CB>(s, round_masks_rev + i * 64);
     }
+    sub_cells_inv<CB>(s);
 }
 
 // NW = words per block (4: 128-bit, 2: 64-bit); CB = bits per cell.
+// Blocks are addressed from one per-thread base pointer with offsets known at
+// compile time (block j of a lane is 32 j blocks on), so the 32 loads and
+// stores need no address registers of their own.
 template <int NW>
 struct BlockIo;
 
 template <>
 struct BlockIo<4> {
-    DEV static void load(const u32* p, u64 g, u32 w[4]) {
-        uint4 v = reinterpret_cast<const uint4*>(p)[g];
+    typedef uint4 V;
+    DEV static void load(const V* p, long off, u32 w[4]) {
+        uint4 v = p[off];
         w[0] = v.x; w[1] = v.y; w[2] = v.z; w[3] = v.w;
     }
-    DEV static void store(u32* p, u64 g, const u32 w[4]) {
+    DEV static void store(V* p, long off, const u32 w[4]) {
         uint4 v; v.x = w[0]; v.y = w[1]; v.z = w[2]; v.w = w[3];
-        reinterpret_cast<uint4*>(p)[g] = v;
+        p[off] = v;
     }
     DEV static void counter(const u32* iv, u64 g, u32 w[4]) { counter_words128(iv, g, w); }
 };
 
 template <>
 struct BlockIo<2> {
-    DEV static void load(const u32* p, u64 g, u32 w[2]) {
-        uint2 v = reinterpret_cast<const uint2*>(p)[g];
+    typedef uint2 V;
+    DEV static void load(const V* p, long off, u32 w[2]) {
+        uint2 v = p[off];
         w[0] = v.x; w[1] = v.y;
     }
-    DEV static void store(u32* p, u64 g, const u32 w[2]) {
+    DEV static void store(V* p, long off, const u32 w[2]) {
         uint2 v; v.x = w[0]; v.y = w[1];
-        reinterpret_cast<uint2*>(p)[g] = v;
+        p[off] = v;
     }
     DEV static void counter(const u32* iv, u64 g, u32 w[2]) { counter_words64(iv, g, w); }
 };
 
-// The block before block g: the chaining input of CBC and CFB decryption.
+// The block before block g = first + 32 j: the chaining input of CBC and CFB
+// decryption (the IV before block 0).
 template <int NW>
-DEV void previous_block(const u32* in, u64 g, const u32* iv, u32* w) {
-    if (g == 0) {
+DEV void previous_block(const typename BlockIo<NW>::V* p, int j, bool is_first, const u32* iv, u32* w) {
+    if (is_first) {
 #pragma unroll
         for (int q = 0; q < NW; q++) w[q] = iv[q];
     } else {
-        BlockIo<NW>::load(in, g - 1, w);
+        BlockIo<NW>::load(p, 32 * j - 1, w);
+    }
+}
+
+// Writes this lane's blocks j < valid: the cipher output (slices transposed
+// back), XORed with the data (CTR, CFB) or the previous ciphertext (CBC).
+template <int NW, int MODE>
+DEV void store_blocks(const u32* s, const typename BlockIo<NW>::V* ip, typename BlockIo<NW>::V* op,
+                      int valid, bool lane_has_block_0, const u32* iv) {
+#pragma unroll
+    for (int j = 0; j < 32; j++) {
+        if (j < valid) {
+            u32 w[NW];
+#pragma unroll
+            for (int q = 0; q < NW; q++) w[q] = s[q * 32 + j];
+            if (MODE == MODE_CTR || MODE == MODE_CFB || MODE == MODE_CBC) {
+                u32 x[NW];
+                if (MODE == MODE_CBC) previous_block<NW>(ip, j, j == 0 && lane_has_block_0, iv, x);
+                else BlockIo<NW>::load(ip, 32 * j, x);
+#pragma unroll
+                for (int q = 0; q < NW; q++) w[q] ^= x[q];
+            }
+            BlockIo<NW>::store(op, 32 * j, w);
+        }
     }
 }
 
 template <int NW, int CB, int MODE, bool DECRYPT>
 DEV void bitsliced_kernel(const u32* __restrict__ in, u32* __restrict__ out, u64 n,
                           const u32* iv, int rounds, u64 gtid) {
+    typedef typename BlockIo<NW>::V V;
     const u64 warp = gtid >> 5;
     const u32 lane = (u32)(gtid & 31);
     const u64 first = warp * 1024 + lane;
     if (warp * 1024 >= n) return;  // whole warp past the end (uniform)
+    // This lane's blocks first + 32 j exist for j < valid.
+    const int valid = first >= n ? 0 : (int)min((n - first + 31) / 32, (u64)32);
+    const V* ip = reinterpret_cast<const V*>(in) + first;
+    V* op = reinterpret_cast<V*>(out) + first;
 
     u32 s[NW * 32];
 #pragma unroll
     for (int j = 0; j < 32; j++) {
-        const u64 g = first + 32 * (u64)j;
         u32 w[NW];
 #pragma unroll
         for (int q = 0; q < NW; q++) w[q] = 0;
         if (MODE == MODE_CTR) {
-            BlockIo<NW>::counter(iv, g, w);
-        } else if (g < n) {
-            if (MODE == MODE_CFB) previous_block<NW>(in, g, iv, w);
-            else BlockIo<NW>::load(in, g, w);
+            BlockIo<NW>::counter(iv, first + 32 * (u64)j, w);
+        } else if (j < valid) {
+            if (MODE == MODE_CFB) previous_block<NW>(ip, j, j == 0 && first == 0, iv, w);
+            else BlockIo<NW>::load(ip, 32 * j, w);
         }
 #pragma unroll
         for (int q = 0; q < NW; q++) s[q * 32 + j] = w[q];
@@ -303,29 +361,22 @@ DEV void bitsliced_kernel(const u32* __restrict__ in, u32* __restrict__ out, u64
 
 #pragma unroll
     for (int q = 0; q < NW; q++) transpose32(s + q * 32);
-#pragma unroll
-    for (int j = 0; j < 32; j++) {
-        const u64 g = first + 32 * (u64)j;
-        if (g < n) {
-            u32 w[NW];
-#pragma unroll
-            for (int q = 0; q < NW; q++) w[q] = s[q * 32 + j];
-            if (MODE == MODE_CTR || MODE == MODE_CFB || MODE == MODE_CBC) {
-                u32 x[NW];
-                if (MODE == MODE_CBC) previous_block<NW>(in, g, iv, x);
-                else BlockIo<NW>::load(in, g, x);
-#pragma unroll
-                for (int q = 0; q < NW; q++) w[q] ^= x[q];
-            }
-            BlockIo<NW>::store(out, g, w);
-        }
-    }
+    // Whole warps (all but the last) store without per-block conditions, which
+    // would otherwise split the store phase into branches that hold every value
+    // live across them.
+    if (warp * 1024 + 1024 <= n) store_blocks<NW, MODE>(s, ip, op, 32, first == 0, iv);
+    else store_blocks<NW, MODE>(s, ip, op, valid, first == 0, iv);
 }
 
 #ifndef SKINNY_HOSTSIM
 #define BS_THREADS 128
+// Three blocks of 128 threads per SM: at most 168 registers a thread, 12 warps
+// an SM to hide load and store latency behind other warps' logic.
+#ifndef BS_MIN_BLOCKS
+#define BS_MIN_BLOCKS 3
+#endif
 #define BS_ENTRY(name, NW, CB, MODE, DEC)                                                   \
-    extern "C" __global__ void __launch_bounds__(BS_THREADS)                               \
+    extern "C" __global__ void __launch_bounds__(BS_THREADS, BS_MIN_BLOCKS)                               \
     name(const u32* __restrict__ in, u32* __restrict__ out, u64 n, u32 iv0, u32 iv1,       \
          u32 iv2, u32 iv3, int rounds) {                                                    \
         const u32 iv[4] = {iv0, iv1, iv2, iv3};                                             \

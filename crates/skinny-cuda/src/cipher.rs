@@ -147,7 +147,7 @@ impl GpuCipher {
             KernelKind::Paper => (&PAPER, constants::paper_symbols(cipher), "paper"),
             KernelKind::Bitsliced => (
                 &BITSLICED,
-                vec![constants::bitsliced_masks(cipher)],
+                vec![constants::bitsliced_masks(cipher), constants::bitsliced_masks_reversed(cipher)],
                 if variant.cell_width() == CellWidth::Byte { "bs128" } else { "bs64" },
             ),
         };

@@ -41,23 +41,36 @@ fn tweakey_cells(cipher: &Skinny, r: usize) -> Zeroizing<[u8; 16]> {
 /// constants (c0, c1) has a 1. The constant c2 = 2 of row 2 is applied in the
 /// kernel.
 pub fn bitsliced_masks(cipher: &Skinny) -> Symbol {
+    let rounds = cipher.variant().rounds();
+    Symbol { name: "round_masks", words: masks_in_order(cipher, (0..rounds).collect()) }
+}
+
+/// [`bitsliced_masks`] with the rounds in reverse order (`round_masks_rev`), for
+/// the decryption loop.
+pub fn bitsliced_masks_reversed(cipher: &Skinny) -> Symbol {
+    let rounds = cipher.variant().rounds();
+    Symbol { name: "round_masks_rev", words: masks_in_order(cipher, (0..rounds).rev().collect()) }
+}
+
+/// Round masks, slot `i` holding those of round `order[i]`.
+fn masks_in_order(cipher: &Skinny, order: Vec<usize>) -> Zeroizing<Vec<u32>> {
     let cb = match cipher.variant().cell_width() {
         CellWidth::Nibble => 4,
         CellWidth::Byte => 8,
     };
     let mut words = Zeroizing::new(vec![0u32; MAX_ROUNDS * 64]);
-    for r in 0..cipher.variant().rounds() {
+    for (slot, &r) in order.iter().enumerate() {
         let mut k = tweakey_cells(cipher, r);
         let c = constant_cells(r);
         for cell in 0..8 {
             k[cell] ^= c[cell];
             for bit in 0..cb {
                 // Build the mask without a branch on the key bit.
-                words[r * 64 + cell * cb + bit] = 0u32.wrapping_sub(u32::from((k[cell] >> bit) & 1));
+                words[slot * 64 + cell * cb + bit] = 0u32.wrapping_sub(u32::from((k[cell] >> bit) & 1));
             }
         }
     }
-    Symbol { name: "round_masks", words }
+    words
 }
 
 /// ShiftRows of a cell array: cell i takes cell SHIFT_ROWS[i].

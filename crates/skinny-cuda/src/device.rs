@@ -249,8 +249,14 @@ impl Gpu {
 }
 
 /// The NVRTC options for compute capability `cc`: machine code for that chip.
+/// `SKINNY_NVRTC_OPTIONS` (space-separated) is added, for tuning experiments
+/// (e.g. `-DBS_MIN_BLOCKS=2`); it is part of the cache key.
 fn nvrtc_options(cc: (i32, i32)) -> Vec<String> {
-    vec![format!("--gpu-architecture=sm_{}{}", cc.0, cc.1), "--std=c++17".into(), "-default-device".into()]
+    let mut o = vec![format!("--gpu-architecture=sm_{}{}", cc.0, cc.1), "--std=c++17".into(), "-default-device".into()];
+    if let Ok(extra) = std::env::var("SKINNY_NVRTC_OPTIONS") {
+        o.extend(extra.split_whitespace().map(String::from));
+    }
+    o
 }
 
 /// Compiles `source` to machine code for compute capability `cc` without a GPU
