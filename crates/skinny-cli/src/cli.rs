@@ -50,10 +50,11 @@ pub struct CryptArgs {
     pub mode: String,
 
     /// The whole tweakey (TK1 || TK2 || TK3) in hex: 8 to 48 bytes, by variant.
-    #[arg(short = 'K', long, value_name = "HEX", conflicts_with = "key_file")]
+    // Not `conflicts_with`: giving both is reported by the command in one line.
+    #[arg(short = 'K', long, value_name = "HEX")]
     pub key: Option<String>,
 
-    /// A file holding the key as hex or as raw bytes.
+    /// A file holding the key as hex (whitespace ignored) or as raw bytes.
     #[arg(long, value_name = "PATH")]
     pub key_file: Option<PathBuf>,
 

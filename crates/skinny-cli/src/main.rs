@@ -4,6 +4,9 @@ mod bench;
 mod cli;
 mod commands;
 mod error;
+mod files;
+mod keys;
+mod progress;
 
 use clap::Parser;
 
