@@ -25,8 +25,8 @@ const CHUNK_BYTES_CPU: usize = 4 << 20;
 const CHUNK_BYTES_GPU: usize = 64 << 20;
 
 /// `auto` sends calls smaller than this to the CPU even with a GPU (the bulk
-/// layer's `auto::GPU_MIN_BYTES`): an input this small never needed the GPU, so
-/// its absence is not worth a notice.
+/// layer's `auto::GPU_MIN_BYTES`, which is private to it): a chunk this small
+/// never needed the GPU, so its absence is not worth a notice.
 const AUTO_GPU_MIN_BYTES: u64 = 1 << 20;
 
 /// Everything `encrypt`/`decrypt` needs, checked.
@@ -63,16 +63,15 @@ pub fn run(a: &CryptArgs, dir: Direction) -> Result<(), CliError> {
     if !backend.supports(plan.variant) {
         return Err(skinny_bulk::Error::Unsupported { backend: backend.name(), variant: plan.variant }.into());
     }
-    // A notice only where the GPU would have done the work: a parallel mode and
-    // an input that is not known to be small.
-    let gpu_would_run = plan.mode.is_parallel(dir) && source.len().is_none_or(|n| n >= AUTO_GPU_MIN_BYTES);
-    if let Some(m) = fallback_notice.as_ref().filter(|_| gpu_would_run && !a.quiet) {
-        eprintln!("skinny: {m}");
-    }
     let on_gpu = plan.mode.is_parallel(dir)
         && (matches!(plan.backend, BackendChoice::Gpu | BackendChoice::GpuPaper)
             || (plan.backend == BackendChoice::Auto && fallback_notice.is_none()));
     let chunk = if on_gpu { CHUNK_BYTES_GPU } else { CHUNK_BYTES_CPU };
+
+    // `auto` without a GPU says so once, and only when the GPU would have done
+    // the work: a parallel mode and a chunk large enough for `auto` to send it
+    // there. Small inputs never needed a GPU and stay silent.
+    let mut pending_notice = fallback_notice.filter(|_| plan.mode.is_parallel(dir) && !a.quiet);
 
     let mut processor = Processor::new(&cipher, plan.mode, plan.dir, plan.iv.as_deref(), plan.pad, backend.as_ref())?;
     let bar = progress::bar(source.len(), a.quiet);
@@ -83,6 +82,11 @@ pub fn run(a: &CryptArgs, dir: Direction) -> Result<(), CliError> {
             let n = source.read_full(&mut input)?;
             if n == 0 {
                 break;
+            }
+            if n as u64 >= AUTO_GPU_MIN_BYTES {
+                if let Some(m) = pending_notice.take() {
+                    bar.suspend(|| eprintln!("skinny: {m}"));
+                }
             }
             processor.update(&input[..n], &mut output)?;
             sink.write_all(&output)?;
