@@ -75,7 +75,7 @@ impl Source {
         }
         Ok(Self {
             reader: Box::new(file),
-            len: meta.is_file().then(|| meta.len()),
+            len: meta.is_file().then_some(meta.len()),
             id: Some(FileId::of(&meta)),
             canonical: std::fs::canonicalize(path).ok(),
         })

@@ -79,8 +79,11 @@ fn every_variant_and_mode_round_trips_and_matches_the_library() {
     }
 }
 
+/// One specification vector: variant, tweakey, plaintext, ciphertext.
+type Vector = (Variant, Vec<u8>, Vec<u8>, Vec<u8>);
+
 /// The specification's vectors, from the cipher crate's data file.
-fn spec_vectors() -> Vec<(Variant, Vec<u8>, Vec<u8>, Vec<u8>)> {
+fn spec_vectors() -> Vec<Vector> {
     let text = include_str!("../../skinny/tests/data/skinny-paper.txt");
     let vs: Vec<_> = text
         .lines()

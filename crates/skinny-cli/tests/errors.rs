@@ -181,3 +181,25 @@ fn unusable_backends_and_threads() {
     }
     fails(&["encrypt", "-b", "cpu", "--threads", "0", "-K", KEY, "--iv", IV, "in"], b"", "at least 1");
 }
+
+#[test]
+fn binary_output_to_a_terminal_needs_force() {
+    // `script` (util-linux) runs the command on a pseudo-terminal.
+    if std::process::Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skip: no `script` command to give skinny a terminal");
+        return;
+    }
+    let dir = workdir();
+    let bin = env!("CARGO_BIN_EXE_skinny");
+    let on_tty = |extra: &str| {
+        let cmd = format!("'{bin}' encrypt -q -m ecb -K {KEY} {extra} in");
+        std::process::Command::new("script").current_dir(dir.path()).args(["-qec", &cmd, "/dev/null"]).output().unwrap()
+    };
+    let o = on_tty("");
+    let shown = String::from_utf8_lossy(&o.stdout);
+    assert!(!o.status.success(), "{shown}");
+    assert!(shown.contains("skinny: refusing to write binary output to a terminal"), "{shown}");
+    assert_eq!(shown.trim().lines().count(), 1, "{shown}");
+    let o = on_tty("--force");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+}
