@@ -79,7 +79,7 @@ pub struct CryptArgs {
     #[arg(long)]
     pub force: bool,
 
-    /// Never show a progress bar.
+    /// No progress bar and no notices (errors are still shown).
     #[arg(short, long)]
     pub quiet: bool,
 }
