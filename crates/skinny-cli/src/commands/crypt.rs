@@ -44,9 +44,16 @@ struct Plan {
 /// # Errors
 /// One line for the user: bad arguments, unreadable input, unwritable output,
 /// bad padding, a backend failure.
-pub fn run(a: &CryptArgs, dir: Direction) -> Result<(), CliError> {
+pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     let (variant, mode, backend_choice) = parse_names(a)?;
-    let key = keys::load_key(variant, a.key.as_deref(), a.key_file.as_deref())?;
+    let key = keys::load_key(variant, a.key.as_deref(), a.key_file.as_deref());
+    // Our copy of `--key` is no longer needed (the process's argv is beyond reach:
+    // `--key-file` keeps the key out of `ps` as well).
+    if let Some(hex) = a.key.as_mut() {
+        zeroize::Zeroize::zeroize(hex);
+    }
+    let key = key?;
+    let a = &*a;
     let plan = check_options(a, variant, mode, dir, backend_choice)?;
     let cipher = Skinny::new(plan.variant, &key).map_err(|e| CliError::Usage(e.to_string()))?;
     drop(key);
