@@ -60,7 +60,6 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
 
     let mut source = Source::open(a.input.as_deref())?;
     check_length_up_front(&plan, source.len())?;
-    let mut sink = Sink::open(a.output.as_deref(), &source, a.force)?;
 
     let mut fallback_notice = None;
     let backend = backend::open_with(plan.backend, &Options { threads: a.threads }, &mut |m| {
@@ -70,6 +69,8 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     if !backend.supports(plan.variant) {
         return Err(skinny_bulk::Error::Unsupported { backend: backend.name(), variant: plan.variant }.into());
     }
+    // The output is created last, once everything else is known to be usable.
+    let mut sink = Sink::open(a.output.as_deref(), &source, a.force)?;
     let on_gpu = plan.mode.is_parallel(dir)
         && (matches!(plan.backend, BackendChoice::Gpu | BackendChoice::GpuPaper)
             || (plan.backend == BackendChoice::Auto && fallback_notice.is_none()));
