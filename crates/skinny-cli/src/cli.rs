@@ -50,10 +50,11 @@ pub struct CryptArgs {
     pub mode: String,
 
     /// The whole tweakey (TK1 || TK2 || TK3) in hex: 8 to 48 bytes, by variant.
-    #[arg(short = 'K', long, value_name = "HEX", conflicts_with = "key_file")]
+    // Not `conflicts_with`: giving both is reported by the command in one line.
+    #[arg(short = 'K', long, value_name = "HEX")]
     pub key: Option<String>,
 
-    /// A file holding the key as hex or as raw bytes.
+    /// A file holding the key as hex (whitespace ignored) or as raw bytes.
     #[arg(long, value_name = "PATH")]
     pub key_file: Option<PathBuf>,
 
@@ -78,7 +79,7 @@ pub struct CryptArgs {
     #[arg(long)]
     pub force: bool,
 
-    /// Never show a progress bar.
+    /// No progress bar and no notices (errors are still shown).
     #[arg(short, long)]
     pub quiet: bool,
 }
@@ -90,7 +91,8 @@ pub struct SelftestArgs {
     #[arg(long, default_value_t = 8)]
     pub rounds: usize,
 
-    /// Largest random input in bytes.
-    #[arg(long, default_value_t = 1 << 20)]
+    /// Largest random input in bytes (the default keeps the run to seconds on a
+    /// small machine).
+    #[arg(long, default_value_t = 1 << 18)]
     pub max_bytes: usize,
 }

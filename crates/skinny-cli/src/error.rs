@@ -42,3 +42,12 @@ impl CliError {
         }
     }
 }
+
+/// An I/O error's reason without the trailing ` (os error N)`, for messages.
+pub fn reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}

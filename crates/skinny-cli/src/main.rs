@@ -4,12 +4,15 @@ mod bench;
 mod cli;
 mod commands;
 mod error;
+mod files;
+mod keys;
+mod progress;
 
 use clap::Parser;
 
 fn main() {
-    let cli = cli::Cli::parse();
-    let result = match &cli.command {
+    let mut cli = cli::Cli::parse();
+    let result = match &mut cli.command {
         cli::Command::Encrypt(a) => commands::crypt::run(a, skinny_bulk::mode::Direction::Encrypt),
         cli::Command::Decrypt(a) => commands::crypt::run(a, skinny_bulk::mode::Direction::Decrypt),
         cli::Command::Bench(a) => bench::run(a),

@@ -1,0 +1,179 @@
+//! Keys and IVs from the command line: hex strings and key files.
+//!
+//! Key bytes live only in [`Zeroizing`] buffers, and no error message ever
+//! quotes them: messages name positions and lengths, never characters.
+
+use crate::error::CliError;
+use skinny::Variant;
+use std::io::Read;
+use std::path::Path;
+use zeroize::Zeroizing;
+
+/// Key files larger than this are refused before reading them whole: the longest
+/// tweakey is 48 bytes, 96 hex digits, so anything this big is the wrong file.
+const KEY_FILE_MAX_BYTES: u64 = 4096;
+
+/// Decodes `text` (surrounding whitespace ignored) as hex. `what` names the
+/// argument in messages (`--key`, `--iv`).
+///
+/// # Errors
+/// Empty, a non-hex character (its position is given, not the character), or an
+/// odd number of digits.
+pub fn decode_hex(what: &str, text: &str) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let digits = text.trim();
+    if digits.is_empty() {
+        return Err(CliError::Usage(format!("{what} is empty; give it in hex")));
+    }
+    if let Some(pos) = digits.bytes().position(|b| !b.is_ascii_hexdigit()) {
+        return Err(CliError::Usage(format!(
+            "{what} is not hex: character {} is not a hex digit (0-9, a-f)",
+            pos + 1
+        )));
+    }
+    if digits.len() % 2 != 0 {
+        return Err(CliError::Usage(format!(
+            "{what} has an odd number of hex digits ({}); each byte takes two",
+            digits.len()
+        )));
+    }
+    let bytes = hex::decode(digits).map_err(|_| CliError::Usage(format!("{what} is not valid hex")))?;
+    Ok(Zeroizing::new(bytes))
+}
+
+/// The key from `--key HEX` or `--key-file PATH` (exactly one), checked against
+/// the variant's whole tweakey length.
+///
+/// # Errors
+/// Neither or both given, bad hex, an unreadable file, or the wrong length.
+pub fn load_key(variant: Variant, key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let want = variant.tweakey_bytes();
+    match (key, key_file) {
+        (None, None) => Err(CliError::Usage(format!(
+            "a key is required: --key HEX or --key-file PATH ({variant} takes {want} bytes, {} hex digits)",
+            2 * want
+        ))),
+        (Some(_), Some(_)) => Err(CliError::Usage("give the key once: --key or --key-file, not both".into())),
+        (Some(hex), None) => {
+            let bytes = decode_hex("--key", hex)?;
+            check_key_length(variant, bytes.len())?;
+            Ok(bytes)
+        }
+        (None, Some(path)) => read_key_file(variant, path),
+    }
+}
+
+fn check_key_length(variant: Variant, got: usize) -> Result<(), CliError> {
+    let want = variant.tweakey_bytes();
+    if got == want {
+        Ok(())
+    } else {
+        Err(CliError::Usage(format!(
+            "{variant} needs a {want}-byte key (the whole tweakey TK1||TK2||TK3, {} hex digits), got {got} bytes",
+            2 * want
+        )))
+    }
+}
+
+/// A key file holds hex (whitespace around it ignored) or raw bytes. Hex wins when
+/// the trimmed content is all hex digits and decodes to exactly the key length;
+/// otherwise the file's bytes are the key if there are exactly that many.
+fn read_key_file(variant: Variant, path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let want = variant.tweakey_bytes();
+    let shown = path.display();
+    let file = std::fs::File::open(path).map_err(|e| CliError::Io(format!("cannot read key file {shown}: {}", crate::error::reason(&e))))?;
+    let mut content = Zeroizing::new(Vec::with_capacity(2 * want + 2));
+    file.take(KEY_FILE_MAX_BYTES + 1)
+        .read_to_end(&mut content)
+        .map_err(|e| CliError::Io(format!("cannot read key file {shown}: {}", crate::error::reason(&e))))?;
+    let expected = || {
+        format!(
+            "key file {shown} must hold the {variant} key: {want} raw bytes or {} hex digits",
+            2 * want
+        )
+    };
+    if content.len() as u64 > KEY_FILE_MAX_BYTES {
+        return Err(CliError::Usage(format!("{} (it is larger than {KEY_FILE_MAX_BYTES} bytes)", expected())));
+    }
+    let trimmed = content.trim_ascii();
+    if trimmed.len() == 2 * want && trimmed.iter().all(u8::is_ascii_hexdigit) {
+        let bytes = hex::decode(trimmed).map_err(|_| CliError::Usage(expected()))?;
+        return Ok(Zeroizing::new(bytes));
+    }
+    if content.len() == want {
+        return Ok(content);
+    }
+    let what = if !trimmed.is_empty() && trimmed.iter().all(u8::is_ascii_hexdigit) {
+        format!("it holds {} hex digits", trimmed.len())
+    } else {
+        format!("it holds {} bytes", content.len())
+    };
+    Err(CliError::Usage(format!("{} ({what})", expected())))
+}
+
+/// The IV from `--iv HEX`, checked against the mode (ECB takes none, the others
+/// need one) and the block size.
+///
+/// # Errors
+/// Missing where needed, given to ECB, bad hex, or not one block.
+pub fn load_iv(variant: Variant, mode: skinny_bulk::mode::Mode, iv: Option<&str>) -> Result<Option<Vec<u8>>, CliError> {
+    let block = variant.block_bytes();
+    match (mode.needs_iv(), iv) {
+        (false, None) => Ok(None),
+        (false, Some(_)) => Err(CliError::Usage("ECB mode takes no IV; remove --iv".into())),
+        (true, None) => Err(CliError::Usage(format!(
+            "{mode} mode needs an IV: --iv HEX, one {block}-byte block ({} hex digits)",
+            2 * block
+        ))),
+        (true, Some(text)) => {
+            let bytes = decode_hex("--iv", text)?;
+            if bytes.len() != block {
+                return Err(CliError::Usage(format!(
+                    "{variant} needs a {block}-byte IV (one block, {} hex digits), got {} bytes",
+                    2 * block,
+                    bytes.len()
+                )));
+            }
+            Ok(Some(bytes.to_vec()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn hex_errors_name_positions_not_characters() {
+        let e = decode_hex("--key", "00zz").unwrap_err().to_string();
+        assert!(e.contains("character 3"), "{e}");
+        assert!(!e.contains('z'), "{e}");
+        let e = decode_hex("--key", "abc").unwrap_err().to_string();
+        assert!(e.contains("odd number"), "{e}");
+        assert!(decode_hex("--key", "  ").is_err());
+        assert_eq!(decode_hex("--iv", " 0aFf\n").unwrap().as_slice(), &[0x0a, 0xff]);
+    }
+
+    #[test]
+    fn key_file_hex_then_raw_then_error() {
+        let v = Variant::Skinny64_64;
+        let dir = tempfile::tempdir().unwrap();
+        let hex_path = dir.path().join("hex");
+        std::fs::write(&hex_path, "0102030405060708\n").unwrap();
+        assert_eq!(load_key(v, None, Some(&hex_path)).unwrap().as_slice(), &[1, 2, 3, 4, 5, 6, 7, 8]);
+
+        // Eight raw bytes that happen to be hex digits but too few for hex: raw.
+        let raw_path = dir.path().join("raw");
+        std::fs::write(&raw_path, b"abcdef01").unwrap();
+        assert_eq!(load_key(v, None, Some(&raw_path)).unwrap().as_slice(), b"abcdef01");
+
+        // Sixteen hex digits that are also 16 bytes: hex wins (decodes to 8).
+        let bad = dir.path().join("bad");
+        let mut f = std::fs::File::create(&bad).unwrap();
+        f.write_all(&[0u8; 9]).unwrap();
+        drop(f);
+        let e = load_key(v, None, Some(&bad)).unwrap_err().to_string();
+        assert!(e.contains("8 raw bytes or 16 hex digits"), "{e}");
+        assert!(e.contains("9 bytes"), "{e}");
+    }
+}

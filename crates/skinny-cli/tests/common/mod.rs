@@ -1,0 +1,85 @@
+//! Helpers shared by the end-to-end tests: run the real `skinny` binary as a
+//! user would, and compute what it should give with the library.
+
+#![allow(dead_code)]
+
+use skinny::{Skinny, Variant};
+use skinny_bulk::backend::{self, BackendChoice, Options};
+use skinny_bulk::mode::{Direction, Mode, Processor};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// The binary under test.
+pub fn skinny() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_skinny"))
+}
+
+/// Runs `skinny args...` with `stdin` piped in; returns its output.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    run_in(None, args, stdin)
+}
+
+/// As [`run`], in directory `dir`.
+pub fn run_in(dir: Option<&Path>, args: &[&str], stdin: &[u8]) -> Output {
+    let mut cmd = skinny();
+    cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let mut child = cmd.spawn().expect("start skinny");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    // A writer thread: the child may stop reading early (an error), and a large
+    // input must not deadlock against its output.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("wait for skinny");
+    writer.join().expect("writer thread");
+    out
+}
+
+/// Stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts that the command succeeded, with its stderr in the message.
+pub fn assert_ok(o: &Output, what: &str) {
+    assert!(o.status.success(), "{what}: exit {:?}, stderr: {}", o.status.code(), stderr(o));
+}
+
+/// What the library gives: the portable backend through the streaming modes.
+pub fn library(variant: Variant, mode: Mode, dir: Direction, key: &[u8], iv: Option<&[u8]>, pad: bool, data: &[u8]) -> Result<Vec<u8>, skinny_bulk::Error> {
+    let cipher = Skinny::new(variant, key).expect("key length");
+    let be = backend::open_with(BackendChoice::CpuSerial, &Options::default(), &mut |_| {})?;
+    let mut p = Processor::new(&cipher, mode, dir, iv, pad, be.as_ref())?;
+    let mut out = Vec::new();
+    p.update(data, &mut out)?;
+    p.finish(&mut out)?;
+    Ok(out)
+}
+
+/// Deterministic pseudo-random bytes (xorshift), so a failure can be replayed.
+pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 24) as u8
+        })
+        .collect()
+}
+
+/// The names of the files in `dir`, sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
