@@ -8,7 +8,7 @@
 //! The CLI knows backends only through [`open`] and [`BackendChoice`], so a new
 //! backend slots in here without touching it.
 
-mod auto;
+pub mod auto;
 pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod gpu;

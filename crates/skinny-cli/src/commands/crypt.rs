@@ -24,10 +24,9 @@ const CHUNK_BYTES_CPU: usize = 4 << 20;
 /// to hide the transfers and launch cost, so hand them 64 MiB at a time.
 const CHUNK_BYTES_GPU: usize = 64 << 20;
 
-/// `auto` sends calls smaller than this to the CPU even with a GPU (the bulk
-/// layer's `auto::GPU_MIN_BYTES`, which is private to it): a chunk this small
-/// never needed the GPU, so its absence is not worth a notice.
-const AUTO_GPU_MIN_BYTES: u64 = 1 << 20;
+/// `auto` sends calls smaller than this to the CPU even with a GPU: a chunk this
+/// small never needed the GPU, so its absence is not worth a notice.
+const AUTO_GPU_MIN_BYTES: u64 = skinny_bulk::backend::auto::GPU_MIN_BYTES as u64;
 
 /// Everything `encrypt`/`decrypt` needs, checked.
 struct Plan {
