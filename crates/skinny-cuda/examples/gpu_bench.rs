@@ -87,11 +87,47 @@ fn main() {
             }
         }
     }
+    host_path(&gpu, &key, sizes[0]);
     println!();
     println!("# summary: SKINNY-128-256, gpu warm-up 3, gpu-paper warm-up 1 (target: ECB/CTR encryption >= 300 GB/s = 2.4 Tb/s, decryption within 15 %)");
     for (v, backend, op, mib, gbs) in &summary {
         if *v == Variant::Skinny128_256 {
             println!("{:<10} {:<12} {:>5} MiB {:>8.1} GB/s {:>7.3} Tb/s", backend, format!("{op:?}"), mib, gbs, gbs * 8.0 / 1000.0);
         }
+    }
+}
+
+/// The whole path a user's data takes (pageable host memory, copy to the GPU,
+/// kernel, copy back) through `GpuCipher::run`, SKINNY-128-256: what the CLI
+/// gets, against the kernel-only figures above.
+fn host_path(gpu: &std::sync::Arc<Gpu>, key: &[u8], mib: usize) {
+    let c = Skinny::new(Variant::Skinny128_256, &key[..32]).expect("key length");
+    let Ok(mut g) = GpuCipher::new(gpu, KernelKind::Bitsliced, &c) else { return };
+    let mut data = vec![0u8; mib << 20];
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    for chunk in data.chunks_exact_mut(8) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        chunk.copy_from_slice(&x.to_le_bytes());
+    }
+    let iv = [7u8; 16];
+    for op in [Op::Ctr, Op::EcbEncrypt] {
+        let mut times = Vec::new();
+        for i in 0..4 {
+            let t = std::time::Instant::now();
+            if let Err(e) = g.run(op, if op == Op::Ctr { &iv } else { &[] }, &mut data) {
+                println!("host path {op:?}: {e}");
+                return;
+            }
+            if i > 0 {
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        let m = median(&mut times);
+        println!(
+            "# host path (pageable memory, copies + kernel), skinny-128-256 {op:?} {mib} MiB: median {m:.1} ms of 3 = {:.1} GB/s",
+            (mib << 20) as f64 / (m * 1e-3) / 1e9
+        );
     }
 }
