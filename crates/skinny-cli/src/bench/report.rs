@@ -412,6 +412,7 @@ pub fn is_kernel(r: &Record) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::measure::Timing;
 
     #[test]
     fn escaping() {
@@ -421,6 +422,72 @@ mod tests {
         assert_eq!(json_str("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"");
         assert_eq!(json_num(f64::NAN), "null");
         assert_eq!(json_num(1e-7), "0.0000001");
+    }
+
+    fn rec(backend: &'static str, timing: Timing, label: &str, bytes: usize, ms: f64) -> Record {
+        Record {
+            variant: "skinny-128-256",
+            mode: skinny_bulk::mode::Mode::Ecb,
+            direction: skinny_bulk::mode::Direction::Encrypt,
+            backend,
+            label: label.into(),
+            timing,
+            bytes,
+            reps: 1,
+            times_ms: vec![ms, ms * 2.0, ms / 2.0],
+            warmup_ms: None,
+            vs_cpu_serial: None,
+            vs_cpu: None,
+        }
+    }
+
+    #[test]
+    fn gpu_run_gives_one_paper_table_per_gpu_series() {
+        use super::super::measure::add_speedups;
+        use skinny_bulk::backend::BackendChoice;
+        let info = SystemInfo {
+            cpu: "Test CPU, \"quoted\"".into(),
+            cores: 16,
+            gpus: vec!["Test GPU".into()],
+            gpu_found: true,
+            version: "0.0.0",
+            commit: "abc1234",
+            started: "2026-01-01T00:00:00Z".into(),
+        };
+        let plan = Plan {
+            variant: skinny::Variant::Skinny128_256,
+            modes: vec![skinny_bulk::mode::Mode::Ecb],
+            directions: vec![skinny_bulk::mode::Direction::Encrypt],
+            sizes: vec![16, 1024],
+            backends: vec![BackendChoice::CpuSerial, BackendChoice::Cpu, BackendChoice::Gpu],
+            runs: 3,
+            max_time_per_size: None,
+            min_run_secs: 0.002,
+            threads: None,
+        };
+        let mut records = Vec::new();
+        for &n in &plan.sizes {
+            let k = n as f64 / 16.0;
+            records.push(rec("cpu-serial", Timing::EndToEnd, "cpu-serial", n, 100.0 * k));
+            records.push(rec("cpu", Timing::EndToEnd, "cpu", n, 10.0 * k));
+            records.push(rec("gpu", Timing::EndToEnd, "gpu e2e", n, 4.0 * k));
+            records.push(rec("gpu", Timing::Kernel, "gpu kernel", n, 1.0 * k));
+        }
+        add_speedups(&mut records);
+        let report = Report { info: &info, plan: &plan, setups: vec![], skipped: vec![], records };
+        let t = report.tables();
+        assert_eq!(t.matches("ECB encrypt, skinny-128-256: gpu").count(), 2, "{t}");
+        assert!(t.contains("gpu kernel against cpu-serial and cpu"), "{t}");
+        assert!(t.contains("E vs cpu-serial") && t.contains("S vs cpu") && t.contains("gpu kernel Gb/s"), "{t}");
+        // Kernel at 16 B: 1 ms against 100 ms (serial) and 10 ms (cpu).
+        let row = t.lines().skip_while(|l| !l.contains("gpu kernel against")).find(|l| l.starts_with("16 B")).unwrap();
+        assert!(row.contains("100.00") && row.contains("99.00%") && row.contains("10.00") && row.contains("90.00%"), "{row}");
+        let json = report.json();
+        assert!(json.contains("\"cpu\": \"Test CPU, \\\"quoted\\\"\""), "{json}");
+        assert_eq!(json.matches("\"timing\": \"kernel\"").count(), 2);
+        let csv = report.csv();
+        assert_eq!(csv.lines().count(), 1 + 8);
+        assert!(csv.lines().nth(4).unwrap().contains(",gpu,kernel,gpu kernel,16,3,1,"), "{csv}");
     }
 
     #[test]
