@@ -17,10 +17,10 @@
 # Time: cpu-serial is the slow part (about 10 MB/s on one core of the dev
 # machine, 2026-11). At 10 runs per size it alone would need about 11 x 128 MiB
 # / 10 MB/s = 140 s per mode. So each size stops after MAX_TIME_PER_SIZE seconds
-# of timed runs (keeping at least 3): cpu-serial then gets 3 runs at 64 and 32
-# MiB, 4 at 16 MiB, about 7 at 8 MiB, 10 below; the runs field of every record
-# says how many. Estimated total at that rate: about 2 minutes for cpu-serial,
-# under 1 minute for the rest; the timeout below is a backstop.
+# of timed runs (keeping at least 3): cpu-serial then gets 3 runs at 64, 32 and
+# 16 MiB, about 6 at 8 MiB, 10 from 4 MiB down; the runs field of every record
+# says how many. Estimated total at that rate: under 2 minutes for cpu-serial,
+# under 1 minute for the rest (docs/bench.md); the timeout below is a backstop.
 set -uo pipefail
 
 BIN="${SKINNY_BIN:-.gpu-bin/skinny}"

@@ -20,14 +20,17 @@ fn main() {
     println!("cargo:rustc-env=SKINNY_GIT_COMMIT={commit}");
 
     // Rebuild when HEAD moves: HEAD itself (a branch switch), the branch's ref file
-    // (a commit) and packed-refs. `--git-path` finds them in worktrees too. Only
+    // (a commit) and its folder (the ref file may appear only after the refs were
+    // packed), and packed-refs. `--git-path` finds them in worktrees too. Only
     // paths that exist are named: cargo would rebuild every time for a missing one.
     if commit == "unknown" {
         return;
     }
     let mut watched = vec![git(&["rev-parse", "--git-path", "HEAD"])];
     if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-        watched.push(git(&["rev-parse", "--git-path", &branch]));
+        let ref_path = git(&["rev-parse", "--git-path", &branch]);
+        watched.push(ref_path.as_deref().and_then(|p| Path::new(p).parent()).map(|d| d.display().to_string()));
+        watched.push(ref_path);
     }
     watched.push(git(&["rev-parse", "--git-path", "packed-refs"]));
     for path in watched.into_iter().flatten() {

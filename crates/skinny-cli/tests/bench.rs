@@ -14,8 +14,20 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-const REQUIRED: [&str; 12] =
-    ["variant", "mode", "backend", "timing", "bytes", "runs", "mean_ms", "median_ms", "min_ms", "gbps", "speedup_vs_cpu_serial", "efficiency_vs_cpu_serial"];
+const REQUIRED: [&str; 12] = [
+    "variant",
+    "mode",
+    "backend",
+    "timing",
+    "bytes",
+    "runs",
+    "mean_ms",
+    "median_ms",
+    "min_ms",
+    "gbps",
+    "speedup_vs_cpu_serial",
+    "efficiency_vs_cpu_serial",
+];
 
 #[test]
 fn cpu_run_prints_tables_and_writes_csv_json_svg() {
@@ -111,7 +123,19 @@ fn cpu_run_prints_tables_and_writes_csv_json_svg() {
 
 #[test]
 fn unusable_backend_is_skipped_visibly() {
-    let out = skinny(&["bench", "--backends", "cpu,gpu,gpu-paper", "--sizes", "32", "--runs", "2", "--min-run-ms", "0.1", "--modes", "ctr"]);
+    let out = skinny(&[
+        "bench",
+        "--backends",
+        "cpu,gpu,gpu-paper",
+        "--sizes",
+        "32",
+        "--runs",
+        "2",
+        "--min-run-ms",
+        "0.1",
+        "--modes",
+        "ctr",
+    ]);
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     // Without a GPU both GPU backends are skipped with one line each (with one

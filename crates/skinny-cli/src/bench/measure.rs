@@ -177,7 +177,13 @@ pub fn median(v: &[f64]) -> f64 {
 }
 
 /// The work of one point, for [`time_engine`].
-fn call(engine: &mut dyn Engine, mode: Mode, dir: Direction, counter: &[u8], buf: &mut [u8]) -> Result<(), EngineError> {
+fn call(
+    engine: &mut dyn Engine,
+    mode: Mode,
+    dir: Direction,
+    counter: &[u8],
+    buf: &mut [u8],
+) -> Result<(), EngineError> {
     match mode {
         Mode::Ctr => engine.ctr(counter, buf),
         // The plan admits ECB and CTR only.
@@ -195,6 +201,18 @@ pub struct EngineTimes {
     pub times_ms: Vec<f64>,
 }
 
+/// How many timed runs, how long each lasts at least, and the optional cap on a
+/// point's total timed time.
+#[derive(Clone, Copy, Debug)]
+pub struct RunSettings {
+    /// Timed runs wanted.
+    pub runs: usize,
+    /// Minimum length of one timed run (tiny operations are repeated).
+    pub min_run: Duration,
+    /// Stop after this much timed time, keeping at least [`MIN_RUNS_UNDER_BUDGET`] runs.
+    pub budget: Option<Duration>,
+}
+
 /// End-to-end timing of one point: one warm-up call (timed apart), then `runs`
 /// timed runs, each repeating the operation often enough to last `min_run`, each
 /// working in place on the buffer the previous one left (random-looking data of
@@ -208,10 +226,9 @@ pub fn time_engine(
     dir: Direction,
     counter: &[u8],
     buf: &mut [u8],
-    runs: usize,
-    min_run: Duration,
-    budget: Option<Duration>,
+    set: RunSettings,
 ) -> Result<EngineTimes, EngineError> {
+    let RunSettings { runs, min_run, budget } = set;
     let t = Instant::now();
     call(engine, mode, dir, counter, buf)?;
     let warm = t.elapsed();
@@ -275,8 +292,11 @@ pub trait Observer {
 /// direction, size, subject, timing. A subject whose engine or kernel fails is
 /// reported once through `obs.notice` and left out for the rest of the run.
 pub fn measure_all(plan: &Plan, cipher: &Skinny, subjects: &mut [Subject], obs: &mut dyn Observer) -> Vec<Record> {
-    let min_run = Duration::from_secs_f64(plan.min_run_secs);
-    let budget = plan.max_time_per_size.map(Duration::from_secs_f64);
+    let set = RunSettings {
+        runs: plan.runs,
+        min_run: Duration::from_secs_f64(plan.min_run_secs),
+        budget: plan.max_time_per_size.map(Duration::from_secs_f64),
+    };
     let bs = cipher.block_bytes();
     let mut records = Vec::new();
     for &mode in &plan.modes {
@@ -296,7 +316,7 @@ pub fn measure_all(plan: &Plan, cipher: &Skinny, subjects: &mut [Subject], obs: 
                         let outcome = match timing {
                             Timing::EndToEnd => {
                                 work.copy_from_slice(&data);
-                                time_engine(s.engine.as_mut(), mode, dir, &counter, &mut work, plan.runs, min_run, budget)
+                                time_engine(s.engine.as_mut(), mode, dir, &counter, &mut work, set)
                                     .map(|t| (t.reps, t.times_ms, Some(t.warmup_ms)))
                             }
                             Timing::Kernel => match s.backend.device_bench() {
@@ -530,8 +550,8 @@ mod tests {
         let cipher = Skinny::new(Variant::Skinny128_256, &random_bytes(32)).unwrap();
         let mut engine = FakeEngine;
         let mut buf = random_bytes(16);
-        let t = time_engine(&mut engine, Mode::Ecb, Direction::Encrypt, &[0; 16], &mut buf, 4, Duration::from_millis(1), None)
-            .unwrap();
+        let set = RunSettings { runs: 4, min_run: Duration::from_millis(1), budget: None };
+        let t = time_engine(&mut engine, Mode::Ecb, Direction::Encrypt, &[0; 16], &mut buf, set).unwrap();
         assert_eq!(t.times_ms.len(), 4);
         assert!(t.reps > 1, "a 16-byte XOR must be repeated to reach 1 ms, got {}", t.reps);
         drop(cipher);
@@ -547,9 +567,7 @@ mod tests {
             Direction::Encrypt,
             &[0; 16],
             &mut buf,
-            1000,
-            Duration::from_micros(1),
-            Some(Duration::ZERO),
+            RunSettings { runs: 1000, min_run: Duration::from_micros(1), budget: Some(Duration::ZERO) },
         )
         .unwrap();
         assert_eq!(t.times_ms.len(), MIN_RUNS_UNDER_BUDGET);

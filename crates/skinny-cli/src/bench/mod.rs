@@ -251,7 +251,11 @@ fn check_output(p: &Path) -> Result<(), CliError> {
     }
     let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !parent.is_dir() {
-        return Err(CliError::Usage(format!("cannot write '{}': folder '{}' does not exist", p.display(), parent.display())));
+        return Err(CliError::Usage(format!(
+            "cannot write '{}': folder '{}' does not exist",
+            p.display(),
+            parent.display()
+        )));
     }
     Ok(())
 }

@@ -58,8 +58,7 @@ impl Report<'_> {
             p.sizes.first().map_or(String::new(), |&n| size_label(n)),
             p.sizes.last().map_or(String::new(), |&n| size_label(n)),
             p.runs,
-            p.max_time_per_size
-                .map_or(String::new(), |b| format!(" (fewer, at least 3, once a size has taken {b} s)")),
+            p.max_time_per_size.map_or(String::new(), |b| format!(" (fewer, at least 3, once a size has taken {b} s)")),
         );
         for su in &self.setups {
             let _ = writeln!(
@@ -102,8 +101,7 @@ impl Report<'_> {
         let mut s = String::new();
         for &mode in &self.plan.modes {
             for &dir in &self.plan.directions {
-                let recs: Vec<&Record> =
-                    self.records.iter().filter(|r| r.mode == mode && r.direction == dir).collect();
+                let recs: Vec<&Record> = self.records.iter().filter(|r| r.mode == mode && r.direction == dir).collect();
                 if recs.is_empty() {
                     continue;
                 }
@@ -481,7 +479,10 @@ mod tests {
         assert!(t.contains("E vs cpu-serial") && t.contains("S vs cpu") && t.contains("gpu kernel Gb/s"), "{t}");
         // Kernel at 16 B: 1 ms against 100 ms (serial) and 10 ms (cpu).
         let row = t.lines().skip_while(|l| !l.contains("gpu kernel against")).find(|l| l.starts_with("16 B")).unwrap();
-        assert!(row.contains("100.00") && row.contains("99.00%") && row.contains("10.00") && row.contains("90.00%"), "{row}");
+        assert!(
+            row.contains("100.00") && row.contains("99.00%") && row.contains("10.00") && row.contains("90.00%"),
+            "{row}"
+        );
         let json = report.json();
         assert!(json.contains("\"cpu\": \"Test CPU, \\\"quoted\\\"\""), "{json}");
         assert_eq!(json.matches("\"timing\": \"kernel\"").count(), 2);

@@ -150,7 +150,12 @@ fn chart(s: &mut String, y0: f64, title: &str, subtitle: &str, recs: &[&Record])
             .filter(|r| r.gbps().is_finite() && r.gbps() > 0.0)
             .enumerate()
             .map(|(j, r)| {
-                format!("{}{:.1} {:.1}", if j == 0 { "M" } else { "L" }, px((r.bytes as f64).log2()), py(r.gbps().log10()))
+                format!(
+                    "{}{:.1} {:.1}",
+                    if j == 0 { "M" } else { "L" },
+                    px((r.bytes as f64).log2()),
+                    py(r.gbps().log10())
+                )
             })
             .collect();
         let _ = writeln!(
