@@ -58,7 +58,10 @@ impl Report<'_> {
             p.sizes.first().map_or(String::new(), |&n| size_label(n)),
             p.sizes.last().map_or(String::new(), |&n| size_label(n)),
             p.runs,
-            p.max_time_per_size.map_or(String::new(), |b| format!(" (fewer, at least 3, once a size has taken {b} s)")),
+            p.max_time_per_size.map_or(String::new(), |b| format!(
+                " (fewer, at least {}, once a size has taken {b} s)",
+                p.runs.min(super::plan::MIN_RUNS_UNDER_BUDGET)
+            )),
         );
         for su in &self.setups {
             let _ = writeln!(
