@@ -1,20 +1,308 @@
 //! `skinny bench`: throughput of every backend, and `--paper`, the paper's
 //! experiment (Tables 3-4, Figures 6-7) redone.
+//!
+//! - [`plan`]: the arguments checked and turned into what to measure;
+//! - [`measure`]: the timing (end to end through an engine, kernel-only through
+//!   a device timer) and the statistics;
+//! - [`report`]: header, paper-style tables, CSV and JSON;
+//! - [`svg`]: the throughput charts;
+//! - [`system`]: what it ran on.
 
+mod measure;
+mod plan;
+mod report;
+mod svg;
+mod system;
+
+use crate::error::CliError;
 use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use measure::{Observer, Subject};
+use plan::Plan;
+use report::{Report, Setup};
+use skinny::{Skinny, Variant};
+use skinny_bulk::backend::{self, BackendChoice};
+use skinny_bulk::mode::Direction;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use zeroize::Zeroizing;
 
 /// Options of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Reproduce the paper's experiment: SKINNY-128-256, ECB and CTR, 16 B to 64 MiB.
+    /// Reproduce the paper's experiment: SKINNY-128-256, ECB and CTR, 16 B doubling
+    /// to 64 MiB (23 sizes), 10 runs per size, backends cpu-serial, cpu, gpu-paper
+    /// and gpu. Other options override single parts of it.
     #[arg(long)]
     pub paper: bool,
+
+    /// skinny-64-64 | skinny-64-128 | skinny-64-192 | skinny-128-128 | skinny-128-256 | skinny-128-384
+    #[arg(short, long, default_value = "skinny-128-256", value_name = "CIPHER")]
+    pub cipher: String,
+
+    /// Comma list of ecb and ctr [default: ecb,ctr].
+    #[arg(long, value_name = "LIST")]
+    pub modes: Option<String>,
+
+    /// Comma list of cpu-serial, cpu, gpu-paper, gpu [default: cpu,gpu; with
+    /// --paper all four]. Backends that cannot run here are skipped with a notice.
+    #[arg(long, value_name = "LIST")]
+    pub backends: Option<String>,
+
+    /// Timed runs per size, after a warm-up call [default: 5; with --paper 10].
+    #[arg(long, value_name = "N")]
+    pub runs: Option<usize>,
+
+    /// Sizes: MIN..MAX doubling from MIN (e.g. 16..64M), one size, or a comma list;
+    /// binary suffixes K, M, G [default: 1K..64M; with --paper 16..64M].
+    #[arg(long, value_name = "MIN..MAX")]
+    pub sizes: Option<String>,
+
+    /// Also measure decryption.
+    #[arg(long)]
+    pub decrypt: bool,
+
+    /// Worker threads for the cpu backend (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Stop timing a size once its runs have taken this many seconds (keeping at
+    /// least 3 runs): bounds slow backends at the largest sizes.
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time_per_size: Option<f64>,
+
+    /// Each timed run lasts at least this long: operations on tiny sizes are
+    /// repeated inside a run and the time divided.
+    #[arg(long, default_value_t = 2.0, value_name = "MS")]
+    pub min_run_ms: f64,
+
+    /// Write one CSV line per variant, mode, direction, backend, timing and size.
+    #[arg(long, value_name = "PATH")]
+    pub csv: Option<PathBuf>,
+
+    /// Write the results and the header facts as JSON.
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
+
+    /// Draw throughput against size (the paper's Figures 6 and 7) as SVG.
+    #[arg(long, value_name = "PATH")]
+    pub plot: Option<PathBuf>,
+
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// Runs the benchmark.
 ///
 /// # Errors
-/// A message for the user.
-pub fn run(_args: &BenchArgs) -> Result<(), crate::error::CliError> {
-    Err(crate::error::CliError::Usage("skinny bench is not implemented yet".into()))
+/// A message for the user: bad arguments, no usable backend, a file not written.
+pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+    let plan = make_plan(args).map_err(CliError::Usage)?;
+    for p in [&args.csv, &args.json].into_iter().flatten() {
+        check_output(p)?;
+    }
+    if let Some(p) = &args.plot {
+        check_output(p)?;
+        let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        if ext != "svg" {
+            return Err(CliError::Usage(format!(
+                "--plot writes SVG only (no PNG or other formats); give a path ending in .svg, not '{}'",
+                p.display()
+            )));
+        }
+    }
+
+    // A random key, wiped after expansion (the cipher wipes its own copy).
+    let key = Zeroizing::new(measure::random_bytes(plan.variant.tweakey_bytes()));
+    let cipher = Skinny::new(plan.variant, &key).map_err(|e| CliError::Usage(e.to_string()))?;
+    drop(key);
+
+    let (mut subjects, skipped) = open_subjects(&plan, &cipher);
+    for (name, why) in &skipped {
+        eprintln!("skinny: bench: skipping {name}: {why}");
+    }
+    if subjects.is_empty() {
+        let why: Vec<String> = skipped.iter().map(|(n, w)| format!("{n}: {w}")).collect();
+        return Err(CliError::Bulk(skinny_bulk::Error::Backend(format!(
+            "no requested backend can run here ({})",
+            why.join("; ")
+        ))));
+    }
+
+    let info = system::SystemInfo::gather();
+    let setups: Vec<Setup> = subjects
+        .iter()
+        .map(|s| Setup {
+            backend: s.name,
+            description: s.backend.describe(),
+            constant_time: s.backend.constant_time(),
+            open_ms: s.open_secs * 1e3,
+            engine_ms: s.engine_secs * 1e3,
+        })
+        .collect();
+    let mut report = Report { info: &info, plan: &plan, setups, skipped, records: Vec::new() };
+    print!("{}", report.header());
+
+    let points: usize = subjects.iter().map(|s| s.timings().len()).sum::<usize>()
+        * plan.sizes.len()
+        * plan.modes.len()
+        * plan.directions.len();
+    let mut bar = Bar::new(points as u64, args.quiet);
+    report.records = measure::measure_all(&plan, &cipher, &mut subjects, &mut bar);
+    bar.finish();
+    if report.records.is_empty() {
+        return Err(CliError::Check("no measurement succeeded".into()));
+    }
+
+    print!("{}", report.tables());
+    if let Some(p) = &args.csv {
+        write_atomic(p, &report.csv())?;
+    }
+    if let Some(p) = &args.json {
+        write_atomic(p, &report.json())?;
+    }
+    if let Some(p) = &args.plot {
+        let subtitle = format!(
+            "skinny {} ({}), {}, {} CPUs; {}",
+            info.version,
+            info.commit,
+            info.cpu,
+            info.cores,
+            if info.gpu_found { info.gpus.join("; ") } else { "no GPU".into() }
+        );
+        write_atomic(p, &svg::render(&plan, &report.records, &subtitle))?;
+    }
+    Ok(())
+}
+
+/// The arguments, with the `--paper` preset or the plain defaults under them.
+fn make_plan(a: &BenchArgs) -> Result<Plan, String> {
+    let variant: Variant = a.cipher.parse().map_err(|e: skinny::UnknownVariant| e.to_string())?;
+    let modes = plan::parse_modes(a.modes.as_deref().unwrap_or("ecb,ctr"))?;
+    let default_backends = if a.paper { "cpu-serial,cpu,gpu-paper,gpu" } else { "cpu,gpu" };
+    let backends = plan::parse_backends(a.backends.as_deref().unwrap_or(default_backends))?;
+    let default_sizes = if a.paper { format!("{}..{}", plan::PAPER_MIN, plan::PAPER_MAX) } else { "1K..64M".into() };
+    let sizes = plan::parse_sizes(a.sizes.as_deref().unwrap_or(&default_sizes), variant.block_bytes())?;
+    let runs = a.runs.unwrap_or(if a.paper { plan::PAPER_RUNS } else { 5 });
+    if runs == 0 {
+        return Err("--runs must be at least 1".into());
+    }
+    if a.threads == Some(0) {
+        return Err("--threads must be at least 1".into());
+    }
+    if let Some(b) = a.max_time_per_size {
+        if !(b.is_finite() && b >= 0.0) {
+            return Err("--max-time-per-size must be a number of seconds >= 0".into());
+        }
+    }
+    if !(a.min_run_ms.is_finite() && (0.0..=10_000.0).contains(&a.min_run_ms)) {
+        return Err("--min-run-ms must be between 0 and 10000".into());
+    }
+    let mut directions = vec![Direction::Encrypt];
+    if a.decrypt {
+        directions.push(Direction::Decrypt);
+    }
+    Ok(Plan {
+        variant,
+        modes,
+        directions,
+        sizes,
+        backends,
+        runs,
+        max_time_per_size: a.max_time_per_size,
+        min_run_secs: a.min_run_ms / 1e3,
+        threads: a.threads,
+    })
+}
+
+/// Opens each asked backend and its engine; those that cannot run here (no GPU,
+/// variant not supported) come back as (name, reason) instead.
+fn open_subjects(plan: &Plan, cipher: &Skinny) -> (Vec<Subject>, Vec<(String, String)>) {
+    let opts = backend::Options { threads: plan.threads };
+    let mut subjects = Vec::new();
+    let mut skipped = Vec::new();
+    for &choice in &plan.backends {
+        let t = Instant::now();
+        let opened = backend::open_with(choice, &opts, &mut |m| eprintln!("skinny: {m}"));
+        let open_secs = t.elapsed().as_secs_f64();
+        let outcome = opened.and_then(|b| {
+            if b.supports(plan.variant) {
+                Subject::open(b, open_secs, cipher)
+            } else {
+                Err(skinny_bulk::Error::Unsupported { backend: choice.name(), variant: plan.variant })
+            }
+        });
+        match outcome {
+            Ok(s) => subjects.push(s),
+            Err(e) => skipped.push((choice.name().to_string(), e.to_string())),
+        }
+    }
+    debug_assert!(subjects.iter().all(|s| s.name != BackendChoice::Auto.name()));
+    (subjects, skipped)
+}
+
+/// Refuses, before any timing, an output whose folder does not exist or that is a
+/// folder itself.
+fn check_output(p: &Path) -> Result<(), CliError> {
+    if p.is_dir() {
+        return Err(CliError::Usage(format!("'{}' is a folder, not a file", p.display())));
+    }
+    let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !parent.is_dir() {
+        return Err(CliError::Usage(format!(
+            "cannot write '{}': folder '{}' does not exist",
+            p.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes beside the target and renames, so a failure never leaves half a file.
+fn write_atomic(p: &Path, text: &str) -> Result<(), CliError> {
+    let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = p.with_file_name(format!(".{name}.tmp{}", std::process::id()));
+    let io = |e: std::io::Error| CliError::Io(format!("cannot write '{}': {e}", p.display()));
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, p).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(e)
+    })
+}
+
+/// The progress bar on stderr, hidden when stderr is not a terminal or with -q;
+/// notices go above it.
+struct Bar(ProgressBar);
+
+impl Bar {
+    fn new(len: u64, quiet: bool) -> Self {
+        let target = if quiet || !std::io::stderr().is_terminal() {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        };
+        let bar = ProgressBar::with_draw_target(Some(len), target);
+        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} [{elapsed_precise}] {msg}") {
+            bar.set_style(style);
+        }
+        Self(bar)
+    }
+    fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+impl Observer for Bar {
+    fn start(&mut self, what: &str) {
+        self.0.set_message(what.to_string());
+    }
+    fn done(&mut self) {
+        self.0.inc(1);
+    }
+    fn notice(&mut self, line: &str) {
+        // Visible whether or not the bar is drawn.
+        self.0.suspend(|| eprintln!("skinny: bench: {line}"));
+    }
 }
