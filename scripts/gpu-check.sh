@@ -38,6 +38,8 @@ step() {
 
 if [[ $what == all || $what == tests || $what == exp ]]; then
     step tests 330 env SKINNY_GPU_BIG=1 $B/gpu-tests --test-threads=1
+    # The plain path (no pinned staging) too.
+    step tests-pageable 120 env SKINNY_GPU_PAGEABLE=1 $B/gpu-tests --test-threads=1
     step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu-tests --test-threads=1 --skip one_gib
     step racecheck 120 compute-sanitizer --tool racecheck --error-exitcode 9 $B/gpu-tests --test-threads=1 unaligned
 fi
@@ -67,7 +69,7 @@ fi
 tar -C "$XDG_CACHE_HOME" -czf "$OUT/cubins.tgz" skinny 2>/dev/null
 
 echo "== env"; cat "$OUT/env.log"
-for f in tests memcheck racecheck; do
+for f in tests tests-pageable memcheck racecheck; do
     [[ -f $OUT/$f.log ]] && { echo "== $f (tail)"; grep -E "test result|FAILED|panicked|ERROR SUMMARY|RACECHECK SUMMARY|skip:|error" "$OUT/$f.log" | tail -8; }
 done
 echo "== sass"; grep -E "^--|REG" "$OUT/sass.log" | head -30

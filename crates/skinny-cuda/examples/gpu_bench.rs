@@ -14,7 +14,11 @@ use skinny_cuda::{Gpu, GpuCipher, KernelKind, Op};
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 fn main() {
@@ -38,16 +42,28 @@ fn main() {
     };
     println!("# {}", gpu.describe());
     println!("# kernel time (CUDA events), median of {runs} runs after {warmup} warm-up runs, random data resident on the GPU; GB = 1e9 bytes, Tb = 1e12 bits");
-    println!("{:<15} {:<10} {:<8} {:>6} {:>10} {:>10} {:>8} {:>9} {:>5} {:>6}", "variant", "backend", "op", "MiB", "median_ms", "spread_%", "GB/s", "Tb/s", "regs", "spill");
+    println!(
+        "{:<15} {:<10} {:<8} {:>6} {:>10} {:>10} {:>8} {:>9} {:>5} {:>6}",
+        "variant", "backend", "op", "MiB", "median_ms", "spread_%", "GB/s", "Tb/s", "regs", "spill"
+    );
     let mut summary = Vec::new();
-    let key: Vec<u8> = (0..48u8).map(|i| i.wrapping_mul(73).wrapping_add(19)).collect();
+    let key: Vec<u8> = (0..48u8)
+        .map(|i| i.wrapping_mul(73).wrapping_add(19))
+        .collect();
     for v in variants {
         let c = Skinny::new(v, &key[..v.tweakey_bytes()]).expect("key length");
         for kind in [KernelKind::Bitsliced, KernelKind::Paper] {
-            if !kind.supports(v) || (kind == KernelKind::Paper && std::env::var_os("SKINNY_BENCH_NO_PAPER").is_some()) {
+            if !kind.supports(v)
+                || (kind == KernelKind::Paper
+                    && std::env::var_os("SKINNY_BENCH_NO_PAPER").is_some())
+            {
                 continue;
             }
-            let backend = if kind == KernelKind::Paper { "gpu-paper" } else { "gpu" };
+            let backend = if kind == KernelKind::Paper {
+                "gpu-paper"
+            } else {
+                "gpu"
+            };
             let mut g = match GpuCipher::new(&gpu, kind, &c) {
                 Ok(g) => g,
                 Err(e) => {
@@ -58,8 +74,16 @@ fn main() {
             // The paper's kernel takes about a second per GiB: the first size for
             // its own variant (SKINNY-128-256), at most 256 MiB for the others
             // (its throughput is flat from a few MiB on), one warm-up run.
-            let paper_first = if v == Variant::Skinny128_256 { sizes[0] } else { sizes[0].min(256) };
-            let kind_sizes = if kind == KernelKind::Paper { vec![paper_first] } else { sizes.clone() };
+            let paper_first = if v == Variant::Skinny128_256 {
+                sizes[0]
+            } else {
+                sizes[0].min(256)
+            };
+            let kind_sizes = if kind == KernelKind::Paper {
+                vec![paper_first]
+            } else {
+                sizes.clone()
+            };
             let warmup = if kind == KernelKind::Paper { 1 } else { warmup };
             for &mib in &kind_sizes {
                 for op in Op::ALL {
@@ -92,17 +116,27 @@ fn main() {
     println!("# summary: SKINNY-128-256, gpu warm-up 3, gpu-paper warm-up 1 (target: ECB/CTR encryption >= 300 GB/s = 2.4 Tb/s, decryption within 15 %)");
     for (v, backend, op, mib, gbs) in &summary {
         if *v == Variant::Skinny128_256 {
-            println!("{:<10} {:<12} {:>5} MiB {:>8.1} GB/s {:>7.3} Tb/s", backend, format!("{op:?}"), mib, gbs, gbs * 8.0 / 1000.0);
+            println!(
+                "{:<10} {:<12} {:>5} MiB {:>8.1} GB/s {:>7.3} Tb/s",
+                backend,
+                format!("{op:?}"),
+                mib,
+                gbs,
+                gbs * 8.0 / 1000.0
+            );
         }
     }
 }
 
-/// The whole path a user's data takes (pageable host memory, copy to the GPU,
-/// kernel, copy back) through `GpuCipher::run`, SKINNY-128-256: what the CLI
+/// The whole path a user's data takes (from pageable host memory: copy to the
+/// GPU, kernel, copy back) through `GpuCipher::run`, SKINNY-128-256, with the
+/// pinned double-buffered path and with plain pageable copies: what the CLI
 /// gets, against the kernel-only figures above.
 fn host_path(gpu: &std::sync::Arc<Gpu>, key: &[u8], mib: usize) {
     let c = Skinny::new(Variant::Skinny128_256, &key[..32]).expect("key length");
-    let Ok(mut g) = GpuCipher::new(gpu, KernelKind::Bitsliced, &c) else { return };
+    let Ok(mut g) = GpuCipher::new(gpu, KernelKind::Bitsliced, &c) else {
+        return;
+    };
     let mut data = vec![0u8; mib << 20];
     let mut x = 0x2545_f491_4f6c_dd1du64;
     for chunk in data.chunks_exact_mut(8) {
@@ -112,22 +146,33 @@ fn host_path(gpu: &std::sync::Arc<Gpu>, key: &[u8], mib: usize) {
         chunk.copy_from_slice(&x.to_le_bytes());
     }
     let iv = [7u8; 16];
-    for op in [Op::Ctr, Op::EcbEncrypt] {
-        let mut times = Vec::new();
-        for i in 0..4 {
-            let t = std::time::Instant::now();
-            if let Err(e) = g.run(op, if op == Op::Ctr { &iv } else { &[] }, &mut data) {
-                println!("host path {op:?}: {e}");
-                return;
-            }
-            if i > 0 {
-                times.push(t.elapsed().as_secs_f64() * 1e3);
-            }
+    for (path, pageable) in [
+        ("pinned, double-buffered", false),
+        ("pageable, one piece at a time", true),
+    ] {
+        if pageable {
+            std::env::set_var("SKINNY_GPU_PAGEABLE", "1");
+        } else {
+            std::env::remove_var("SKINNY_GPU_PAGEABLE");
         }
-        let m = median(&mut times);
-        println!(
-            "# host path (pageable memory, copies + kernel), skinny-128-256 {op:?} {mib} MiB: median {m:.1} ms of 3 = {:.1} GB/s",
+        for op in [Op::Ctr, Op::EcbEncrypt] {
+            let mut times = Vec::new();
+            for i in 0..4 {
+                let t = std::time::Instant::now();
+                if let Err(e) = g.run(op, if op == Op::Ctr { &iv } else { &[] }, &mut data) {
+                    println!("host path {op:?}: {e}");
+                    return;
+                }
+                if i > 0 {
+                    times.push(t.elapsed().as_secs_f64() * 1e3);
+                }
+            }
+            let m = median(&mut times);
+            println!(
+            "# host path ({path}: copies + kernel), skinny-128-256 {op:?} {mib} MiB from pageable memory: median {m:.1} ms of 3 = {:.1} GB/s",
             (mib << 20) as f64 / (m * 1e-3) / 1e9
         );
+        }
     }
+    std::env::remove_var("SKINNY_GPU_PAGEABLE");
 }

@@ -5,7 +5,10 @@
 use crate::constants::{self, Symbol};
 use crate::device::{Gpu, KernelSource};
 use crate::GpuError;
-use cudarc::driver::{sys, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    sys, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PinnedHostSlice,
+    PushKernelArg,
+};
 use skinny::{CellWidth, Skinny};
 use std::sync::Arc;
 use zeroize::Zeroizing;
@@ -13,13 +16,19 @@ use zeroize::Zeroizing;
 /// The bitsliced constant-time kernels.
 pub const BITSLICED: KernelSource = KernelSource {
     name: "bitsliced",
-    text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/bitsliced.cu")),
+    text: concat!(
+        include_str!("../kernels/common.cuh"),
+        include_str!("../kernels/bitsliced.cu")
+    ),
 };
 
 /// The paper's T-table kernel (not constant time).
 pub const PAPER: KernelSource = KernelSource {
     name: "paper_ttable",
-    text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/paper_ttable.cu")),
+    text: concat!(
+        include_str!("../kernels/common.cuh"),
+        include_str!("../kernels/paper_ttable.cu")
+    ),
 };
 
 /// Which kernels.
@@ -63,7 +72,13 @@ pub enum Op {
 
 impl Op {
     /// All five.
-    pub const ALL: [Op; 5] = [Op::EcbEncrypt, Op::EcbDecrypt, Op::Ctr, Op::CbcDecrypt, Op::CfbDecrypt];
+    pub const ALL: [Op; 5] = [
+        Op::EcbEncrypt,
+        Op::EcbDecrypt,
+        Op::Ctr,
+        Op::CbcDecrypt,
+        Op::CfbDecrypt,
+    ];
 
     fn index(self) -> usize {
         self as usize
@@ -100,6 +115,45 @@ pub struct GpuCipher {
     /// Device input and output buffers, grown on demand up to `piece` bytes.
     bufs: Option<(CudaSlice<u8>, CudaSlice<u8>)>,
     piece: usize,
+    /// Two slots of pinned staging memory, device buffers and streams, for
+    /// inputs of several pieces (allocated on first use).
+    pipeline: Option<Pipeline>,
+}
+
+/// Double-buffered transfers: while one slot's piece is copied to the GPU,
+/// run and copied back on its stream, the host fills or empties the other slot.
+struct Pipeline {
+    slots: [Slot; 2],
+}
+
+struct Slot {
+    stream: Arc<CudaStream>,
+    pinned: PinnedHostSlice<u8>,
+    input: CudaSlice<u8>,
+    output: CudaSlice<u8>,
+}
+
+/// Inputs at least this long (or longer than one piece) go through the
+/// pinned, double-buffered path.
+const PIPELINE_MIN_BYTES: usize = 4 << 20;
+
+/// Copies with several threads: one thread copies pageable memory at a fraction
+/// of what the PCIe link moves.
+fn parallel_copy(dst: &mut [u8], src: &[u8]) {
+    const CHUNK: usize = 4 << 20;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if src.len() <= CHUNK || threads == 1 {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let per = src.len().div_ceil(threads).div_ceil(4096) * 4096;
+    std::thread::scope(|sc| {
+        for (d, s) in dst.chunks_mut(per).zip(src.chunks(per)) {
+            sc.spawn(move || d.copy_from_slice(s));
+        }
+    });
 }
 
 fn derr(what: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {
@@ -141,14 +195,23 @@ impl GpuCipher {
     pub fn new(gpu: &Arc<Gpu>, kind: KernelKind, cipher: &Skinny) -> Result<Self, GpuError> {
         let variant = cipher.variant();
         if !kind.supports(variant) {
-            return Err(GpuError(format!("the paper's T-table kernel runs SKINNY-128 only, not {variant}")));
+            return Err(GpuError(format!(
+                "the paper's T-table kernel runs SKINNY-128 only, not {variant}"
+            )));
         }
         let (source, symbols, prefix) = match kind {
             KernelKind::Paper => (&PAPER, constants::paper_symbols(cipher), "paper"),
             KernelKind::Bitsliced => (
                 &BITSLICED,
-                vec![constants::bitsliced_masks(cipher), constants::bitsliced_masks_reversed(cipher)],
-                if variant.cell_width() == CellWidth::Byte { "bs128" } else { "bs64" },
+                vec![
+                    constants::bitsliced_masks(cipher),
+                    constants::bitsliced_masks_reversed(cipher),
+                ],
+                if variant.cell_width() == CellWidth::Byte {
+                    "bs128"
+                } else {
+                    "bs64"
+                },
             ),
         };
         let module = gpu.load_module(source)?;
@@ -156,21 +219,29 @@ impl GpuCipher {
         let mut funcs = Vec::new();
         for op in Op::ALL {
             // The paper's kernels are ECB and CTR only.
-            let present = kind == KernelKind::Bitsliced || matches!(op, Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr);
+            let present = kind == KernelKind::Bitsliced
+                || matches!(op, Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr);
             funcs.push(if present {
                 let name = format!("{prefix}_{}", op.suffix());
-                Some(module.load_function(&name).map_err(derr("loading a kernel"))?)
+                Some(
+                    module
+                        .load_function(&name)
+                        .map_err(derr("loading a kernel"))?,
+                )
             } else {
                 None
             });
         }
-        let fill = module.load_function("skinny_fill_random").map_err(derr("loading the fill kernel"))?;
+        let fill = module
+            .load_function("skinny_fill_random")
+            .map_err(derr("loading the fill kernel"))?;
         let names = symbols.iter().map(|s| s.name).collect();
         upload(&module, &stream, &symbols)?;
-        // Pieces: a quarter of the free memory (input and output buffers take
-        // half), at most 1 GiB, a whole number of warps' work.
+        // Pieces: 64 MiB (long enough that a launch is far from its overhead,
+        // short enough to double-buffer), less if the GPU is nearly full (two
+        // slots of input and output buffers), a whole number of warps' work.
         let free = gpu.free_mem()?;
-        let piece = (free / 4).clamp(WARP_BYTES * 64, 1 << 30) / WARP_BYTES * WARP_BYTES;
+        let piece = (free / 8).clamp(WARP_BYTES * 64, 64 << 20) / WARP_BYTES * WARP_BYTES;
         Ok(Self {
             gpu: gpu.clone(),
             kind,
@@ -183,6 +254,7 @@ impl GpuCipher {
             symbols: names,
             bufs: None,
             piece,
+            pipeline: None,
         })
     }
 
@@ -207,6 +279,7 @@ impl GpuCipher {
     pub fn set_piece_bytes(&mut self, bytes: usize) {
         self.piece = bytes.max(WARP_BYTES) / WARP_BYTES * WARP_BYTES;
         self.bufs = None;
+        self.pipeline = None;
     }
 
     fn func(&self, op: Op) -> Result<&CudaFunction, GpuError> {
@@ -218,19 +291,27 @@ impl GpuCipher {
     fn launch_config(&self, nblocks: u64) -> Result<LaunchConfig, GpuError> {
         let grid = match self.kind {
             KernelKind::Paper => nblocks.div_ceil(u64::from(PAPER_THREADS)),
-            KernelKind::Bitsliced => nblocks.div_ceil(1024).div_ceil(u64::from(BITSLICED_THREADS / 32)),
+            KernelKind::Bitsliced => nblocks
+                .div_ceil(1024)
+                .div_ceil(u64::from(BITSLICED_THREADS / 32)),
         };
-        let grid = u32::try_from(grid.max(1)).map_err(|_| GpuError("too many blocks for one launch".into()))?;
+        let grid = u32::try_from(grid.max(1))
+            .map_err(|_| GpuError("too many blocks for one launch".into()))?;
         let threads = match self.kind {
             KernelKind::Paper => PAPER_THREADS,
             KernelKind::Bitsliced => BITSLICED_THREADS,
         };
-        Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
+        Ok(LaunchConfig {
+            grid_dim: (grid, 1, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: 0,
+        })
     }
 
     /// Launches `op` over `nblocks` blocks from `input` to `output`.
     fn launch(
         &self,
+        stream: &CudaStream,
         op: Op,
         input: &CudaSlice<u8>,
         output: &mut CudaSlice<u8>,
@@ -242,8 +323,15 @@ impl GpuCipher {
         }
         let f = self.func(op)?;
         let cfg = self.launch_config(nblocks)?;
-        let mut b = self.stream.launch_builder(f);
-        b.arg(input).arg(output).arg(&nblocks).arg(&iv[0]).arg(&iv[1]).arg(&iv[2]).arg(&iv[3]).arg(&self.rounds);
+        let mut b = stream.launch_builder(f);
+        b.arg(input)
+            .arg(output)
+            .arg(&nblocks)
+            .arg(&iv[0])
+            .arg(&iv[1])
+            .arg(&iv[2])
+            .arg(&iv[3])
+            .arg(&self.rounds);
         // SAFETY: the argument list matches the kernels' signature (in, out, n,
         // iv0..iv3, rounds); both buffers hold at least nblocks blocks.
         unsafe { b.launch(cfg) }.map_err(derr("kernel launch"))?;
@@ -256,8 +344,10 @@ impl GpuCipher {
         }
         self.bufs = None;
         // SAFETY: the buffers are written before they are read.
-        let input = unsafe { self.stream.alloc::<u8>(bytes) }.map_err(derr("allocating the input buffer"))?;
-        let output = unsafe { self.stream.alloc::<u8>(bytes) }.map_err(derr("allocating the output buffer"))?;
+        let input = unsafe { self.stream.alloc::<u8>(bytes) }
+            .map_err(derr("allocating the input buffer"))?;
+        let output = unsafe { self.stream.alloc::<u8>(bytes) }
+            .map_err(derr("allocating the output buffer"))?;
         self.bufs = Some((input, output));
         Ok(())
     }
@@ -271,12 +361,38 @@ impl GpuCipher {
     pub fn run(&mut self, op: Op, iv: &[u8], data: &mut [u8]) -> Result<(), GpuError> {
         let bs = self.block;
         if op != Op::Ctr && data.len() % bs != 0 {
-            return Err(GpuError(format!("{op:?} needs whole {bs}-byte blocks, got {} bytes", data.len())));
+            return Err(GpuError(format!(
+                "{op:?} needs whole {bs}-byte blocks, got {} bytes",
+                data.len()
+            )));
         }
         if op != Op::EcbEncrypt && op != Op::EcbDecrypt && iv.len() != bs {
-            return Err(GpuError(format!("{op:?} needs a {bs}-byte IV or counter, got {}", iv.len())));
+            return Err(GpuError(format!(
+                "{op:?} needs a {bs}-byte IV or counter, got {}",
+                iv.len()
+            )));
         }
-        let mut chain: Zeroizing<Vec<u8>> = Zeroizing::new(if iv.len() == bs { iv.to_vec() } else { vec![0; bs] });
+        let chain: Zeroizing<Vec<u8>> = Zeroizing::new(if iv.len() == bs {
+            iv.to_vec()
+        } else {
+            vec![0; bs]
+        });
+        if data.len() >= PIPELINE_MIN_BYTES.min(self.piece + 1)
+            && std::env::var_os("SKINNY_GPU_PAGEABLE").is_none()
+        {
+            return self.run_pipelined(op, chain, data);
+        }
+        self.run_pageable(op, chain, data)
+    }
+
+    /// One piece after the other, straight from and to the caller's memory.
+    fn run_pageable(
+        &mut self,
+        op: Op,
+        mut chain: Zeroizing<Vec<u8>>,
+        data: &mut [u8],
+    ) -> Result<(), GpuError> {
+        let bs = self.block;
         let piece_max = self.piece;
         for piece in data.chunks_mut(piece_max) {
             let len = piece.len();
@@ -288,20 +404,36 @@ impl GpuCipher {
                 Op::CbcDecrypt | Op::CfbDecrypt => piece[len - bs..].to_vec(),
                 _ => Vec::new(),
             };
-            let (mut input, mut output) = self.bufs.take().ok_or_else(|| GpuError("no device buffers".into()))?;
+            let (mut input, mut output) = self
+                .bufs
+                .take()
+                .ok_or_else(|| GpuError("no device buffers".into()))?;
             let result = (|| {
                 let whole = len / bs * bs;
                 if whole > 0 {
-                    self.stream.memcpy_htod(&piece[..whole], &mut input.slice_mut(..whole)).map_err(derr("copy to GPU"))?;
+                    self.stream
+                        .memcpy_htod(&piece[..whole], &mut input.slice_mut(..whole))
+                        .map_err(derr("copy to GPU"))?;
                 }
                 if padded > whole {
                     // The last partial block of CTR, zero-padded.
                     let mut last = Zeroizing::new(vec![0u8; bs]);
                     last[..len - whole].copy_from_slice(&piece[whole..]);
-                    self.stream.memcpy_htod(&last[..], &mut input.slice_mut(whole..padded)).map_err(derr("copy to GPU"))?;
+                    self.stream
+                        .memcpy_htod(&last[..], &mut input.slice_mut(whole..padded))
+                        .map_err(derr("copy to GPU"))?;
                 }
-                self.launch(op, &input, &mut output, nblocks as u64, block_words(&chain))?;
-                self.stream.memcpy_dtoh(&output.slice(..len), piece).map_err(derr("copy from GPU"))?;
+                self.launch(
+                    &self.stream,
+                    op,
+                    &input,
+                    &mut output,
+                    nblocks as u64,
+                    block_words(&chain),
+                )?;
+                self.stream
+                    .memcpy_dtoh(&output.slice(..len), piece)
+                    .map_err(derr("copy from GPU"))?;
                 self.stream.synchronize().map_err(derr("kernel run"))
             })();
             self.bufs = Some((input, output));
@@ -311,34 +443,167 @@ impl GpuCipher {
         Ok(())
     }
 
+    fn ensure_pipeline(&mut self) -> Result<(), GpuError> {
+        if self.pipeline.is_some() {
+            return Ok(());
+        }
+        let n = self.piece;
+        let ctx = self.gpu.context();
+        let slot = || -> Result<Slot, GpuError> {
+            let stream = self.gpu.new_stream()?;
+            // SAFETY: plain page-locked host memory (not write-combined: the host
+            // reads the results back from it); written before it is read.
+            let pinned = unsafe { ctx.alloc_pinned_with_flags::<u8>(n, 0) }
+                .map_err(derr("allocating pinned host memory"))?;
+            // SAFETY: written before read.
+            let input =
+                unsafe { stream.alloc::<u8>(n) }.map_err(derr("allocating the input buffer"))?;
+            let output =
+                unsafe { stream.alloc::<u8>(n) }.map_err(derr("allocating the output buffer"))?;
+            Ok(Slot {
+                stream,
+                pinned,
+                input,
+                output,
+            })
+        };
+        let a = slot()?;
+        let b = slot()?;
+        self.pipeline = Some(Pipeline { slots: [a, b] });
+        Ok(())
+    }
+
+    /// Pieces through two slots of pinned memory and two streams: the host
+    /// copies piece i into one slot while the GPU copies, runs and returns
+    /// piece i-1 in the other.
+    fn run_pipelined(
+        &mut self,
+        op: Op,
+        chain: Zeroizing<Vec<u8>>,
+        data: &mut [u8],
+    ) -> Result<(), GpuError> {
+        self.ensure_pipeline()?;
+        let bs = self.block;
+        let sub = self.piece;
+        let len = data.len();
+        let pieces = len.div_ceil(sub);
+        let mut pipeline = self
+            .pipeline
+            .take()
+            .ok_or_else(|| GpuError("no pipeline".into()))?;
+        let mut pending: [Option<std::ops::Range<usize>>; 2] = [None, None];
+        let result = (|| -> Result<(), GpuError> {
+            for i in 0..pieces {
+                let k = i % 2;
+                let slot = &mut pipeline.slots[k];
+                // The slot's previous piece (i - 2): wait for it, write it back.
+                if let Some(r) = pending[k].take() {
+                    slot.stream.synchronize().map_err(derr("kernel run"))?;
+                    let n = r.len();
+                    let host = slot.pinned.as_mut_slice().map_err(derr("pinned memory"))?;
+                    parallel_copy(&mut data[r], &host[..n]);
+                }
+                let r = i * sub..((i + 1) * sub).min(len);
+                let n = r.len();
+                let nblocks = n.div_ceil(bs);
+                let padded = nblocks * bs;
+                // Chaining input of this piece, read before any piece is written
+                // back over it (piece i - 1 is written back two steps later).
+                let iv: Zeroizing<Vec<u8>> = Zeroizing::new(match op {
+                    Op::Ctr => counter_add(&chain, (i * sub / bs) as u64),
+                    Op::CbcDecrypt | Op::CfbDecrypt if i > 0 => {
+                        data[r.start - bs..r.start].to_vec()
+                    }
+                    _ => chain.to_vec(),
+                });
+                {
+                    let host = slot.pinned.as_mut_slice().map_err(derr("pinned memory"))?;
+                    parallel_copy(&mut host[..n], &data[r.clone()]);
+                    host[n..padded].fill(0);
+                }
+                let host = slot.pinned.as_slice().map_err(derr("pinned memory"))?;
+                slot.stream
+                    .memcpy_htod(&host[..padded], &mut slot.input.slice_mut(..padded))
+                    .map_err(derr("copy to GPU"))?;
+                self.launch(
+                    &slot.stream,
+                    op,
+                    &slot.input,
+                    &mut slot.output,
+                    nblocks as u64,
+                    block_words(&iv),
+                )?;
+                let host = slot.pinned.as_mut_slice().map_err(derr("pinned memory"))?;
+                slot.stream
+                    .memcpy_dtoh(&slot.output.slice(..n), &mut host[..n])
+                    .map_err(derr("copy from GPU"))?;
+                pending[k] = Some(r);
+            }
+            for (slot, pend) in pipeline.slots.iter_mut().zip(pending.iter_mut()) {
+                if let Some(r) = pend.take() {
+                    slot.stream.synchronize().map_err(derr("kernel run"))?;
+                    let n = r.len();
+                    let host = slot.pinned.as_mut_slice().map_err(derr("pinned memory"))?;
+                    parallel_copy(&mut data[r], &host[..n]);
+                }
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            // Leave no copy running into memory that is about to be reused.
+            for slot in &pipeline.slots {
+                let _ = slot.stream.synchronize();
+            }
+        }
+        self.pipeline = Some(pipeline);
+        result
+    }
+
     /// Times `op`'s kernel over `bytes` of random data resident on the device
     /// (rounded down to whole blocks, at least one): `warmup` untimed runs, then
     /// `runs` runs each timed with CUDA events. Milliseconds.
     ///
     /// # Errors
     /// Out of device memory, kernel failure, or no kernel for `op`.
-    pub fn time_kernel(&mut self, op: Op, bytes: usize, warmup: usize, runs: usize) -> Result<Vec<f64>, GpuError> {
+    pub fn time_kernel(
+        &mut self,
+        op: Op,
+        bytes: usize,
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, GpuError> {
         self.func(op)?;
         let nblocks = (bytes / self.block).max(1);
         let len = nblocks * self.block;
         self.bufs = None;
         // SAFETY: the input is filled by the fill kernel before use; the output
         // is written by the kernel under test.
-        let mut input = unsafe { self.stream.alloc::<u8>(len) }.map_err(derr("allocating the benchmark input"))?;
-        let mut output = unsafe { self.stream.alloc::<u8>(len) }.map_err(derr("allocating the benchmark output"))?;
+        let mut input = unsafe { self.stream.alloc::<u8>(len) }
+            .map_err(derr("allocating the benchmark input"))?;
+        let mut output = unsafe { self.stream.alloc::<u8>(len) }
+            .map_err(derr("allocating the benchmark output"))?;
         self.fill_random(&mut input, 0x5eed_0000 + len as u64)?;
         let iv = [0x0123_4567, 0x89ab_cdef, 0xfedc_ba98, 0x7654_3210];
         let ctx = self.gpu.context();
-        let start = ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(derr("creating an event"))?;
-        let end = ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(derr("creating an event"))?;
+        let start = ctx
+            .new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(derr("creating an event"))?;
+        let end = ctx
+            .new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(derr("creating an event"))?;
         let mut times = Vec::with_capacity(runs);
         for i in 0..warmup + runs {
-            start.record(&self.stream).map_err(derr("recording an event"))?;
-            self.launch(op, &input, &mut output, nblocks as u64, iv)?;
-            end.record(&self.stream).map_err(derr("recording an event"))?;
+            start
+                .record(&self.stream)
+                .map_err(derr("recording an event"))?;
+            self.launch(&self.stream, op, &input, &mut output, nblocks as u64, iv)?;
+            end.record(&self.stream)
+                .map_err(derr("recording an event"))?;
             end.synchronize().map_err(derr("kernel run"))?;
             if i >= warmup {
-                times.push(f64::from(start.elapsed_ms(&end).map_err(derr("reading an event"))?));
+                times.push(f64::from(
+                    start.elapsed_ms(&end).map_err(derr("reading an event"))?,
+                ));
             }
         }
         self.stream.synchronize().map_err(derr("kernel run"))?;
@@ -347,7 +612,11 @@ impl GpuCipher {
 
     fn fill_random(&self, buf: &mut CudaSlice<u8>, seed: u64) -> Result<(), GpuError> {
         let words = (buf.len() / 4) as u64;
-        let cfg = LaunchConfig { grid_dim: (self.gpu.sm_count().max(1) as u32 * 8, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+        let cfg = LaunchConfig {
+            grid_dim: (self.gpu.sm_count().max(1) as u32 * 8, 1, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
         let mut b = self.stream.launch_builder(&self.fill);
         b.arg(buf).arg(&words).arg(&seed);
         // SAFETY: (pointer, word count, seed) as the kernel declares; the buffer holds `words` words.
@@ -357,16 +626,32 @@ impl GpuCipher {
 }
 
 /// Writes each symbol into the module's `__constant__` memory.
-fn upload(module: &Arc<CudaModule>, stream: &Arc<CudaStream>, symbols: &[Symbol]) -> Result<(), GpuError> {
+fn upload(
+    module: &Arc<CudaModule>,
+    stream: &Arc<CudaStream>,
+    symbols: &[Symbol],
+) -> Result<(), GpuError> {
     for s in symbols {
-        let bytes: Zeroizing<Vec<u8>> = Zeroizing::new(s.words.iter().flat_map(|w| w.to_le_bytes()).collect());
-        let mut view = module.get_global(s.name, stream).map_err(derr("finding a kernel constant"))?;
+        let bytes: Zeroizing<Vec<u8>> =
+            Zeroizing::new(s.words.iter().flat_map(|w| w.to_le_bytes()).collect());
+        let mut view = module
+            .get_global(s.name, stream)
+            .map_err(derr("finding a kernel constant"))?;
         if view.len() < bytes.len() {
-            return Err(GpuError(format!("kernel constant {} is {} bytes, needs {}", s.name, view.len(), bytes.len())));
+            return Err(GpuError(format!(
+                "kernel constant {} is {} bytes, needs {}",
+                s.name,
+                view.len(),
+                bytes.len()
+            )));
         }
-        stream.memcpy_htod(&bytes[..], &mut view).map_err(derr("uploading kernel constants"))?;
+        stream
+            .memcpy_htod(&bytes[..], &mut view)
+            .map_err(derr("uploading kernel constants"))?;
     }
-    stream.synchronize().map_err(derr("uploading kernel constants"))
+    stream
+        .synchronize()
+        .map_err(derr("uploading kernel constants"))
 }
 
 impl Drop for GpuCipher {
@@ -393,6 +678,9 @@ mod tests {
 
     #[test]
     fn block_words_are_little_endian() {
-        assert_eq!(block_words(&[1, 2, 3, 4, 5, 6, 7, 8]), [0x0403_0201, 0x0807_0605, 0, 0]);
+        assert_eq!(
+            block_words(&[1, 2, 3, 4, 5, 6, 7, 8]),
+            [0x0403_0201, 0x0807_0605, 0, 0]
+        );
     }
 }
