@@ -21,6 +21,9 @@
 //! - [`spec`]: the portable implementation, written like the specification
 //!   (S-box circuits, round function, tweakey schedule). Constant time: no
 //!   secret-dependent branch or table index.
+//! - [`bitsliced`]: many blocks at once in bitsliced form (AVX2 chosen at run
+//!   time, portable `u64` otherwise), constant time; what
+//!   [`Skinny::encrypt_blocks`] and the RustCrypto types' parallel blocks use.
 //! - [`Skinny`]: a cipher whose variant is chosen at run time, for bulk layers.
 //!
 //! ```
@@ -49,7 +52,9 @@
 //! assert_eq!(&data, b"attack at dawn, attack at dawn!");
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
+// Only the AVX2 module opts back in to `unsafe` (intrinsics), each block with a
+// SAFETY comment.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "std")]
@@ -57,6 +62,7 @@ extern crate std;
 
 pub use cipher;
 
+pub mod bitsliced;
 pub mod spec;
 mod tweakable;
 mod typed;
@@ -98,6 +104,8 @@ impl std::error::Error for InvalidTweakeyLength {}
 pub struct Skinny {
     variant: Variant,
     rtk: RoundTweakeys,
+    /// The same round tweakeys as bitsliced masks, built once per key.
+    sliced: bitsliced::SlicedTweakeys,
 }
 
 impl Skinny {
@@ -109,11 +117,12 @@ impl Skinny {
         if tweakey.len() != variant.tweakey_bytes() {
             return Err(InvalidTweakeyLength { variant, got: tweakey.len() });
         }
-        Ok(Self { variant, rtk: RoundTweakeys::expand(variant, tweakey) })
+        Ok(Self::from_parts(variant, RoundTweakeys::expand(variant, tweakey)))
     }
 
     pub(crate) fn from_parts(variant: Variant, rtk: RoundTweakeys) -> Self {
-        Self { variant, rtk }
+        let sliced = bitsliced::SlicedTweakeys::new(variant.cell_width(), &rtk);
+        Self { variant, rtk, sliced }
     }
 
     /// The variant.
@@ -153,16 +162,14 @@ impl Skinny {
     }
 
     /// Encrypts whole blocks in place, with the fastest constant-time code this CPU
-    /// has for one thread.
+    /// has for one thread: the bitsliced [`bitsliced::Path::best`] path in batches
+    /// (a short tail is padded to a batch), any number of whole blocks.
     ///
     /// # Panics
     /// If `data` is not a whole number of blocks.
     pub fn encrypt_blocks(&self, data: &mut [u8]) {
-        let bs = self.block_bytes();
-        assert_eq!(data.len() % bs, 0, "whole blocks");
-        for block in data.chunks_exact_mut(bs) {
-            spec::encrypt_block(self.variant.cell_width(), &self.rtk, block);
-        }
+        self.crypt_blocks(bitsliced::Path::best(), bitsliced::Direction::Encrypt, data)
+            .unwrap_or_else(|_| unreachable!("the best path is available"));
     }
 
     /// Decrypts whole blocks in place (see [`Skinny::encrypt_blocks`]).
@@ -170,11 +177,45 @@ impl Skinny {
     /// # Panics
     /// If `data` is not a whole number of blocks.
     pub fn decrypt_blocks(&self, data: &mut [u8]) {
-        let bs = self.block_bytes();
-        assert_eq!(data.len() % bs, 0, "whole blocks");
-        for block in data.chunks_exact_mut(bs) {
-            spec::decrypt_block(self.variant.cell_width(), &self.rtk, block);
-        }
+        self.crypt_blocks(bitsliced::Path::best(), bitsliced::Direction::Decrypt, data)
+            .unwrap_or_else(|_| unreachable!("the best path is available"));
+    }
+
+    /// Encrypts whole blocks in place on a chosen bitsliced path, for tests and
+    /// benchmarks that compare the paths.
+    ///
+    /// # Errors
+    /// [`bitsliced::PathUnavailable`], with `data` untouched, if this CPU cannot
+    /// run `path`.
+    ///
+    /// # Panics
+    /// If `data` is not a whole number of blocks.
+    pub fn encrypt_blocks_with(&self, path: bitsliced::Path, data: &mut [u8]) -> Result<(), bitsliced::PathUnavailable> {
+        self.crypt_blocks(path, bitsliced::Direction::Encrypt, data)
+    }
+
+    /// Decrypts whole blocks in place on a chosen bitsliced path (see
+    /// [`Skinny::encrypt_blocks_with`]).
+    ///
+    /// # Errors
+    /// [`bitsliced::PathUnavailable`], with `data` untouched, if this CPU cannot
+    /// run `path`.
+    ///
+    /// # Panics
+    /// If `data` is not a whole number of blocks.
+    pub fn decrypt_blocks_with(&self, path: bitsliced::Path, data: &mut [u8]) -> Result<(), bitsliced::PathUnavailable> {
+        self.crypt_blocks(path, bitsliced::Direction::Decrypt, data)
+    }
+
+    fn crypt_blocks(
+        &self,
+        path: bitsliced::Path,
+        dir: bitsliced::Direction,
+        data: &mut [u8],
+    ) -> Result<(), bitsliced::PathUnavailable> {
+        assert_eq!(data.len() % self.block_bytes(), 0, "whole blocks");
+        let v = self.variant;
+        bitsliced::crypt(path, &self.sliced, v.cell_width(), v.rounds(), dir, data)
     }
 }
 
