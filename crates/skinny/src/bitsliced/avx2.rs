@@ -11,8 +11,8 @@ use super::keys::SlicedTweakeys;
 use super::word::Word;
 use crate::spec::CellWidth;
 use core::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_or_si256, _mm256_set1_epi64x, _mm256_set_epi64x, _mm256_slli_epi64,
-    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
+    __m256i, _mm256_and_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x, _mm256_slli_epi64,
+    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
 /// Whether this CPU has AVX2. With `std` this asks the CPU (std caches the answer
@@ -92,19 +92,43 @@ impl Word for Avx2Word {
         })
     }
     #[inline(always)]
-    fn from_lanes(mut lane: impl FnMut(usize) -> u64) -> Self {
-        let (l0, l1, l2, l3) = (lane(0), lane(1), lane(2), lane(3));
-        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
-        Self(unsafe { _mm256_set_epi64x(l3 as i64, l2 as i64, l1 as i64, l0 as i64) })
+    fn load_row8(blocks: &[u8], i: usize) -> Self {
+        let row = &blocks[32 * i..32 * i + 32];
+        // SAFETY: AVX2 was detected (module rule); `row` is 32 readable bytes and
+        // the unaligned load has no alignment requirement.
+        Self(unsafe { _mm256_loadu_si256(row.as_ptr().cast::<__m256i>()) })
     }
     #[inline(always)]
-    fn to_lanes(self, mut sink: impl FnMut(usize, u64)) {
-        let mut lanes = [0u64; 4];
-        // SAFETY: AVX2 was detected (module rule); `lanes` is 32 writable bytes and
+    fn store_row8(self, blocks: &mut [u8], i: usize) {
+        let row = &mut blocks[32 * i..32 * i + 32];
+        // SAFETY: AVX2 was detected (module rule); `row` is 32 writable bytes and
         // the unaligned store has no alignment requirement.
-        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), self.0) };
-        for (k, v) in lanes.into_iter().enumerate() {
-            sink(k, v);
+        unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast::<__m256i>(), self.0) }
+    }
+    /// Blocks 4i..4i+4 are 64 contiguous bytes: two loads, then the 64-bit
+    /// unpacks gather first halves and second halves, lanes in block order
+    /// (4i, 4i+2, 4i+1, 4i+3), which `store_row16` puts back.
+    #[inline(always)]
+    fn load_row16(blocks: &[u8], i: usize) -> (Self, Self) {
+        let row = &blocks[64 * i..64 * i + 64];
+        // SAFETY: AVX2 was detected (module rule); `row` is 64 readable bytes, read
+        // as two unaligned 32-byte loads.
+        unsafe {
+            let a = _mm256_loadu_si256(row.as_ptr().cast::<__m256i>());
+            let b = _mm256_loadu_si256(row[32..].as_ptr().cast::<__m256i>());
+            (Self(_mm256_unpacklo_epi64(a, b)), Self(_mm256_unpackhi_epi64(a, b)))
+        }
+    }
+    #[inline(always)]
+    fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize) {
+        let row = &mut blocks[64 * i..64 * i + 64];
+        // SAFETY: AVX2 was detected (module rule); `row` is 64 writable bytes,
+        // written as two unaligned 32-byte stores.
+        unsafe {
+            let a = _mm256_unpacklo_epi64(lo.0, hi.0);
+            let b = _mm256_unpackhi_epi64(lo.0, hi.0);
+            _mm256_storeu_si256(row.as_mut_ptr().cast::<__m256i>(), a);
+            _mm256_storeu_si256(row[32..].as_mut_ptr().cast::<__m256i>(), b);
         }
     }
 }

@@ -1,8 +1,9 @@
 //! One batch of `64 · W::LANES` blocks: into bitsliced form, all rounds, and back.
 //!
-//! Lane `k` of a word carries blocks `64·k .. 64·k + 64`. Each 64-bit half of the
-//! blocks (a 64-bit block has one) is read as a little-endian word and the 64×64
-//! bit matrix of a lane is transposed; the slices are then named by (cell, bit).
+//! Each 64-bit half of the blocks (a 64-bit block has one) is read as a
+//! little-endian word, 64 rows of `W::LANES` blocks (see [`Word::load_row16`]), and
+//! the 64×64 bit matrix of each lane is transposed; the slices are then named by
+//! (cell, bit).
 
 use super::keys::SlicedTweakeys;
 use super::round::{decrypt_round, encrypt_round, State};
@@ -30,21 +31,22 @@ const fn slice_position<const BITS: usize>(half: usize, j: usize) -> (usize, usi
     }
 }
 
-#[inline(always)]
-fn read_u64(bytes: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(w)
-}
-
 /// Loads a batch (`blocks` is exactly `64 · W::LANES` blocks of `BITS · 2` bytes).
 #[inline(always)]
 fn load<W: Word, const BITS: usize>(blocks: &[u8], state: &mut State<W>) {
-    let block_bytes = 2 * BITS;
-    for half in 0..BITS / 4 {
-        let mut m: [W; 64] =
-            core::array::from_fn(|i| W::from_lanes(|k| read_u64(blocks, (64 * k + i) * block_bytes + 8 * half)));
-        transpose64(&mut m);
+    let zero = W::splat(0);
+    let mut halves = [[zero; 64]; 2];
+    for i in 0..64 {
+        if BITS == 8 {
+            let (lo, hi) = W::load_row16(blocks, i);
+            halves[0][i] = lo;
+            halves[1][i] = hi;
+        } else {
+            halves[0][i] = W::load_row8(blocks, i);
+        }
+    }
+    for (half, m) in halves.iter_mut().enumerate().take(BITS / 4) {
+        transpose64(m);
         for (j, w) in m.iter().enumerate() {
             let (cell, bit) = slice_position::<BITS>(half, j);
             state[cell][bit] = *w;
@@ -55,18 +57,20 @@ fn load<W: Word, const BITS: usize>(blocks: &[u8], state: &mut State<W>) {
 /// Stores a batch back into byte order (the inverse of [`load`]).
 #[inline(always)]
 fn store<W: Word, const BITS: usize>(state: &State<W>, blocks: &mut [u8]) {
-    let block_bytes = 2 * BITS;
-    for half in 0..BITS / 4 {
-        let mut m: [W; 64] = core::array::from_fn(|j| {
+    let zero = W::splat(0);
+    let mut halves = [[zero; 64]; 2];
+    for (half, m) in halves.iter_mut().enumerate().take(BITS / 4) {
+        for (j, w) in m.iter_mut().enumerate() {
             let (cell, bit) = slice_position::<BITS>(half, j);
-            state[cell][bit]
-        });
-        transpose64(&mut m);
-        for (i, w) in m.iter().enumerate() {
-            w.to_lanes(|k, v| {
-                let at = (64 * k + i) * block_bytes + 8 * half;
-                blocks[at..at + 8].copy_from_slice(&v.to_le_bytes());
-            });
+            *w = state[cell][bit];
+        }
+        transpose64(m);
+    }
+    for i in 0..64 {
+        if BITS == 8 {
+            W::store_row16(halves[0][i], halves[1][i], blocks, i);
+        } else {
+            halves[0][i].store_row8(blocks, i);
         }
     }
 }

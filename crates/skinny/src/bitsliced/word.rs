@@ -1,6 +1,11 @@
-//! The machine word that holds one bit slice: bit `j` of lane `k` is one bit of
-//! block `64·k + j` of the batch. Every operation is a plain bitwise one, so the
-//! code built on it runs in the same time whatever the data.
+//! The machine word that holds one bit slice of a batch of `64 · LANES` blocks.
+//! Every operation is a plain bitwise one, so the code built on it runs in the same
+//! time whatever the data.
+//!
+//! Before the transposition, "row" `i` (0..64) of a batch is one word per 64-bit
+//! block half holding blocks `LANES·i .. LANES·i + LANES`, one per lane, in the
+//! order that loads fastest on the machine; `store_row*` undoes exactly what
+//! `load_row*` did, so the order inside a row never shows outside.
 
 /// One bit slice of a batch: `LANES` 64-bit lanes side by side.
 pub(crate) trait Word: Copy {
@@ -16,10 +21,28 @@ pub(crate) trait Word: Copy {
     fn shl(self, n: u32) -> Self;
     /// Right shift of every 64-bit lane by `n`.
     fn shr(self, n: u32) -> Self;
-    /// Builds a word from its lanes, lane `k` = `lane(k)`.
-    fn from_lanes(lane: impl FnMut(usize) -> u64) -> Self;
-    /// Hands each lane to `sink(k, value)`.
-    fn to_lanes(self, sink: impl FnMut(usize, u64));
+    /// Row `i` of a batch of 8-byte blocks (each block read little-endian).
+    fn load_row8(blocks: &[u8], i: usize) -> Self;
+    /// Writes row `i` back, the inverse of [`Word::load_row8`].
+    fn store_row8(self, blocks: &mut [u8], i: usize);
+    /// Row `i` of a batch of 16-byte blocks: (first halves, second halves).
+    fn load_row16(blocks: &[u8], i: usize) -> (Self, Self);
+    /// Writes row `i` back, the inverse of [`Word::load_row16`].
+    fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize);
+}
+
+/// Reads 8 bytes at `at` as a little-endian word.
+#[inline(always)]
+pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Writes a word as 8 little-endian bytes at `at`.
+#[inline(always)]
+pub(crate) fn write_u64(bytes: &mut [u8], at: usize, v: u64) {
+    bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
 }
 
 impl Word for u64 {
@@ -54,11 +77,20 @@ impl Word for u64 {
         self >> n
     }
     #[inline(always)]
-    fn from_lanes(mut lane: impl FnMut(usize) -> u64) -> Self {
-        lane(0)
+    fn load_row8(blocks: &[u8], i: usize) -> Self {
+        read_u64(blocks, 8 * i)
     }
     #[inline(always)]
-    fn to_lanes(self, mut sink: impl FnMut(usize, u64)) {
-        sink(0, self)
+    fn store_row8(self, blocks: &mut [u8], i: usize) {
+        write_u64(blocks, 8 * i, self)
+    }
+    #[inline(always)]
+    fn load_row16(blocks: &[u8], i: usize) -> (Self, Self) {
+        (read_u64(blocks, 16 * i), read_u64(blocks, 16 * i + 8))
+    }
+    #[inline(always)]
+    fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize) {
+        write_u64(blocks, 16 * i, lo);
+        write_u64(blocks, 16 * i + 8, hi);
     }
 }
