@@ -88,7 +88,7 @@ fn default_dispatch_matches_spec() {
     let mut rng = Rng(3);
     for v in Variant::ALL {
         let c = Skinny::new(v, &rng.bytes(v.tweakey_bytes())).expect("key length");
-        for blocks in [0, 1, 5, 300, 1000] {
+        for blocks in [0, 1, 4, 5, 258, 260, 261, 300, 1000] {
             let plain = rng.bytes(blocks * v.block_bytes());
             let mut data = plain.clone();
             c.encrypt_blocks(&mut data);
