@@ -11,7 +11,7 @@ use super::keys::SlicedTweakeys;
 use super::word::Word;
 use crate::spec::CellWidth;
 use core::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x, _mm256_slli_epi64,
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x, _mm256_slli_epi64,
     _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
@@ -55,6 +55,11 @@ impl Word for Avx2Word {
     fn or(self, other: Self) -> Self {
         // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
         Self(unsafe { _mm256_or_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn andnot(self, other: Self) -> Self {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
+        Self(unsafe { _mm256_andnot_si256(self.0, other.0) })
     }
     #[inline(always)]
     fn not(self) -> Self {

@@ -16,6 +16,8 @@ pub(crate) trait Word: Copy {
     fn xor(self, other: Self) -> Self;
     fn and(self, other: Self) -> Self;
     fn or(self, other: Self) -> Self;
+    /// `¬self ∧ other`, one instruction on x86 (`andn`, `vpandn`).
+    fn andnot(self, other: Self) -> Self;
     fn not(self) -> Self;
     /// Left shift of every 64-bit lane by `n` (a constant at every call site).
     fn shl(self, n: u32) -> Self;
@@ -63,6 +65,10 @@ impl Word for u64 {
     #[inline(always)]
     fn or(self, other: Self) -> Self {
         self | other
+    }
+    #[inline(always)]
+    fn andnot(self, other: Self) -> Self {
+        !self & other
     }
     #[inline(always)]
     fn not(self) -> Self {
