@@ -15,6 +15,9 @@
 //! [`crate::Skinny::encrypt_blocks_with`] runs a chosen path (for tests and
 //! benchmarks). See `docs/cpu-bitsliced.md` for the operation counts and speeds.
 
+// Index loops over cells and bits read like the specification's formulas.
+#![allow(clippy::needless_range_loop)]
+
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 mod batch;
