@@ -1,12 +1,13 @@
 //! Bitsliced SKINNY: many blocks at once, constant time.
 //!
 //! A batch of blocks is transposed so that one machine word holds the same bit of
-//! every block ([`transpose`]); the round function then works on whole words with
-//! XOR, OR and NOT only ([`sbox`], [`round`]); the round tweakeys, the same for
-//! every block, are precomputed per key as all-ones/all-zero masks ([`keys`]).
-//! Nothing branches on or indexes by secret data.
+//! every block (module `transpose`); the round function then works on whole
+//! words with XOR, AND, OR and NOT only (modules `sbox`, `round`); the round
+//! tweakeys, the same for every block, are precomputed per key as
+//! all-ones/all-zero masks ([`SlicedTweakeys`]). Nothing branches on or indexes by
+//! secret data.
 //!
-//! Two code paths share that code through the [`word`] abstraction:
+//! Two code paths share that code through one word abstraction (module `word`):
 //! - [`Path::PortableU64`]: `u64` slices, 64 blocks a batch, every target;
 //! - [`Path::Avx2`]: 256-bit slices, 256 blocks a batch, x86-64 with AVX2 found
 //!   at run time.
