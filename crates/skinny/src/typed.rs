@@ -1,7 +1,7 @@
 //! One type per variant, with the RustCrypto `cipher` traits.
 
 use crate::{Skinny, Variant};
-use cipher::consts::{U1, U16, U24, U32, U48, U8};
+use cipher::consts::{U16, U24, U256, U32, U48, U8};
 use cipher::{
     AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
     BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut, Key,
@@ -61,10 +61,10 @@ macro_rules! backend_for_block_size {
     };
 }
 
-// One block at a time until a many-block backend exists for the portable code;
-// the par size is where a batched backend plugs in.
-backend_for_block_size!(U8, U1);
-backend_for_block_size!(U16, U1);
+// The AVX2 bitsliced batch (256 blocks), so each `encrypt_par_blocks` call is one
+// whole batch; without AVX2 it is four portable 64-block batches.
+backend_for_block_size!(U8, U256);
+backend_for_block_size!(U16, U256);
 
 macro_rules! define_skinny {
     ($(#[$doc:meta])* $name:ident, $variant:expr, $block:ty, $key:ty) => {

@@ -1,0 +1,160 @@
+//! The AVX2 path: one 256-bit register per bit slice, 256 blocks a batch, chosen at
+//! run time when the CPU has AVX2.
+//!
+//! The only `unsafe` code of the crate is here. Its soundness rests on one rule:
+//! an [`Avx2Word`] is only ever made inside [`crypt_with_avx2`], which is only
+//! entered after AVX2 was found on this CPU (see [`detected`]).
+#![allow(unsafe_code)]
+
+use super::batch::{crypt_blocks, Direction};
+use super::keys::SlicedTweakeys;
+use super::word::Word;
+use crate::spec::CellWidth;
+use core::arch::x86_64::{
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x, _mm256_slli_epi64,
+    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256,
+};
+
+/// Whether this CPU has AVX2. With `std` this asks the CPU (std caches the answer
+/// after the first call); without `std` it is whatever the build targets.
+#[inline]
+pub fn detected() -> bool {
+    #[cfg(feature = "std")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(target_feature = "avx2")
+    }
+}
+
+/// A bit slice of 256 blocks in one AVX2 register.
+#[derive(Clone, Copy)]
+struct Avx2Word(__m256i);
+
+impl Word for Avx2Word {
+    const LANES: usize = 4;
+
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        // SAFETY: Avx2Word code only runs after AVX2 was detected (module rule).
+        Self(unsafe { _mm256_set1_epi64x(x as i64) })
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
+        Self(unsafe { _mm256_xor_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
+        Self(unsafe { _mm256_and_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
+        Self(unsafe { _mm256_or_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn andnot(self, other: Self) -> Self {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
+        Self(unsafe { _mm256_andnot_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        self.xor(Self::splat(u64::MAX))
+    }
+    #[inline(always)]
+    fn shl(self, n: u32) -> Self {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule). The
+        // shift is an immediate, so each constant `n` gets its own instruction.
+        Self(unsafe {
+            match n {
+                1 => _mm256_slli_epi64::<1>(self.0),
+                2 => _mm256_slli_epi64::<2>(self.0),
+                4 => _mm256_slli_epi64::<4>(self.0),
+                8 => _mm256_slli_epi64::<8>(self.0),
+                16 => _mm256_slli_epi64::<16>(self.0),
+                32 => _mm256_slli_epi64::<32>(self.0),
+                _ => unreachable!("the transposition shifts by powers of two up to 32"),
+            }
+        })
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        // SAFETY: as for `shl`.
+        Self(unsafe {
+            match n {
+                1 => _mm256_srli_epi64::<1>(self.0),
+                2 => _mm256_srli_epi64::<2>(self.0),
+                4 => _mm256_srli_epi64::<4>(self.0),
+                8 => _mm256_srli_epi64::<8>(self.0),
+                16 => _mm256_srli_epi64::<16>(self.0),
+                32 => _mm256_srli_epi64::<32>(self.0),
+                _ => unreachable!("the transposition shifts by powers of two up to 32"),
+            }
+        })
+    }
+    #[inline(always)]
+    fn load_row8(blocks: &[u8], i: usize) -> Self {
+        let row = &blocks[32 * i..32 * i + 32];
+        // SAFETY: AVX2 was detected (module rule); `row` is 32 readable bytes and
+        // the unaligned load has no alignment requirement.
+        Self(unsafe { _mm256_loadu_si256(row.as_ptr().cast::<__m256i>()) })
+    }
+    #[inline(always)]
+    fn store_row8(self, blocks: &mut [u8], i: usize) {
+        let row = &mut blocks[32 * i..32 * i + 32];
+        // SAFETY: AVX2 was detected (module rule); `row` is 32 writable bytes and
+        // the unaligned store has no alignment requirement.
+        unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast::<__m256i>(), self.0) }
+    }
+    /// Blocks 4i..4i+4 are 64 contiguous bytes: two loads, then the 64-bit
+    /// unpacks gather first halves and second halves, lanes in block order
+    /// (4i, 4i+2, 4i+1, 4i+3), which `store_row16` puts back.
+    #[inline(always)]
+    fn load_row16(blocks: &[u8], i: usize) -> (Self, Self) {
+        let row = &blocks[64 * i..64 * i + 64];
+        // SAFETY: AVX2 was detected (module rule); `row` is 64 readable bytes, read
+        // as two unaligned 32-byte loads.
+        unsafe {
+            let a = _mm256_loadu_si256(row.as_ptr().cast::<__m256i>());
+            let b = _mm256_loadu_si256(row[32..].as_ptr().cast::<__m256i>());
+            (Self(_mm256_unpacklo_epi64(a, b)), Self(_mm256_unpackhi_epi64(a, b)))
+        }
+    }
+    #[inline(always)]
+    fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize) {
+        let row = &mut blocks[64 * i..64 * i + 64];
+        // SAFETY: AVX2 was detected (module rule); `row` is 64 writable bytes,
+        // written as two unaligned 32-byte stores.
+        unsafe {
+            let a = _mm256_unpacklo_epi64(lo.0, hi.0);
+            let b = _mm256_unpackhi_epi64(lo.0, hi.0);
+            _mm256_storeu_si256(row.as_mut_ptr().cast::<__m256i>(), a);
+            _mm256_storeu_si256(row[32..].as_mut_ptr().cast::<__m256i>(), b);
+        }
+    }
+}
+
+/// Runs the batches with every Avx2Word operation compiled to AVX2 instructions.
+#[target_feature(enable = "avx2")]
+fn crypt_with_avx2(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8]) {
+    match width {
+        CellWidth::Nibble => crypt_blocks::<Avx2Word, 4>(keys, rounds, dir, data),
+        CellWidth::Byte => crypt_blocks::<Avx2Word, 8>(keys, rounds, dir, data),
+    }
+}
+
+/// Encrypts or decrypts whole blocks in place, 256 at a time (a shorter tail is
+/// padded with zeros and the padding thrown away). Returns false, touching
+/// nothing, when this CPU has no AVX2.
+pub(crate) fn crypt(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8]) -> bool {
+    if !detected() {
+        return false;
+    }
+    // SAFETY: `crypt_with_avx2` needs AVX2, which `detected` just confirmed.
+    unsafe { crypt_with_avx2(keys, width, rounds, dir, data) };
+    true
+}

@@ -1,0 +1,137 @@
+//! One batch of `64 · W::LANES` blocks: into bitsliced form, all rounds, and back.
+//!
+//! Each 64-bit half of the blocks (a 64-bit block has one) is read as a
+//! little-endian word, 64 rows of `W::LANES` blocks (see [`Word::load_row16`]), and
+//! the 64×64 bit matrix of each lane is transposed; the slices are then named by
+//! (cell, bit).
+
+use super::keys::SlicedTweakeys;
+use super::round::{decrypt_round, encrypt_round, State};
+use super::transpose::transpose64;
+use super::word::Word;
+
+/// Which way a batch goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Direction {
+    Encrypt,
+    Decrypt,
+}
+
+/// The (cell, bit) that slice `j` of half `half` holds after the transposition.
+/// 4-bit cells: the high nibble of byte `i` is cell `2i`, the low nibble cell `2i + 1`.
+#[inline(always)]
+const fn slice_position<const BITS: usize>(half: usize, j: usize) -> (usize, usize) {
+    let (byte, bit) = (j / 8, j % 8);
+    if BITS == 8 {
+        (8 * half + byte, bit)
+    } else if bit >= 4 {
+        (2 * byte, bit - 4)
+    } else {
+        (2 * byte + 1, bit)
+    }
+}
+
+/// Loads a batch (`blocks` is exactly `64 · W::LANES` blocks of `BITS · 2` bytes).
+#[inline(always)]
+fn load<W: Word, const BITS: usize>(blocks: &[u8], state: &mut State<W>) {
+    let zero = W::splat(0);
+    let mut halves = [[zero; 64]; 2];
+    for i in 0..64 {
+        if BITS == 8 {
+            let (lo, hi) = W::load_row16(blocks, i);
+            halves[0][i] = lo;
+            halves[1][i] = hi;
+        } else {
+            halves[0][i] = W::load_row8(blocks, i);
+        }
+    }
+    for (half, m) in halves.iter_mut().enumerate().take(BITS / 4) {
+        transpose64(m);
+        for (j, w) in m.iter().enumerate() {
+            let (cell, bit) = slice_position::<BITS>(half, j);
+            state[cell][bit] = *w;
+        }
+    }
+}
+
+/// Stores a batch back into byte order (the inverse of [`load`]).
+#[inline(always)]
+fn store<W: Word, const BITS: usize>(state: &State<W>, blocks: &mut [u8]) {
+    let zero = W::splat(0);
+    let mut halves = [[zero; 64]; 2];
+    for (half, m) in halves.iter_mut().enumerate().take(BITS / 4) {
+        for (j, w) in m.iter_mut().enumerate() {
+            let (cell, bit) = slice_position::<BITS>(half, j);
+            *w = state[cell][bit];
+        }
+        transpose64(m);
+    }
+    for i in 0..64 {
+        if BITS == 8 {
+            W::store_row16(halves[0][i], halves[1][i], blocks, i);
+        } else {
+            halves[0][i].store_row8(blocks, i);
+        }
+    }
+}
+
+/// Encrypts or decrypts one full batch in place with `rounds` rounds (an even
+/// number, as for every SKINNY variant). `BITS` is the cell width, 4 or 8.
+#[inline(always)]
+pub(crate) fn crypt_batch<W: Word, const BITS: usize>(
+    keys: &SlicedTweakeys,
+    rounds: usize,
+    dir: Direction,
+    blocks: &mut [u8],
+) {
+    debug_assert_eq!(blocks.len(), 64 * W::LANES * 2 * BITS);
+    debug_assert_eq!(rounds % 2, 0);
+    let zero = W::splat(0);
+    let mut a: State<W> = [[zero; 8]; 16];
+    let mut b: State<W> = [[zero; 8]; 16];
+    load::<W, BITS>(blocks, &mut a);
+    match dir {
+        Direction::Encrypt => {
+            for r in (0..rounds).step_by(2) {
+                encrypt_round::<W, BITS>(&a, &mut b, keys.round(r));
+                encrypt_round::<W, BITS>(&b, &mut a, keys.round(r + 1));
+            }
+        }
+        Direction::Decrypt => {
+            for r in (0..rounds).step_by(2).rev() {
+                decrypt_round::<W, BITS>(&a, &mut b, keys.round(r + 1));
+                decrypt_round::<W, BITS>(&b, &mut a, keys.round(r));
+            }
+        }
+    }
+    store::<W, BITS>(&a, blocks);
+}
+
+/// The largest batch in bytes: 256 blocks of 16 bytes.
+const MAX_BATCH_BYTES: usize = 256 * 16;
+
+/// Encrypts or decrypts whole blocks in place, one batch at a time. A tail shorter
+/// than a batch is copied into a zero-padded batch, processed like any other (so
+/// it takes the same time whatever its content), and copied back.
+#[inline(always)]
+pub(crate) fn crypt_blocks<W: Word, const BITS: usize>(
+    keys: &SlicedTweakeys,
+    rounds: usize,
+    dir: Direction,
+    data: &mut [u8],
+) {
+    let batch_bytes = 64 * W::LANES * 2 * BITS;
+    let mut chunks = data.chunks_exact_mut(batch_bytes);
+    for chunk in &mut chunks {
+        crypt_batch::<W, BITS>(keys, rounds, dir, chunk);
+    }
+    let tail = chunks.into_remainder();
+    if !tail.is_empty() {
+        let mut buf = [0u8; MAX_BATCH_BYTES];
+        let padded = &mut buf[..batch_bytes];
+        padded[..tail.len()].copy_from_slice(tail);
+        crypt_batch::<W, BITS>(keys, rounds, dir, padded);
+        tail.copy_from_slice(&padded[..tail.len()]);
+        zeroize::Zeroize::zeroize(&mut buf);
+    }
+}

@@ -1,0 +1,131 @@
+//! The round function and its inverse on a bitsliced state.
+//!
+//! `State[cell][bit]` is the slice of bit `bit` of cell `cell` (row by row) over
+//! the whole batch. One round, in word operations per batch:
+//! - SubCells: the S-box circuit on each of the 16 cells (see [`super::sbox`]);
+//! - AddConstants + AddRoundTweakey: one XOR of a precomputed mask per slice of
+//!   the first two rows (the round constants are folded into those masks), plus
+//!   one fixed NOT for the constant 2 of cell 8;
+//! - ShiftRows: no operation at all, it only decides which input cell each output
+//!   column reads;
+//! - MixColumns: three XORs per column and bit slice.
+//!
+//! The output goes to a second state, so the renamings of ShiftRows and
+//! MixColumns never need a copy of their own.
+
+use super::keys::RoundMasks;
+use super::sbox::{sbox4, sbox4_inv, sbox8, sbox8_inv, Cell};
+use super::word::Word;
+
+/// The bitsliced state of one batch.
+pub(crate) type State<W> = [Cell<W>; 16];
+
+#[inline(always)]
+fn sub_cell<W: Word, const BITS: usize>(c: &mut Cell<W>) {
+    if BITS == 8 {
+        sbox8(c)
+    } else {
+        sbox4(c)
+    }
+}
+
+#[inline(always)]
+fn sub_cell_inv<W: Word, const BITS: usize>(c: &mut Cell<W>) {
+    if BITS == 8 {
+        sbox8_inv(c)
+    } else {
+        sbox4_inv(c)
+    }
+}
+
+/// AddRoundTweakey (and the row-0/1 constants) on cell `cell` (0..8).
+#[inline(always)]
+fn add_masks<W: Word, const BITS: usize>(c: &mut Cell<W>, masks: &RoundMasks, cell: usize) {
+    for b in 0..BITS {
+        c[b] = c[b].xor(W::splat(masks[8 * cell + b]));
+    }
+}
+
+/// The constant 2 that AddConstants puts into cell 8 (row 2, column 0) every round.
+#[inline(always)]
+fn add_row2_constant<W: Word>(c: &mut Cell<W>) {
+    c[1] = c[1].not();
+}
+
+/// Output column `C` of one encryption round. Output column `c` takes row `r` from
+/// input column `c - r` (ShiftRows), so each column is finished in one pass. The
+/// column is a const parameter so every index is a constant once compiled.
+#[inline(always)]
+fn encrypt_column<W: Word, const BITS: usize, const C: usize>(s: &State<W>, out: &mut State<W>, masks: &RoundMasks) {
+    let (c1, c2, c3) = ((C + 3) % 4, (C + 2) % 4, (C + 1) % 4);
+    let mut a0 = s[C];
+    sub_cell::<W, BITS>(&mut a0);
+    add_masks::<W, BITS>(&mut a0, masks, C);
+    let mut a1 = s[4 + c1];
+    sub_cell::<W, BITS>(&mut a1);
+    add_masks::<W, BITS>(&mut a1, masks, 4 + c1);
+    let mut a2 = s[8 + c2];
+    sub_cell::<W, BITS>(&mut a2);
+    if c2 == 0 {
+        add_row2_constant(&mut a2);
+    }
+    let mut a3 = s[12 + c3];
+    sub_cell::<W, BITS>(&mut a3);
+    for b in 0..BITS {
+        let t = a0[b].xor(a2[b]);
+        out[C][b] = t.xor(a3[b]);
+        out[4 + C][b] = a0[b];
+        out[8 + C][b] = a1[b].xor(a2[b]);
+        out[12 + C][b] = t;
+    }
+}
+
+/// One encryption round from `s` into `out`.
+#[inline(always)]
+pub(crate) fn encrypt_round<W: Word, const BITS: usize>(s: &State<W>, out: &mut State<W>, masks: &RoundMasks) {
+    encrypt_column::<W, BITS, 0>(s, out, masks);
+    encrypt_column::<W, BITS, 1>(s, out, masks);
+    encrypt_column::<W, BITS, 2>(s, out, masks);
+    encrypt_column::<W, BITS, 3>(s, out, masks);
+}
+
+/// Input column `C` of one decryption round: MixColumns⁻¹, ShiftRows⁻¹ (again
+/// only in where each result is written), the masks, then S-box⁻¹.
+#[inline(always)]
+fn decrypt_column<W: Word, const BITS: usize, const C: usize>(s: &State<W>, out: &mut State<W>, masks: &RoundMasks) {
+    let (c1, c2, c3) = ((C + 3) % 4, (C + 2) % 4, (C + 1) % 4);
+    let mut a0 = s[C];
+    let mut a1 = s[4 + C];
+    let mut a2 = s[8 + C];
+    let mut a3 = s[12 + C];
+    for b in 0..BITS {
+        let (b0, b1, b2, b3) = (a0[b], a1[b], a2[b], a3[b]);
+        let t = b1.xor(b3);
+        a0[b] = b1;
+        a1[b] = t.xor(b2);
+        a2[b] = t;
+        a3[b] = b0.xor(b3);
+    }
+    add_masks::<W, BITS>(&mut a0, masks, C);
+    sub_cell_inv::<W, BITS>(&mut a0);
+    out[C] = a0;
+    add_masks::<W, BITS>(&mut a1, masks, 4 + c1);
+    sub_cell_inv::<W, BITS>(&mut a1);
+    out[4 + c1] = a1;
+    if c2 == 0 {
+        add_row2_constant(&mut a2);
+    }
+    sub_cell_inv::<W, BITS>(&mut a2);
+    out[8 + c2] = a2;
+    sub_cell_inv::<W, BITS>(&mut a3);
+    out[12 + c3] = a3;
+}
+
+/// One decryption round from `s` into `out`.
+#[inline(always)]
+pub(crate) fn decrypt_round<W: Word, const BITS: usize>(s: &State<W>, out: &mut State<W>, masks: &RoundMasks) {
+    decrypt_column::<W, BITS, 0>(s, out, masks);
+    decrypt_column::<W, BITS, 1>(s, out, masks);
+    decrypt_column::<W, BITS, 2>(s, out, masks);
+    decrypt_column::<W, BITS, 3>(s, out, masks);
+}

@@ -1,0 +1,102 @@
+//! The machine word that holds one bit slice of a batch of `64 · LANES` blocks.
+//! Every operation is a plain bitwise one, so the code built on it runs in the same
+//! time whatever the data.
+//!
+//! Before the transposition, "row" `i` (0..64) of a batch is one word per 64-bit
+//! block half holding blocks `LANES·i .. LANES·i + LANES`, one per lane, in the
+//! order that loads fastest on the machine; `store_row*` undoes exactly what
+//! `load_row*` did, so the order inside a row never shows outside.
+
+/// One bit slice of a batch: `LANES` 64-bit lanes side by side.
+pub(crate) trait Word: Copy {
+    /// Lanes of 64 blocks each (1 for `u64`, 4 for an AVX2 register).
+    const LANES: usize;
+    /// Every lane set to `x` (round-tweakey masks are 0 or all ones).
+    fn splat(x: u64) -> Self;
+    fn xor(self, other: Self) -> Self;
+    fn and(self, other: Self) -> Self;
+    fn or(self, other: Self) -> Self;
+    /// `¬self ∧ other`, one instruction on x86 (`andn`, `vpandn`).
+    fn andnot(self, other: Self) -> Self;
+    fn not(self) -> Self;
+    /// Left shift of every 64-bit lane by `n` (a constant at every call site).
+    fn shl(self, n: u32) -> Self;
+    /// Right shift of every 64-bit lane by `n`.
+    fn shr(self, n: u32) -> Self;
+    /// Row `i` of a batch of 8-byte blocks (each block read little-endian).
+    fn load_row8(blocks: &[u8], i: usize) -> Self;
+    /// Writes row `i` back, the inverse of [`Word::load_row8`].
+    fn store_row8(self, blocks: &mut [u8], i: usize);
+    /// Row `i` of a batch of 16-byte blocks: (first halves, second halves).
+    fn load_row16(blocks: &[u8], i: usize) -> (Self, Self);
+    /// Writes row `i` back, the inverse of [`Word::load_row16`].
+    fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize);
+}
+
+/// Reads 8 bytes at `at` as a little-endian word.
+#[inline(always)]
+pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Writes a word as 8 little-endian bytes at `at`.
+#[inline(always)]
+pub(crate) fn write_u64(bytes: &mut [u8], at: usize, v: u64) {
+    bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+impl Word for u64 {
+    const LANES: usize = 1;
+
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        self ^ other
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        self & other
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        self | other
+    }
+    #[inline(always)]
+    fn andnot(self, other: Self) -> Self {
+        !self & other
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        !self
+    }
+    #[inline(always)]
+    fn shl(self, n: u32) -> Self {
+        self << n
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        self >> n
+    }
+    #[inline(always)]
+    fn load_row8(blocks: &[u8], i: usize) -> Self {
+        read_u64(blocks, 8 * i)
+    }
+    #[inline(always)]
+    fn store_row8(self, blocks: &mut [u8], i: usize) {
+        write_u64(blocks, 8 * i, self)
+    }
+    #[inline(always)]
+    fn load_row16(blocks: &[u8], i: usize) -> (Self, Self) {
+        (read_u64(blocks, 16 * i), read_u64(blocks, 16 * i + 8))
+    }
+    #[inline(always)]
+    fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize) {
+        write_u64(blocks, 16 * i, lo);
+        write_u64(blocks, 16 * i + 8, hi);
+    }
+}
