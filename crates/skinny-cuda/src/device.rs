@@ -236,10 +236,17 @@ impl Gpu {
     /// # Errors
     /// Compilation or loading failed.
     pub fn load_module(&self, source: &KernelSource) -> Result<Arc<CudaModule>, GpuError> {
-        let image = self.machine_code(source)?;
-        self.ctx
-            .load_module(Ptx::from_binary(image.as_ref().clone()))
-            .map_err(|e| driver_err(&format!("cannot load the {} kernels", source.name), e))
+        let image = self.machine_code(source, false)?;
+        match self.ctx.load_module(Ptx::from_binary(image.as_ref().clone())) {
+            Ok(m) => Ok(m),
+            // A damaged or foreign file in the disk cache: compile afresh once.
+            Err(_) => {
+                let image = self.machine_code(source, true)?;
+                self.ctx
+                    .load_module(Ptx::from_binary(image.as_ref().clone()))
+                    .map_err(|e| driver_err(&format!("cannot load the {} kernels", source.name), e))
+            }
+        }
     }
 
     fn options(&self) -> Vec<String> {
@@ -260,18 +267,23 @@ impl Gpu {
         h.finish()
     }
 
-    fn machine_code(&self, source: &KernelSource) -> Result<Arc<Vec<u8>>, GpuError> {
+    /// The machine code of `source`: from memory, the disk cache, or NVRTC
+    /// (`fresh`: NVRTC, replacing both caches).
+    fn machine_code(&self, source: &KernelSource, fresh: bool) -> Result<Arc<Vec<u8>>, GpuError> {
         let key = self.cache_key(source);
-        if let Some(img) = self
-            .images
-            .lock()
-            .map_err(|_| GpuError("kernel cache lock poisoned".into()))?
-            .get(&key)
-        {
-            return Ok(img.clone());
+        if !fresh {
+            if let Some(img) = self
+                .images
+                .lock()
+                .map_err(|_| GpuError("kernel cache lock poisoned".into()))?
+                .get(&key)
+            {
+                return Ok(img.clone());
+            }
         }
         let path = cache_dir().map(|d| d.join(format!("{}-{key:016x}.cubin", source.name)));
-        let image = match path.as_ref().and_then(|p| std::fs::read(p).ok()) {
+        let cached = if fresh { None } else { path.as_ref().and_then(|p| std::fs::read(p).ok()) };
+        let image = match cached {
             Some(img) if !img.is_empty() => img,
             _ => {
                 let img = compile_cubin(source, &self.options())?;
