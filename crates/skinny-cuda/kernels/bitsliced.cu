@@ -82,9 +82,33 @@ DEV void transpose32(u32* a) {
 
 // ---- S-boxes on bit slices (b[i] = bit i of the cell) -------------------------
 
+// x ^ ~(a | b) as one explicit LOP3 (truth table 0xE1 for inputs x, a, b): the
+// front end would otherwise split the negation out and the back end carry it
+// around the round loop as separate NOT instructions.
+DEV u32 nor_xor(u32 x, u32 a, u32 b) {
+#ifdef SKINNY_HOSTSIM
+    return x ^ ~(a | b);
+#else
+    u32 d;
+    asm("lop3.b32 %0, %1, %2, %3, 0xE1;" : "=r"(d) : "r"(x), "r"(a), "r"(b));
+    return d;
+#endif
+}
+
+// a ^ b ^ c as one explicit LOP3 (0x96).
+DEV u32 xor3(u32 a, u32 b, u32 c) {
+#ifdef SKINNY_HOSTSIM
+    return a ^ b ^ c;
+#else
+    u32 d;
+    asm("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#endif
+}
+
 DEV void nor_layer8(u32* b) {
-    b[4] ^= ~(b[7] | b[6]);
-    b[0] ^= ~(b[3] | b[2]);
+    b[4] = nor_xor(b[4], b[7], b[6]);
+    b[0] = nor_xor(b[0], b[3], b[2]);
 }
 // (x7..x0) -> (x2,x1,x7,x6,x4,x0,x3,x5)
 DEV void permute8(u32* b) {
@@ -115,7 +139,7 @@ DEV void sbox8_inv(u32* b) {
     permute8_inv(b); nor_layer8(b);
 }
 
-DEV void nor_layer4(u32* b) { b[0] ^= ~(b[3] | b[2]); }
+DEV void nor_layer4(u32* b) { b[0] = nor_xor(b[0], b[3], b[2]); }
 // (x3,x2,x1,x0) -> (x2,x1,x0,x3)
 DEV void rotl4(u32* b) {
     u32 t = b[3];
@@ -222,7 +246,7 @@ DEV void mix_shift_inv_add(u32* s, const u32* k) {
             const int c0 = col, c1 = 4 + ((col + 3) & 3), c2 = 8 + ((col + 2) & 3), c3 = 12 + ((col + 1) & 3);
             u32 r2 = b1 ^ b3;
             t[c0] = b1 ^ k[c0 * CB + i];
-            t[c1] = r2 ^ b2 ^ k[c1 * CB + i];
+            t[c1] = xor3(r2, b2, k[c1 * CB + i]);
             t[c2] = (c2 == 8 && i == 1) ? ~r2 : r2;
             t[c3] = b0 ^ b3;
         }
