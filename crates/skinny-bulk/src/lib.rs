@@ -6,13 +6,14 @@
 //! - [`mode`]: ECB, CTR, CBC, CFB, OFB as a streaming [`mode::Processor`] with
 //!   bounded memory and PKCS#7 padding for ECB and CBC.
 //! - [`backend`]: the [`backend::Backend`] / [`backend::Engine`] traits and the
-//!   backends: `cpu-serial` (portable, one thread, through the RustCrypto mode
-//!   crates), `cpu` (all cores), and with the `cuda` feature `gpu-paper` and `gpu`.
+//!   backends: `cpu-serial` (the portable specification code, one block at a
+//!   time, one thread), `cpu` (bitsliced, all cores), and with the `cuda` feature
+//!   `gpu-paper` and `gpu`.
 //!   `auto` picks by hardware and input size.
 //!
 //! Parallel work (ECB, CTR, CBC and CFB decryption) goes to the backend's engine;
 //! the serial modes (CBC and CFB encryption, OFB) run block after block on the
-//! CPU, as they must.
+//! CPU, as they must, through the RustCrypto `cbc`, `cfb-mode` and `ofb` crates.
 //!
 //! ```
 //! use skinny::{Skinny, Variant};
