@@ -82,7 +82,8 @@ fn chart(s: &mut String, y0: f64, title: &str, subtitle: &str, recs: &[&Record])
     let _ = writeln!(
         s,
         "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">{}</text>",
-        (x_left + x_right) / 2.0,
+        // Centred on the whole image, not the plot: the machine line is long.
+        WIDTH / 2.0,
         y0 + 38.0,
         xml(subtitle)
     );
