@@ -7,7 +7,8 @@
 //! full-block CFB; CTR, CFB and OFB take any length; ECB and CBC pad with PKCS#7
 //! unless told not to.
 
-use crate::backend::{cpu::counter_add, Backend, Engine};
+use crate::backend::{Backend, Engine};
+use skinny::counter::counter_add;
 use crate::typed::{typed, SerialStream, Typed};
 use crate::Error;
 use cipher::block_padding::{Padding, Pkcs7};
@@ -247,7 +248,7 @@ impl Processor {
             (Mode::Ecb, dir) => engine.ecb(dir, data)?,
             (Mode::Ctr, _) => {
                 engine.ctr(&self.chain, data)?;
-                self.chain = counter_add(&self.chain, (data.len() / self.block) as u64);
+                counter_add(&mut self.chain, (data.len() / self.block) as u64);
             }
             (Mode::Cbc, Direction::Decrypt) => {
                 engine.cbc_decrypt(&self.chain, data)?;

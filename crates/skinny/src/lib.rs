@@ -63,6 +63,7 @@ extern crate std;
 pub use cipher;
 
 pub mod bitsliced;
+pub mod counter;
 pub mod spec;
 mod tweakable;
 mod typed;

@@ -6,6 +6,7 @@ use super::{Backend, Engine, EngineError};
 use crate::mode::Direction;
 use crate::Error;
 use rayon::prelude::*;
+use skinny::counter::{counter_add, fill_counter_blocks};
 use skinny::{Skinny, Variant};
 
 /// Bytes of one piece of work handed to a thread: a whole number of bitsliced
@@ -80,36 +81,6 @@ pub struct CpuEngine {
     pool: std::sync::Arc<rayon::ThreadPool>,
 }
 
-/// Adds `n` to a big-endian counter of `ctr.len()` bytes, modulo 2^(8·len).
-pub fn counter_add(ctr: &[u8], n: u64) -> Vec<u8> {
-    let mut out = ctr.to_vec();
-    let mut carry = u128::from(n);
-    for b in out.iter_mut().rev() {
-        if carry == 0 {
-            break;
-        }
-        let s = u128::from(*b) + (carry & 0xff);
-        *b = s as u8;
-        carry = (carry >> 8) + (s >> 8);
-    }
-    out
-}
-
-/// Writes the counter blocks `ctr, ctr+1, ...` into `out` (whole blocks).
-pub fn fill_counter_blocks(ctr: &[u8], out: &mut [u8]) {
-    let bs = ctr.len();
-    let mut c = ctr.to_vec();
-    for block in out.chunks_exact_mut(bs) {
-        block.copy_from_slice(&c);
-        for b in c.iter_mut().rev() {
-            *b = b.wrapping_add(1);
-            if *b != 0 {
-                break;
-            }
-        }
-    }
-}
-
 impl Engine for CpuEngine {
     fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), EngineError> {
         let cipher = &self.cipher;
@@ -128,7 +99,8 @@ impl Engine for CpuEngine {
         self.pool.install(|| {
             data.par_chunks_mut(PIECE).enumerate().for_each(|(i, piece)| {
                 let first = (i * PIECE / bs) as u64;
-                let start = counter_add(counter, first);
+                let mut start = counter.to_vec();
+                counter_add(&mut start, first);
                 let mut ks = vec![0u8; piece.len().div_ceil(bs) * bs];
                 fill_counter_blocks(&start, &mut ks);
                 cipher.encrypt_blocks(&mut ks);
@@ -136,20 +108,5 @@ impl Engine for CpuEngine {
             });
         });
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counter_add_wraps_and_carries() {
-        assert_eq!(counter_add(&[0, 0, 0xff, 0xff], 1), vec![0, 1, 0, 0]);
-        assert_eq!(counter_add(&[0xff; 8], 2), vec![0, 0, 0, 0, 0, 0, 0, 1]);
-        let mut blocks = vec![0u8; 24];
-        fill_counter_blocks(&[0xff; 8], &mut blocks);
-        assert_eq!(&blocks[8..16], &[0u8; 8]);
-        assert_eq!(&blocks[16..24], &[0, 0, 0, 0, 0, 0, 0, 1]);
     }
 }
