@@ -3,7 +3,7 @@
 //! Public data (the paper's T tables, from the S-box) and secret data (round
 //! tweakeys in the layout a kernel wants). Secret buffers are wiped on drop.
 
-use skinny::spec::round::{ROUND_CONSTANTS, SHIFT_ROWS};
+use skinny::spec::round::{self, ROUND_CONSTANTS};
 use skinny::spec::sbox::{sbox8, sbox8_inv};
 use skinny::{CellWidth, Skinny};
 use zeroize::Zeroizing;
@@ -80,21 +80,17 @@ fn masks_in_order(cipher: &Skinny, order: Vec<usize>) -> Zeroizing<Vec<u32>> {
     words
 }
 
-/// ShiftRows of a cell array: cell i takes cell SHIFT_ROWS[i].
+/// ShiftRows of a cell array, by the specification code.
 fn shift_rows(k: &[u8; 16]) -> [u8; 16] {
-    core::array::from_fn(|i| k[SHIFT_ROWS[i]])
+    let mut o = *k;
+    round::shift_rows(&mut o);
+    o
 }
 
-/// MixColumns of a cell array.
+/// MixColumns of a cell array, by the specification code.
 fn mix_columns(k: &[u8; 16]) -> [u8; 16] {
-    let mut o = [0u8; 16];
-    for c in 0..4 {
-        let (a0, a1, a2, a3) = (k[c], k[4 + c], k[8 + c], k[12 + c]);
-        o[c] = a0 ^ a2 ^ a3;
-        o[4 + c] = a0;
-        o[8 + c] = a1 ^ a2;
-        o[12 + c] = a0 ^ a2;
-    }
+    let mut o = *k;
+    round::mix_columns(&mut o);
     o
 }
 
