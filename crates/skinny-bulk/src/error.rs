@@ -47,16 +47,15 @@ impl fmt::Display for Error {
         match self {
             Error::IvRequired { mode } => write!(f, "{mode} mode needs an IV (--iv HEX, one block)"),
             Error::IvNotAllowed => f.write_str("ECB mode takes no IV; remove --iv"),
-            Error::IvLength { variant, got } => write!(
-                f,
-                "{variant} needs a {}-byte IV (one block), got {got} bytes",
-                variant.block_bytes()
-            ),
-            Error::NotWholeBlocks { block, len } => write!(
-                f,
-                "input is {len} bytes, not a whole number of {block}-byte blocks"
-            ),
-            Error::BadPadding => f.write_str("bad padding after decryption (wrong key or IV, or corrupted or truncated input)"),
+            Error::IvLength { variant, got } => {
+                write!(f, "{variant} needs a {}-byte IV (one block), got {got} bytes", variant.block_bytes())
+            }
+            Error::NotWholeBlocks { block, len } => {
+                write!(f, "input is {len} bytes, not a whole number of {block}-byte blocks")
+            }
+            Error::BadPadding => {
+                f.write_str("bad padding after decryption (wrong key or IV, or corrupted or truncated input)")
+            }
             Error::PaddingNotApplicable => f.write_str("--no-pad applies only to ecb and cbc"),
             Error::Backend(msg) => f.write_str(msg),
             Error::Unsupported { backend, variant } => {

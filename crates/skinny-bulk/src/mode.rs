@@ -8,10 +8,10 @@
 //! unless told not to.
 
 use crate::backend::{Backend, Engine};
-use skinny::counter::counter_add;
 use crate::typed::{typed, SerialStream, Typed};
 use crate::Error;
 use cipher::block_padding::{Padding, Pkcs7};
+use skinny::counter::counter_add;
 use skinny::Skinny;
 use std::fmt;
 use std::str::FromStr;

@@ -73,7 +73,10 @@ fn check_same(gpu: &mut dyn Engine, cpu: &mut dyn Engine, op: Op, iv: &[u8], dat
     apply(gpu, op, iv, &mut got);
     if got != want {
         let first = got.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(0);
-        panic!("{what} {op:?}: {} bytes differ from cpu-serial, the first at byte {first}", got.iter().zip(&want).filter(|(a, b)| a != b).count());
+        panic!(
+            "{what} {op:?}: {} bytes differ from cpu-serial, the first at byte {first}",
+            got.iter().zip(&want).filter(|(a, b)| a != b).count()
+        );
     }
 }
 

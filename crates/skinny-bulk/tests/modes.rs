@@ -44,10 +44,7 @@ fn expected(c: &Skinny, mode: Mode, iv: &[u8], pad: bool, data: &[u8]) -> Vec<u8
 }
 
 fn backends() -> Vec<Box<dyn Backend>> {
-    vec![
-        backend::open(BackendChoice::CpuSerial, None).unwrap(),
-        backend::open(BackendChoice::Cpu, Some(3)).unwrap(),
-    ]
+    vec![backend::open(BackendChoice::CpuSerial, None).unwrap(), backend::open(BackendChoice::Cpu, Some(3)).unwrap()]
 }
 
 proptest! {
@@ -95,7 +92,9 @@ fn ctr_counter_wraps_at_the_block_width() {
         for iv in [iv, all_ones] {
             let data = vec![0x5au8; 9 * bs + 3];
             for be in backends() {
-                let got = run(be.as_ref(), &c, Mode::Ctr, Direction::Encrypt, Some(&iv), true, &data, &[bs + 1, 2 * bs]).unwrap();
+                let got =
+                    run(be.as_ref(), &c, Mode::Ctr, Direction::Encrypt, Some(&iv), true, &data, &[bs + 1, 2 * bs])
+                        .unwrap();
                 assert_eq!(got, textbook::ctr(&c, &iv, &data), "{} {variant}", be.name());
             }
         }
@@ -108,11 +107,23 @@ fn bad_inputs_are_refused_with_clear_errors() {
     let be = backend::open(BackendChoice::CpuSerial, None).unwrap();
     let be = be.as_ref();
     assert!(matches!(Processor::new(&c, Mode::Ctr, Direction::Encrypt, None, true, be), Err(Error::IvRequired { .. })));
-    assert!(matches!(Processor::new(&c, Mode::Ecb, Direction::Encrypt, Some(&[0; 16]), true, be), Err(Error::IvNotAllowed)));
-    assert!(matches!(Processor::new(&c, Mode::Cbc, Direction::Encrypt, Some(&[0; 8]), true, be), Err(Error::IvLength { got: 8, .. })));
+    assert!(matches!(
+        Processor::new(&c, Mode::Ecb, Direction::Encrypt, Some(&[0; 16]), true, be),
+        Err(Error::IvNotAllowed)
+    ));
+    assert!(matches!(
+        Processor::new(&c, Mode::Cbc, Direction::Encrypt, Some(&[0; 8]), true, be),
+        Err(Error::IvLength { got: 8, .. })
+    ));
     // Not whole blocks without padding, or for padded decryption.
-    assert!(matches!(run(be, &c, Mode::Ecb, Direction::Encrypt, None, false, &[0; 17], &[]), Err(Error::NotWholeBlocks { len: 17, .. })));
-    assert!(matches!(run(be, &c, Mode::Cbc, Direction::Decrypt, Some(&[0; 16]), true, &[0; 33], &[]), Err(Error::NotWholeBlocks { len: 33, .. })));
+    assert!(matches!(
+        run(be, &c, Mode::Ecb, Direction::Encrypt, None, false, &[0; 17], &[]),
+        Err(Error::NotWholeBlocks { len: 17, .. })
+    ));
+    assert!(matches!(
+        run(be, &c, Mode::Cbc, Direction::Decrypt, Some(&[0; 16]), true, &[0; 33], &[]),
+        Err(Error::NotWholeBlocks { len: 33, .. })
+    ));
     // Bad padding: garbage ciphertext almost never unpads.
     let ct = run(be, &c, Mode::Ecb, Direction::Encrypt, None, false, &[7u8; 16], &[]).unwrap();
     let mut bad = 0;

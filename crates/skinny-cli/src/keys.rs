@@ -25,10 +25,7 @@ pub fn decode_hex(what: &str, text: &str) -> Result<Zeroizing<Vec<u8>>, CliError
         return Err(CliError::Usage(format!("{what} is empty; give it in hex")));
     }
     if let Some(pos) = digits.bytes().position(|b| !b.is_ascii_hexdigit()) {
-        return Err(CliError::Usage(format!(
-            "{what} is not hex: character {} is not a hex digit (0-9, a-f)",
-            pos + 1
-        )));
+        return Err(CliError::Usage(format!("{what} is not hex: character {} is not a hex digit (0-9, a-f)", pos + 1)));
     }
     if digits.len() % 2 != 0 {
         return Err(CliError::Usage(format!(
@@ -80,17 +77,14 @@ fn check_key_length(variant: Variant, got: usize) -> Result<(), CliError> {
 fn read_key_file(variant: Variant, path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let want = variant.tweakey_bytes();
     let shown = path.display();
-    let file = std::fs::File::open(path).map_err(|e| CliError::Io(format!("cannot read key file {shown}: {}", crate::error::reason(&e))))?;
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::Io(format!("cannot read key file {shown}: {}", crate::error::reason(&e))))?;
     let mut content = Zeroizing::new(Vec::with_capacity(2 * want + 2));
     file.take(KEY_FILE_MAX_BYTES + 1)
         .read_to_end(&mut content)
         .map_err(|e| CliError::Io(format!("cannot read key file {shown}: {}", crate::error::reason(&e))))?;
-    let expected = || {
-        format!(
-            "key file {shown} must hold the {variant} key: {want} raw bytes or {} hex digits",
-            2 * want
-        )
-    };
+    let expected =
+        || format!("key file {shown} must hold the {variant} key: {want} raw bytes or {} hex digits", 2 * want);
     if content.len() as u64 > KEY_FILE_MAX_BYTES {
         return Err(CliError::Usage(format!("{} (it is larger than {KEY_FILE_MAX_BYTES} bytes)", expected())));
     }

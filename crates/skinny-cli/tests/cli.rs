@@ -20,7 +20,16 @@ const MODES: [(Mode, bool); 7] = [
 ];
 
 fn args_for<'a>(variant: Variant, mode: Mode, pad: bool, key: &'a str, iv: &'a str, backend: &'a str) -> Vec<String> {
-    let mut a = vec!["-c".into(), variant.name().into(), "-m".into(), mode.name().into(), "-K".into(), key.into(), "-b".into(), backend.into()];
+    let mut a = vec![
+        "-c".into(),
+        variant.name().into(),
+        "-m".into(),
+        mode.name().into(),
+        "-K".into(),
+        key.into(),
+        "-b".into(),
+        backend.into(),
+    ];
     if mode.needs_iv() {
         a.extend(["--iv".into(), iv.into()]);
     }
@@ -37,7 +46,11 @@ fn every_variant_and_mode_round_trips_and_matches_the_library() {
     for variant in Variant::ALL {
         let block = variant.block_bytes();
         for (mode, pad) in MODES {
-            let lengths = if mode.is_block_mode() && !pad { vec![0, block, 5 * block] } else { vec![0, 1, block - 1, block + 1, 3 * block + 5] };
+            let lengths = if mode.is_block_mode() && !pad {
+                vec![0, block, 5 * block]
+            } else {
+                vec![0, 1, block - 1, block + 1, 3 * block + 5]
+            };
             for len in lengths {
                 seed += 1;
                 let key = bytes(seed, variant.tweakey_bytes());
@@ -55,7 +68,11 @@ fn every_variant_and_mode_round_trips_and_matches_the_library() {
                 std::fs::write(&pt_path, &plain).unwrap();
                 let mut enc: Vec<String> = vec!["encrypt".into(), "-q".into()];
                 enc.extend(base.iter().cloned());
-                enc.extend([pt_path.to_string_lossy().into_owned(), "-o".into(), ct_path.to_string_lossy().into_owned()]);
+                enc.extend([
+                    pt_path.to_string_lossy().into_owned(),
+                    "-o".into(),
+                    ct_path.to_string_lossy().into_owned(),
+                ]);
                 let o = run(&enc.iter().map(String::as_str).collect::<Vec<_>>(), b"");
                 assert_ok(&o, &what);
                 let ct = std::fs::read(&ct_path).unwrap();
@@ -70,7 +87,11 @@ fn every_variant_and_mode_round_trips_and_matches_the_library() {
 
                 let mut dec: Vec<String> = vec!["decrypt".into(), "-q".into()];
                 dec.extend(base.iter().cloned());
-                dec.extend([ct_path.to_string_lossy().into_owned(), "-o".into(), back_path.to_string_lossy().into_owned()]);
+                dec.extend([
+                    ct_path.to_string_lossy().into_owned(),
+                    "-o".into(),
+                    back_path.to_string_lossy().into_owned(),
+                ]);
                 let o = run(&dec.iter().map(String::as_str).collect::<Vec<_>>(), b"");
                 assert_ok(&o, &what);
                 assert_eq!(std::fs::read(&back_path).unwrap(), plain, "{what}: round trip");
@@ -122,7 +143,16 @@ fn stdin_stdout_and_dash_are_the_same_as_files() {
     let iv = hex::encode(bytes(8, 16));
     let plain = bytes(9, 100_003);
     std::fs::write(dir.path().join("pt"), &plain).unwrap();
-    let want = library(Variant::Skinny128_256, Mode::Ctr, Direction::Encrypt, &bytes(7, 32), Some(&bytes(8, 16)), false, &plain).unwrap();
+    let want = library(
+        Variant::Skinny128_256,
+        Mode::Ctr,
+        Direction::Encrypt,
+        &bytes(7, 32),
+        Some(&bytes(8, 16)),
+        false,
+        &plain,
+    )
+    .unwrap();
 
     // Defaults: skinny-128-256, CTR; stdin to stdout.
     let o = run(&["encrypt", "-K", &key, "--iv", &iv, "-q"], &plain);
@@ -158,9 +188,11 @@ fn replacing_an_existing_output_keeps_no_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
     let key = hex::encode(bytes(1, 16));
     std::fs::write(dir.path().join("out"), b"old content").unwrap();
-    let o = run_in(Some(dir.path()), &["encrypt", "-c", "skinny-128-128", "-m", "ecb", "-K", &key, "-o", "out"], b"new");
+    let o =
+        run_in(Some(dir.path()), &["encrypt", "-c", "skinny-128-128", "-m", "ecb", "-K", &key, "-o", "out"], b"new");
     assert_ok(&o, "replace");
-    let want = library(Variant::Skinny128_128, Mode::Ecb, Direction::Encrypt, &bytes(1, 16), None, true, b"new").unwrap();
+    let want =
+        library(Variant::Skinny128_128, Mode::Ecb, Direction::Encrypt, &bytes(1, 16), None, true, b"new").unwrap();
     assert_eq!(std::fs::read(dir.path().join("out")).unwrap(), want);
     assert_eq!(common::listing(dir.path()), ["out"]);
 }
@@ -172,7 +204,9 @@ fn key_file_holds_hex_or_raw_bytes() {
         let key = bytes(variant.tweakey_bytes() as u64, variant.tweakey_bytes());
         let iv = hex::encode(bytes(3, variant.block_bytes()));
         let plain = bytes(4, 77);
-        let want = library(variant, Mode::Cbc, Direction::Encrypt, &key, Some(&bytes(3, variant.block_bytes())), true, &plain).unwrap();
+        let want =
+            library(variant, Mode::Cbc, Direction::Encrypt, &key, Some(&bytes(3, variant.block_bytes())), true, &plain)
+                .unwrap();
         let forms: [(&str, Vec<u8>); 3] = [
             ("hex", format!("{}\n", hex::encode(&key)).into_bytes()),
             ("hex-upper-spaced", format!("  {}  \r\n", hex::encode_upper(&key)).into_bytes()),

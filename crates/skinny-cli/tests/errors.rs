@@ -62,7 +62,11 @@ fn unknown_cipher_mode_and_backend() {
 
 #[test]
 fn bad_keys() {
-    let e = fails(&["encrypt", "-K", "zz0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", "--iv", IV, "in"], b"", "not hex");
+    let e = fails(
+        &["encrypt", "-K", "zz0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", "--iv", IV, "in"],
+        b"",
+        "not hex",
+    );
     assert!(!e.contains("zz"), "the key must not be echoed: {e}");
     fails(&["encrypt", "-K", "abc", "--iv", IV, "in"], b"", "odd number of hex digits");
     let e = fails(&["encrypt", "-K", "00112233445566778899aabbccddeeff", "--iv", IV, "in"], b"", "32-byte key");

@@ -23,10 +23,8 @@ fn median(v: &mut [f64]) -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let sizes: Vec<usize> = args
-        .get(1)
-        .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
-        .unwrap_or_else(|| vec![1024, 4096]);
+    let sizes: Vec<usize> =
+        args.get(1).map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect()).unwrap_or_else(|| vec![1024, 4096]);
     let runs: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
     let variants: Vec<Variant> = args
         .get(3)
@@ -47,23 +45,14 @@ fn main() {
         "variant", "backend", "op", "MiB", "median_ms", "spread_%", "GB/s", "Tb/s", "regs", "spill"
     );
     let mut summary = Vec::new();
-    let key: Vec<u8> = (0..48u8)
-        .map(|i| i.wrapping_mul(73).wrapping_add(19))
-        .collect();
+    let key: Vec<u8> = (0..48u8).map(|i| i.wrapping_mul(73).wrapping_add(19)).collect();
     for v in variants {
         let c = Skinny::new(v, &key[..v.tweakey_bytes()]).expect("key length");
         for kind in [KernelKind::Bitsliced, KernelKind::Paper] {
-            if !kind.supports(v)
-                || (kind == KernelKind::Paper
-                    && std::env::var_os("SKINNY_BENCH_NO_PAPER").is_some())
-            {
+            if !kind.supports(v) || (kind == KernelKind::Paper && std::env::var_os("SKINNY_BENCH_NO_PAPER").is_some()) {
                 continue;
             }
-            let backend = if kind == KernelKind::Paper {
-                "gpu-paper"
-            } else {
-                "gpu"
-            };
+            let backend = if kind == KernelKind::Paper { "gpu-paper" } else { "gpu" };
             let mut g = match GpuCipher::new(&gpu, kind, &c) {
                 Ok(g) => g,
                 Err(e) => {
@@ -74,16 +63,8 @@ fn main() {
             // The paper's kernel takes about a second per GiB: the first size for
             // its own variant (SKINNY-128-256), at most 256 MiB for the others
             // (its throughput is flat from a few MiB on), one warm-up run.
-            let paper_first = if v == Variant::Skinny128_256 {
-                sizes[0]
-            } else {
-                sizes[0].min(256)
-            };
-            let kind_sizes = if kind == KernelKind::Paper {
-                vec![paper_first]
-            } else {
-                sizes.clone()
-            };
+            let paper_first = if v == Variant::Skinny128_256 { sizes[0] } else { sizes[0].min(256) };
+            let kind_sizes = if kind == KernelKind::Paper { vec![paper_first] } else { sizes.clone() };
             let warmup = if kind == KernelKind::Paper { 1 } else { warmup };
             for &mib in &kind_sizes {
                 for op in Op::ALL {
@@ -100,8 +81,16 @@ fn main() {
                             let gbs = bytes as f64 / (m * 1e-3) / 1e9;
                             println!(
                                 "{:<15} {:<10} {:<8} {:>6} {:>10.3} {:>10.1} {:>8.1} {:>9.3} {:>5} {:>6}",
-                                v.name(), backend, format!("{op:?}").to_lowercase().replace("encrypt", "_enc").replace("decrypt", "_dec"),
-                                mib, m, (hi - lo) / m * 100.0, gbs, gbs * 8.0 / 1000.0, regs, spill
+                                v.name(),
+                                backend,
+                                format!("{op:?}").to_lowercase().replace("encrypt", "_enc").replace("decrypt", "_dec"),
+                                mib,
+                                m,
+                                (hi - lo) / m * 100.0,
+                                gbs,
+                                gbs * 8.0 / 1000.0,
+                                regs,
+                                spill
                             );
                             summary.push((v, backend, op, mib, gbs));
                         }
@@ -146,10 +135,7 @@ fn host_path(gpu: &std::sync::Arc<Gpu>, key: &[u8], mib: usize) {
         chunk.copy_from_slice(&x.to_le_bytes());
     }
     let iv = [7u8; 16];
-    for (path, pageable) in [
-        ("pinned, double-buffered", false),
-        ("pageable, one piece at a time", true),
-    ] {
+    for (path, pageable) in [("pinned, double-buffered", false), ("pageable, one piece at a time", true)] {
         if pageable {
             std::env::set_var("SKINNY_GPU_PAGEABLE", "1");
         } else {

@@ -56,10 +56,7 @@ fn main() {
         iv[bs - 1] = 0xf0;
         let mut out = String::new();
         let _ = writeln!(out, "variant {} {} {}", v.name(), bs, v.rounds());
-        let mut syms = vec![
-            constants::bitsliced_masks(&c),
-            constants::bitsliced_masks_reversed(&c),
-        ];
+        let mut syms = vec![constants::bitsliced_masks(&c), constants::bitsliced_masks_reversed(&c)];
         if bs == 16 {
             syms.extend(constants::paper_symbols(&c));
         }
@@ -88,29 +85,15 @@ fn main() {
         let _ = writeln!(out, "ctr {}", hex(&ctr));
         let mut cbc = dec.clone();
         for i in 0..n {
-            let prev = if i == 0 {
-                &iv[..]
-            } else {
-                &data[(i - 1) * bs..i * bs]
-            };
-            cbc[i * bs..(i + 1) * bs]
-                .iter_mut()
-                .zip(prev)
-                .for_each(|(x, y)| *x ^= y);
+            let prev = if i == 0 { &iv[..] } else { &data[(i - 1) * bs..i * bs] };
+            cbc[i * bs..(i + 1) * bs].iter_mut().zip(prev).for_each(|(x, y)| *x ^= y);
         }
         let _ = writeln!(out, "cbc_dec {}", hex(&cbc));
         let mut cfb = data.clone();
         for i in 0..n {
-            let mut k = if i == 0 {
-                iv.clone()
-            } else {
-                data[(i - 1) * bs..i * bs].to_vec()
-            };
+            let mut k = if i == 0 { iv.clone() } else { data[(i - 1) * bs..i * bs].to_vec() };
             c.encrypt_block(&mut k);
-            cfb[i * bs..(i + 1) * bs]
-                .iter_mut()
-                .zip(&k)
-                .for_each(|(x, y)| *x ^= y);
+            cfb[i * bs..(i + 1) * bs].iter_mut().zip(&k).for_each(|(x, y)| *x ^= y);
         }
         let _ = writeln!(out, "cfb_dec {}", hex(&cfb));
         let path = format!("{dir}/{}.txt", v.name());

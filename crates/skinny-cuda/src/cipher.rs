@@ -6,8 +6,7 @@ use crate::constants::{self, Symbol};
 use crate::device::{Gpu, KernelSource};
 use crate::GpuError;
 use cudarc::driver::{
-    sys, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PinnedHostSlice,
-    PushKernelArg,
+    sys, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
 use skinny::{CellWidth, Skinny};
 use std::sync::Arc;
@@ -16,19 +15,13 @@ use zeroize::Zeroizing;
 /// The bitsliced constant-time kernels.
 pub const BITSLICED: KernelSource = KernelSource {
     name: "bitsliced",
-    text: concat!(
-        include_str!("../kernels/common.cuh"),
-        include_str!("../kernels/bitsliced.cu")
-    ),
+    text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/bitsliced.cu")),
 };
 
 /// The paper's T-table kernel (not constant time).
 pub const PAPER: KernelSource = KernelSource {
     name: "paper_ttable",
-    text: concat!(
-        include_str!("../kernels/common.cuh"),
-        include_str!("../kernels/paper_ttable.cu")
-    ),
+    text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/paper_ttable.cu")),
 };
 
 /// Which kernels.
@@ -72,13 +65,7 @@ pub enum Op {
 
 impl Op {
     /// All five.
-    pub const ALL: [Op; 5] = [
-        Op::EcbEncrypt,
-        Op::EcbDecrypt,
-        Op::Ctr,
-        Op::CbcDecrypt,
-        Op::CfbDecrypt,
-    ];
+    pub const ALL: [Op; 5] = [Op::EcbEncrypt, Op::EcbDecrypt, Op::Ctr, Op::CbcDecrypt, Op::CfbDecrypt];
 
     fn index(self) -> usize {
         self as usize
@@ -141,9 +128,7 @@ const PIPELINE_MIN_BYTES: usize = 4 << 20;
 /// of what the PCIe link moves.
 fn parallel_copy(dst: &mut [u8], src: &[u8]) {
     const CHUNK: usize = 4 << 20;
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     if src.len() <= CHUNK || threads == 1 {
         dst.copy_from_slice(src);
         return;
@@ -190,23 +175,14 @@ impl GpuCipher {
     pub fn new(gpu: &Arc<Gpu>, kind: KernelKind, cipher: &Skinny) -> Result<Self, GpuError> {
         let variant = cipher.variant();
         if !kind.supports(variant) {
-            return Err(GpuError(format!(
-                "the paper's T-table kernel runs SKINNY-128 only, not {variant}"
-            )));
+            return Err(GpuError(format!("the paper's T-table kernel runs SKINNY-128 only, not {variant}")));
         }
         let (source, symbols, prefix) = match kind {
             KernelKind::Paper => (&PAPER, constants::paper_symbols(cipher), "paper"),
             KernelKind::Bitsliced => (
                 &BITSLICED,
-                vec![
-                    constants::bitsliced_masks(cipher),
-                    constants::bitsliced_masks_reversed(cipher),
-                ],
-                if variant.cell_width() == CellWidth::Byte {
-                    "bs128"
-                } else {
-                    "bs64"
-                },
+                vec![constants::bitsliced_masks(cipher), constants::bitsliced_masks_reversed(cipher)],
+                if variant.cell_width() == CellWidth::Byte { "bs128" } else { "bs64" },
             ),
         };
         let module = gpu.load_module(source)?;
@@ -214,22 +190,15 @@ impl GpuCipher {
         let mut funcs = Vec::new();
         for op in Op::ALL {
             // The paper's kernels are ECB and CTR only.
-            let present = kind == KernelKind::Bitsliced
-                || matches!(op, Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr);
+            let present = kind == KernelKind::Bitsliced || matches!(op, Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr);
             funcs.push(if present {
                 let name = format!("{prefix}_{}", op.suffix());
-                Some(
-                    module
-                        .load_function(&name)
-                        .map_err(derr("loading a kernel"))?,
-                )
+                Some(module.load_function(&name).map_err(derr("loading a kernel"))?)
             } else {
                 None
             });
         }
-        let fill = module
-            .load_function("skinny_fill_random")
-            .map_err(derr("loading the fill kernel"))?;
+        let fill = module.load_function("skinny_fill_random").map_err(derr("loading the fill kernel"))?;
         let names = symbols.iter().map(|s| s.name).collect();
         upload(&module, &stream, &symbols)?;
         // Pieces: 64 MiB (long enough that a launch is far from its overhead,
@@ -286,21 +255,14 @@ impl GpuCipher {
     fn launch_config(&self, nblocks: u64) -> Result<LaunchConfig, GpuError> {
         let grid = match self.kind {
             KernelKind::Paper => nblocks.div_ceil(u64::from(PAPER_THREADS)),
-            KernelKind::Bitsliced => nblocks
-                .div_ceil(1024)
-                .div_ceil(u64::from(BITSLICED_THREADS / 32)),
+            KernelKind::Bitsliced => nblocks.div_ceil(1024).div_ceil(u64::from(BITSLICED_THREADS / 32)),
         };
-        let grid = u32::try_from(grid.max(1))
-            .map_err(|_| GpuError("too many blocks for one launch".into()))?;
+        let grid = u32::try_from(grid.max(1)).map_err(|_| GpuError("too many blocks for one launch".into()))?;
         let threads = match self.kind {
             KernelKind::Paper => PAPER_THREADS,
             KernelKind::Bitsliced => BITSLICED_THREADS,
         };
-        Ok(LaunchConfig {
-            grid_dim: (grid, 1, 1),
-            block_dim: (threads, 1, 1),
-            shared_mem_bytes: 0,
-        })
+        Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
     }
 
     /// Launches `op` over `nblocks` blocks from `input` to `output`.
@@ -319,14 +281,7 @@ impl GpuCipher {
         let f = self.func(op)?;
         let cfg = self.launch_config(nblocks)?;
         let mut b = stream.launch_builder(f);
-        b.arg(input)
-            .arg(output)
-            .arg(&nblocks)
-            .arg(&iv[0])
-            .arg(&iv[1])
-            .arg(&iv[2])
-            .arg(&iv[3])
-            .arg(&self.rounds);
+        b.arg(input).arg(output).arg(&nblocks).arg(&iv[0]).arg(&iv[1]).arg(&iv[2]).arg(&iv[3]).arg(&self.rounds);
         // SAFETY: the argument list matches the kernels' signature (in, out, n,
         // iv0..iv3, rounds); both buffers hold at least nblocks blocks.
         unsafe { b.launch(cfg) }.map_err(derr("kernel launch"))?;
@@ -339,10 +294,8 @@ impl GpuCipher {
         }
         self.bufs = None;
         // SAFETY: the buffers are written before they are read.
-        let input = unsafe { self.stream.alloc::<u8>(bytes) }
-            .map_err(derr("allocating the input buffer"))?;
-        let output = unsafe { self.stream.alloc::<u8>(bytes) }
-            .map_err(derr("allocating the output buffer"))?;
+        let input = unsafe { self.stream.alloc::<u8>(bytes) }.map_err(derr("allocating the input buffer"))?;
+        let output = unsafe { self.stream.alloc::<u8>(bytes) }.map_err(derr("allocating the output buffer"))?;
         self.bufs = Some((input, output));
         Ok(())
     }
@@ -356,37 +309,20 @@ impl GpuCipher {
     pub fn run(&mut self, op: Op, iv: &[u8], data: &mut [u8]) -> Result<(), GpuError> {
         let bs = self.block;
         if op != Op::Ctr && data.len() % bs != 0 {
-            return Err(GpuError(format!(
-                "{op:?} needs whole {bs}-byte blocks, got {} bytes",
-                data.len()
-            )));
+            return Err(GpuError(format!("{op:?} needs whole {bs}-byte blocks, got {} bytes", data.len())));
         }
         if op != Op::EcbEncrypt && op != Op::EcbDecrypt && iv.len() != bs {
-            return Err(GpuError(format!(
-                "{op:?} needs a {bs}-byte IV or counter, got {}",
-                iv.len()
-            )));
+            return Err(GpuError(format!("{op:?} needs a {bs}-byte IV or counter, got {}", iv.len())));
         }
-        let chain: Zeroizing<Vec<u8>> = Zeroizing::new(if iv.len() == bs {
-            iv.to_vec()
-        } else {
-            vec![0; bs]
-        });
-        if data.len() >= PIPELINE_MIN_BYTES.min(self.piece + 1)
-            && std::env::var_os("SKINNY_GPU_PAGEABLE").is_none()
-        {
+        let chain: Zeroizing<Vec<u8>> = Zeroizing::new(if iv.len() == bs { iv.to_vec() } else { vec![0; bs] });
+        if data.len() >= PIPELINE_MIN_BYTES.min(self.piece + 1) && std::env::var_os("SKINNY_GPU_PAGEABLE").is_none() {
             return self.run_pipelined(op, chain, data);
         }
         self.run_pageable(op, chain, data)
     }
 
     /// One piece after the other, straight from and to the caller's memory.
-    fn run_pageable(
-        &mut self,
-        op: Op,
-        mut chain: Zeroizing<Vec<u8>>,
-        data: &mut [u8],
-    ) -> Result<(), GpuError> {
+    fn run_pageable(&mut self, op: Op, mut chain: Zeroizing<Vec<u8>>, data: &mut [u8]) -> Result<(), GpuError> {
         let bs = self.block;
         let piece_max = self.piece;
         for piece in data.chunks_mut(piece_max) {
@@ -399,10 +335,7 @@ impl GpuCipher {
                 Op::CbcDecrypt | Op::CfbDecrypt => piece[len - bs..].to_vec(),
                 _ => Vec::new(),
             };
-            let (mut input, mut output) = self
-                .bufs
-                .take()
-                .ok_or_else(|| GpuError("no device buffers".into()))?;
+            let (mut input, mut output) = self.bufs.take().ok_or_else(|| GpuError("no device buffers".into()))?;
             let result = (|| {
                 let whole = len / bs * bs;
                 if whole > 0 {
@@ -418,17 +351,8 @@ impl GpuCipher {
                         .memcpy_htod(&last[..], &mut input.slice_mut(whole..padded))
                         .map_err(derr("copy to GPU"))?;
                 }
-                self.launch(
-                    &self.stream,
-                    op,
-                    &input,
-                    &mut output,
-                    nblocks as u64,
-                    block_words(&chain),
-                )?;
-                self.stream
-                    .memcpy_dtoh(&output.slice(..len), piece)
-                    .map_err(derr("copy from GPU"))?;
+                self.launch(&self.stream, op, &input, &mut output, nblocks as u64, block_words(&chain))?;
+                self.stream.memcpy_dtoh(&output.slice(..len), piece).map_err(derr("copy from GPU"))?;
                 self.stream.synchronize().map_err(derr("kernel run"))
             })();
             self.bufs = Some((input, output));
@@ -448,19 +372,12 @@ impl GpuCipher {
             let stream = self.gpu.new_stream()?;
             // SAFETY: plain page-locked host memory (not write-combined: the host
             // reads the results back from it); written before it is read.
-            let pinned = unsafe { ctx.alloc_pinned_with_flags::<u8>(n, 0) }
-                .map_err(derr("allocating pinned host memory"))?;
+            let pinned =
+                unsafe { ctx.alloc_pinned_with_flags::<u8>(n, 0) }.map_err(derr("allocating pinned host memory"))?;
             // SAFETY: written before read.
-            let input =
-                unsafe { stream.alloc::<u8>(n) }.map_err(derr("allocating the input buffer"))?;
-            let output =
-                unsafe { stream.alloc::<u8>(n) }.map_err(derr("allocating the output buffer"))?;
-            Ok(Slot {
-                stream,
-                pinned,
-                input,
-                output,
-            })
+            let input = unsafe { stream.alloc::<u8>(n) }.map_err(derr("allocating the input buffer"))?;
+            let output = unsafe { stream.alloc::<u8>(n) }.map_err(derr("allocating the output buffer"))?;
+            Ok(Slot { stream, pinned, input, output })
         };
         let a = slot()?;
         let b = slot()?;
@@ -471,21 +388,13 @@ impl GpuCipher {
     /// Pieces through two slots of pinned memory and two streams: the host
     /// copies piece i into one slot while the GPU copies, runs and returns
     /// piece i-1 in the other.
-    fn run_pipelined(
-        &mut self,
-        op: Op,
-        chain: Zeroizing<Vec<u8>>,
-        data: &mut [u8],
-    ) -> Result<(), GpuError> {
+    fn run_pipelined(&mut self, op: Op, chain: Zeroizing<Vec<u8>>, data: &mut [u8]) -> Result<(), GpuError> {
         self.ensure_pipeline()?;
         let bs = self.block;
         let sub = self.piece;
         let len = data.len();
         let pieces = len.div_ceil(sub);
-        let mut pipeline = self
-            .pipeline
-            .take()
-            .ok_or_else(|| GpuError("no pipeline".into()))?;
+        let mut pipeline = self.pipeline.take().ok_or_else(|| GpuError("no pipeline".into()))?;
         let mut pending: [Option<std::ops::Range<usize>>; 2] = [None, None];
         let result = (|| -> Result<(), GpuError> {
             for i in 0..pieces {
@@ -506,9 +415,7 @@ impl GpuCipher {
                 // back over it (piece i - 1 is written back two steps later).
                 let iv: Zeroizing<Vec<u8>> = Zeroizing::new(match op {
                     Op::Ctr => counter_plus(&chain, (i * sub / bs) as u64),
-                    Op::CbcDecrypt | Op::CfbDecrypt if i > 0 => {
-                        data[r.start - bs..r.start].to_vec()
-                    }
+                    Op::CbcDecrypt | Op::CfbDecrypt if i > 0 => data[r.start - bs..r.start].to_vec(),
                     _ => chain.to_vec(),
                 });
                 {
@@ -520,18 +427,9 @@ impl GpuCipher {
                 slot.stream
                     .memcpy_htod(&host[..padded], &mut slot.input.slice_mut(..padded))
                     .map_err(derr("copy to GPU"))?;
-                self.launch(
-                    &slot.stream,
-                    op,
-                    &slot.input,
-                    &mut slot.output,
-                    nblocks as u64,
-                    block_words(&iv),
-                )?;
+                self.launch(&slot.stream, op, &slot.input, &mut slot.output, nblocks as u64, block_words(&iv))?;
                 let host = slot.pinned.as_mut_slice().map_err(derr("pinned memory"))?;
-                slot.stream
-                    .memcpy_dtoh(&slot.output.slice(..n), &mut host[..n])
-                    .map_err(derr("copy from GPU"))?;
+                slot.stream.memcpy_dtoh(&slot.output.slice(..n), &mut host[..n]).map_err(derr("copy from GPU"))?;
                 pending[k] = Some(r);
             }
             for (slot, pend) in pipeline.slots.iter_mut().zip(pending.iter_mut()) {
@@ -560,45 +458,28 @@ impl GpuCipher {
     ///
     /// # Errors
     /// Out of device memory, kernel failure, or no kernel for `op`.
-    pub fn time_kernel(
-        &mut self,
-        op: Op,
-        bytes: usize,
-        warmup: usize,
-        runs: usize,
-    ) -> Result<Vec<f64>, GpuError> {
+    pub fn time_kernel(&mut self, op: Op, bytes: usize, warmup: usize, runs: usize) -> Result<Vec<f64>, GpuError> {
         self.func(op)?;
         let nblocks = (bytes / self.block).max(1);
         let len = nblocks * self.block;
         self.bufs = None;
         // SAFETY: the input is filled by the fill kernel before use; the output
         // is written by the kernel under test.
-        let mut input = unsafe { self.stream.alloc::<u8>(len) }
-            .map_err(derr("allocating the benchmark input"))?;
-        let mut output = unsafe { self.stream.alloc::<u8>(len) }
-            .map_err(derr("allocating the benchmark output"))?;
+        let mut input = unsafe { self.stream.alloc::<u8>(len) }.map_err(derr("allocating the benchmark input"))?;
+        let mut output = unsafe { self.stream.alloc::<u8>(len) }.map_err(derr("allocating the benchmark output"))?;
         self.fill_random(&mut input, 0x5eed_0000 + len as u64)?;
         let iv = [0x0123_4567, 0x89ab_cdef, 0xfedc_ba98, 0x7654_3210];
         let ctx = self.gpu.context();
-        let start = ctx
-            .new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
-            .map_err(derr("creating an event"))?;
-        let end = ctx
-            .new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
-            .map_err(derr("creating an event"))?;
+        let start = ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(derr("creating an event"))?;
+        let end = ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(derr("creating an event"))?;
         let mut times = Vec::with_capacity(runs);
         for i in 0..warmup + runs {
-            start
-                .record(&self.stream)
-                .map_err(derr("recording an event"))?;
+            start.record(&self.stream).map_err(derr("recording an event"))?;
             self.launch(&self.stream, op, &input, &mut output, nblocks as u64, iv)?;
-            end.record(&self.stream)
-                .map_err(derr("recording an event"))?;
+            end.record(&self.stream).map_err(derr("recording an event"))?;
             end.synchronize().map_err(derr("kernel run"))?;
             if i >= warmup {
-                times.push(f64::from(
-                    start.elapsed_ms(&end).map_err(derr("reading an event"))?,
-                ));
+                times.push(f64::from(start.elapsed_ms(&end).map_err(derr("reading an event"))?));
             }
         }
         self.stream.synchronize().map_err(derr("kernel run"))?;
@@ -621,32 +502,16 @@ impl GpuCipher {
 }
 
 /// Writes each symbol into the module's `__constant__` memory.
-fn upload(
-    module: &Arc<CudaModule>,
-    stream: &Arc<CudaStream>,
-    symbols: &[Symbol],
-) -> Result<(), GpuError> {
+fn upload(module: &Arc<CudaModule>, stream: &Arc<CudaStream>, symbols: &[Symbol]) -> Result<(), GpuError> {
     for s in symbols {
-        let bytes: Zeroizing<Vec<u8>> =
-            Zeroizing::new(s.words.iter().flat_map(|w| w.to_le_bytes()).collect());
-        let mut view = module
-            .get_global(s.name, stream)
-            .map_err(derr("finding a kernel constant"))?;
+        let bytes: Zeroizing<Vec<u8>> = Zeroizing::new(s.words.iter().flat_map(|w| w.to_le_bytes()).collect());
+        let mut view = module.get_global(s.name, stream).map_err(derr("finding a kernel constant"))?;
         if view.len() < bytes.len() {
-            return Err(GpuError(format!(
-                "kernel constant {} is {} bytes, needs {}",
-                s.name,
-                view.len(),
-                bytes.len()
-            )));
+            return Err(GpuError(format!("kernel constant {} is {} bytes, needs {}", s.name, view.len(), bytes.len())));
         }
-        stream
-            .memcpy_htod(&bytes[..], &mut view)
-            .map_err(derr("uploading kernel constants"))?;
+        stream.memcpy_htod(&bytes[..], &mut view).map_err(derr("uploading kernel constants"))?;
     }
-    stream
-        .synchronize()
-        .map_err(derr("uploading kernel constants"))
+    stream.synchronize().map_err(derr("uploading kernel constants"))
 }
 
 impl Drop for GpuCipher {
@@ -667,9 +532,6 @@ mod tests {
 
     #[test]
     fn block_words_are_little_endian() {
-        assert_eq!(
-            block_words(&[1, 2, 3, 4, 5, 6, 7, 8]),
-            [0x0403_0201, 0x0807_0605, 0, 0]
-        );
+        assert_eq!(block_words(&[1, 2, 3, 4, 5, 6, 7, 8]), [0x0403_0201, 0x0807_0605, 0, 0]);
     }
 }

@@ -42,20 +42,14 @@ fn tweakey_cells(cipher: &Skinny, r: usize) -> Zeroizing<[u8; 16]> {
 /// kernel.
 pub fn bitsliced_masks(cipher: &Skinny) -> Symbol {
     let rounds = cipher.variant().rounds();
-    Symbol {
-        name: "round_masks",
-        words: masks_in_order(cipher, (0..rounds).collect()),
-    }
+    Symbol { name: "round_masks", words: masks_in_order(cipher, (0..rounds).collect()) }
 }
 
 /// [`bitsliced_masks`] with the rounds in reverse order (`round_masks_rev`), for
 /// the decryption loop.
 pub fn bitsliced_masks_reversed(cipher: &Skinny) -> Symbol {
     let rounds = cipher.variant().rounds();
-    Symbol {
-        name: "round_masks_rev",
-        words: masks_in_order(cipher, (0..rounds).rev().collect()),
-    }
+    Symbol { name: "round_masks_rev", words: masks_in_order(cipher, (0..rounds).rev().collect()) }
 }
 
 /// Round masks, slot `i` holding those of round `order[i]`.
@@ -72,8 +66,7 @@ fn masks_in_order(cipher: &Skinny, order: Vec<usize>) -> Zeroizing<Vec<u32>> {
             k[cell] ^= c[cell];
             for bit in 0..cb {
                 // Build the mask without a branch on the key bit.
-                words[slot * 64 + cell * cb + bit] =
-                    0u32.wrapping_sub(u32::from((k[cell] >> bit) & 1));
+                words[slot * 64 + cell * cb + bit] = 0u32.wrapping_sub(u32::from((k[cell] >> bit) & 1));
             }
         }
     }
@@ -101,12 +94,7 @@ fn column_words(k: &[u8; 16]) -> [u32; 4] {
 
 /// A T table: `f(x)` in each row of `rows`.
 fn spread(f: impl Fn(u8) -> u8, rows: &[usize]) -> Vec<u32> {
-    (0..=255u8)
-        .map(|x| {
-            rows.iter()
-                .fold(0u32, |w, &r| w | (u32::from(f(x)) << (8 * r)))
-        })
-        .collect()
+    (0..=255u8).map(|x| rows.iter().fold(0u32, |w, &r| w | (u32::from(f(x)) << (8 * r)))).collect()
 }
 
 /// Everything the paper's kernel reads: the T tables (public, from the S-box) and
@@ -117,14 +105,8 @@ pub fn paper_symbols(cipher: &Skinny) -> Vec<Symbol> {
     // and of its inverse [[0,1,0,0],[0,1,1,1],[0,1,0,1],[1,0,0,1]].
     let enc_rows: [&[usize]; 4] = [&[0, 1, 3], &[2], &[0, 2, 3], &[0]];
     let dec_rows: [&[usize]; 4] = [&[3], &[0, 1, 2], &[1], &[1, 2, 3]];
-    let t: Vec<u32> = enc_rows
-        .iter()
-        .flat_map(|rows| spread(sbox8, rows))
-        .collect();
-    let ti: Vec<u32> = dec_rows
-        .iter()
-        .flat_map(|rows| spread(sbox8_inv, rows))
-        .collect();
+    let t: Vec<u32> = enc_rows.iter().flat_map(|rows| spread(sbox8, rows)).collect();
+    let ti: Vec<u32> = dec_rows.iter().flat_map(|rows| spread(sbox8_inv, rows)).collect();
     let sinv: Vec<u32> = (0..=255u8).map(|x| u32::from(sbox8_inv(x))).collect();
 
     let mut rk = Zeroizing::new(vec![0u32; MAX_ROUNDS * 4]);
@@ -140,34 +122,13 @@ pub fn paper_symbols(cipher: &Skinny) -> Vec<Symbol> {
         dc[4 * r..4 * r + 4].copy_from_slice(&column_words(&shift_rows(&c)));
     }
     vec![
-        Symbol {
-            name: "T",
-            words: Zeroizing::new(t),
-        },
-        Symbol {
-            name: "TI",
-            words: Zeroizing::new(ti),
-        },
-        Symbol {
-            name: "SINV",
-            words: Zeroizing::new(sinv),
-        },
-        Symbol {
-            name: "RK",
-            words: rk,
-        },
-        Symbol {
-            name: "RC",
-            words: Zeroizing::new(rc),
-        },
-        Symbol {
-            name: "DK",
-            words: dk,
-        },
-        Symbol {
-            name: "DC",
-            words: Zeroizing::new(dc),
-        },
+        Symbol { name: "T", words: Zeroizing::new(t) },
+        Symbol { name: "TI", words: Zeroizing::new(ti) },
+        Symbol { name: "SINV", words: Zeroizing::new(sinv) },
+        Symbol { name: "RK", words: rk },
+        Symbol { name: "RC", words: Zeroizing::new(rc) },
+        Symbol { name: "DK", words: dk },
+        Symbol { name: "DC", words: Zeroizing::new(dc) },
     ]
 }
 

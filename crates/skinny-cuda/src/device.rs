@@ -28,10 +28,7 @@ pub(crate) fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, GpuErro
             .map(String::as_str)
             .or_else(|| p.downcast_ref::<&str>().copied())
             .unwrap_or("unknown panic");
-        GpuError(format!(
-            "{what} failed inside the CUDA loader: {}",
-            first_line(msg)
-        ))
+        GpuError(format!("{what} failed inside the CUDA loader: {}", first_line(msg)))
     })
 }
 
@@ -41,22 +38,18 @@ fn first_line(s: &str) -> &str {
 
 /// Whether one of the candidate names of a shared library can be loaded.
 fn find_library(name: &str) -> Option<String> {
-    cudarc::get_lib_name_candidates(name)
-        .into_iter()
-        .find(|cand| {
-            // SAFETY: loading the CUDA driver or NVRTC runs their initialisers, which
-            // is what cudarc does next anyway; the handle is closed again at once.
-            unsafe { libloading::Library::new(cand) }.is_ok()
-        })
+    cudarc::get_lib_name_candidates(name).into_iter().find(|cand| {
+        // SAFETY: loading the CUDA driver or NVRTC runs their initialisers, which
+        // is what cudarc does next anyway; the handle is closed again at once.
+        unsafe { libloading::Library::new(cand) }.is_ok()
+    })
 }
 
 /// Checks that the CUDA driver library and NVRTC can be loaded, before cudarc
 /// is asked to (it panics otherwise).
 pub fn probe_libraries() -> Result<(), GpuError> {
     if find_library("cuda").is_none() {
-        return Err(GpuError(
-            "no NVIDIA driver found (libcuda.so.1 cannot be loaded)".into(),
-        ));
+        return Err(GpuError("no NVIDIA driver found (libcuda.so.1 cannot be loaded)".into()));
     }
     if find_library("nvrtc").is_none() {
         return Err(GpuError(
@@ -93,9 +86,7 @@ fn driver_err(what: &str, e: cudarc::driver::DriverError) -> GpuError {
 fn nvrtc_version() -> Result<(i32, i32), GpuError> {
     let (mut major, mut minor) = (0, 0);
     // SAFETY: plain out-parameters.
-    let r = guarded("nvrtcVersion", || unsafe {
-        cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor)
-    })?;
+    let r = guarded("nvrtcVersion", || unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor) })?;
     if r != cudarc::nvrtc::sys::nvrtcResult::NVRTC_SUCCESS {
         return Err(GpuError(format!("NVRTC does not answer: {r:?}")));
     }
@@ -105,11 +96,8 @@ fn nvrtc_version() -> Result<(i32, i32), GpuError> {
 fn driver_version() -> Result<i32, GpuError> {
     let mut v = 0;
     // SAFETY: plain out-parameter.
-    let r = guarded("cuDriverGetVersion", || unsafe {
-        sys::cuDriverGetVersion(&mut v)
-    })?;
-    r.result()
-        .map_err(|e| driver_err("cannot read the driver version", e))?;
+    let r = guarded("cuDriverGetVersion", || unsafe { sys::cuDriverGetVersion(&mut v) })?;
+    r.result().map_err(|e| driver_err("cannot read the driver version", e))?;
     Ok(v)
 }
 
@@ -137,21 +125,13 @@ impl Gpu {
             return Err(GpuError("the NVIDIA driver sees no GPU".into()));
         }
         if ordinal >= count as usize {
-            return Err(GpuError(format!(
-                "no GPU number {ordinal} (the driver sees {count})"
-            )));
+            return Err(GpuError(format!("no GPU number {ordinal} (the driver sees {count})")));
         }
         let ctx = guarded("context creation", || CudaContext::new(ordinal))?
             .map_err(|e| driver_err("cannot open the GPU", e))?;
-        let name = ctx
-            .name()
-            .map_err(|e| driver_err("cannot read the GPU name", e))?;
-        let cc = ctx
-            .compute_capability()
-            .map_err(|e| driver_err("cannot read the compute capability", e))?;
-        let total_mem = ctx
-            .total_mem()
-            .map_err(|e| driver_err("cannot read the GPU memory size", e))?;
+        let name = ctx.name().map_err(|e| driver_err("cannot read the GPU name", e))?;
+        let cc = ctx.compute_capability().map_err(|e| driver_err("cannot read the compute capability", e))?;
+        let total_mem = ctx.total_mem().map_err(|e| driver_err("cannot read the GPU memory size", e))?;
         let sm_count = ctx
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(|e| driver_err("cannot read the multiprocessor count", e))?;
@@ -210,10 +190,7 @@ impl Gpu {
     /// # Errors
     /// When the driver fails.
     pub fn free_mem(&self) -> Result<usize, GpuError> {
-        self.ctx
-            .mem_get_info()
-            .map(|(free, _)| free)
-            .map_err(|e| driver_err("cannot read free GPU memory", e))
+        self.ctx.mem_get_info().map(|(free, _)| free).map_err(|e| driver_err("cannot read free GPU memory", e))
     }
 
     pub(crate) fn context(&self) -> &Arc<CudaContext> {
@@ -225,9 +202,7 @@ impl Gpu {
     /// # Errors
     /// When the driver fails.
     pub fn new_stream(&self) -> Result<Arc<CudaStream>, GpuError> {
-        self.ctx
-            .new_stream()
-            .map_err(|e| driver_err("cannot create a CUDA stream", e))
+        self.ctx.new_stream().map_err(|e| driver_err("cannot create a CUDA stream", e))
     }
 
     /// Loads a fresh instance of `source`'s module (its own `__constant__`
@@ -272,11 +247,7 @@ impl Gpu {
     fn machine_code(&self, source: &KernelSource, fresh: bool) -> Result<Arc<Vec<u8>>, GpuError> {
         let key = self.cache_key(source);
         if !fresh {
-            if let Some(img) = self
-                .images
-                .lock()
-                .map_err(|_| GpuError("kernel cache lock poisoned".into()))?
-                .get(&key)
+            if let Some(img) = self.images.lock().map_err(|_| GpuError("kernel cache lock poisoned".into()))?.get(&key)
             {
                 return Ok(img.clone());
             }
@@ -294,10 +265,7 @@ impl Gpu {
             }
         };
         let image = Arc::new(image);
-        self.images
-            .lock()
-            .map_err(|_| GpuError("kernel cache lock poisoned".into()))?
-            .insert(key, image.clone());
+        self.images.lock().map_err(|_| GpuError("kernel cache lock poisoned".into()))?.insert(key, image.clone());
         Ok(image)
     }
 }
@@ -306,11 +274,7 @@ impl Gpu {
 /// `SKINNY_NVRTC_OPTIONS` (space-separated) is added, for tuning experiments
 /// (e.g. `-DBS_MIN_BLOCKS=2`); it is part of the cache key.
 fn nvrtc_options(cc: (i32, i32)) -> Vec<String> {
-    let mut o = vec![
-        format!("--gpu-architecture=sm_{}{}", cc.0, cc.1),
-        "--std=c++17".into(),
-        "-default-device".into(),
-    ];
+    let mut o = vec![format!("--gpu-architecture=sm_{}{}", cc.0, cc.1), "--std=c++17".into(), "-default-device".into()];
     if let Ok(extra) = std::env::var("SKINNY_NVRTC_OPTIONS") {
         o.extend(extra.split_whitespace().map(String::from));
     }
@@ -344,11 +308,7 @@ fn cache_dir() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|v| !v.is_empty())
-                .map(|h| PathBuf::from(h).join(".cache"))
-        })?;
+        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".cache")))?;
     Some(base.join("skinny"))
 }
 
@@ -368,10 +328,8 @@ fn store_atomically(path: &std::path::Path, data: &[u8]) {
 /// Compiles with NVRTC to machine code (CUBIN) for the real architecture.
 fn compile_cubin(source: &KernelSource, options: &[String]) -> Result<Vec<u8>, GpuError> {
     use cudarc::nvrtc::sys as nv;
-    let src =
-        CString::new(source.text).map_err(|_| GpuError("kernel source holds a NUL byte".into()))?;
-    let name = CString::new(format!("{}.cu", source.name))
-        .map_err(|_| GpuError("bad kernel name".into()))?;
+    let src = CString::new(source.text).map_err(|_| GpuError("kernel source holds a NUL byte".into()))?;
+    let name = CString::new(format!("{}.cu", source.name)).map_err(|_| GpuError("bad kernel name".into()))?;
     let opts: Vec<CString> = options
         .iter()
         .map(|o| CString::new(o.as_str()))
@@ -382,10 +340,7 @@ fn compile_cubin(source: &KernelSource, options: &[String]) -> Result<Vec<u8>, G
         if r == nv::nvrtcResult::NVRTC_SUCCESS {
             Ok(())
         } else {
-            Err(GpuError(format!(
-                "NVRTC {what} failed for the {} kernels: {r:?}",
-                source.name
-            )))
+            Err(GpuError(format!("NVRTC {what} failed for the {} kernels: {r:?}", source.name)))
         }
     };
     guarded("NVRTC", || -> Result<Vec<u8>, GpuError> {
@@ -393,14 +348,7 @@ fn compile_cubin(source: &KernelSource, options: &[String]) -> Result<Vec<u8>, G
         // SAFETY: valid C strings that outlive the program; the program is destroyed below.
         unsafe {
             check(
-                nv::nvrtcCreateProgram(
-                    &mut prog,
-                    src.as_ptr(),
-                    name.as_ptr(),
-                    0,
-                    std::ptr::null(),
-                    std::ptr::null(),
-                ),
+                nv::nvrtcCreateProgram(&mut prog, src.as_ptr(), name.as_ptr(), 0, std::ptr::null(), std::ptr::null()),
                 "create",
             )?;
             let r = nv::nvrtcCompileProgram(prog, opt_ptrs.len() as i32, opt_ptrs.as_ptr());
@@ -413,23 +361,15 @@ fn compile_cubin(source: &KernelSource, options: &[String]) -> Result<Vec<u8>, G
             } else {
                 let mut log_size = 0usize;
                 let mut log = String::new();
-                if nv::nvrtcGetProgramLogSize(prog, &mut log_size) == nv::nvrtcResult::NVRTC_SUCCESS
-                    && log_size > 1
-                {
+                if nv::nvrtcGetProgramLogSize(prog, &mut log_size) == nv::nvrtcResult::NVRTC_SUCCESS && log_size > 1 {
                     let mut buf = vec![0u8; log_size];
-                    if nv::nvrtcGetProgramLog(prog, buf.as_mut_ptr().cast())
-                        == nv::nvrtcResult::NVRTC_SUCCESS
-                    {
+                    if nv::nvrtcGetProgramLog(prog, buf.as_mut_ptr().cast()) == nv::nvrtcResult::NVRTC_SUCCESS {
                         log = CStr::from_bytes_until_nul(&buf)
                             .map(|c| c.to_string_lossy().into_owned())
                             .unwrap_or_default();
                     }
                 }
-                Err(GpuError(format!(
-                    "NVRTC could not compile the {} kernels ({r:?}): {}",
-                    source.name,
-                    log.trim()
-                )))
+                Err(GpuError(format!("NVRTC could not compile the {} kernels ({r:?}): {}", source.name, log.trim())))
             };
             let _ = nv::nvrtcDestroyProgram(&mut prog);
             result
@@ -461,9 +401,8 @@ impl Fnv64 {
 /// One line: no driver, no NVRTC, no device.
 pub fn describe_gpus() -> Result<Vec<String>, String> {
     let first = Gpu::first().map_err(|e| e.0)?;
-    let count = guarded("cuDeviceGetCount", CudaContext::device_count)
-        .map_err(|e| e.0)?
-        .map_err(|e| format!("{e:?}"))?;
+    let count =
+        guarded("cuDeviceGetCount", CudaContext::device_count).map_err(|e| e.0)?.map_err(|e| format!("{e:?}"))?;
     let mut out = vec![format!("GPU 0: {}", first.describe())];
     for i in 1..count.max(1) as usize {
         match Gpu::open(i) {

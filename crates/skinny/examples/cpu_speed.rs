@@ -114,8 +114,6 @@ fn cpb(s: &Speed) -> String {
     s.ticks_per_byte.map_or("-".into(), |t| format!("{t:.2}"))
 }
 
-
-
 fn main() {
     let o = match parse_args() {
         Ok(o) => o,

@@ -217,7 +217,11 @@ impl Skinny {
     ///
     /// # Panics
     /// If `data` is not a whole number of blocks.
-    pub fn encrypt_blocks_with(&self, path: bitsliced::Path, data: &mut [u8]) -> Result<(), bitsliced::PathUnavailable> {
+    pub fn encrypt_blocks_with(
+        &self,
+        path: bitsliced::Path,
+        data: &mut [u8],
+    ) -> Result<(), bitsliced::PathUnavailable> {
         self.crypt_blocks(path, bitsliced::Direction::Encrypt, data)
     }
 
@@ -230,7 +234,11 @@ impl Skinny {
     ///
     /// # Panics
     /// If `data` is not a whole number of blocks.
-    pub fn decrypt_blocks_with(&self, path: bitsliced::Path, data: &mut [u8]) -> Result<(), bitsliced::PathUnavailable> {
+    pub fn decrypt_blocks_with(
+        &self,
+        path: bitsliced::Path,
+        data: &mut [u8],
+    ) -> Result<(), bitsliced::PathUnavailable> {
         self.crypt_blocks(path, bitsliced::Direction::Decrypt, data)
     }
 

@@ -8,9 +8,9 @@ use crate::spec::{self, tweakey::RoundTweakeys};
 use crate::Variant;
 use cipher::consts::{U16, U32, U8};
 use cipher::{
-    AlgorithmName, Block, BlockSizeUser, InOut, Key, KeyInit, KeySizeUser, Tweak,
-    TweakBlockCipherDecBackend, TweakBlockCipherDecClosure, TweakBlockCipherDecrypt,
-    TweakBlockCipherEncBackend, TweakBlockCipherEncClosure, TweakBlockCipherEncrypt, TweakSizeUser,
+    AlgorithmName, Block, BlockSizeUser, InOut, Key, KeyInit, KeySizeUser, Tweak, TweakBlockCipherDecBackend,
+    TweakBlockCipherDecClosure, TweakBlockCipherDecrypt, TweakBlockCipherEncBackend, TweakBlockCipherEncClosure,
+    TweakBlockCipherEncrypt, TweakSizeUser,
 };
 
 /// Round tweakeys of the key part (TK2, TK3) of a tweakable cipher.

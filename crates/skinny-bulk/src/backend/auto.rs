@@ -29,7 +29,9 @@ impl Backend for AutoBackend {
 
     fn describe(&self) -> String {
         match &self.gpu {
-            Some(g) => format!("{} for calls of {} bytes and more, else {}", g.describe(), GPU_MIN_BYTES, self.cpu.describe()),
+            Some(g) => {
+                format!("{} for calls of {} bytes and more, else {}", g.describe(), GPU_MIN_BYTES, self.cpu.describe())
+            }
             None => self.cpu.describe(),
         }
     }

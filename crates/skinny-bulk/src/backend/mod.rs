@@ -180,8 +180,13 @@ pub enum BackendChoice {
 
 impl BackendChoice {
     /// Every choice, in the order `skinny info` lists them.
-    pub const ALL: [BackendChoice; 5] =
-        [BackendChoice::Auto, BackendChoice::CpuSerial, BackendChoice::Cpu, BackendChoice::GpuPaper, BackendChoice::Gpu];
+    pub const ALL: [BackendChoice; 5] = [
+        BackendChoice::Auto,
+        BackendChoice::CpuSerial,
+        BackendChoice::Cpu,
+        BackendChoice::GpuPaper,
+        BackendChoice::Gpu,
+    ];
 
     /// The command-line name.
     pub const fn name(self) -> &'static str {
@@ -224,7 +229,11 @@ pub struct Options {
 /// # Errors
 /// [`Error::Backend`] with one clear line when a GPU backend is asked for and no
 /// GPU can be used (no driver, no device, no NVRTC, or built without CUDA).
-pub fn open_with(choice: BackendChoice, opts: &Options, notice: &mut dyn FnMut(&str)) -> Result<Box<dyn Backend>, Error> {
+pub fn open_with(
+    choice: BackendChoice,
+    opts: &Options,
+    notice: &mut dyn FnMut(&str),
+) -> Result<Box<dyn Backend>, Error> {
     match choice {
         BackendChoice::CpuSerial => Ok(Box::new(serial::SerialBackend)),
         BackendChoice::Cpu => Ok(Box::new(cpu::CpuBackend::new(opts.threads)?)),

@@ -123,7 +123,13 @@ fn parse_names(a: &CryptArgs) -> Result<(Variant, Mode, BackendChoice), CliError
 }
 
 /// Checks that the IV and padding options go with the mode.
-fn check_options(a: &CryptArgs, variant: Variant, mode: Mode, dir: Direction, backend: BackendChoice) -> Result<Plan, CliError> {
+fn check_options(
+    a: &CryptArgs,
+    variant: Variant,
+    mode: Mode,
+    dir: Direction,
+    backend: BackendChoice,
+) -> Result<Plan, CliError> {
     if a.no_pad && !mode.is_block_mode() {
         return Err(CliError::Usage(format!("--no-pad applies only to ecb and cbc ({mode} never pads)")));
     }

@@ -36,7 +36,11 @@ pub fn run() -> Result<(), CliError> {
                 println!("  {:<10} usable: {}; {timing}{note}", choice.name(), b.describe());
             }
             Err(e) => {
-                let timing = if choice == BackendChoice::GpuPaper { " (the paper's T-table kernel, NOT constant time)" } else { "" };
+                let timing = if choice == BackendChoice::GpuPaper {
+                    " (the paper's T-table kernel, NOT constant time)"
+                } else {
+                    ""
+                };
                 println!("  {:<10} not usable: {e}{timing}", choice.name());
             }
         }
@@ -64,7 +68,10 @@ fn cpu_features() -> String {
             }
         )*};
     }
-    detect!("sse2", "ssse3", "sse4.1", "sse4.2", "popcnt", "avx", "avx2", "bmi2", "avx512f", "avx512bw", "avx512vl", "gfni", "vaes");
+    detect!(
+        "sse2", "ssse3", "sse4.1", "sse4.2", "popcnt", "avx", "avx2", "bmi2", "avx512f", "avx512bw", "avx512vl",
+        "gfni", "vaes"
+    );
     if found.is_empty() {
         "none detected".into()
     } else {

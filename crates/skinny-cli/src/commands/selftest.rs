@@ -83,8 +83,9 @@ fn check_spec_vectors() -> Result<usize, CliError> {
         let enc_ok = block == ct;
         cipher.decrypt_block(&mut block);
         let dec_ok = block == pt;
-        let ecb_ok = run_processor(&cipher, Mode::Ecb, Direction::Encrypt, None, false, serial.as_ref(), &pt, &[pt.len()])
-            .is_ok_and(|out| out == ct);
+        let ecb_ok =
+            run_processor(&cipher, Mode::Ecb, Direction::Encrypt, None, false, serial.as_ref(), &pt, &[pt.len()])
+                .is_ok_and(|out| out == ct);
         checked += 1;
         if !(enc_ok && dec_ok && ecb_ok) {
             failed.push(variant);
@@ -106,7 +107,12 @@ struct Tally {
     mismatches: Vec<String>,
 }
 
-fn cross_check(tested: &dyn Backend, reference: &dyn Backend, a: &SelftestArgs, rng: &mut impl RngCore) -> Result<Tally, CliError> {
+fn cross_check(
+    tested: &dyn Backend,
+    reference: &dyn Backend,
+    a: &SelftestArgs,
+    rng: &mut impl RngCore,
+) -> Result<Tally, CliError> {
     let mut tally = Tally { checks: 0, variants: 0, bytes: 0, mismatches: Vec::new() };
     for variant in Variant::ALL.into_iter().filter(|&v| tested.supports(v)) {
         tally.variants += 1;

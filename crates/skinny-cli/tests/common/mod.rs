@@ -51,7 +51,15 @@ pub fn assert_ok(o: &Output, what: &str) {
 }
 
 /// What the library gives: the portable backend through the streaming modes.
-pub fn library(variant: Variant, mode: Mode, dir: Direction, key: &[u8], iv: Option<&[u8]>, pad: bool, data: &[u8]) -> Result<Vec<u8>, skinny_bulk::Error> {
+pub fn library(
+    variant: Variant,
+    mode: Mode,
+    dir: Direction,
+    key: &[u8],
+    iv: Option<&[u8]>,
+    pad: bool,
+    data: &[u8],
+) -> Result<Vec<u8>, skinny_bulk::Error> {
     let cipher = Skinny::new(variant, key).expect("key length");
     let be = backend::open_with(BackendChoice::CpuSerial, &Options::default(), &mut |_| {})?;
     let mut p = Processor::new(&cipher, mode, dir, iv, pad, be.as_ref())?;
