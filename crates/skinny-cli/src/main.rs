@@ -1,5 +1,6 @@
 //! `skinny`: the command-line tool.
 
+mod atomic;
 mod bench;
 mod cli;
 mod commands;

@@ -14,7 +14,7 @@ mod report;
 mod svg;
 mod system;
 
-use crate::error::CliError;
+use crate::error::{reason, CliError};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use measure::{Observer, Subject};
@@ -158,10 +158,10 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
 
     print!("{}", report.tables());
     if let Some(p) = &args.csv {
-        write_atomic(p, &report.csv())?;
+        write_atomic(p, report.csv().as_bytes())?;
     }
     if let Some(p) = &args.json {
-        write_atomic(p, &report.json())?;
+        write_atomic(p, report.json().as_bytes())?;
     }
     if let Some(p) = &args.plot {
         let subtitle = format!(
@@ -172,7 +172,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
             info.cores,
             if info.gpu_found { info.gpus.join("; ") } else { "no GPU".into() }
         );
-        write_atomic(p, &svg::render(&plan, &report.records, &subtitle))?;
+        write_atomic(p, svg::render(&plan, &report.records, &subtitle).as_bytes())?;
     }
     Ok(())
 }
@@ -260,16 +260,10 @@ fn check_output(p: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Writes beside the target and renames, so a failure never leaves half a file.
-fn write_atomic(p: &Path, text: &str) -> Result<(), CliError> {
-    let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = p.with_file_name(format!(".{name}.tmp{}", std::process::id()));
-    let io = |e: std::io::Error| CliError::Io(format!("cannot write '{}': {e}", p.display()));
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, p).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(e)
-    })
+/// Writes an output file all at once (see [`crate::atomic`]).
+fn write_atomic(p: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    crate::atomic::write_atomically(p, bytes)
+        .map_err(|e| CliError::Io(format!("cannot write '{}': {}", p.display(), reason(&e))))
 }
 
 /// The progress bar on stderr, hidden when stderr is not a terminal or with -q;
