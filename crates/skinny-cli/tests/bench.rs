@@ -1,8 +1,8 @@
 //! `skinny bench` end to end: tiny sizes and two runs, so it stays fast. Checks
-//! the tables, the CSV and JSON fields (JSON parsed by a small parser below), the
-//! SVG's shape, skipping of backends that cannot run here, and refusals.
+//! the tables, the CSV and JSON fields (JSON read with serde_json), the SVG's
+//! shape, skipping of backends that cannot run here, and refusals.
 
-use std::collections::BTreeMap;
+use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -93,22 +93,22 @@ fn cpu_run_prints_tables_and_writes_csv_json_svg() {
 
     // JSON: parses, with one record per mode, backend and size.
     let json = std::fs::read_to_string(&json).unwrap();
-    let v = json::parse(&json).unwrap_or_else(|e| panic!("bad JSON ({e}): {json}"));
-    let obj = v.obj();
-    assert_eq!(obj["tool"].str(), "skinny bench");
+    let v: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("bad JSON ({e}): {json}"));
+    let obj = v.as_object().expect("an object");
+    assert_eq!(obj["tool"], "skinny bench");
     assert!(obj.contains_key("commit") && obj.contains_key("cpu") && obj.contains_key("gpus"));
-    assert_eq!(obj["gpu_found"].bool(), !stdout.contains("GPU: none"));
-    let recs = obj["records"].arr();
+    assert_eq!(obj["gpu_found"], !stdout.contains("GPU: none"));
+    let recs = obj["records"].as_array().expect("records");
     assert_eq!(recs.len(), 12);
     for r in recs {
-        let r = r.obj();
+        let r = r.as_object().expect("a record");
         for f in REQUIRED {
             assert!(r.contains_key(f), "record lacks {f}");
         }
-        assert_eq!(r["runs"].num(), 2.0);
-        assert_eq!(r["times_ms"].arr().len(), 2);
-        assert!(["cpu-serial", "cpu"].contains(&r["backend"].str()));
-        assert!([16.0, 32.0, 64.0].contains(&r["bytes"].num()));
+        assert_eq!(r["runs"], 2);
+        assert_eq!(r["times_ms"].as_array().map(Vec::len), Some(2));
+        assert!(["cpu-serial", "cpu"].contains(&r["backend"].as_str().unwrap()), "{r:?}");
+        assert!([16, 32, 64].contains(&r["bytes"].as_u64().unwrap()), "{r:?}");
     }
 
     // SVG: one chart per mode, one path per series (2 backends) in each.
@@ -213,199 +213,4 @@ fn bad_arguments_are_refused_before_anything_runs() {
         assert!(out.stdout.is_empty());
     }
     assert!(!Path::new(&png).exists() && !Path::new(&csv).exists());
-}
-
-/// A small JSON parser: enough to check that the output is JSON and to read it.
-mod json {
-    use super::BTreeMap;
-
-    #[derive(Debug)]
-    pub enum Value {
-        Null,
-        Bool(bool),
-        Num(f64),
-        Str(String),
-        Arr(Vec<Value>),
-        Obj(BTreeMap<String, Value>),
-    }
-
-    impl Value {
-        pub fn obj(&self) -> &BTreeMap<String, Value> {
-            match self {
-                Value::Obj(m) => m,
-                v => panic!("not an object: {v:?}"),
-            }
-        }
-        pub fn arr(&self) -> &[Value] {
-            match self {
-                Value::Arr(a) => a,
-                v => panic!("not an array: {v:?}"),
-            }
-        }
-        pub fn str(&self) -> &str {
-            match self {
-                Value::Str(s) => s,
-                v => panic!("not a string: {v:?}"),
-            }
-        }
-        pub fn bool(&self) -> bool {
-            match self {
-                Value::Bool(b) => *b,
-                v => panic!("not a boolean: {v:?}"),
-            }
-        }
-        pub fn num(&self) -> f64 {
-            match self {
-                Value::Num(n) => *n,
-                v => panic!("not a number: {v:?}"),
-            }
-        }
-    }
-
-    pub fn parse(s: &str) -> Result<Value, String> {
-        let mut p = P { b: s.as_bytes(), i: 0 };
-        let v = p.value()?;
-        p.ws();
-        if p.i != p.b.len() {
-            return Err(format!("trailing data at {}", p.i));
-        }
-        Ok(v)
-    }
-
-    struct P<'a> {
-        b: &'a [u8],
-        i: usize,
-    }
-
-    impl P<'_> {
-        fn ws(&mut self) {
-            while self.i < self.b.len() && b" \t\n\r".contains(&self.b[self.i]) {
-                self.i += 1;
-            }
-        }
-        fn eat(&mut self, c: u8) -> Result<(), String> {
-            self.ws();
-            if self.b.get(self.i) == Some(&c) {
-                self.i += 1;
-                Ok(())
-            } else {
-                Err(format!("expected '{}' at {}", c as char, self.i))
-            }
-        }
-        fn lit(&mut self, w: &str, v: Value) -> Result<Value, String> {
-            if self.b[self.i..].starts_with(w.as_bytes()) {
-                self.i += w.len();
-                Ok(v)
-            } else {
-                Err(format!("bad literal at {}", self.i))
-            }
-        }
-        fn value(&mut self) -> Result<Value, String> {
-            self.ws();
-            match self.b.get(self.i).copied() {
-                Some(b'{') => {
-                    self.i += 1;
-                    let mut m = BTreeMap::new();
-                    self.ws();
-                    if self.b.get(self.i) == Some(&b'}') {
-                        self.i += 1;
-                        return Ok(Value::Obj(m));
-                    }
-                    loop {
-                        self.ws();
-                        let k = self.string()?;
-                        self.eat(b':')?;
-                        let v = self.value()?;
-                        if m.insert(k.clone(), v).is_some() {
-                            return Err(format!("duplicate key {k}"));
-                        }
-                        self.ws();
-                        match self.b.get(self.i) {
-                            Some(b',') => self.i += 1,
-                            Some(b'}') => {
-                                self.i += 1;
-                                return Ok(Value::Obj(m));
-                            }
-                            _ => return Err(format!("expected , or }} at {}", self.i)),
-                        }
-                    }
-                }
-                Some(b'[') => {
-                    self.i += 1;
-                    let mut a = Vec::new();
-                    self.ws();
-                    if self.b.get(self.i) == Some(&b']') {
-                        self.i += 1;
-                        return Ok(Value::Arr(a));
-                    }
-                    loop {
-                        a.push(self.value()?);
-                        self.ws();
-                        match self.b.get(self.i) {
-                            Some(b',') => self.i += 1,
-                            Some(b']') => {
-                                self.i += 1;
-                                return Ok(Value::Arr(a));
-                            }
-                            _ => return Err(format!("expected , or ] at {}", self.i)),
-                        }
-                    }
-                }
-                Some(b'"') => Ok(Value::Str(self.string()?)),
-                Some(b't') => self.lit("true", Value::Bool(true)),
-                Some(b'f') => self.lit("false", Value::Bool(false)),
-                Some(b'n') => self.lit("null", Value::Null),
-                Some(c) if c == b'-' || c.is_ascii_digit() => {
-                    let start = self.i;
-                    while self.i < self.b.len() && b"+-.eE0123456789".contains(&self.b[self.i]) {
-                        self.i += 1;
-                    }
-                    let t = std::str::from_utf8(&self.b[start..self.i]).unwrap();
-                    t.parse().map(Value::Num).map_err(|_| format!("bad number {t}"))
-                }
-                _ => Err(format!("unexpected input at {}", self.i)),
-            }
-        }
-        fn string(&mut self) -> Result<String, String> {
-            if self.b.get(self.i) != Some(&b'"') {
-                return Err(format!("expected string at {}", self.i));
-            }
-            self.i += 1;
-            let mut out = Vec::new();
-            loop {
-                match self.b.get(self.i).copied() {
-                    None => return Err("unterminated string".into()),
-                    Some(b'"') => {
-                        self.i += 1;
-                        return String::from_utf8(out).map_err(|e| e.to_string());
-                    }
-                    Some(b'\\') => {
-                        let e = self.b.get(self.i + 1).copied().ok_or("bad escape")?;
-                        self.i += 2;
-                        match e {
-                            b'"' | b'\\' | b'/' => out.push(e),
-                            b'n' => out.push(b'\n'),
-                            b't' => out.push(b'\t'),
-                            b'r' => out.push(b'\r'),
-                            b'b' => out.push(8),
-                            b'f' => out.push(12),
-                            b'u' => {
-                                let h = std::str::from_utf8(self.b.get(self.i..self.i + 4).ok_or("bad \\u")?).unwrap();
-                                let c = u32::from_str_radix(h, 16).map_err(|e| e.to_string())?;
-                                let ch = char::from_u32(c).ok_or("bad \\u")?;
-                                out.extend_from_slice(ch.to_string().as_bytes());
-                                self.i += 4;
-                            }
-                            _ => return Err(format!("bad escape at {}", self.i)),
-                        }
-                    }
-                    Some(c) if c < 0x20 => return Err(format!("control character in string at {}", self.i)),
-                    Some(c) => {
-                        out.push(c);
-                        self.i += 1;
-                    }
-                }
-            }
-        }
-    }
 }

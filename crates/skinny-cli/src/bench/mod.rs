@@ -161,7 +161,8 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         write_atomic(p, report.csv().as_bytes())?;
     }
     if let Some(p) = &args.json {
-        write_atomic(p, report.json().as_bytes())?;
+        let json = report.json().map_err(|e| CliError::Io(format!("cannot write '{}': {e}", p.display())))?;
+        write_atomic(p, json.as_bytes())?;
     }
     if let Some(p) = &args.plot {
         let subtitle = format!(

@@ -1,13 +1,14 @@
 //! The results as text: the header, the paper-style tables (one per mode and
-//! compared backend), CSV and JSON. Written by hand, with proper escaping.
+//! compared backend), CSV and JSON. The JSON is serde's, from the structs below.
 
 use super::measure::{dir_name, Record, SpeedUp, Timing};
 use super::plan::{size_label, Plan};
 use super::system::SystemInfo;
+use serde::Serialize;
 use std::fmt::Write as _;
 
-/// How one backend was opened.
-#[derive(Clone, Debug)]
+/// How one backend was opened (also its JSON object in `setup`).
+#[derive(Clone, Debug, Serialize)]
 pub struct Setup {
     /// Backend name.
     pub backend: &'static str,
@@ -198,79 +199,149 @@ impl Report<'_> {
     }
 
     /// JSON: one object with the header facts, the setup, the skipped backends and
-    /// `records`, one object per record.
-    pub fn json(&self) -> String {
+    /// `records`, one object per record (the CSV's columns plus `times_ms`).
+    ///
+    /// # Errors
+    /// None in practice (plain structs, strings and numbers); kept rather than
+    /// unwrapped so that no path can panic or write an empty file.
+    pub fn json(&self) -> Result<String, serde_json::Error> {
         let (i, p) = (self.info, self.plan);
-        let mut s = String::from("{\n");
-        let strs = |v: &[String]| format!("[{}]", v.iter().map(|x| json_str(x)).collect::<Vec<_>>().join(", "));
-        let _ = writeln!(s, "  \"tool\": \"skinny bench\",");
-        let _ = writeln!(s, "  \"version\": {},", json_str(i.version));
-        let _ = writeln!(s, "  \"commit\": {},", json_str(i.commit));
-        let _ = writeln!(s, "  \"started\": {},", json_str(&i.started));
-        let _ = writeln!(s, "  \"cpu\": {},", json_str(&i.cpu));
-        let _ = writeln!(s, "  \"logical_cpus\": {},", i.cores);
-        let _ = writeln!(s, "  \"gpu_found\": {},", i.gpu_found);
-        let _ = writeln!(s, "  \"gpus\": {},", strs(&i.gpus));
-        let _ = writeln!(
-            s,
-            "  \"plan\": {{\"variant\": {}, \"modes\": {}, \"directions\": {}, \"sizes\": [{}], \"runs\": {}, \
-             \"max_time_per_size_s\": {}, \"min_run_ms\": {}, \"threads\": {}}},",
-            json_str(p.variant.name()),
-            strs(&p.modes.iter().map(|m| m.name().to_string()).collect::<Vec<_>>()),
-            strs(&p.directions.iter().map(|d| dir_name(*d).to_string()).collect::<Vec<_>>()),
-            p.sizes.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
-            p.runs,
-            p.max_time_per_size.map_or("null".into(), json_num),
-            json_num(p.min_run_secs * 1e3),
-            p.threads.map_or("null".into(), |t| t.to_string()),
-        );
-        let _ = writeln!(
-            s,
-            "  \"units\": {{\"times\": \"milliseconds per operation\", \"gbps\": \"decimal gigabits per second: bytes * 8 / 1e9 / seconds, at the median time\", \"speedup\": \"T_baseline / T (median)\", \"efficiency\": \"(T_baseline - T) / T_baseline (median)\"}},"
-        );
-        let setups: Vec<String> = self
-            .setups
-            .iter()
-            .map(|u| {
-                format!(
-                    "    {{\"backend\": {}, \"description\": {}, \"constant_time\": {}, \"open_ms\": {}, \"engine_ms\": {}}}",
-                    json_str(u.backend),
-                    json_str(&u.description),
-                    u.constant_time,
-                    json_num(u.open_ms),
-                    json_num(u.engine_ms)
-                )
-            })
-            .collect();
-        let _ = writeln!(s, "  \"setup\": [\n{}\n  ],", setups.join(",\n"));
-        let skipped: Vec<String> = self
-            .skipped
-            .iter()
-            .map(|(b, why)| format!("    {{\"backend\": {}, \"reason\": {}}}", json_str(b), json_str(why)))
-            .collect();
-        let _ = writeln!(s, "  \"skipped\": [{}{}],", if skipped.is_empty() { "" } else { "\n" }, {
-            let mut j = skipped.join(",\n");
-            if !skipped.is_empty() {
-                j.push_str("\n  ");
-            }
-            j
-        });
-        let recs: Vec<String> = self
-            .records
-            .iter()
-            .map(|r| {
-                let mut parts: Vec<String> =
-                    CSV_FIELDS.iter().zip(fields(r)).map(|(k, v)| format!("{}: {}", json_str(k), v.json())).collect();
-                parts.push(format!(
-                    "\"times_ms\": [{}]",
-                    r.times_ms.iter().map(|t| json_num(*t)).collect::<Vec<_>>().join(", ")
-                ));
-                format!("    {{{}}}", parts.join(", "))
-            })
-            .collect();
-        let _ = writeln!(s, "  \"records\": [\n{}\n  ]", recs.join(",\n"));
-        s.push_str("}\n");
-        s
+        let report = JsonReport {
+            tool: "skinny bench",
+            version: i.version,
+            commit: i.commit,
+            started: &i.started,
+            cpu: &i.cpu,
+            logical_cpus: i.cores,
+            gpu_found: i.gpu_found,
+            gpus: &i.gpus,
+            plan: JsonPlan {
+                variant: p.variant.name(),
+                modes: p.modes.iter().map(|m| m.name()).collect(),
+                directions: p.directions.iter().map(|d| dir_name(*d)).collect(),
+                sizes: &p.sizes,
+                runs: p.runs,
+                max_time_per_size_s: p.max_time_per_size,
+                min_run_ms: p.min_run_secs * 1e3,
+                threads: p.threads,
+            },
+            units: Units {
+                times: "milliseconds per operation",
+                gbps: "decimal gigabits per second: bytes * 8 / 1e9 / seconds, at the median time",
+                speedup: "T_baseline / T (median)",
+                efficiency: "(T_baseline - T) / T_baseline (median)",
+            },
+            setup: &self.setups,
+            skipped: self.skipped.iter().map(|(backend, reason)| Skipped { backend, reason }).collect(),
+            records: self.records.iter().map(JsonRecord::from).collect(),
+        };
+        // NaN and infinities, which JSON cannot hold, become null.
+        let mut text = serde_json::to_string_pretty(&report)?;
+        text.push('\n');
+        Ok(text)
+    }
+}
+
+/// The JSON document; field names and order are the format (docs and scripts
+/// read them).
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    tool: &'static str,
+    version: &'a str,
+    commit: &'a str,
+    started: &'a str,
+    cpu: &'a str,
+    logical_cpus: usize,
+    gpu_found: bool,
+    gpus: &'a [String],
+    plan: JsonPlan<'a>,
+    units: Units,
+    setup: &'a [Setup],
+    skipped: Vec<Skipped<'a>>,
+    records: Vec<JsonRecord<'a>>,
+}
+
+/// What was asked, in `plan`.
+#[derive(Serialize)]
+struct JsonPlan<'a> {
+    variant: &'static str,
+    modes: Vec<&'static str>,
+    directions: Vec<&'static str>,
+    sizes: &'a [usize],
+    runs: usize,
+    max_time_per_size_s: Option<f64>,
+    min_run_ms: f64,
+    threads: Option<usize>,
+}
+
+/// What the numbers mean, in `units`.
+#[derive(Serialize)]
+struct Units {
+    times: &'static str,
+    gbps: &'static str,
+    speedup: &'static str,
+    efficiency: &'static str,
+}
+
+/// A backend left out, in `skipped`.
+#[derive(Serialize)]
+struct Skipped<'a> {
+    backend: &'a str,
+    reason: &'a str,
+}
+
+/// One record: the keys are [`CSV_FIELDS`] in order, then `times_ms` (a test
+/// keeps the two in step).
+#[derive(Serialize)]
+struct JsonRecord<'a> {
+    variant: &'a str,
+    mode: &'static str,
+    direction: &'static str,
+    backend: &'a str,
+    timing: &'static str,
+    label: &'a str,
+    bytes: usize,
+    runs: usize,
+    reps: usize,
+    mean_ms: f64,
+    median_ms: f64,
+    min_ms: f64,
+    gbps: f64,
+    gbps_mean: f64,
+    gbps_max: f64,
+    warmup_ms: Option<f64>,
+    speedup_vs_cpu_serial: Option<f64>,
+    efficiency_vs_cpu_serial: Option<f64>,
+    speedup_vs_cpu: Option<f64>,
+    efficiency_vs_cpu: Option<f64>,
+    times_ms: &'a [f64],
+}
+
+impl<'a> From<&'a Record> for JsonRecord<'a> {
+    fn from(r: &'a Record) -> Self {
+        Self {
+            variant: r.variant,
+            mode: r.mode.name(),
+            direction: dir_name(r.direction),
+            backend: r.backend,
+            timing: r.timing.name(),
+            label: &r.label,
+            bytes: r.bytes,
+            runs: r.runs(),
+            reps: r.reps,
+            mean_ms: r.mean_ms(),
+            median_ms: r.median_ms(),
+            min_ms: r.min_ms(),
+            gbps: r.gbps(),
+            gbps_mean: r.gbps_at(r.mean_ms()),
+            gbps_max: r.gbps_at(r.min_ms()),
+            warmup_ms: r.warmup_ms,
+            speedup_vs_cpu_serial: r.vs_cpu_serial.map(|v| v.speedup),
+            efficiency_vs_cpu_serial: r.vs_cpu_serial.map(|v| v.efficiency),
+            speedup_vs_cpu: r.vs_cpu.map(|v| v.speedup),
+            efficiency_vs_cpu: r.vs_cpu.map(|v| v.efficiency),
+            times_ms: &r.times_ms,
+        }
     }
 }
 
@@ -314,14 +385,6 @@ impl Val {
             Val::Num(_) => String::new(),
         }
     }
-    fn json(&self) -> String {
-        match self {
-            Val::Str(s) => json_str(s),
-            Val::Int(n) => n.to_string(),
-            Val::Num(Some(x)) => json_num(*x),
-            Val::Num(None) => "null".into(),
-        }
-    }
 }
 
 /// One record's values, in [`CSV_FIELDS`] order.
@@ -360,37 +423,6 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
-/// A JSON string literal.
-pub fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A JSON number; `null` for NaN and infinities, which JSON cannot hold.
-pub fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        // Rust's Display never uses an exponent and round-trips: valid JSON.
-        x.to_string()
-    } else {
-        "null".into()
-    }
-}
-
 /// Milliseconds with four significant digits, no exponent.
 pub fn fmt_ms(ms: f64) -> String {
     if !ms.is_finite() || ms <= 0.0 {
@@ -420,9 +452,6 @@ mod tests {
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(csv_field("plain"), "plain");
-        assert_eq!(json_str("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"");
-        assert_eq!(json_num(f64::NAN), "null");
-        assert_eq!(json_num(1e-7), "0.0000001");
     }
 
     fn rec(backend: &'static str, timing: Timing, label: &str, bytes: usize, ms: f64) -> Record {
@@ -486,9 +515,21 @@ mod tests {
             row.contains("100.00") && row.contains("99.00%") && row.contains("10.00") && row.contains("90.00%"),
             "{row}"
         );
-        let json = report.json();
-        assert!(json.contains("\"cpu\": \"Test CPU, \\\"quoted\\\"\""), "{json}");
-        assert_eq!(json.matches("\"timing\": \"kernel\"").count(), 2);
+        let json = report.json().unwrap();
+        let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+        assert_eq!(v["cpu"], "Test CPU, \"quoted\"", "{json}");
+        let recs = v["records"].as_array().unwrap();
+        assert_eq!(recs.iter().filter(|r| r["timing"] == "kernel").count(), 2);
+        // The JSON records have the CSV's columns, and `times_ms`.
+        for r in recs {
+            let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+            let mut want: Vec<&str> = CSV_FIELDS.iter().copied().chain(["times_ms"]).collect();
+            keys.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(keys, want);
+        }
+        // No speed-up of a baseline against itself: null, as in the CSV's empty cell.
+        assert!(recs[0]["speedup_vs_cpu_serial"].is_null(), "{json}");
         let csv = report.csv();
         assert_eq!(csv.lines().count(), 1 + 8);
         assert!(csv.lines().nth(4).unwrap().contains(",gpu,kernel,gpu kernel,16,3,1,"), "{csv}");
