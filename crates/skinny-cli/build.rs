@@ -1,6 +1,7 @@
-//! Embeds the git commit the binary was built from (`SKINNY_GIT_COMMIT`), for the
-//! header of `skinny bench`. Outside a git checkout, or without git, it says
-//! "unknown" and the build still succeeds.
+//! Embeds the git commit the binary was built from (`SKINNY_GIT_COMMIT`), for
+//! `skinny --version`, `skinny info` and the header of `skinny bench`. Outside
+//! a git checkout, or without git, it says "unknown" and the build still
+//! succeeds.
 
 use std::path::Path;
 use std::process::Command;
@@ -24,6 +25,12 @@ fn main() {
     // packed), and packed-refs. `--git-path` finds them in worktrees too. Only
     // paths that exist are named: cargo would rebuild every time for a missing one.
     if commit == "unknown" {
+        // No git, or not a checkout. Should a checkout appear (or git be
+        // installed and HEAD move), its HEAD is watched when there is one here.
+        let head = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.git/HEAD");
+        if head.exists() {
+            println!("cargo:rerun-if-changed={}", head.display());
+        }
         return;
     }
     let mut watched = vec![git(&["rev-parse", "--git-path", "HEAD"])];

@@ -1,27 +1,74 @@
 //! The command line, declared with clap. The names here are a contract other
 //! tools and tests depend on.
 
-use clap::{Args, Parser, Subcommand};
+use clap::builder::{EnumValueParser, PossibleValue, RangedU64ValueParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use skinny::Variant;
+use skinny_bulk::backend::BackendChoice;
+use skinny_bulk::mode::Mode;
+use std::ffi::OsStr;
+use std::marker::PhantomData;
 use std::path::PathBuf;
+
+/// `--version`: the crate version and the git commit it was built from (see
+/// build.rs), so a bug report or a benchmark names the exact code.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("SKINNY_GIT_COMMIT"), ")");
+
+/// The most worker threads `--threads` accepts: far above any machine's cores,
+/// well below the thousands that make thread start-up alone take seconds.
+pub const MAX_THREADS: usize = 1024;
 
 /// SKINNY tweakable block ciphers at the speed of the hardware: all cores of the
 /// CPU (constant-time bitsliced code) or an NVIDIA GPU (CUDA).
 #[derive(Debug, Parser)]
-#[command(name = "skinny", version, about, long_about = None, propagate_version = true)]
+#[command(name = "skinny", version = VERSION, about, long_about = None, propagate_version = true)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// Examples shown under `skinny encrypt --help`.
+const ENCRYPT_EXAMPLES: &str = "\
+Examples:
+  # SKINNY-128-256 in CTR mode (the defaults), key and IV in hex:
+  skinny encrypt -K $(cat key.hex) --iv $(cat iv.hex) secret.tar -o secret.enc
+  # Key from a file (keeps it out of `ps`), CBC with PKCS#7 padding, from a pipe:
+  tar c docs | skinny encrypt -m cbc --key-file my.key --iv $(cat iv.hex) > docs.tar.enc
+  # Another variant, whole blocks only, on the CPU with 8 threads:
+  skinny encrypt -c skinny-64-192 -m ecb --no-pad --key-file k24 -b cpu --threads 8 in -o out";
+
+/// Examples shown under `skinny decrypt --help`.
+const DECRYPT_EXAMPLES: &str = "\
+Examples:
+  # Undo the CTR example of `skinny encrypt --help` (same key, IV and options):
+  skinny decrypt -K $(cat key.hex) --iv $(cat iv.hex) secret.enc -o secret.tar
+  # CBC from a key file, to stdout:
+  skinny decrypt -m cbc --key-file my.key --iv $(cat iv.hex) docs.tar.enc | tar x
+  # Force the GPU (fails with one line when none can be used):
+  skinny decrypt -b gpu -K $(cat key.hex) --iv $(cat iv.hex) big.enc -o big.bin";
+
+/// Examples shown under `skinny bench --help`.
+const BENCH_EXAMPLES: &str = "\
+Examples:
+  # Every usable backend, 1 KiB to 64 MiB, tables on stdout:
+  skinny bench
+  # The paper's experiment, with CSV, JSON and the charts:
+  skinny bench --paper --csv paper.csv --json paper.json --plot paper.svg
+  # A quick CPU-only look at small sizes, CTR only, decryption too:
+  skinny bench --backends cpu-serial,cpu --modes ctr --sizes 16..64K --runs 3 --decrypt";
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Encrypt INPUT (default stdin) to OUTPUT (default stdout).
+    #[command(after_help = ENCRYPT_EXAMPLES)]
     Encrypt(CryptArgs),
     /// Decrypt INPUT (default stdin) to OUTPUT (default stdout).
+    #[command(after_help = DECRYPT_EXAMPLES)]
     Decrypt(CryptArgs),
     /// Measure throughput; `--paper` reproduces the paper's experiment.
+    #[command(after_help = BENCH_EXAMPLES)]
     Bench(crate::bench::BenchArgs),
     /// Check the specification's vectors and cross-check every usable backend.
     Selftest(SelftestArgs),
@@ -41,13 +88,15 @@ pub struct CryptArgs {
     #[arg(short, long, value_name = "OUTPUT")]
     pub output: Option<PathBuf>,
 
-    /// skinny-64-64 | skinny-64-128 | skinny-64-192 | skinny-128-128 | skinny-128-256 | skinny-128-384
-    #[arg(short, long, default_value = "skinny-128-256", value_name = "CIPHER")]
-    pub cipher: String,
+    /// The SKINNY variant: block size and tweakey size in bits.
+    #[arg(short, long, default_value = "skinny-128-256", value_name = "CIPHER", ignore_case = true,
+          value_parser = Trimmed::<CipherName>::new())]
+    pub cipher: CipherName,
 
-    /// ecb | ctr | cbc | cfb | ofb
-    #[arg(short, long, default_value = "ctr", value_name = "MODE")]
-    pub mode: String,
+    /// The mode of operation.
+    #[arg(short, long, default_value = "ctr", value_name = "MODE", ignore_case = true,
+          value_parser = Trimmed::<ModeName>::new())]
+    pub mode: ModeName,
 
     /// The whole tweakey (TK1 || TK2 || TK3) in hex: 8 to 48 bytes, by variant.
     // Not `conflicts_with`: giving both is reported by the command in one line.
@@ -66,13 +115,13 @@ pub struct CryptArgs {
     #[arg(long)]
     pub no_pad: bool,
 
-    /// auto | cpu | cpu-serial | gpu | gpu-paper (gpu-paper: the paper's T-table
-    /// kernel, SKINNY-128-256 only, NOT constant time).
-    #[arg(short, long, default_value = "auto", value_name = "BACKEND")]
-    pub backend: String,
+    /// Where the work runs.
+    #[arg(short, long, default_value = "auto", value_name = "BACKEND", ignore_case = true,
+          value_parser = Trimmed::<BackendName>::new())]
+    pub backend: BackendName,
 
-    /// Worker threads for the cpu backend (default: all cores).
-    #[arg(long, value_name = "N")]
+    /// Worker threads for the cpu backend, 1 to 1024 (default: all cores).
+    #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<usize>,
 
     /// Write binary output to a terminal even so.
@@ -84,15 +133,267 @@ pub struct CryptArgs {
     pub quiet: bool,
 }
 
+/// The most random cross-checks `selftest --rounds` accepts: enough for a soak
+/// test, few enough that a typo does not run for days.
+pub const MAX_ROUNDS: u64 = 1000;
+
+/// The largest `selftest --max-bytes`: each check holds a few buffers of this
+/// size at once, so this keeps a run within a few GiB of memory.
+pub const MAX_SELFTEST_BYTES: u64 = 256 << 20;
+
 /// Options of `selftest`.
 #[derive(Debug, Args)]
 pub struct SelftestArgs {
-    /// Random cross-checks per variant, mode and backend.
-    #[arg(long, default_value_t = 8)]
+    /// Random cross-checks per variant, mode and backend, 0 to 1000.
+    #[arg(long, default_value_t = 8, value_name = "N",
+          value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_ROUNDS))]
     pub rounds: usize,
 
-    /// Largest random input in bytes (the default keeps the run to seconds on a
-    /// small machine).
-    #[arg(long, default_value_t = 1 << 18)]
+    /// Largest random input in bytes, 0 to 268435456 (256 MiB); the default keeps
+    /// the run to seconds on a small machine.
+    #[arg(long, default_value_t = 1 << 18, value_name = "BYTES",
+          value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_SELFTEST_BYTES))]
     pub max_bytes: usize,
+}
+
+/// The parser of every `--threads`: 1 to [`MAX_THREADS`].
+pub fn threads_parser() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64)
+}
+
+/// A parser for a decimal number from `lo` to `hi` (finite: `inf` and `nan` are
+/// refused), for options given in seconds or milliseconds.
+pub fn number_in(lo: f64, hi: f64) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
+    move |s: &str| match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => Ok(x),
+        _ => Err(format!("expected a number from {lo} to {hi}")),
+    }
+}
+
+/// clap's parser for a [`ValueEnum`], ignoring blanks around the name as the
+/// library's own parsers did, so `--backends "cpu, gpu"` keeps working.
+#[derive(Clone, Debug)]
+pub struct Trimmed<E>(PhantomData<E>);
+
+impl<E> Trimmed<E> {
+    /// The parser.
+    pub fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<E: ValueEnum + Clone + Send + Sync + 'static> TypedValueParser for Trimmed<E> {
+    type Value = E;
+
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<E, clap::Error> {
+        let value = value.to_str().map_or(value, |s| OsStr::new(s.trim()));
+        EnumValueParser::<E>::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(E::value_variants().iter().filter_map(ValueEnum::to_possible_value)))
+    }
+}
+
+/// `-c/--cipher`: the names are [`Variant::name`]'s (checked by a test); the
+/// underscore spellings stay accepted as before, without being listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CipherName {
+    /// 64-bit block, 64-bit tweakey.
+    #[value(name = "skinny-64-64", alias = "skinny_64_64")]
+    Skinny64_64,
+    /// 64-bit block, 128-bit tweakey.
+    #[value(name = "skinny-64-128", alias = "skinny_64_128")]
+    Skinny64_128,
+    /// 64-bit block, 192-bit tweakey.
+    #[value(name = "skinny-64-192", alias = "skinny_64_192")]
+    Skinny64_192,
+    /// 128-bit block, 128-bit tweakey.
+    #[value(name = "skinny-128-128", alias = "skinny_128_128")]
+    Skinny128_128,
+    /// 128-bit block, 256-bit tweakey (the paper's).
+    #[value(name = "skinny-128-256", alias = "skinny_128_256")]
+    Skinny128_256,
+    /// 128-bit block, 384-bit tweakey.
+    #[value(name = "skinny-128-384", alias = "skinny_128_384")]
+    Skinny128_384,
+}
+
+impl From<CipherName> for Variant {
+    fn from(c: CipherName) -> Self {
+        match c {
+            CipherName::Skinny64_64 => Variant::Skinny64_64,
+            CipherName::Skinny64_128 => Variant::Skinny64_128,
+            CipherName::Skinny64_192 => Variant::Skinny64_192,
+            CipherName::Skinny128_128 => Variant::Skinny128_128,
+            CipherName::Skinny128_256 => Variant::Skinny128_256,
+            CipherName::Skinny128_384 => Variant::Skinny128_384,
+        }
+    }
+}
+
+/// `-m/--mode`: the names are [`Mode::name`]'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeName {
+    /// Electronic codebook (PKCS#7 padding unless --no-pad); no IV.
+    Ecb,
+    /// Counter mode; parallel both ways.
+    Ctr,
+    /// Cipher block chaining (PKCS#7 padding unless --no-pad).
+    Cbc,
+    /// Full-block cipher feedback.
+    Cfb,
+    /// Output feedback; serial both ways.
+    Ofb,
+}
+
+impl From<ModeName> for Mode {
+    fn from(m: ModeName) -> Self {
+        match m {
+            ModeName::Ecb => Mode::Ecb,
+            ModeName::Ctr => Mode::Ctr,
+            ModeName::Cbc => Mode::Cbc,
+            ModeName::Cfb => Mode::Cfb,
+            ModeName::Ofb => Mode::Ofb,
+        }
+    }
+}
+
+/// `-b/--backend`: the names are [`BackendChoice::name`]'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendName {
+    /// The GPU when one is usable and the input is large, else cpu.
+    Auto,
+    /// Portable code on one thread.
+    CpuSerial,
+    /// Constant-time bitsliced code on all cores.
+    Cpu,
+    /// The paper's T-table CUDA kernel: SKINNY-128-256 only, NOT constant time.
+    GpuPaper,
+    /// The fast CUDA kernels.
+    Gpu,
+}
+
+impl From<BackendName> for BackendChoice {
+    fn from(b: BackendName) -> Self {
+        match b {
+            BackendName::Auto => BackendChoice::Auto,
+            BackendName::CpuSerial => BackendChoice::CpuSerial,
+            BackendName::Cpu => BackendChoice::Cpu,
+            BackendName::GpuPaper => BackendChoice::GpuPaper,
+            BackendName::Gpu => BackendChoice::Gpu,
+        }
+    }
+}
+
+/// `bench --modes`: the parallel modes the paper measures (the others are
+/// serial by nature).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchMode {
+    /// Electronic codebook.
+    Ecb,
+    /// Counter mode.
+    Ctr,
+}
+
+impl From<BenchMode> for Mode {
+    fn from(m: BenchMode) -> Self {
+        match m {
+            BenchMode::Ecb => Mode::Ecb,
+            BenchMode::Ctr => Mode::Ctr,
+        }
+    }
+}
+
+/// `bench --backends`: named backends only (`auto` would hide which one ran).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchBackend {
+    /// Portable code on one thread (the paper's CPU side).
+    CpuSerial,
+    /// Constant-time bitsliced code on all cores.
+    Cpu,
+    /// The paper's T-table CUDA kernel (NOT constant time).
+    GpuPaper,
+    /// The fast CUDA kernels.
+    Gpu,
+}
+
+impl From<BenchBackend> for BackendChoice {
+    fn from(b: BenchBackend) -> Self {
+        match b {
+            BenchBackend::CpuSerial => BackendChoice::CpuSerial,
+            BenchBackend::Cpu => BackendChoice::Cpu,
+            BenchBackend::GpuPaper => BackendChoice::GpuPaper,
+            BenchBackend::Gpu => BackendChoice::Gpu,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// The name clap accepts for `v`.
+    fn name<E: ValueEnum>(v: &E) -> String {
+        v.to_possible_value().expect("not hidden").get_name().to_string()
+    }
+
+    #[test]
+    fn command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn names_are_the_libraries_names_and_cover_them_all() {
+        let ciphers: Vec<Variant> = CipherName::value_variants().iter().map(|&c| c.into()).collect();
+        assert_eq!(ciphers, Variant::ALL);
+        for c in CipherName::value_variants() {
+            assert_eq!(name(c), Variant::from(*c).name());
+        }
+        let modes: Vec<Mode> = ModeName::value_variants().iter().map(|&m| m.into()).collect();
+        assert_eq!(modes, Mode::ALL);
+        for m in ModeName::value_variants() {
+            assert_eq!(name(m), Mode::from(*m).name());
+        }
+        let backends: Vec<BackendChoice> = BackendName::value_variants().iter().map(|&b| b.into()).collect();
+        assert_eq!(backends, BackendChoice::ALL);
+        for b in BackendName::value_variants() {
+            assert_eq!(name(b), BackendChoice::from(*b).name());
+        }
+        for m in BenchMode::value_variants() {
+            assert_eq!(name(m), Mode::from(*m).name());
+        }
+        for b in BenchBackend::value_variants() {
+            assert_eq!(name(b), BackendChoice::from(*b).name());
+        }
+    }
+
+    #[test]
+    fn names_are_read_as_before() {
+        let parse = |args: &[&str]| Cli::try_parse_from([&["skinny", "encrypt"], args].concat());
+        let Command::Encrypt(a) = parse(&["-c", " SKINNY_64_128 ", "-m", "CBC", "-b", "Cpu-Serial"]).unwrap().command
+        else {
+            panic!("not encrypt")
+        };
+        assert_eq!((a.cipher, a.mode, a.backend), (CipherName::Skinny64_128, ModeName::Cbc, BackendName::CpuSerial));
+        let Command::Encrypt(a) = parse(&[]).unwrap().command else { panic!("not encrypt") };
+        assert_eq!((a.cipher, a.mode, a.backend), (CipherName::Skinny128_256, ModeName::Ctr, BackendName::Auto));
+        assert!(parse(&["-c", "skinny-128-512"]).is_err());
+    }
+
+    #[test]
+    fn numbers_are_range_checked_by_clap() {
+        let ok = |args: &[&str]| Cli::try_parse_from([&["skinny"], args].concat()).is_ok();
+        assert!(ok(&["encrypt", "--threads", "1"]) && ok(&["encrypt", "--threads", "1024"]));
+        assert!(!ok(&["encrypt", "--threads", "0"]) && !ok(&["decrypt", "--threads", "1025"]));
+        assert!(ok(&["selftest", "--rounds", "1000", "--max-bytes", "268435456"]));
+        assert!(ok(&["selftest", "--rounds", "0", "--max-bytes", "0"]));
+        assert!(!ok(&["selftest", "--rounds", "1001"]) && !ok(&["selftest", "--max-bytes", "268435457"]));
+        assert!(ok(&["bench", "--runs", "1", "--max-time-per-size", "0", "--min-run-ms", "0"]));
+        assert!(ok(&["bench", "--runs", "1000", "--max-time-per-size", "86400", "--min-run-ms", "10000"]));
+        assert!(!ok(&["bench", "--runs", "0"]) && !ok(&["bench", "--runs", "1001"]));
+        assert!(!ok(&["bench", "--max-time-per-size", "86400.5"]) && !ok(&["bench", "--min-run-ms", "-1"]));
+        assert!(!ok(&["bench", "--threads", "0"]) && !ok(&["bench", "--threads", "1025"]));
+    }
 }

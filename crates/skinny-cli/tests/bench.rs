@@ -189,13 +189,16 @@ fn bad_arguments_are_refused_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("chart.png");
     let csv = dir.path().join("r.csv");
+    // Names and numbers are refused by clap (its own multi-line message); the rest
+    // by the command, in one line.
     let cases: Vec<(Vec<String>, &str)> = vec![
         (vec!["--plot".into(), png.display().to_string(), "--csv".into(), csv.display().to_string()], "SVG only"),
         (vec!["--sizes".into(), "8".into()], "whole number of 16-byte blocks"),
-        (vec!["--modes".into(), "cbc".into()], "ecb and ctr"),
-        (vec!["--backends".into(), "tpu".into()], "unknown backend"),
+        (vec!["--modes".into(), "cbc".into()], "[possible values: ecb, ctr]"),
+        (vec!["--backends".into(), "cpu,tpu".into()], "invalid value 'tpu' for '--backends <LIST>'"),
+        (vec!["--backends".into(), "auto".into()], "[possible values: cpu-serial, cpu, gpu-paper, gpu]"),
         (vec!["--runs".into(), "0".into()], "--runs"),
-        (vec!["-c".into(), "skinny-128-512".into()], "unknown SKINNY variant"),
+        (vec!["-c".into(), "skinny-128-512".into()], "invalid value 'skinny-128-512' for '--cipher <CIPHER>'"),
         (vec!["--json".into(), dir.path().join("no/such/dir/r.json").display().to_string()], "does not exist"),
     ];
     for (args, msg) in cases {
@@ -209,7 +212,9 @@ fn bad_arguments_are_refused_before_anything_runs() {
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{all:?}: {stderr}");
         assert!(stderr.contains(msg), "{all:?}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        if !stderr.starts_with("error: ") {
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        }
         assert!(out.stdout.is_empty());
     }
     assert!(!Path::new(&png).exists() && !Path::new(&csv).exists());

@@ -293,3 +293,101 @@ fn info_lists_cpu_gpus_and_every_backend() {
     let cpu = out.lines().find(|l| l.starts_with("  cpu ")).unwrap();
     assert!(cpu.contains("usable") && cpu.contains("constant time"), "{cpu}");
 }
+
+/// A refusal by clap: exit 2, its message naming the option, nothing on stdout.
+fn refused(args: &[&str], expect: &str) {
+    let o = run(args, b"");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.starts_with("error: ") && err.contains(expect), "{args:?}: expected '{expect}' in: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}");
+}
+
+#[test]
+fn numbers_out_of_range_are_refused_with_exit_2() {
+    let key = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+    for n in ["0", "1025", "5000", "-1", "many"] {
+        // `--opt=VALUE`, so that a negative number is not taken for an option.
+        let threads = format!("--threads={n}");
+        let expect = format!("invalid value '{n}' for '--threads <N>'");
+        refused(&["encrypt", "-m", "ecb", "-K", key, &threads], &expect);
+        refused(&["bench", "--sizes", "16", &threads], &expect);
+    }
+    for n in ["0", "1001"] {
+        refused(&["bench", "--sizes", "16", "--runs", n], &format!("invalid value '{n}' for '--runs <N>'"));
+    }
+    for x in ["-1", "86401", "inf", "nan"] {
+        refused(&["bench", &format!("--max-time-per-size={x}")], "expected a number from 0 to 86400");
+    }
+    for x in ["-0.5", "10001", "inf", "nan"] {
+        refused(&["bench", &format!("--min-run-ms={x}")], "expected a number from 0 to 10000");
+    }
+    refused(&["selftest", "--rounds", "1001"], "1001 is not in 0..=1000");
+    refused(&["selftest", "--rounds=-1"], "invalid value '-1' for '--rounds <N>'");
+    refused(&["selftest", "--max-bytes", "268435457"], "268435457 is not in 0..=268435456");
+    refused(&["selftest", "--max-bytes", "18446744073709551615"], "is not in 0..=268435456");
+}
+
+#[test]
+fn in_range_edges_are_accepted() {
+    // The most threads: a real run, which must stay quick.
+    let key = hex::encode(bytes(1, 32));
+    let o = run(&["encrypt", "-q", "-m", "ecb", "-b", "cpu", "--threads", "1024", "-K", &key], b"edge");
+    assert_ok(&o, "--threads 1024");
+    assert_eq!(o.stdout.len(), 16);
+    // Every bench bound at once: clap accepts them, and the run stops at the
+    // command's own check of --sizes (one line), before anything is timed.
+    let o = run(
+        &[
+            "bench",
+            "--threads",
+            "1024",
+            "--runs",
+            "1000",
+            "--max-time-per-size",
+            "86400",
+            "--min-run-ms",
+            "10000",
+            "--sizes",
+            "8",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("skinny: ") && stderr(&o).contains("16-byte blocks"), "{}", stderr(&o));
+    let o = run(&["selftest", "--rounds", "0", "--max-bytes", "0"], b"");
+    assert_ok(&o, "selftest at the lower bounds");
+}
+
+#[test]
+fn version_names_the_commit() {
+    let o = run(&["--version"], b"");
+    assert_ok(&o, "--version");
+    let out = String::from_utf8_lossy(&o.stdout);
+    let prefix = format!("skinny {} (commit ", env!("CARGO_PKG_VERSION"));
+    assert!(out.starts_with(&prefix) && out.trim_end().ends_with(')'), "{out}");
+    let commit = &out.trim_end()[prefix.len()..out.trim_end().len() - 1];
+    assert!(commit == "unknown" || commit.chars().all(|c| c.is_ascii_hexdigit()), "{out}");
+}
+
+#[test]
+fn help_shows_examples_and_the_accepted_names() {
+    for (cmd, example) in
+        [("encrypt", "skinny encrypt -K"), ("decrypt", "skinny decrypt -K"), ("bench", "skinny bench --paper")]
+    {
+        let o = run(&[cmd, "--help"], b"");
+        assert_ok(&o, cmd);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("Examples:") && out.contains(example), "{cmd}: {out}");
+    }
+    // Help is wrapped to the terminal's width: compare with blanks collapsed.
+    let flat =
+        |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    let out = flat(&run(&["encrypt", "-h"], b""));
+    for names in ["skinny-64-64, skinny-64-128", "ecb, ctr, cbc, cfb, ofb", "auto, cpu-serial, cpu, gpu-paper, gpu"] {
+        assert!(out.contains(names), "{names}: {out}");
+    }
+    let out = flat(&run(&["bench", "-h"], b""));
+    assert!(out.contains("[possible values: ecb, ctr]"), "{out}");
+    assert!(out.contains("[possible values: cpu-serial, cpu, gpu-paper, gpu]"), "{out}");
+}

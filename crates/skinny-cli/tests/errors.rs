@@ -53,11 +53,36 @@ fn fails_in(dir: &Path, args: &[&str], stdin: &[u8], expect: &str) -> String {
     err
 }
 
+/// A refusal by clap itself (names, numeric ranges): exit 2 and clap's message,
+/// which names the option and what it accepts; nothing written or created.
+fn refused_by_clap(args: &[&str], expect: &str) {
+    let dir = workdir();
+    let before = listing(dir.path());
+    let mut full: Vec<&str> = args.to_vec();
+    full.extend(["-o", "out"]);
+    let o = run_in(Some(dir.path()), &full, b"");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.starts_with("error: ") && err.contains(expect), "{args:?}: expected '{expect}' in: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}: wrote to stdout");
+    assert_eq!(std::fs::read(dir.path().join("out")).unwrap(), SENTINEL, "{args:?}: output clobbered");
+    assert_eq!(listing(dir.path()), before, "{args:?}: files left behind or removed");
+}
+
 #[test]
 fn unknown_cipher_mode_and_backend() {
-    fails(&["encrypt", "-c", "skinny-128-512", "-K", KEY, "--iv", IV, "in"], b"", "unknown cipher");
-    fails(&["encrypt", "-m", "xts", "-K", KEY, "--iv", IV, "in"], b"", "unknown mode");
-    fails(&["decrypt", "-b", "tpu", "-K", KEY, "--iv", IV, "in"], b"", "unknown backend");
+    refused_by_clap(
+        &["encrypt", "-c", "skinny-128-512", "-K", KEY, "--iv", IV, "in"],
+        "invalid value 'skinny-128-512' for '--cipher <CIPHER>'",
+    );
+    refused_by_clap(
+        &["encrypt", "-m", "xts", "-K", KEY, "--iv", IV, "in"],
+        "[possible values: ecb, ctr, cbc, cfb, ofb]",
+    );
+    refused_by_clap(
+        &["decrypt", "-b", "tpu", "-K", KEY, "--iv", IV, "in"],
+        "invalid value 'tpu' for '--backend <BACKEND>'",
+    );
 }
 
 #[test]
@@ -183,7 +208,7 @@ fn unusable_backends_and_threads() {
         fails(&["encrypt", "-b", "gpu", "-K", KEY, "--iv", IV, "in"], b"", "cannot use backend gpu");
         fails(&["encrypt", "-b", "gpu-paper", "-K", KEY, "--iv", IV, "in"], b"", "cannot use backend gpu-paper");
     }
-    fails(&["encrypt", "-b", "cpu", "--threads", "0", "-K", KEY, "--iv", IV, "in"], b"", "at least 1");
+    refused_by_clap(&["encrypt", "-b", "cpu", "--threads", "0", "-K", KEY, "--iv", IV, "in"], "0 is not in 1..=1024");
 }
 
 #[test]

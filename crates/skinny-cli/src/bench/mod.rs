@@ -14,7 +14,9 @@ mod report;
 mod svg;
 mod system;
 
+use crate::cli::{number_in, threads_parser, BenchBackend, BenchMode, CipherName, Trimmed};
 use crate::error::{reason, CliError};
+use clap::builder::RangedU64ValueParser;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use measure::{Observer, Subject};
@@ -22,7 +24,7 @@ use plan::Plan;
 use report::{Report, Setup};
 use skinny::{Skinny, Variant};
 use skinny_bulk::backend::{self, BackendChoice};
-use skinny_bulk::mode::Direction;
+use skinny_bulk::mode::{Direction, Mode};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -37,21 +39,25 @@ pub struct BenchArgs {
     #[arg(long)]
     pub paper: bool,
 
-    /// skinny-64-64 | skinny-64-128 | skinny-64-192 | skinny-128-128 | skinny-128-256 | skinny-128-384
-    #[arg(short, long, default_value = "skinny-128-256", value_name = "CIPHER")]
-    pub cipher: String,
+    /// The SKINNY variant.
+    #[arg(short, long, default_value = "skinny-128-256", value_name = "CIPHER", ignore_case = true,
+          value_parser = Trimmed::<CipherName>::new())]
+    pub cipher: CipherName,
 
-    /// Comma list of ecb and ctr [default: ecb,ctr].
-    #[arg(long, value_name = "LIST")]
-    pub modes: Option<String>,
+    /// Comma list of modes [default: ecb,ctr].
+    #[arg(long, value_name = "LIST", value_delimiter = ',', ignore_case = true,
+          value_parser = Trimmed::<BenchMode>::new())]
+    pub modes: Option<Vec<BenchMode>>,
 
-    /// Comma list of cpu-serial, cpu, gpu-paper, gpu [default: cpu,gpu; with
-    /// --paper all four]. Backends that cannot run here are skipped with a notice.
-    #[arg(long, value_name = "LIST")]
-    pub backends: Option<String>,
+    /// Comma list of backends [default: cpu,gpu; with --paper all four].
+    /// Backends that cannot run here are skipped with a notice.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', ignore_case = true,
+          value_parser = Trimmed::<BenchBackend>::new())]
+    pub backends: Option<Vec<BenchBackend>>,
 
-    /// Timed runs per size, after a warm-up call [default: 5; with --paper 10].
-    #[arg(long, value_name = "N")]
+    /// Timed runs per size, after a warm-up call, 1 to 1000 [default: 5; with
+    /// --paper 10].
+    #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_RUNS))]
     pub runs: Option<usize>,
 
     /// Sizes: MIN..MAX doubling from MIN (e.g. 16..64M), one size, or a comma list;
@@ -63,18 +69,18 @@ pub struct BenchArgs {
     #[arg(long)]
     pub decrypt: bool,
 
-    /// Worker threads for the cpu backend (default: all cores).
-    #[arg(long, value_name = "N")]
+    /// Worker threads for the cpu backend, 1 to 1024 (default: all cores).
+    #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<usize>,
 
-    /// Stop timing a size once its runs have taken this many seconds (keeping at
-    /// least 3 runs): bounds slow backends at the largest sizes.
-    #[arg(long, value_name = "SECONDS")]
+    /// Stop timing a size once its runs have taken this many seconds, 0 to 86400
+    /// (keeping at least 3 runs): bounds slow backends at the largest sizes.
+    #[arg(long, value_name = "SECONDS", value_parser = number_in(0.0, MAX_TIME_PER_SIZE_S))]
     pub max_time_per_size: Option<f64>,
 
-    /// Each timed run lasts at least this long: operations on tiny sizes are
-    /// repeated inside a run and the time divided.
-    #[arg(long, default_value_t = 2.0, value_name = "MS")]
+    /// Each timed run lasts at least this long, 0 to 10000 ms: operations on tiny
+    /// sizes are repeated inside a run and the time divided.
+    #[arg(long, default_value_t = 2.0, value_name = "MS", value_parser = number_in(0.0, MAX_MIN_RUN_MS))]
     pub min_run_ms: f64,
 
     /// Write one CSV line per variant, mode, direction, backend, timing and size.
@@ -93,6 +99,15 @@ pub struct BenchArgs {
     #[arg(short, long)]
     pub quiet: bool,
 }
+
+/// The most `--runs`: the paper takes 10; more than this only heats the room.
+const MAX_RUNS: u64 = 1000;
+
+/// The most `--max-time-per-size`, in seconds: a day.
+const MAX_TIME_PER_SIZE_S: f64 = 86_400.0;
+
+/// The most `--min-run-ms`: ten seconds per timed run.
+const MAX_MIN_RUN_MS: f64 = 10_000.0;
 
 /// Runs the benchmark.
 ///
@@ -180,27 +195,22 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
 
 /// The arguments, with the `--paper` preset or the plain defaults under them.
 fn make_plan(a: &BenchArgs) -> Result<Plan, String> {
-    let variant: Variant = a.cipher.parse().map_err(|e: skinny::UnknownVariant| e.to_string())?;
-    let modes = plan::parse_modes(a.modes.as_deref().unwrap_or("ecb,ctr"))?;
-    let default_backends = if a.paper { "cpu-serial,cpu,gpu-paper,gpu" } else { "cpu,gpu" };
-    let backends = plan::parse_backends(a.backends.as_deref().unwrap_or(default_backends))?;
+    let variant: Variant = a.cipher.into();
+    let modes: Vec<Mode> = match &a.modes {
+        Some(list) => distinct(list.iter().map(|&m| m.into())),
+        None => vec![Mode::Ecb, Mode::Ctr],
+    };
+    let backends: Vec<BackendChoice> = match &a.backends {
+        Some(list) => distinct(list.iter().map(|&b| b.into())),
+        None if a.paper => {
+            vec![BackendChoice::CpuSerial, BackendChoice::Cpu, BackendChoice::GpuPaper, BackendChoice::Gpu]
+        }
+        None => vec![BackendChoice::Cpu, BackendChoice::Gpu],
+    };
     let default_sizes = if a.paper { format!("{}..{}", plan::PAPER_MIN, plan::PAPER_MAX) } else { "1K..64M".into() };
     let sizes = plan::parse_sizes(a.sizes.as_deref().unwrap_or(&default_sizes), variant.block_bytes())?;
+    // clap has checked the ranges of the numbers.
     let runs = a.runs.unwrap_or(if a.paper { plan::PAPER_RUNS } else { 5 });
-    if runs == 0 {
-        return Err("--runs must be at least 1".into());
-    }
-    if a.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
-    }
-    if let Some(b) = a.max_time_per_size {
-        if !(b.is_finite() && b >= 0.0) {
-            return Err("--max-time-per-size must be a number of seconds >= 0".into());
-        }
-    }
-    if !(a.min_run_ms.is_finite() && (0.0..=10_000.0).contains(&a.min_run_ms)) {
-        return Err("--min-run-ms must be between 0 and 10000".into());
-    }
     let mut directions = vec![Direction::Encrypt];
     if a.decrypt {
         directions.push(Direction::Decrypt);
@@ -216,6 +226,17 @@ fn make_plan(a: &BenchArgs) -> Result<Plan, String> {
         min_run_secs: a.min_run_ms / 1e3,
         threads: a.threads,
     })
+}
+
+/// The items in their first order, each once (`--modes ctr,ecb,ctr`).
+fn distinct<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for x in items {
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    out
 }
 
 /// Opens each asked backend and its engine; those that cannot run here (no GPU,

@@ -90,37 +90,6 @@ pub fn parse_sizes(s: &str, block: usize) -> Result<Vec<usize>, String> {
     Ok(sizes)
 }
 
-/// Parses `--modes`: a comma list of `ecb` and `ctr` (the parallel modes the paper
-/// measures; the others are serial by nature).
-pub fn parse_modes(s: &str) -> Result<Vec<Mode>, String> {
-    let mut modes = Vec::new();
-    for part in s.split(',') {
-        let m: Mode = part.parse()?;
-        if !matches!(m, Mode::Ecb | Mode::Ctr) {
-            return Err(format!("bench measures the parallel modes ecb and ctr, not {m}"));
-        }
-        if !modes.contains(&m) {
-            modes.push(m);
-        }
-    }
-    Ok(modes)
-}
-
-/// Parses `--backends`: a comma list of cpu-serial, cpu, gpu-paper, gpu.
-pub fn parse_backends(s: &str) -> Result<Vec<BackendChoice>, String> {
-    let mut out = Vec::new();
-    for part in s.split(',') {
-        let b: BackendChoice = part.parse()?;
-        if b == BackendChoice::Auto {
-            return Err("bench measures named backends: cpu-serial, cpu, gpu-paper or gpu (not auto)".into());
-        }
-        if !out.contains(&b) {
-            out.push(b);
-        }
-    }
-    Ok(out)
-}
-
 /// Human size, binary units as the paper's axis: `16 B`, `4 KiB`, `64 MiB`.
 pub fn size_label(n: usize) -> String {
     const UNITS: [(usize, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
@@ -153,15 +122,6 @@ mod tests {
         assert!(parse_sizes("64..16", 16).is_err());
         assert!(parse_sizes("12x", 16).is_err());
         assert!(parse_sizes("", 16).is_err());
-    }
-
-    #[test]
-    fn modes_and_backends() {
-        assert_eq!(parse_modes("ctr,ECB,ctr").unwrap(), vec![Mode::Ctr, Mode::Ecb]);
-        assert!(parse_modes("cbc").is_err());
-        assert_eq!(parse_backends("cpu, gpu").unwrap(), vec![BackendChoice::Cpu, BackendChoice::Gpu]);
-        assert!(parse_backends("auto").is_err());
-        assert!(parse_backends("tpu").is_err());
     }
 
     #[test]
