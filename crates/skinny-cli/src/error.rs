@@ -14,6 +14,8 @@ pub enum CliError {
     Bulk(skinny_bulk::Error),
     /// A self-test or check failed.
     Check(String),
+    /// Writing a report to stdout failed (a closed pipe, a full disk).
+    Output(std::io::Error),
 }
 
 impl fmt::Display for CliError {
@@ -21,6 +23,7 @@ impl fmt::Display for CliError {
         match self {
             CliError::Usage(m) | CliError::Io(m) | CliError::Check(m) => f.write_str(m),
             CliError::Bulk(e) => write!(f, "{e}"),
+            CliError::Output(e) => write!(f, "cannot write output: {}", reason(e)),
         }
     }
 }
@@ -49,5 +52,13 @@ pub fn reason(e: &std::io::Error) -> String {
     match text.find(" (os error ") {
         Some(i) => text[..i].to_string(),
         None => text,
+    }
+}
+
+impl CliError {
+    /// Whether the reader of stdout went away (a closed pipe): `main` then ends
+    /// quietly with success instead of reporting it.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, CliError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
     }
 }

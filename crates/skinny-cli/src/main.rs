@@ -10,6 +10,7 @@ mod keys;
 mod progress;
 
 use clap::Parser;
+use std::io::Write;
 
 fn main() {
     let mut cli = cli::Cli::parse();
@@ -21,8 +22,15 @@ fn main() {
         cli::Command::Info => commands::info::run(),
     };
     if let Err(e) = result {
-        // One line, no panic, no backtrace: the message says what to fix.
-        eprintln!("skinny: {e}");
+        // The reader of our output went away (`skinny info | head -1`): nobody is
+        // left to tell, and it is what they asked for, so end quietly, as most
+        // tools do.
+        if e.is_broken_pipe() {
+            std::process::exit(0);
+        }
+        // One line, no panic, no backtrace: the message says what to fix. A
+        // failing stderr is ignored: there is nowhere else to report it.
+        let _ = writeln!(std::io::stderr(), "skinny: {e}");
         std::process::exit(e.exit_code());
     }
 }

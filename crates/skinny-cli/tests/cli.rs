@@ -294,6 +294,70 @@ fn info_lists_cpu_gpus_and_every_backend() {
     assert!(cpu.contains("usable") && cpu.contains("constant time"), "{cpu}");
 }
 
+/// Runs `skinny args...` with stdout a pipe whose reading end is closed before
+/// the command writes (as `| head -c1` does once it has its byte).
+fn with_stdout_closed(args: &[&str]) -> std::process::Output {
+    let mut child = common::skinny()
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start skinny");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("wait for skinny")
+}
+
+/// Runs `skinny args...` with stdout on /dev/full: every write fails with ENOSPC.
+fn with_stdout_full(args: &[&str]) -> std::process::Output {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+    common::skinny().args(args).stdin(std::process::Stdio::null()).stdout(full).output().expect("run skinny")
+}
+
+/// The report commands, kept small and fast.
+const REPORTS: [&[&str]; 3] = [
+    &["info"],
+    &["selftest", "--rounds", "0", "--max-bytes", "64"],
+    &["bench", "--backends", "cpu-serial", "--modes", "ecb", "--sizes", "16", "--runs", "1", "--min-run-ms", "0", "-q"],
+];
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    for args in REPORTS {
+        let o = with_stdout_closed(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(o.stderr.is_empty(), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_full_stdout_is_one_line_and_exit_1() {
+    for args in REPORTS {
+        let o = with_stdout_full(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o), "skinny: cannot write output: No space left on device\n", "{args:?}");
+    }
+}
+
+#[test]
+fn bench_writes_its_files_even_when_stdout_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let csv = dir.path().join("r.csv");
+    let mut args: Vec<&str> = REPORTS[2].to_vec();
+    let (j, c) = (json.to_str().unwrap(), csv.to_str().unwrap());
+    args.extend(["--json", j, "--csv", c]);
+    let o = with_stdout_full(&args);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&json).unwrap().contains("\"records\""));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 2);
+    std::fs::remove_file(&json).unwrap();
+    let o = with_stdout_closed(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&json).unwrap().contains("\"records\""));
+    assert_eq!(common::listing(dir.path()), ["r.csv", "r.json"]);
+}
+
 /// A refusal by clap: exit 2, its message naming the option, nothing on stdout.
 fn refused(args: &[&str], expect: &str) {
     let o = run(args, b"");

@@ -25,7 +25,7 @@ use report::{Report, Setup};
 use skinny::{Skinny, Variant};
 use skinny_bulk::backend::{self, BackendChoice};
 use skinny_bulk::mode::{Direction, Mode};
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use zeroize::Zeroizing;
@@ -158,7 +158,13 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         })
         .collect();
     let mut report = Report { info: &info, plan: &plan, setups, skipped, records: Vec::new() };
-    print!("{}", report.header());
+    let mut stdout = Stdout::default();
+    stdout.print(&report.header());
+    // With stdout gone and no file asked for, nobody would see the results.
+    let files_asked = args.csv.is_some() || args.json.is_some() || args.plot.is_some();
+    if !files_asked {
+        stdout.result()?;
+    }
 
     let points: usize = subjects.iter().map(|s| s.timings().len()).sum::<usize>()
         * plan.sizes.len()
@@ -171,7 +177,9 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         return Err(CliError::Check("no measurement succeeded".into()));
     }
 
-    print!("{}", report.tables());
+    stdout.print(&report.tables());
+    // The files are written whether or not stdout still works: they are what a
+    // scripted run (`skinny bench --json r.json | head`) is after.
     if let Some(p) = &args.csv {
         write_atomic(p, report.csv().as_bytes())?;
     }
@@ -190,7 +198,30 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         );
         write_atomic(p, svg::render(&plan, &report.records, &subtitle).as_bytes())?;
     }
-    Ok(())
+    stdout.result()
+}
+
+/// Stdout for the tables: the first write error is kept, and later writes are
+/// skipped, so a closed pipe or a full disk never stops the run before its
+/// files are written; [`Stdout::result`] reports it.
+#[derive(Default)]
+struct Stdout {
+    failed: Option<io::Error>,
+}
+
+impl Stdout {
+    fn print(&mut self, text: &str) {
+        if self.failed.is_none() {
+            let mut out = io::stdout().lock();
+            if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                self.failed = Some(e);
+            }
+        }
+    }
+
+    fn result(&mut self) -> Result<(), CliError> {
+        self.failed.take().map_or(Ok(()), |e| Err(CliError::Output(e)))
+    }
 }
 
 /// The arguments, with the `--paper` preset or the plain defaults under them.

@@ -2,27 +2,34 @@
 
 use crate::error::CliError;
 use skinny_bulk::backend::{self, BackendChoice, Options};
+use std::io::{self, Write};
 
 /// Prints what this machine offers.
 ///
 /// # Errors
-/// None in practice: what cannot be found is reported as such.
+/// Only writing stdout can fail (a closed pipe, a full disk): what cannot be
+/// found is reported as such.
 pub fn run() -> Result<(), CliError> {
-    println!("skinny {}", env!("CARGO_PKG_VERSION"));
-    println!("cpu: {}", cpu_model().unwrap_or_else(|| "unknown model".into()));
+    let mut out = io::stdout().lock();
+    report(&mut out).and_then(|()| out.flush()).map_err(CliError::Output)
+}
+
+fn report(out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "skinny {}", crate::cli::VERSION)?;
+    writeln!(out, "cpu: {}", cpu_model().unwrap_or_else(|| "unknown model".into()))?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("logical cores: {cores}");
-    println!("cpu features: {}", cpu_features());
+    writeln!(out, "logical cores: {cores}")?;
+    writeln!(out, "cpu features: {}", cpu_features())?;
     match backend::describe_gpus() {
-        Ok(gpus) if gpus.is_empty() => println!("gpus: none"),
+        Ok(gpus) if gpus.is_empty() => writeln!(out, "gpus: none")?,
         Ok(gpus) => {
             for (i, g) in gpus.iter().enumerate() {
-                println!("gpu {i}: {g}");
+                writeln!(out, "gpu {i}: {g}")?;
             }
         }
-        Err(reason) => println!("gpus: none usable ({reason})"),
+        Err(reason) => writeln!(out, "gpus: none usable ({reason})")?,
     }
-    println!("backends:");
+    writeln!(out, "backends:")?;
     for choice in BackendChoice::ALL {
         let mut notice = None;
         match backend::open_with(choice, &Options::default(), &mut |m| notice = Some(m.to_string())) {
@@ -33,7 +40,7 @@ pub fn run() -> Result<(), CliError> {
                     "NOT constant time (secret-dependent table lookups; keep it off shared machines)"
                 };
                 let note = notice.map(|n| format!("; {n}")).unwrap_or_default();
-                println!("  {:<10} usable: {}; {timing}{note}", choice.name(), b.describe());
+                writeln!(out, "  {:<10} usable: {}; {timing}{note}", choice.name(), b.describe())?;
             }
             Err(e) => {
                 let timing = if choice == BackendChoice::GpuPaper {
@@ -41,7 +48,7 @@ pub fn run() -> Result<(), CliError> {
                 } else {
                     ""
                 };
-                println!("  {:<10} not usable: {e}{timing}", choice.name());
+                writeln!(out, "  {:<10} not usable: {e}{timing}", choice.name())?;
             }
         }
     }

@@ -10,6 +10,7 @@ use rand::{Rng, RngCore};
 use skinny::{Skinny, Variant};
 use skinny_bulk::backend::{self, Backend, BackendChoice, Options};
 use skinny_bulk::mode::{Direction, Mode, Processor};
+use std::io::{self, Write};
 
 /// The specification's vectors, shared with the cipher crate's tests.
 const SPEC_VECTORS: &str = include_str!("../../../skinny/tests/data/skinny-paper.txt");
@@ -30,43 +31,52 @@ const CHECKED: [(Mode, Direction, bool); 7] = [
 /// Runs the self-test.
 ///
 /// # Errors
-/// A vector or a cross-check failed.
+/// A vector or a cross-check failed, or writing stdout failed.
 pub fn run(a: &SelftestArgs) -> Result<(), CliError> {
-    let mut failures = check_spec_vectors()?;
+    let mut out = io::stdout().lock();
+    run_to(a, &mut out)?;
+    out.flush().map_err(CliError::Output)
+}
+
+/// The self-test, its report written to `out`: a failed write ends it at once
+/// (nobody would see the rest).
+fn run_to(a: &SelftestArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let mut failures = check_spec_vectors(out)?;
     let reference = backend::open_with(BackendChoice::CpuSerial, &Options::default(), &mut |_| {})?;
     let mut rng = rand::rng();
     for choice in [BackendChoice::Cpu, BackendChoice::GpuPaper, BackendChoice::Gpu] {
         let tested = match backend::open_with(choice, &Options::default(), &mut |_| {}) {
             Ok(b) => b,
             Err(e) => {
-                println!("skip: {choice}: {e}");
+                writeln!(out, "skip: {choice}: {e}").map_err(CliError::Output)?;
                 continue;
             }
         };
         let tally = cross_check(tested.as_ref(), reference.as_ref(), a, &mut rng)?;
-        println!(
+        writeln!(
+            out,
             "{choice}: {} checks, {} variants, {} bytes, {} mismatches ({})",
             tally.checks,
             tally.variants,
             tally.bytes,
             tally.mismatches.len(),
             tested.describe()
-        );
+        )
+        .map_err(CliError::Output)?;
         for m in &tally.mismatches {
-            println!("mismatch: {choice}: {m}");
+            writeln!(out, "mismatch: {choice}: {m}").map_err(CliError::Output)?;
         }
         failures += tally.mismatches.len();
     }
     if failures > 0 {
         return Err(CliError::Check(format!("selftest failed: {failures} mismatch(es), listed above")));
     }
-    println!("selftest passed");
-    Ok(())
+    writeln!(out, "selftest passed").map_err(CliError::Output)
 }
 
 /// The six vectors, both directions, each through `Skinny` and through the CLI's
 /// own path (ECB without padding on the portable backend). Returns the failures.
-fn check_spec_vectors() -> Result<usize, CliError> {
+fn check_spec_vectors(out: &mut impl Write) -> Result<usize, CliError> {
     let serial = backend::open_with(BackendChoice::CpuSerial, &Options::default(), &mut |_| {})?;
     let mut checked = 0;
     let mut failed = Vec::new();
@@ -89,13 +99,15 @@ fn check_spec_vectors() -> Result<usize, CliError> {
         checked += 1;
         if !(enc_ok && dec_ok && ecb_ok) {
             failed.push(variant);
-            println!("mismatch: spec vector {variant}: encrypt {enc_ok}, decrypt {dec_ok}, ecb {ecb_ok}");
+            writeln!(out, "mismatch: spec vector {variant}: encrypt {enc_ok}, decrypt {dec_ok}, ecb {ecb_ok}")
+                .map_err(CliError::Output)?;
         }
     }
     if checked != 6 {
         return Err(CliError::Check(format!("expected 6 specification vectors, found {checked}")));
     }
-    println!("spec vectors: {}/{checked} ok (encrypt, decrypt, ecb)", checked - failed.len());
+    writeln!(out, "spec vectors: {}/{checked} ok (encrypt, decrypt, ecb)", checked - failed.len())
+        .map_err(CliError::Output)?;
     Ok(failed.len())
 }
 
@@ -271,6 +283,8 @@ mod tests {
 
     #[test]
     fn spec_vectors_all_pass() {
-        assert_eq!(check_spec_vectors().unwrap(), 0);
+        let mut out = Vec::new();
+        assert_eq!(check_spec_vectors(&mut out).unwrap(), 0);
+        assert!(String::from_utf8(out).unwrap().contains("spec vectors: 6/6 ok"));
     }
 }
