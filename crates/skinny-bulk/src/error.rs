@@ -1,19 +1,24 @@
-//! Errors of the bulk layer, each with a message fit to show a user on one line.
+//! Errors of the bulk layer: typed, with their sources kept, each shown as one
+//! line that names no command-line option (the CLI adds its own hints).
 
+use crate::mode::Mode;
 use skinny::Variant;
-use std::fmt;
 
 /// What went wrong in a bulk operation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The mode needs an IV and none was given.
+    #[error("{mode} mode needs an IV (one block)")]
     IvRequired {
-        /// The mode's name.
-        mode: &'static str,
+        /// The mode.
+        mode: Mode,
     },
     /// An IV was given to ECB, which has none.
+    #[error("ECB mode takes no IV")]
     IvNotAllowed,
     /// The IV is not one block long.
+    #[error("{variant} needs a {}-byte IV (one block), got {got} bytes", variant.block_bytes())]
     IvLength {
         /// The variant.
         variant: Variant,
@@ -21,6 +26,7 @@ pub enum Error {
         got: usize,
     },
     /// The input is not a whole number of blocks where it must be.
+    #[error("input is {len} bytes, not a whole number of {block}-byte blocks")]
     NotWholeBlocks {
         /// The block size in bytes.
         block: usize,
@@ -28,41 +34,50 @@ pub enum Error {
         len: u64,
     },
     /// PKCS#7 padding is wrong after decryption (wrong key, IV or data).
+    #[error("bad padding after decryption (wrong key or IV, or corrupted or truncated input)")]
     BadPadding,
-    /// `--no-pad` makes no sense for this mode.
-    PaddingNotApplicable,
-    /// A backend could not do the work (no device, out of memory, kernel error...).
-    Backend(String),
+    /// A padding choice was given to a mode that never pads (CTR, CFB, OFB).
+    #[error("{mode} mode never pads; padding applies only to ECB and CBC")]
+    PaddingNotApplicable {
+        /// The mode.
+        mode: Mode,
+    },
+    /// More input after the stream was ended by a partial block.
+    #[error("a partial block can only end the stream")]
+    PartialBlockNotLast,
     /// The backend cannot run this variant.
+    #[error("backend {backend} does not support {variant}")]
     Unsupported {
         /// The backend's name.
         backend: &'static str,
         /// The variant.
         variant: Variant,
     },
+    /// The operation has no parallel kernel (a serial mode direction).
+    #[error("{mode} {dir} is serial: no parallel engine runs it")]
+    NotParallel {
+        /// The mode.
+        mode: Mode,
+        /// The direction.
+        dir: crate::mode::Direction,
+    },
+    /// A CPU backend was asked for zero threads.
+    #[error("a CPU backend needs at least one thread")]
+    ZeroThreads,
+    /// The CPU thread pool could not start.
+    #[error("cannot start {threads} CPU threads")]
+    ThreadPool {
+        /// Threads asked for.
+        threads: usize,
+        /// Why.
+        #[source]
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// A GPU backend was asked for in a build without CUDA support.
+    #[error("this build has no CUDA support (built without the `cuda` feature)")]
+    NoCudaSupport,
+    /// The GPU failed or cannot be used (the driver's code and NVRTC's log kept).
+    #[cfg(feature = "cuda")]
+    #[error(transparent)]
+    Gpu(#[from] skinny_cuda::GpuError),
 }
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::IvRequired { mode } => write!(f, "{mode} mode needs an IV (--iv HEX, one block)"),
-            Error::IvNotAllowed => f.write_str("ECB mode takes no IV; remove --iv"),
-            Error::IvLength { variant, got } => {
-                write!(f, "{variant} needs a {}-byte IV (one block), got {got} bytes", variant.block_bytes())
-            }
-            Error::NotWholeBlocks { block, len } => {
-                write!(f, "input is {len} bytes, not a whole number of {block}-byte blocks")
-            }
-            Error::BadPadding => {
-                f.write_str("bad padding after decryption (wrong key or IV, or corrupted or truncated input)")
-            }
-            Error::PaddingNotApplicable => f.write_str("--no-pad applies only to ecb and cbc"),
-            Error::Backend(msg) => f.write_str(msg),
-            Error::Unsupported { backend, variant } => {
-                write!(f, "backend {backend} does not support {variant}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for Error {}

@@ -3,13 +3,16 @@
 //! SKINNY over many blocks: the five classic modes on streams of any size, and the
 //! backends that encrypt many blocks at once.
 //!
-//! - [`mode`]: ECB, CTR, CBC, CFB, OFB as a streaming [`mode::Processor`] with
-//!   bounded memory and PKCS#7 padding for ECB and CBC.
+//! - [`mode`]: ECB, CTR, CBC, CFB, OFB as a [`mode::Processor`] (streaming or
+//!   in place) with PKCS#7 padding for ECB and CBC.
+//! - [`stream`]: `io::Write` and `io::Read` adapters, and [`stream::pipe`], which
+//!   moves a message from a reader to a writer with reading, processing and
+//!   writing overlapped.
 //! - [`backend`]: the [`backend::Backend`] / [`backend::Engine`] traits and the
 //!   backends: `cpu-serial` (the portable specification code, one block at a
 //!   time, one thread), `cpu` (bitsliced, all cores), and with the `cuda` feature
 //!   `gpu-paper` and `gpu`.
-//!   `auto` picks by hardware and input size.
+//!   `auto` starts on the CPU and takes a GPU only where it pays.
 //!
 //! Parallel work (ECB, CTR, CBC and CFB decryption) goes to the backend's engine;
 //! the serial modes (CBC and CFB encryption, OFB) run block after block on the
@@ -17,23 +20,28 @@
 //!
 //! ```
 //! use skinny::{Skinny, Variant};
-//! use skinny_bulk::backend::{self, BackendChoice};
+//! use skinny_bulk::backend::{self, BackendChoice, Options};
 //! use skinny_bulk::mode::{Direction, Mode, Processor};
 //!
 //! let cipher = Skinny::new(Variant::Skinny128_256, &[1u8; 32]).unwrap();
-//! let be = backend::open(BackendChoice::CpuSerial, None).unwrap();
-//! let mut enc = Processor::new(&cipher, Mode::Cbc, Direction::Encrypt, Some(&[0u8; 16]), true, be.as_ref()).unwrap();
+//! let cpu = backend::open(BackendChoice::Cpu, &Options::default()).unwrap();
+//! let iv = [0u8; 16];
+//!
+//! // Streaming: any amount of input per call, output as soon as it is safe.
+//! let mut enc = Processor::builder(&cipher, Mode::Cbc, Direction::Encrypt).iv(&iv).backend(cpu.as_ref()).build().unwrap();
 //! let mut ct = Vec::new();
 //! enc.update(b"hello, world", &mut ct).unwrap();
 //! enc.finish(&mut ct).unwrap();
 //! assert_eq!(ct.len(), 16);
 //!
-//! let mut dec = Processor::new(&cipher, Mode::Cbc, Direction::Decrypt, Some(&[0u8; 16]), true, be.as_ref()).unwrap();
-//! let mut pt = Vec::new();
-//! dec.update(&ct, &mut pt).unwrap();
-//! dec.finish(&mut pt).unwrap();
-//! assert_eq!(pt, b"hello, world");
+//! // A whole message in place.
+//! let dec = Processor::builder(&cipher, Mode::Cbc, Direction::Decrypt).iv(&iv).backend(cpu.as_ref()).build().unwrap();
+//! dec.finish_in_place(&mut ct).unwrap();
+//! assert_eq!(ct, b"hello, world");
 //! ```
+//!
+//! The modes are unauthenticated: a changed ciphertext decrypts to changed
+//! plaintext without any error (only a broken PKCS#7 padding is noticed).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -41,6 +49,7 @@
 pub mod backend;
 mod error;
 pub mod mode;
+pub mod stream;
 mod typed;
 
 pub use error::Error;

@@ -7,11 +7,11 @@
 //! full-block CFB; CTR, CFB and OFB take any length; ECB and CBC pad with PKCS#7
 //! unless told not to.
 
-use crate::backend::{Backend, Engine};
+use crate::backend::{Backend, Engine, Workload};
 use crate::typed::{typed, SerialStream, Typed};
 use crate::Error;
-use cipher::block_padding::{Padding, Pkcs7};
-use skinny::counter::counter_add;
+use cipher::block_padding::{Padding as _, Pkcs7};
+use skinny::counter::Counter;
 use skinny::Skinny;
 use std::fmt;
 use std::str::FromStr;
@@ -73,13 +73,15 @@ impl fmt::Display for Mode {
     }
 }
 
+/// A mode name that is none of [`Mode::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown mode (expected ecb, ctr, cbc, cfb or ofb)")]
+pub struct UnknownMode;
+
 impl FromStr for Mode {
-    type Err = String;
+    type Err = UnknownMode;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Mode::ALL
-            .into_iter()
-            .find(|m| m.name() == s.trim().to_ascii_lowercase())
-            .ok_or_else(|| format!("unknown mode '{s}' (expected ecb, ctr, cbc, cfb or ofb)"))
+        Mode::ALL.into_iter().find(|m| m.name().eq_ignore_ascii_case(s.trim())).ok_or(UnknownMode)
     }
 }
 
@@ -92,7 +94,143 @@ pub enum Direction {
     Decrypt,
 }
 
-/// A mode running over a stream.
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Direction::Encrypt => "encryption",
+            Direction::Decrypt => "decryption",
+        })
+    }
+}
+
+/// Padding of the block modes (ECB and CBC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Padding {
+    /// PKCS#7, as `openssl enc` pads: 1 to a block's worth of bytes, each holding
+    /// the count. The default of ECB and CBC.
+    Pkcs7,
+    /// None: the input must be whole blocks.
+    None,
+}
+
+/// Sets up a [`Processor`]; from [`Processor::builder`].
+#[derive(Clone, Copy)]
+#[must_use]
+pub struct ProcessorBuilder<'a> {
+    cipher: &'a Skinny,
+    mode: Mode,
+    dir: Direction,
+    iv: Option<&'a [u8]>,
+    padding: Option<Padding>,
+    backend: Option<&'a dyn Backend>,
+    total_bytes: Option<u64>,
+}
+
+impl<'a> ProcessorBuilder<'a> {
+    /// The IV: one block; required by every mode but ECB, refused by ECB.
+    pub fn iv(mut self, iv: &'a [u8]) -> Self {
+        self.iv = Some(iv);
+        self
+    }
+
+    /// The padding of ECB and CBC (default: [`Padding::Pkcs7`]). Refused for the
+    /// stream modes, which never pad.
+    pub fn padding(mut self, padding: Padding) -> Self {
+        self.padding = Some(padding);
+        self
+    }
+
+    /// Who runs the parallel work (default: the `cpu` backend on all cores).
+    pub fn backend(mut self, backend: &'a dyn Backend) -> Self {
+        self.backend = Some(backend);
+        self
+    }
+
+    /// The message's total length, when known: lets `auto` decide early
+    /// whether a GPU can pay for itself.
+    pub fn total_bytes(mut self, total: u64) -> Self {
+        self.total_bytes = Some(total);
+        self
+    }
+
+    /// The processor.
+    ///
+    /// # Errors
+    /// A missing, unwanted or wrong-length IV; padding asked of a stream mode; a
+    /// backend that cannot open an engine for this cipher.
+    pub fn build(self) -> Result<Processor, Error> {
+        let (cipher, mode, dir) = (self.cipher, self.mode, self.dir);
+        let block = cipher.block_bytes();
+        let iv = match (mode.needs_iv(), self.iv) {
+            (true, None) => return Err(Error::IvRequired { mode }),
+            (false, Some(_)) => return Err(Error::IvNotAllowed),
+            (true, Some(iv)) if iv.len() != block => {
+                return Err(Error::IvLength { variant: cipher.variant(), got: iv.len() })
+            }
+            (_, iv) => iv.unwrap_or(&[]).to_vec(),
+        };
+        let pad = match (mode.is_block_mode(), self.padding) {
+            (true, Some(p)) => p == Padding::Pkcs7,
+            (true, None) => true,
+            (false, None) => false,
+            (false, Some(_)) => return Err(Error::PaddingNotApplicable { mode }),
+        };
+        let typed = typed(cipher);
+        let engine = if mode.is_parallel(dir) {
+            let work = Workload { total_bytes: self.total_bytes };
+            Some(match self.backend {
+                Some(b) => b.engine_for(cipher, &work)?,
+                None => crate::backend::default_cpu()?.engine_for(cipher, &work)?,
+            })
+        } else {
+            None
+        };
+        let serial = match (mode, dir) {
+            (Mode::Cbc, Direction::Encrypt) => Some(typed.cbc_encryptor(&iv)),
+            (Mode::Cfb, Direction::Encrypt) => Some(typed.cfb_encryptor(&iv)),
+            (Mode::Ofb, _) => Some(typed.ofb(&iv)),
+            _ => None,
+        };
+        let counter = match mode {
+            Mode::Ctr => {
+                Some(Counter::from_block(&iv).map_err(|e| Error::IvLength { variant: cipher.variant(), got: e.got })?)
+            }
+            _ => None,
+        };
+        Ok(Processor {
+            mode,
+            dir,
+            pad,
+            block,
+            typed,
+            engine,
+            serial,
+            counter,
+            chain: iv,
+            pending: Vec::new(),
+            total_in: 0,
+            ended: false,
+        })
+    }
+}
+
+/// A mode running over a message: streaming ([`Processor::update`] /
+/// [`Processor::finish`]), in place ([`Processor::apply_in_place`] /
+/// [`Processor::finish_in_place`]), or through the I/O adapters of
+/// [`crate::stream`].
+///
+/// ```
+/// use skinny::{Skinny, Variant};
+/// use skinny_bulk::mode::{Direction, Mode, Processor};
+///
+/// let cipher = Skinny::new(Variant::Skinny128_256, &[1u8; 32]).unwrap();
+/// let iv = [0u8; 16];
+/// let mut buf = b"hello, world".to_vec();
+/// Processor::builder(&cipher, Mode::Cbc, Direction::Encrypt).iv(&iv).build().unwrap().finish_in_place(&mut buf).unwrap();
+/// assert_eq!(buf.len(), 16);
+/// Processor::builder(&cipher, Mode::Cbc, Direction::Decrypt).iv(&iv).build().unwrap().finish_in_place(&mut buf).unwrap();
+/// assert_eq!(buf, b"hello, world");
+/// ```
 pub struct Processor {
     mode: Mode,
     dir: Direction,
@@ -101,12 +239,16 @@ pub struct Processor {
     typed: Box<dyn Typed>,
     engine: Option<Box<dyn Engine>>,
     serial: Option<Box<dyn SerialStream>>,
-    /// CTR: the next counter; CBC/CFB decryption: the last ciphertext block.
+    /// CTR: the counter of the next block.
+    counter: Option<Counter>,
+    /// CBC/CFB decryption: the last ciphertext block.
     chain: Vec<u8>,
     /// Input not processed yet: a partial block, or the block held back for
     /// unpadding.
     pending: Vec<u8>,
     total_in: u64,
+    /// A partial block was processed: the stream is over.
+    ended: bool,
 }
 
 impl fmt::Debug for Processor {
@@ -116,49 +258,9 @@ impl fmt::Debug for Processor {
 }
 
 impl Processor {
-    /// Sets up `mode` in direction `dir`. `iv` is required for every mode but ECB
-    /// and refused for ECB; `pad` asks for PKCS#7 (ECB and CBC only, ignored by the
-    /// stream modes). Parallel work goes to `backend`.
-    ///
-    /// # Errors
-    /// Missing, unwanted or wrong-length IV; a backend that cannot open an engine.
-    pub fn new(
-        cipher: &Skinny,
-        mode: Mode,
-        dir: Direction,
-        iv: Option<&[u8]>,
-        pad: bool,
-        backend: &dyn Backend,
-    ) -> Result<Self, Error> {
-        let block = cipher.block_bytes();
-        let iv = match (mode.needs_iv(), iv) {
-            (true, None) => return Err(Error::IvRequired { mode: mode.name() }),
-            (false, Some(_)) => return Err(Error::IvNotAllowed),
-            (true, Some(iv)) if iv.len() != block => {
-                return Err(Error::IvLength { variant: cipher.variant(), got: iv.len() })
-            }
-            (_, iv) => iv.unwrap_or(&[]).to_vec(),
-        };
-        let typed = typed(cipher);
-        let engine = if mode.is_parallel(dir) { Some(backend.engine(cipher)?) } else { None };
-        let serial = match (mode, dir) {
-            (Mode::Cbc, Direction::Encrypt) => Some(typed.cbc_encryptor(&iv)),
-            (Mode::Cfb, Direction::Encrypt) => Some(typed.cfb_encryptor(&iv)),
-            (Mode::Ofb, _) => Some(typed.ofb(&iv)),
-            _ => None,
-        };
-        Ok(Self {
-            mode,
-            dir,
-            pad: pad && mode.is_block_mode(),
-            block,
-            typed,
-            engine,
-            serial,
-            chain: iv,
-            pending: Vec::new(),
-            total_in: 0,
-        })
+    /// Starts setting up `mode` in direction `dir` for `cipher`.
+    pub fn builder(cipher: &Skinny, mode: Mode, dir: Direction) -> ProcessorBuilder<'_> {
+        ProcessorBuilder { cipher, mode, dir, iv: None, padding: None, backend: None, total_bytes: None }
     }
 
     /// The block size in bytes.
@@ -166,11 +268,42 @@ impl Processor {
         self.block
     }
 
+    /// The mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The direction.
+    pub fn direction(&self) -> Direction {
+        self.dir
+    }
+
+    /// Whether PKCS#7 padding is added (encryption) or removed (decryption).
+    pub fn pads(&self) -> bool {
+        self.pad
+    }
+
+    /// Bytes per call that keep the backend at its speed (whole blocks): what the
+    /// stream adapters read at a time.
+    pub fn preferred_chunk(&self) -> usize {
+        let chunk = self.engine.as_ref().map_or(crate::backend::CPU_CHUNK_BYTES, |e| e.preferred_chunk());
+        (chunk / self.block).max(1) * self.block
+    }
+
+    /// The engine that ran the parallel work, for reports (`None` for the serial
+    /// modes).
+    pub fn engine_name(&self) -> Option<&'static str> {
+        self.engine.as_ref().map(|e| e.name())
+    }
+
     /// Takes more input and appends to `out` all the output that can be given yet.
     ///
     /// # Errors
-    /// When the backend fails.
+    /// When the backend fails, or after a partial block ended the stream.
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+        if self.ended && !input.is_empty() {
+            return Err(Error::PartialBlockNotLast);
+        }
         self.total_in += input.len() as u64;
         let have = self.pending.len() + input.len();
         let mut keep = have % self.block;
@@ -197,39 +330,99 @@ impl Processor {
     /// # Errors
     /// Input not whole blocks where required, bad padding, a backend failure.
     pub fn finish(mut self, out: &mut Vec<u8>) -> Result<(), Error> {
-        let mut tail = std::mem::take(&mut self.pending);
-        match (self.mode.is_block_mode(), self.dir, self.pad) {
-            (false, _, _) => {
-                let start = out.len();
-                out.extend_from_slice(&tail);
-                self.process_tail(&mut out[start..])?;
-            }
-            (true, Direction::Encrypt, true) => {
-                let n = self.block - tail.len();
-                tail.resize(self.block, n as u8);
-                let start = out.len();
-                out.extend_from_slice(&tail);
-                self.process_blocks(&mut out[start..])?;
-            }
-            (true, Direction::Decrypt, true) => {
-                if tail.len() != self.block {
-                    return Err(if self.total_in % self.block as u64 != 0 {
-                        Error::NotWholeBlocks { block: self.block, len: self.total_in }
-                    } else {
-                        Error::BadPadding
-                    });
-                }
-                self.process_blocks(&mut tail)?;
-                let plain = Pkcs7::raw_unpad(&tail).map_err(|_| Error::BadPadding)?;
-                out.extend_from_slice(plain);
-            }
-            (true, _, false) => {
-                if !tail.is_empty() {
-                    return Err(Error::NotWholeBlocks { block: self.block, len: self.total_in });
-                }
-            }
+        let tail = std::mem::take(&mut self.pending);
+        let start = out.len();
+        out.extend_from_slice(&tail);
+        let mut rest = out.split_off(start);
+        self.total_in -= tail.len() as u64;
+        let result = self.finish_in_place(&mut rest);
+        out.extend_from_slice(&rest);
+        result
+    }
+
+    /// Processes `data` in place as the next part of the message, with nothing
+    /// held back: whole blocks, except that the last part of a CTR, CFB or OFB
+    /// message may end in a partial block. Padding is not touched: end a padded
+    /// message with [`Processor::finish_in_place`].
+    ///
+    /// # Errors
+    /// Data that is not whole blocks where it must be, input after a partial
+    /// block or after [`Processor::update`] left input pending, a backend failure.
+    pub fn apply_in_place(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        if self.ended || !self.pending.is_empty() {
+            return Err(Error::PartialBlockNotLast);
+        }
+        self.total_in += data.len() as u64;
+        let whole = data.len() / self.block * self.block;
+        if whole < data.len() && self.mode.is_block_mode() {
+            return Err(Error::NotWholeBlocks { block: self.block, len: self.total_in });
+        }
+        let (blocks, tail) = data.split_at_mut(whole);
+        self.process_blocks(blocks)?;
+        if !tail.is_empty() {
+            self.ended = true;
+            self.process_tail(tail)?;
         }
         Ok(())
+    }
+
+    /// Processes `buf` in place as the rest of the message and ends it: adds
+    /// PKCS#7 padding before encrypting (`buf` grows by up to one block) or
+    /// checks and strips it after decrypting (`buf` shrinks), where the mode
+    /// pads. With a fresh processor this encrypts or decrypts a whole message in
+    /// place.
+    ///
+    /// # Errors
+    /// Input that is not whole blocks where it must be, bad padding, a backend
+    /// failure. On error `buf` holds no plaintext that failed its padding check
+    /// in its last block.
+    pub fn finish_in_place(mut self, buf: &mut Vec<u8>) -> Result<(), Error> {
+        if !self.pending.is_empty() {
+            // Input left by update(): it comes first.
+            let mut all = std::mem::take(&mut self.pending);
+            self.total_in -= all.len() as u64;
+            all.extend_from_slice(buf);
+            *buf = all;
+        }
+        match (self.mode.is_block_mode(), self.dir, self.pad) {
+            (false, _, _) => self.apply_in_place(buf),
+            (true, Direction::Encrypt, true) => {
+                let n = self.block - buf.len() % self.block;
+                buf.resize(buf.len() + n, n as u8);
+                self.apply_in_place(buf)
+            }
+            (true, Direction::Decrypt, true) => {
+                let total = self.total_in + buf.len() as u64;
+                if total % self.block as u64 != 0 {
+                    return Err(Error::NotWholeBlocks { block: self.block, len: total });
+                }
+                if total == 0 {
+                    return Err(Error::BadPadding);
+                }
+                self.apply_in_place(buf)?;
+                if buf.is_empty() {
+                    // The padded block went out already through apply_in_place.
+                    return Err(Error::BadPadding);
+                }
+                let last = buf.len() - self.block;
+                match Pkcs7::raw_unpad(&buf[last..]).map(<[u8]>::len) {
+                    Ok(kept) => {
+                        buf.truncate(last + kept);
+                        Ok(())
+                    }
+                    Err(_) => {
+                        // Never release a last block that failed its check.
+                        zeroize::Zeroize::zeroize(&mut buf[last..]);
+                        buf.truncate(last);
+                        Err(Error::BadPadding)
+                    }
+                }
+            }
+            (true, _, false) => self.apply_in_place(buf),
+        }
     }
 
     /// Processes whole blocks in place, keeping the chaining value.
@@ -238,44 +431,41 @@ impl Processor {
         if data.is_empty() {
             return Ok(());
         }
-        let last_in = data[data.len() - self.block..].to_vec();
         if let Some(serial) = self.serial.as_mut() {
             serial.apply(data);
             return Ok(());
         }
-        let engine = self.engine.as_mut().expect("parallel modes have an engine");
-        match (self.mode, self.dir) {
-            (Mode::Ecb, dir) => engine.ecb(dir, data)?,
-            (Mode::Ctr, _) => {
-                engine.ctr(&self.chain, data)?;
-                counter_add(&mut self.chain, (data.len() / self.block) as u64);
+        let last_in = data[data.len() - self.block..].to_vec();
+        let engine = self.engine.as_mut().ok_or(Error::NotParallel { mode: self.mode, dir: self.dir })?;
+        match (self.mode, self.dir, self.counter.as_mut()) {
+            (Mode::Ecb, dir, _) => engine.ecb(dir, data)?,
+            (Mode::Ctr, _, Some(counter)) => {
+                engine.ctr(*counter, data)?;
+                counter.advance((data.len() / self.block) as u64);
             }
-            (Mode::Cbc, Direction::Decrypt) => {
+            (Mode::Cbc, Direction::Decrypt, _) => {
                 engine.cbc_decrypt(&self.chain, data)?;
                 self.chain = last_in;
             }
-            (Mode::Cfb, Direction::Decrypt) => {
+            (Mode::Cfb, Direction::Decrypt, _) => {
                 engine.cfb_decrypt(&self.chain, data)?;
                 self.chain = last_in;
             }
-            _ => unreachable!("serial modes are handled above"),
+            (mode, dir, _) => return Err(Error::NotParallel { mode, dir }),
         }
         Ok(())
     }
 
     /// The stream modes' final piece, shorter than a block.
     fn process_tail(&mut self, tail: &mut [u8]) -> Result<(), Error> {
-        if tail.is_empty() {
-            return Ok(());
-        }
         if let Some(serial) = self.serial.as_mut() {
             serial.apply(tail);
             return Ok(());
         }
-        match self.mode {
-            Mode::Ctr => self.engine.as_mut().expect("ctr has an engine").ctr(&self.chain, tail)?,
-            Mode::Cfb => self.typed.cfb_decryptor(&self.chain).apply(tail),
-            _ => unreachable!("only stream modes end in a partial block"),
+        match (self.mode, self.counter, self.engine.as_mut()) {
+            (Mode::Ctr, Some(counter), Some(engine)) => engine.ctr(counter, tail)?,
+            (Mode::Cfb, _, _) => self.typed.cfb_decryptor(&self.chain).apply(tail),
+            _ => return Err(Error::NotWholeBlocks { block: self.block, len: self.total_in }),
         }
         Ok(())
     }

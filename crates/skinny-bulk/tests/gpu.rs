@@ -9,9 +9,10 @@
 #![cfg(feature = "cuda")]
 
 use rand::{Rng, RngCore};
+use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
-use skinny_bulk::backend::{self, Backend, BackendChoice, Engine};
-use skinny_bulk::mode::{Direction, Mode, Processor};
+use skinny_bulk::backend::{self, Backend, BackendChoice, Engine, Options};
+use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
 use std::io::Write;
 
 /// Printed straight to stderr: the test harness does not capture it, so a
@@ -22,17 +23,20 @@ fn skip(reason: &str) {
 
 /// The GPU backends, or None (after printing why) when there is no usable GPU.
 fn gpu_backends() -> Option<Vec<Box<dyn Backend>>> {
-    match backend::open(BackendChoice::Gpu, None) {
+    match backend::open(BackendChoice::Gpu, &Options::default()) {
         Err(e) => {
             skip(&e.to_string());
             None
         }
-        Ok(g) => Some(vec![g, backend::open(BackendChoice::GpuPaper, None).expect("gpu-paper opens when gpu does")]),
+        Ok(g) => Some(vec![
+            g,
+            backend::open(BackendChoice::GpuPaper, &Options::default()).expect("gpu-paper opens when gpu does"),
+        ]),
     }
 }
 
 fn serial() -> Box<dyn Backend> {
-    backend::open(BackendChoice::CpuSerial, None).unwrap()
+    backend::open(BackendChoice::CpuSerial, &Options::default()).unwrap()
 }
 
 fn random_cipher(rng: &mut impl RngCore, v: Variant) -> Skinny {
@@ -59,7 +63,7 @@ enum Op {
 fn apply(e: &mut dyn Engine, op: Op, iv: &[u8], data: &mut [u8]) {
     match op {
         Op::Ecb(d) => e.ecb(d, data),
-        Op::Ctr => e.ctr(iv, data),
+        Op::Ctr => e.ctr(Counter::from_block(iv).unwrap(), data),
         Op::CbcDec => e.cbc_decrypt(iv, data),
         Op::CfbDec => e.cfb_decrypt(iv, data),
     }
@@ -178,7 +182,7 @@ fn ctr_counter_carries_across_64_bits_and_wraps_inside_one_launch() {
 fn inputs_split_over_device_pieces_match() {
     let gpu = match skinny_cuda::Gpu::first() {
         Ok(g) => g,
-        Err(e) => return skip(&e.0),
+        Err(e) => return skip(&e.to_string()),
     };
     let mut rng = rand::rng();
     let cpu_be = serial();
@@ -238,7 +242,14 @@ fn streaming_processor_on_gpu_matches_cpu_serial() {
                     let pad = !(matches!(mode, Mode::Ecb | Mode::Cbc) && dir == Direction::Decrypt);
                     let pad = pad && mode.is_block_mode();
                     let run = |b: &dyn Backend| -> Vec<u8> {
-                        let mut p = Processor::new(&c, mode, dir, iv.as_deref(), pad, b).unwrap();
+                        let mut p = Processor::builder(&c, mode, dir).backend(b);
+                        if let Some(iv) = iv.as_deref() {
+                            p = p.iv(iv);
+                        }
+                        if mode.is_block_mode() {
+                            p = p.padding(if pad { Padding::Pkcs7 } else { Padding::None });
+                        }
+                        let mut p = p.build().unwrap();
                         let mut out = Vec::new();
                         for chunk in data.chunks(17_000) {
                             p.update(chunk, &mut out).unwrap();
@@ -265,17 +276,17 @@ fn one_gib_matches_the_cpu() {
     let mut rng = rand::rng();
     let v = Variant::Skinny128_256;
     let c = random_cipher(&mut rng, v);
-    let cpu_be = backend::open(BackendChoice::Cpu, None).unwrap();
+    let cpu_be = backend::open(BackendChoice::Cpu, &Options::default()).unwrap();
     let mut cpu = cpu_be.engine(&c).unwrap();
     let len = (1usize << 30) + 5;
     let data = random_bytes(&mut rng, len);
     let iv = random_bytes(&mut rng, 16);
     let mut want = data.clone();
-    cpu.ctr(&iv, &mut want).unwrap();
+    cpu.ctr(Counter::from_block(&iv).unwrap(), &mut want).unwrap();
     for be in &gpus {
         let mut g = be.engine(&c).unwrap();
         let mut got = data.clone();
-        g.ctr(&iv, &mut got).unwrap();
+        g.ctr(Counter::from_block(&iv).unwrap(), &mut got).unwrap();
         assert!(got == want, "{} CTR over 1 GiB + 5 differs from the cpu backend", be.name());
         // ECB both ways: encryption against the CPU on the same GiB, and back.
         let whole = &data[..1 << 30];

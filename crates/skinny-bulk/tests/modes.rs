@@ -1,13 +1,133 @@
-//! Every mode, variant and CPU backend through the streaming processor, against the
+//! Every mode, variant and CPU backend through every way in (the streaming
+//! processor, in place, the io adapters, the overlapped pipe), against the
 //! textbook definitions, with random keys, IVs, lengths and chunkings.
 
 mod textbook;
 
 use proptest::prelude::*;
 use skinny::{Skinny, Variant};
-use skinny_bulk::backend::{self, Backend, BackendChoice};
-use skinny_bulk::mode::{Direction, Mode, Processor};
+use skinny_bulk::backend::{self, Backend, BackendChoice, Options};
+use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
+use skinny_bulk::stream::{self, CryptReader, CryptWriter, PipeOptions, StreamError};
 use skinny_bulk::Error;
+use std::io::{Read, Write};
+
+/// The ways a message goes through a processor.
+#[derive(Clone, Copy, Debug)]
+enum Api {
+    /// `update` at the cuts, then `finish`.
+    Update,
+    /// `apply_in_place` on whole-block pieces at the cuts, then `finish_in_place`.
+    InPlace,
+    /// The `io::Write` adapter, written at the cuts.
+    Writer,
+    /// The `io::Read` adapter, read in pieces of the cuts' sizes.
+    Reader,
+    /// The overlapped pipe with small buffers (many of them per message).
+    Pipe,
+}
+
+const APIS: [Api; 5] = [Api::Update, Api::InPlace, Api::Writer, Api::Reader, Api::Pipe];
+
+fn processor(
+    be: &dyn Backend,
+    c: &Skinny,
+    mode: Mode,
+    dir: Direction,
+    iv: Option<&[u8]>,
+    pad: bool,
+) -> Result<Processor, Error> {
+    let mut b = Processor::builder(c, mode, dir).backend(be);
+    if let Some(iv) = iv {
+        b = b.iv(iv);
+    }
+    if mode.is_block_mode() {
+        b = b.padding(if pad { Padding::Pkcs7 } else { Padding::None });
+    }
+    b.build()
+}
+
+fn unwrap_io(e: std::io::Error) -> Error {
+    match e.into_inner().map(|inner| inner.downcast::<Error>()) {
+        Some(Ok(e)) => *e,
+        other => panic!("not a bulk error: {other:?}"),
+    }
+}
+
+fn unwrap_stream(e: StreamError) -> Error {
+    match e {
+        StreamError::Cipher(e) => e,
+        other => panic!("not a bulk error: {other:?}"),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_via(
+    api: Api,
+    be: &dyn Backend,
+    c: &Skinny,
+    mode: Mode,
+    dir: Direction,
+    iv: Option<&[u8]>,
+    pad: bool,
+    data: &[u8],
+    cuts: &[usize],
+) -> Result<Vec<u8>, Error> {
+    let mut p = processor(be, c, mode, dir, iv, pad)?;
+    let bs = c.block_bytes();
+    match api {
+        Api::Update => run(be, c, mode, dir, iv, pad, data, cuts),
+        Api::InPlace => {
+            let mut buf = data.to_vec();
+            let mut pos = 0;
+            // The last block of a padded message must reach finish_in_place,
+            // which checks its padding.
+            let unpads = mode.is_block_mode() && pad && dir == Direction::Decrypt;
+            let limit = if unpads { data.len().saturating_sub(bs) } else { data.len() } / bs * bs;
+            for &cut in cuts {
+                let end = (pos + cut / bs * bs).min(limit);
+                p.apply_in_place(&mut buf[pos..end])?;
+                pos = end;
+            }
+            let mut rest = buf.split_off(pos);
+            p.finish_in_place(&mut rest)?;
+            buf.extend_from_slice(&rest);
+            Ok(buf)
+        }
+        Api::Writer => {
+            let mut w = CryptWriter::new(p, Vec::new());
+            let mut pos = 0;
+            for &cut in cuts {
+                let end = (pos + cut).min(data.len());
+                w.write_all(&data[pos..end]).map_err(unwrap_io)?;
+                pos = end;
+            }
+            w.write_all(&data[pos..]).map_err(unwrap_io)?;
+            w.finish().map_err(unwrap_stream)
+        }
+        Api::Reader => {
+            let mut r = CryptReader::new(p, data);
+            let mut out = Vec::new();
+            for &cut in cuts {
+                let mut piece = vec![0u8; cut];
+                let n = r.read(&mut piece).map_err(unwrap_io)?;
+                out.extend_from_slice(&piece[..n]);
+            }
+            r.read_to_end(&mut out).map_err(unwrap_io)?;
+            Ok(out)
+        }
+        Api::Pipe => {
+            let chunk = cuts.first().copied().unwrap_or(1).max(1);
+            let opts = PipeOptions { chunk_bytes: Some(chunk), ..PipeOptions::default() };
+            let mut seen = 0u64;
+            let report = stream::pipe(p, std::io::Cursor::new(data.to_vec()), Vec::new(), &opts, &mut |n| seen += n)
+                .map_err(unwrap_stream)?;
+            assert_eq!(report.bytes, data.len() as u64, "pipe counts its input");
+            assert_eq!(seen, report.bytes, "progress adds up to the input");
+            Ok(report.writer)
+        }
+    }
+}
 
 fn run(
     be: &dyn Backend,
@@ -19,7 +139,7 @@ fn run(
     data: &[u8],
     cuts: &[usize],
 ) -> Result<Vec<u8>, Error> {
-    let mut p = Processor::new(c, mode, dir, iv, pad, be)?;
+    let mut p = processor(be, c, mode, dir, iv, pad)?;
     let mut out = Vec::new();
     let mut pos = 0;
     for &cut in cuts {
@@ -44,7 +164,11 @@ fn expected(c: &Skinny, mode: Mode, iv: &[u8], pad: bool, data: &[u8]) -> Vec<u8
 }
 
 fn backends() -> Vec<Box<dyn Backend>> {
-    vec![backend::open(BackendChoice::CpuSerial, None).unwrap(), backend::open(BackendChoice::Cpu, Some(3)).unwrap()]
+    vec![
+        backend::open(BackendChoice::CpuSerial, &Options::default()).unwrap(),
+        backend::open(BackendChoice::Cpu, &Options::with_threads(Some(3))).unwrap(),
+        backend::open(BackendChoice::Auto, &Options::with_threads(Some(2))).unwrap(),
+    ]
 }
 
 proptest! {
@@ -60,7 +184,9 @@ proptest! {
         seed in any::<u8>(),
         cuts in proptest::collection::vec(0usize..200, 0..6),
         pad in any::<bool>(),
+        api in 0usize..5,
     ) {
+        let api = APIS[api];
         let variant = Variant::ALL[vi];
         let mode = Mode::ALL[mi];
         let bs = variant.block_bytes();
@@ -72,10 +198,10 @@ proptest! {
         let data: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(31) ^ seed).collect();
         let want = expected(&c, mode, iv, pad, &data);
         for be in backends() {
-            let got = run(be.as_ref(), &c, mode, Direction::Encrypt, ivo, pad, &data, &cuts).unwrap();
-            prop_assert_eq!(&got, &want, "{} {} {} encrypt", be.name(), variant, mode);
-            let back = run(be.as_ref(), &c, mode, Direction::Decrypt, ivo, pad, &got, &cuts).unwrap();
-            prop_assert_eq!(&back, &data, "{} {} {} decrypt", be.name(), variant, mode);
+            let got = run_via(api, be.as_ref(), &c, mode, Direction::Encrypt, ivo, pad, &data, &cuts).unwrap();
+            prop_assert_eq!(&got, &want, "{} {} {} encrypt via {:?}", be.name(), variant, mode, api);
+            let back = run_via(api, be.as_ref(), &c, mode, Direction::Decrypt, ivo, pad, &got, &cuts).unwrap();
+            prop_assert_eq!(&back, &data, "{} {} {} decrypt via {:?}", be.name(), variant, mode, api);
         }
     }
 }
@@ -104,17 +230,39 @@ fn ctr_counter_wraps_at_the_block_width() {
 #[test]
 fn bad_inputs_are_refused_with_clear_errors() {
     let c = Skinny::new(Variant::Skinny128_256, &[1u8; 32]).unwrap();
-    let be = backend::open(BackendChoice::CpuSerial, None).unwrap();
+    let be = backend::open(BackendChoice::CpuSerial, &Options::default()).unwrap();
     let be = be.as_ref();
-    assert!(matches!(Processor::new(&c, Mode::Ctr, Direction::Encrypt, None, true, be), Err(Error::IvRequired { .. })));
+    assert!(matches!(processor(be, &c, Mode::Ctr, Direction::Encrypt, None, true), Err(Error::IvRequired { .. })));
+    assert!(matches!(processor(be, &c, Mode::Ecb, Direction::Encrypt, Some(&[0; 16]), true), Err(Error::IvNotAllowed)));
     assert!(matches!(
-        Processor::new(&c, Mode::Ecb, Direction::Encrypt, Some(&[0; 16]), true, be),
-        Err(Error::IvNotAllowed)
-    ));
-    assert!(matches!(
-        Processor::new(&c, Mode::Cbc, Direction::Encrypt, Some(&[0; 8]), true, be),
+        processor(be, &c, Mode::Cbc, Direction::Encrypt, Some(&[0; 8]), true),
         Err(Error::IvLength { got: 8, .. })
     ));
+    assert!(matches!(
+        Processor::builder(&c, Mode::Ctr, Direction::Encrypt).iv(&[0; 16]).padding(Padding::None).build(),
+        Err(Error::PaddingNotApplicable { mode: Mode::Ctr })
+    ));
+    // Bad inputs are refused the same way through every way in.
+    for api in APIS {
+        assert!(
+            matches!(
+                run_via(api, be, &c, Mode::Ecb, Direction::Encrypt, None, false, &[0; 17], &[5]),
+                Err(Error::NotWholeBlocks { len: 17, .. })
+            ),
+            "{api:?}"
+        );
+        assert!(
+            matches!(
+                run_via(api, be, &c, Mode::Cbc, Direction::Decrypt, Some(&[0; 16]), true, &[0; 33], &[16]),
+                Err(Error::NotWholeBlocks { len: 33, .. })
+            ),
+            "{api:?}"
+        );
+        assert!(
+            matches!(run_via(api, be, &c, Mode::Ecb, Direction::Decrypt, None, true, &[], &[]), Err(Error::BadPadding)),
+            "{api:?}"
+        );
+    }
     // Not whole blocks without padding, or for padded decryption.
     assert!(matches!(
         run(be, &c, Mode::Ecb, Direction::Encrypt, None, false, &[0; 17], &[]),
@@ -141,10 +289,10 @@ fn bad_inputs_are_refused_with_clear_errors() {
 fn cpu_output_is_the_same_for_every_thread_count() {
     let c = Skinny::new(Variant::Skinny128_384, &[3u8; 48]).unwrap();
     let data: Vec<u8> = (0..300_000u32).map(|i| (i * 7) as u8).collect();
-    let one = backend::open(BackendChoice::Cpu, Some(1)).unwrap();
+    let one = backend::open(BackendChoice::Cpu, &Options::with_threads(Some(1))).unwrap();
     let want = run(one.as_ref(), &c, Mode::Ctr, Direction::Encrypt, Some(&[0xee; 16]), true, &data, &[]).unwrap();
     for t in 2..=8 {
-        let be = backend::open(BackendChoice::Cpu, Some(t)).unwrap();
+        let be = backend::open(BackendChoice::Cpu, &Options::with_threads(Some(t))).unwrap();
         for mode in [Mode::Ctr, Mode::Ecb] {
             let iv = if mode.needs_iv() { Some(&[0xee; 16][..]) } else { None };
             let got = run(be.as_ref(), &c, mode, Direction::Encrypt, iv, true, &data, &[]).unwrap();

@@ -131,6 +131,10 @@ pub struct CryptArgs {
     /// No progress bar and no notices (errors are still shown).
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// Say which engine did the work and, for `auto`, why it used no GPU.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 /// The most random cross-checks `selftest --rounds` accepts: enough for a soak

@@ -39,7 +39,7 @@ fn std_stream_meta(fd: std::os::fd::BorrowedFd<'_>) -> Option<Metadata> {
 
 /// The input: a file or stdin.
 pub struct Source {
-    reader: Box<dyn Read>,
+    reader: Box<dyn Read + Send>,
     /// Bytes to read, when known (a regular file).
     len: Option<u64>,
     /// Identity of a regular file, for the same-file check.
@@ -85,30 +85,19 @@ impl Source {
     pub fn len(&self) -> Option<u64> {
         self.len
     }
+}
 
-    /// Reads until `buf` is full or the input ends; returns the bytes read (less
-    /// than `buf.len()` only at the end).
-    ///
-    /// # Errors
-    /// A read error.
-    pub fn read_full(&mut self, buf: &mut [u8]) -> Result<usize, CliError> {
-        let mut filled = 0;
-        while filled < buf.len() {
-            match self.reader.read(&mut buf[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(CliError::Io(format!("cannot read input: {}", reason(&e)))),
-            }
-        }
-        Ok(filled)
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.reader.read(buf)
     }
 }
 
 /// Where the output goes.
 enum Target {
-    /// Standard output, written as it comes.
-    Stdout(io::Stdout),
+    /// Standard output, written as it comes (through a duplicate of its file
+    /// descriptor: large writes go straight to it, with no line buffer).
+    Stdout(File),
     /// A temporary file renamed over `target` on commit.
     Replace { tmp: tempfile::NamedTempFile, target: PathBuf },
     /// A special file that cannot be replaced (`/dev/null`, a FIFO): written
@@ -141,7 +130,11 @@ impl Sink {
                     return Err(same_file());
                 }
             }
-            return Ok(Self { target: Target::Stdout(stdout) });
+            let fd = stdout
+                .as_fd()
+                .try_clone_to_owned()
+                .map_err(|e| CliError::Io(format!("cannot write output: {}", reason(&e))))?;
+            return Ok(Self { target: Target::Stdout(File::from(fd)) });
         }
         let path = path.unwrap_or(Path::new("-"));
         let shown = path.display();
@@ -175,19 +168,6 @@ impl Sink {
         }
     }
 
-    /// Writes all of `data`.
-    ///
-    /// # Errors
-    /// A write error (disk full, closed pipe).
-    pub fn write_all(&mut self, data: &[u8]) -> Result<(), CliError> {
-        let result = match &mut self.target {
-            Target::Stdout(s) => s.write_all(data),
-            Target::Replace { tmp, .. } => tmp.write_all(data),
-            Target::Special(f) => f.write_all(data),
-        };
-        result.map_err(|e| CliError::Io(format!("cannot write output: {}", reason(&e))))
-    }
-
     /// Flushes, and for a file syncs it and renames it over the target.
     ///
     /// # Errors
@@ -195,14 +175,29 @@ impl Sink {
     pub fn commit(self) -> Result<(), CliError> {
         let fail = |e: io::Error| CliError::Io(format!("cannot write output: {}", reason(&e)));
         match self.target {
-            Target::Stdout(mut s) => s.flush().map_err(fail),
-            Target::Special(mut f) => f.flush().map_err(fail),
+            Target::Stdout(mut f) | Target::Special(mut f) => f.flush().map_err(fail),
             Target::Replace { tmp, target } => {
                 tmp.as_file().sync_all().map_err(fail)?;
                 tmp.persist(&target).map(drop).map_err(|e| {
                     CliError::Io(format!("cannot write output {}: {}", target.display(), reason(&e.error)))
                 })
             }
+        }
+    }
+}
+
+impl Write for Sink {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        match &mut self.target {
+            Target::Stdout(f) | Target::Special(f) => f.write(data),
+            Target::Replace { tmp, .. } => tmp.write(data),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.target {
+            Target::Stdout(f) | Target::Special(f) => f.flush(),
+            Target::Replace { tmp, .. } => tmp.flush(),
         }
     }
 }

@@ -52,8 +52,9 @@ fn check_piece(index: u64, got: &[u8], sample_every: u64) {
     let offset = index * PIECE as u64;
     let counter = (u128::from_be_bytes(IV).wrapping_add(u128::from(offset / 16))).to_be_bytes();
     let cipher = Skinny::new(Variant::Skinny128_256, &KEY).unwrap();
-    let be = backend::open_with(BackendChoice::Cpu, &Options::default(), &mut |_| {}).unwrap();
-    let mut p = Processor::new(&cipher, Mode::Ctr, Direction::Encrypt, Some(&counter), false, be.as_ref()).unwrap();
+    let be = backend::open(BackendChoice::Cpu, &Options::default()).unwrap();
+    let mut p =
+        Processor::builder(&cipher, Mode::Ctr, Direction::Encrypt).iv(&counter).backend(be.as_ref()).build().unwrap();
     let mut input = vec![0u8; got.len()];
     fill(offset, &mut input);
     let mut want = Vec::with_capacity(got.len());

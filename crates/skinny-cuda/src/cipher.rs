@@ -8,6 +8,7 @@ use crate::GpuError;
 use cudarc::driver::{
     sys, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
+use skinny::counter::Counter;
 use skinny::{CellWidth, Skinny};
 use std::sync::Arc;
 use zeroize::Zeroizing;
@@ -141,16 +142,6 @@ fn parallel_copy(dst: &mut [u8], src: &[u8]) {
     });
 }
 
-fn derr(what: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {
-    move |e| {
-        if e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
-            GpuError(format!("GPU out of memory ({what})"))
-        } else {
-            GpuError(format!("GPU error ({what}): {e:?}"))
-        }
-    }
-}
-
 /// Little-endian words of a block (8 or 16 bytes), zero-padded to four.
 fn block_words(b: &[u8]) -> [u32; 4] {
     let mut w = [0u32; 4];
@@ -160,11 +151,10 @@ fn block_words(b: &[u8]) -> [u32; 4] {
     w
 }
 
-/// `ctr + n` for a big-endian counter of `ctr.len()` bytes, wrapping.
+/// The counter block `n` blocks after `ctr` (8 or 16 bytes, checked by the caller).
 fn counter_plus(ctr: &[u8], n: u64) -> Vec<u8> {
-    let mut out = ctr.to_vec();
-    skinny::counter::counter_add(&mut out, n);
-    out
+    let next = Counter::from_block(ctr).map_or_else(|_| [0; 16], |c| c.add(n).to_block());
+    next[..ctr.len()].to_vec()
 }
 
 impl GpuCipher {
@@ -175,7 +165,7 @@ impl GpuCipher {
     pub fn new(gpu: &Arc<Gpu>, kind: KernelKind, cipher: &Skinny) -> Result<Self, GpuError> {
         let variant = cipher.variant();
         if !kind.supports(variant) {
-            return Err(GpuError(format!("the paper's T-table kernel runs SKINNY-128 only, not {variant}")));
+            return Err(GpuError::Unsupported { kind, variant });
         }
         let (source, symbols, prefix) = match kind {
             KernelKind::Paper => (&PAPER, constants::paper_symbols(cipher), "paper"),
@@ -193,12 +183,12 @@ impl GpuCipher {
             let present = kind == KernelKind::Bitsliced || matches!(op, Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr);
             funcs.push(if present {
                 let name = format!("{prefix}_{}", op.suffix());
-                Some(module.load_function(&name).map_err(derr("loading a kernel"))?)
+                Some(module.load_function(&name).map_err(GpuError::driver("loading a kernel"))?)
             } else {
                 None
             });
         }
-        let fill = module.load_function("skinny_fill_random").map_err(derr("loading the fill kernel"))?;
+        let fill = module.load_function("skinny_fill_random").map_err(GpuError::driver("loading the fill kernel"))?;
         let names = symbols.iter().map(|s| s.name).collect();
         upload(&module, &stream, &symbols)?;
         // Pieces: 64 MiB (long enough that a launch is far from its overhead,
@@ -247,9 +237,7 @@ impl GpuCipher {
     }
 
     fn func(&self, op: Op) -> Result<&CudaFunction, GpuError> {
-        self.funcs[op.index()]
-            .as_ref()
-            .ok_or_else(|| GpuError(format!("the {:?} kernels have no {op:?} kernel", self.kind)))
+        self.funcs[op.index()].as_ref().ok_or(GpuError::NoKernel { kind: self.kind, op })
     }
 
     fn launch_config(&self, nblocks: u64) -> Result<LaunchConfig, GpuError> {
@@ -257,7 +245,7 @@ impl GpuCipher {
             KernelKind::Paper => nblocks.div_ceil(u64::from(PAPER_THREADS)),
             KernelKind::Bitsliced => nblocks.div_ceil(1024).div_ceil(u64::from(BITSLICED_THREADS / 32)),
         };
-        let grid = u32::try_from(grid.max(1)).map_err(|_| GpuError("too many blocks for one launch".into()))?;
+        let grid = u32::try_from(grid.max(1)).map_err(|_| GpuError::LaunchTooLarge)?;
         let threads = match self.kind {
             KernelKind::Paper => PAPER_THREADS,
             KernelKind::Bitsliced => BITSLICED_THREADS,
@@ -284,7 +272,7 @@ impl GpuCipher {
         b.arg(input).arg(output).arg(&nblocks).arg(&iv[0]).arg(&iv[1]).arg(&iv[2]).arg(&iv[3]).arg(&self.rounds);
         // SAFETY: the argument list matches the kernels' signature (in, out, n,
         // iv0..iv3, rounds); both buffers hold at least nblocks blocks.
-        unsafe { b.launch(cfg) }.map_err(derr("kernel launch"))?;
+        unsafe { b.launch(cfg) }.map_err(GpuError::driver("kernel launch"))?;
         Ok(())
     }
 
@@ -294,8 +282,10 @@ impl GpuCipher {
         }
         self.bufs = None;
         // SAFETY: the buffers are written before they are read.
-        let input = unsafe { self.stream.alloc::<u8>(bytes) }.map_err(derr("allocating the input buffer"))?;
-        let output = unsafe { self.stream.alloc::<u8>(bytes) }.map_err(derr("allocating the output buffer"))?;
+        let input =
+            unsafe { self.stream.alloc::<u8>(bytes) }.map_err(GpuError::driver("allocating the input buffer"))?;
+        let output =
+            unsafe { self.stream.alloc::<u8>(bytes) }.map_err(GpuError::driver("allocating the output buffer"))?;
         self.bufs = Some((input, output));
         Ok(())
     }
@@ -309,10 +299,10 @@ impl GpuCipher {
     pub fn run(&mut self, op: Op, iv: &[u8], data: &mut [u8]) -> Result<(), GpuError> {
         let bs = self.block;
         if op != Op::Ctr && data.len() % bs != 0 {
-            return Err(GpuError(format!("{op:?} needs whole {bs}-byte blocks, got {} bytes", data.len())));
+            return Err(GpuError::NotWholeBlocks { op, block: bs, len: data.len() });
         }
         if op != Op::EcbEncrypt && op != Op::EcbDecrypt && iv.len() != bs {
-            return Err(GpuError(format!("{op:?} needs a {bs}-byte IV or counter, got {}", iv.len())));
+            return Err(GpuError::IvLength { op, block: bs, got: iv.len() });
         }
         let chain: Zeroizing<Vec<u8>> = Zeroizing::new(if iv.len() == bs { iv.to_vec() } else { vec![0; bs] });
         if data.len() >= PIPELINE_MIN_BYTES.min(self.piece + 1) && std::env::var_os("SKINNY_GPU_PAGEABLE").is_none() {
@@ -335,13 +325,13 @@ impl GpuCipher {
                 Op::CbcDecrypt | Op::CfbDecrypt => piece[len - bs..].to_vec(),
                 _ => Vec::new(),
             };
-            let (mut input, mut output) = self.bufs.take().ok_or_else(|| GpuError("no device buffers".into()))?;
+            let (mut input, mut output) = self.bufs.take().ok_or(GpuError::Internal("device buffers missing"))?;
             let result = (|| {
                 let whole = len / bs * bs;
                 if whole > 0 {
                     self.stream
                         .memcpy_htod(&piece[..whole], &mut input.slice_mut(..whole))
-                        .map_err(derr("copy to GPU"))?;
+                        .map_err(GpuError::driver("copy to GPU"))?;
                 }
                 if padded > whole {
                     // The last partial block of CTR, zero-padded.
@@ -349,11 +339,11 @@ impl GpuCipher {
                     last[..len - whole].copy_from_slice(&piece[whole..]);
                     self.stream
                         .memcpy_htod(&last[..], &mut input.slice_mut(whole..padded))
-                        .map_err(derr("copy to GPU"))?;
+                        .map_err(GpuError::driver("copy to GPU"))?;
                 }
                 self.launch(&self.stream, op, &input, &mut output, nblocks as u64, block_words(&chain))?;
-                self.stream.memcpy_dtoh(&output.slice(..len), piece).map_err(derr("copy from GPU"))?;
-                self.stream.synchronize().map_err(derr("kernel run"))
+                self.stream.memcpy_dtoh(&output.slice(..len), piece).map_err(GpuError::driver("copy from GPU"))?;
+                self.stream.synchronize().map_err(GpuError::driver("kernel run"))
             })();
             self.bufs = Some((input, output));
             result?;
@@ -372,11 +362,11 @@ impl GpuCipher {
             let stream = self.gpu.new_stream()?;
             // SAFETY: plain page-locked host memory (not write-combined: the host
             // reads the results back from it); written before it is read.
-            let pinned =
-                unsafe { ctx.alloc_pinned_with_flags::<u8>(n, 0) }.map_err(derr("allocating pinned host memory"))?;
+            let pinned = unsafe { ctx.alloc_pinned_with_flags::<u8>(n, 0) }
+                .map_err(GpuError::driver("allocating pinned host memory"))?;
             // SAFETY: written before read.
-            let input = unsafe { stream.alloc::<u8>(n) }.map_err(derr("allocating the input buffer"))?;
-            let output = unsafe { stream.alloc::<u8>(n) }.map_err(derr("allocating the output buffer"))?;
+            let input = unsafe { stream.alloc::<u8>(n) }.map_err(GpuError::driver("allocating the input buffer"))?;
+            let output = unsafe { stream.alloc::<u8>(n) }.map_err(GpuError::driver("allocating the output buffer"))?;
             Ok(Slot { stream, pinned, input, output })
         };
         let a = slot()?;
@@ -394,7 +384,7 @@ impl GpuCipher {
         let sub = self.piece;
         let len = data.len();
         let pieces = len.div_ceil(sub);
-        let mut pipeline = self.pipeline.take().ok_or_else(|| GpuError("no pipeline".into()))?;
+        let mut pipeline = self.pipeline.take().ok_or(GpuError::Internal("transfer pipeline missing"))?;
         let mut pending: [Option<std::ops::Range<usize>>; 2] = [None, None];
         let result = (|| -> Result<(), GpuError> {
             for i in 0..pieces {
@@ -402,9 +392,9 @@ impl GpuCipher {
                 let slot = &mut pipeline.slots[k];
                 // The slot's previous piece (i - 2): wait for it, write it back.
                 if let Some(r) = pending[k].take() {
-                    slot.stream.synchronize().map_err(derr("kernel run"))?;
+                    slot.stream.synchronize().map_err(GpuError::driver("kernel run"))?;
                     let n = r.len();
-                    let host = slot.pinned.as_mut_slice().map_err(derr("pinned memory"))?;
+                    let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
                     parallel_copy(&mut data[r], &host[..n]);
                 }
                 let r = i * sub..((i + 1) * sub).min(len);
@@ -419,24 +409,26 @@ impl GpuCipher {
                     _ => chain.to_vec(),
                 });
                 {
-                    let host = slot.pinned.as_mut_slice().map_err(derr("pinned memory"))?;
+                    let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
                     parallel_copy(&mut host[..n], &data[r.clone()]);
                     host[n..padded].fill(0);
                 }
-                let host = slot.pinned.as_slice().map_err(derr("pinned memory"))?;
+                let host = slot.pinned.as_slice().map_err(GpuError::driver("pinned memory"))?;
                 slot.stream
                     .memcpy_htod(&host[..padded], &mut slot.input.slice_mut(..padded))
-                    .map_err(derr("copy to GPU"))?;
+                    .map_err(GpuError::driver("copy to GPU"))?;
                 self.launch(&slot.stream, op, &slot.input, &mut slot.output, nblocks as u64, block_words(&iv))?;
-                let host = slot.pinned.as_mut_slice().map_err(derr("pinned memory"))?;
-                slot.stream.memcpy_dtoh(&slot.output.slice(..n), &mut host[..n]).map_err(derr("copy from GPU"))?;
+                let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
+                slot.stream
+                    .memcpy_dtoh(&slot.output.slice(..n), &mut host[..n])
+                    .map_err(GpuError::driver("copy from GPU"))?;
                 pending[k] = Some(r);
             }
             for (slot, pend) in pipeline.slots.iter_mut().zip(pending.iter_mut()) {
                 if let Some(r) = pend.take() {
-                    slot.stream.synchronize().map_err(derr("kernel run"))?;
+                    slot.stream.synchronize().map_err(GpuError::driver("kernel run"))?;
                     let n = r.len();
-                    let host = slot.pinned.as_mut_slice().map_err(derr("pinned memory"))?;
+                    let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
                     parallel_copy(&mut data[r], &host[..n]);
                 }
             }
@@ -465,24 +457,28 @@ impl GpuCipher {
         self.bufs = None;
         // SAFETY: the input is filled by the fill kernel before use; the output
         // is written by the kernel under test.
-        let mut input = unsafe { self.stream.alloc::<u8>(len) }.map_err(derr("allocating the benchmark input"))?;
-        let mut output = unsafe { self.stream.alloc::<u8>(len) }.map_err(derr("allocating the benchmark output"))?;
+        let mut input =
+            unsafe { self.stream.alloc::<u8>(len) }.map_err(GpuError::driver("allocating the benchmark input"))?;
+        let mut output =
+            unsafe { self.stream.alloc::<u8>(len) }.map_err(GpuError::driver("allocating the benchmark output"))?;
         self.fill_random(&mut input, 0x5eed_0000 + len as u64)?;
         let iv = [0x0123_4567, 0x89ab_cdef, 0xfedc_ba98, 0x7654_3210];
         let ctx = self.gpu.context();
-        let start = ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(derr("creating an event"))?;
-        let end = ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(derr("creating an event"))?;
+        let start =
+            ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(GpuError::driver("creating an event"))?;
+        let end =
+            ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(GpuError::driver("creating an event"))?;
         let mut times = Vec::with_capacity(runs);
         for i in 0..warmup + runs {
-            start.record(&self.stream).map_err(derr("recording an event"))?;
+            start.record(&self.stream).map_err(GpuError::driver("recording an event"))?;
             self.launch(&self.stream, op, &input, &mut output, nblocks as u64, iv)?;
-            end.record(&self.stream).map_err(derr("recording an event"))?;
-            end.synchronize().map_err(derr("kernel run"))?;
+            end.record(&self.stream).map_err(GpuError::driver("recording an event"))?;
+            end.synchronize().map_err(GpuError::driver("kernel run"))?;
             if i >= warmup {
-                times.push(f64::from(start.elapsed_ms(&end).map_err(derr("reading an event"))?));
+                times.push(f64::from(start.elapsed_ms(&end).map_err(GpuError::driver("reading an event"))?));
             }
         }
-        self.stream.synchronize().map_err(derr("kernel run"))?;
+        self.stream.synchronize().map_err(GpuError::driver("kernel run"))?;
         Ok(times)
     }
 
@@ -496,7 +492,7 @@ impl GpuCipher {
         let mut b = self.stream.launch_builder(&self.fill);
         b.arg(buf).arg(&words).arg(&seed);
         // SAFETY: (pointer, word count, seed) as the kernel declares; the buffer holds `words` words.
-        unsafe { b.launch(cfg) }.map_err(derr("fill kernel launch"))?;
+        unsafe { b.launch(cfg) }.map_err(GpuError::driver("fill kernel launch"))?;
         Ok(())
     }
 }
@@ -505,13 +501,13 @@ impl GpuCipher {
 fn upload(module: &Arc<CudaModule>, stream: &Arc<CudaStream>, symbols: &[Symbol]) -> Result<(), GpuError> {
     for s in symbols {
         let bytes: Zeroizing<Vec<u8>> = Zeroizing::new(s.words.iter().flat_map(|w| w.to_le_bytes()).collect());
-        let mut view = module.get_global(s.name, stream).map_err(derr("finding a kernel constant"))?;
+        let mut view = module.get_global(s.name, stream).map_err(GpuError::driver("finding a kernel constant"))?;
         if view.len() < bytes.len() {
-            return Err(GpuError(format!("kernel constant {} is {} bytes, needs {}", s.name, view.len(), bytes.len())));
+            return Err(GpuError::ConstantSize { name: s.name, have: view.len(), need: bytes.len() });
         }
-        stream.memcpy_htod(&bytes[..], &mut view).map_err(derr("uploading kernel constants"))?;
+        stream.memcpy_htod(&bytes[..], &mut view).map_err(GpuError::driver("uploading kernel constants"))?;
     }
-    stream.synchronize().map_err(derr("uploading kernel constants"))
+    stream.synchronize().map_err(GpuError::driver("uploading kernel constants"))
 }
 
 impl Drop for GpuCipher {

@@ -21,14 +21,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 /// Runs a cudarc call that may panic (missing library or symbol) and turns the
 /// panic into an error.
-pub(crate) fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, GpuError> {
+pub(crate) fn guarded<T>(what: &'static str, f: impl FnOnce() -> T) -> Result<T, GpuError> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
         let msg = p
             .downcast_ref::<String>()
             .map(String::as_str)
             .or_else(|| p.downcast_ref::<&str>().copied())
             .unwrap_or("unknown panic");
-        GpuError(format!("{what} failed inside the CUDA loader: {}", first_line(msg)))
+        GpuError::Loader { what, message: first_line(msg).to_string() }
     })
 }
 
@@ -49,13 +49,10 @@ fn find_library(name: &str) -> Option<String> {
 /// is asked to (it panics otherwise).
 pub fn probe_libraries() -> Result<(), GpuError> {
     if find_library("cuda").is_none() {
-        return Err(GpuError("no NVIDIA driver found (libcuda.so.1 cannot be loaded)".into()));
+        return Err(GpuError::NoDriver);
     }
     if find_library("nvrtc").is_none() {
-        return Err(GpuError(
-            "the NVIDIA driver is there but NVRTC is not (libnvrtc.so.13 cannot be loaded; install the CUDA 13 runtime compiler or add its folder to LD_LIBRARY_PATH)"
-                .into(),
-        ));
+        return Err(GpuError::NoNvrtc);
     }
     Ok(())
 }
@@ -79,16 +76,12 @@ impl std::fmt::Debug for Gpu {
     }
 }
 
-fn driver_err(what: &str, e: cudarc::driver::DriverError) -> GpuError {
-    GpuError(format!("{what}: {e:?}"))
-}
-
 fn nvrtc_version() -> Result<(i32, i32), GpuError> {
     let (mut major, mut minor) = (0, 0);
     // SAFETY: plain out-parameters.
     let r = guarded("nvrtcVersion", || unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor) })?;
     if r != cudarc::nvrtc::sys::nvrtcResult::NVRTC_SUCCESS {
-        return Err(GpuError(format!("NVRTC does not answer: {r:?}")));
+        return Err(GpuError::Nvrtc { what: "version query", kernels: "(none)", code: r });
     }
     Ok((major, minor))
 }
@@ -97,7 +90,7 @@ fn driver_version() -> Result<i32, GpuError> {
     let mut v = 0;
     // SAFETY: plain out-parameter.
     let r = guarded("cuDriverGetVersion", || unsafe { sys::cuDriverGetVersion(&mut v) })?;
-    r.result().map_err(|e| driver_err("cannot read the driver version", e))?;
+    r.result().map_err(|e| GpuError::driver("cannot read the driver version")(e))?;
     Ok(v)
 }
 
@@ -120,21 +113,21 @@ impl Gpu {
     pub fn open(ordinal: usize) -> Result<Gpu, GpuError> {
         probe_libraries()?;
         let count = guarded("cuInit", CudaContext::device_count)?
-            .map_err(|e| driver_err("the NVIDIA driver cannot start", e))?;
+            .map_err(|e| GpuError::driver("the NVIDIA driver cannot start")(e))?;
         if count <= 0 {
-            return Err(GpuError("the NVIDIA driver sees no GPU".into()));
+            return Err(GpuError::NoDevice);
         }
         if ordinal >= count as usize {
-            return Err(GpuError(format!("no GPU number {ordinal} (the driver sees {count})")));
+            return Err(GpuError::NoSuchDevice { ordinal, count: count as usize });
         }
         let ctx = guarded("context creation", || CudaContext::new(ordinal))?
-            .map_err(|e| driver_err("cannot open the GPU", e))?;
-        let name = ctx.name().map_err(|e| driver_err("cannot read the GPU name", e))?;
-        let cc = ctx.compute_capability().map_err(|e| driver_err("cannot read the compute capability", e))?;
-        let total_mem = ctx.total_mem().map_err(|e| driver_err("cannot read the GPU memory size", e))?;
+            .map_err(|e| GpuError::driver("cannot open the GPU")(e))?;
+        let name = ctx.name().map_err(|e| GpuError::driver("cannot read the GPU name")(e))?;
+        let cc = ctx.compute_capability().map_err(|e| GpuError::driver("cannot read the compute capability")(e))?;
+        let total_mem = ctx.total_mem().map_err(|e| GpuError::driver("cannot read the GPU memory size")(e))?;
         let sm_count = ctx
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .map_err(|e| driver_err("cannot read the multiprocessor count", e))?;
+            .map_err(|e| GpuError::driver("cannot read the multiprocessor count")(e))?;
         let driver_version = driver_version()?;
         let nvrtc_version = nvrtc_version()?;
         Ok(Gpu {
@@ -190,7 +183,7 @@ impl Gpu {
     /// # Errors
     /// When the driver fails.
     pub fn free_mem(&self) -> Result<usize, GpuError> {
-        self.ctx.mem_get_info().map(|(free, _)| free).map_err(|e| driver_err("cannot read free GPU memory", e))
+        self.ctx.mem_get_info().map(|(free, _)| free).map_err(|e| GpuError::driver("cannot read free GPU memory")(e))
     }
 
     pub(crate) fn context(&self) -> &Arc<CudaContext> {
@@ -202,7 +195,7 @@ impl Gpu {
     /// # Errors
     /// When the driver fails.
     pub fn new_stream(&self) -> Result<Arc<CudaStream>, GpuError> {
-        self.ctx.new_stream().map_err(|e| driver_err("cannot create a CUDA stream", e))
+        self.ctx.new_stream().map_err(|e| GpuError::driver("cannot create a CUDA stream")(e))
     }
 
     /// Loads a fresh instance of `source`'s module (its own `__constant__`
@@ -219,7 +212,7 @@ impl Gpu {
                 let image = self.machine_code(source, true)?;
                 self.ctx
                     .load_module(Ptx::from_binary(image.as_ref().clone()))
-                    .map_err(|e| driver_err(&format!("cannot load the {} kernels", source.name), e))
+                    .map_err(GpuError::driver("loading the kernels"))
             }
         }
     }
@@ -247,8 +240,7 @@ impl Gpu {
     fn machine_code(&self, source: &KernelSource, fresh: bool) -> Result<Arc<Vec<u8>>, GpuError> {
         let key = self.cache_key(source);
         if !fresh {
-            if let Some(img) = self.images.lock().map_err(|_| GpuError("kernel cache lock poisoned".into()))?.get(&key)
-            {
+            if let Some(img) = self.images.lock().map_err(|_| GpuError::Poisoned)?.get(&key) {
                 return Ok(img.clone());
             }
         }
@@ -265,7 +257,7 @@ impl Gpu {
             }
         };
         let image = Arc::new(image);
-        self.images.lock().map_err(|_| GpuError("kernel cache lock poisoned".into()))?.insert(key, image.clone());
+        self.images.lock().map_err(|_| GpuError::Poisoned)?.insert(key, image.clone());
         Ok(image)
     }
 }
@@ -289,7 +281,7 @@ fn nvrtc_options(cc: (i32, i32)) -> Vec<String> {
 /// NVRTC missing or compilation failed.
 pub fn compile_offline(source: &KernelSource, cc: (i32, i32)) -> Result<Vec<u8>, GpuError> {
     if find_library("nvrtc").is_none() {
-        return Err(GpuError("NVRTC (libnvrtc.so.13) cannot be loaded".into()));
+        return Err(GpuError::NoNvrtc);
     }
     compile_cubin(source, &nvrtc_options(cc))
 }
@@ -328,19 +320,20 @@ fn store_atomically(path: &std::path::Path, data: &[u8]) {
 /// Compiles with NVRTC to machine code (CUBIN) for the real architecture.
 fn compile_cubin(source: &KernelSource, options: &[String]) -> Result<Vec<u8>, GpuError> {
     use cudarc::nvrtc::sys as nv;
-    let src = CString::new(source.text).map_err(|_| GpuError("kernel source holds a NUL byte".into()))?;
-    let name = CString::new(format!("{}.cu", source.name)).map_err(|_| GpuError("bad kernel name".into()))?;
+    let src = CString::new(source.text).map_err(|_| GpuError::BadSource("a NUL byte in the kernel source"))?;
+    let name = CString::new(format!("{}.cu", source.name))
+        .map_err(|_| GpuError::BadSource("a NUL byte in the kernel name"))?;
     let opts: Vec<CString> = options
         .iter()
         .map(|o| CString::new(o.as_str()))
         .collect::<Result<_, _>>()
-        .map_err(|_| GpuError("bad NVRTC option".into()))?;
+        .map_err(|_| GpuError::BadSource("a NUL byte in an NVRTC option"))?;
     let opt_ptrs: Vec<*const std::ffi::c_char> = opts.iter().map(|o| o.as_ptr()).collect();
-    let check = |r: nv::nvrtcResult, what: &str| -> Result<(), GpuError> {
+    let check = |r: nv::nvrtcResult, what: &'static str| -> Result<(), GpuError> {
         if r == nv::nvrtcResult::NVRTC_SUCCESS {
             Ok(())
         } else {
-            Err(GpuError(format!("NVRTC {what} failed for the {} kernels: {r:?}", source.name)))
+            Err(GpuError::Nvrtc { what, kernels: source.name, code: r })
         }
     };
     guarded("NVRTC", || -> Result<Vec<u8>, GpuError> {
@@ -369,7 +362,7 @@ fn compile_cubin(source: &KernelSource, options: &[String]) -> Result<Vec<u8>, G
                             .unwrap_or_default();
                     }
                 }
-                Err(GpuError(format!("NVRTC could not compile the {} kernels ({r:?}): {}", source.name, log.trim())))
+                Err(GpuError::Compile { kernels: source.name, code: r, log: log.trim().to_string() })
             };
             let _ = nv::nvrtcDestroyProgram(&mut prog);
             result
@@ -399,10 +392,9 @@ impl Fnv64 {
 ///
 /// # Errors
 /// One line: no driver, no NVRTC, no device.
-pub fn describe_gpus() -> Result<Vec<String>, String> {
-    let first = Gpu::first().map_err(|e| e.0)?;
-    let count =
-        guarded("cuDeviceGetCount", CudaContext::device_count).map_err(|e| e.0)?.map_err(|e| format!("{e:?}"))?;
+pub fn describe_gpus() -> Result<Vec<String>, GpuError> {
+    let first = Gpu::first()?;
+    let count = guarded("cuDeviceGetCount", CudaContext::device_count)?.map_err(GpuError::driver("counting GPUs"))?;
     let mut out = vec![format!("GPU 0: {}", first.describe())];
     for i in 1..count.max(1) as usize {
         match Gpu::open(i) {

@@ -15,18 +15,8 @@
 pub mod cipher;
 pub mod constants;
 pub mod device;
+mod error;
 
 pub use cipher::{GpuCipher, KernelKind, Op};
 pub use device::{describe_gpus, Gpu};
-
-/// A GPU failure, as one line for the user.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GpuError(pub String);
-
-impl std::fmt::Display for GpuError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for GpuError {}
+pub use error::GpuError;

@@ -1,24 +1,71 @@
-//! `auto`: the GPU for inputs large enough to gain from it, the CPU otherwise.
+//! `auto`: the CPU at once, and the GPU only where it pays.
+//!
+//! Opening a GPU costs a few hundred milliseconds (driver, context, kernel
+//! module, buffers: docs/data-path.md has the breakdown), while the `cpu`
+//! backend starts in microseconds. So `auto` never waits for a GPU:
+//!
+//! 1. Every engine starts on the CPU.
+//! 2. A GPU is opened on a background thread only once the work left is
+//!    expected to keep the CPU busy for longer than [`GPU_OPEN_SECONDS`] times
+//!    [`PAYBACK_FACTOR`]: from the total size when it is known (a file) and the
+//!    CPU's measured rate, or, for a stream of unknown length, once the CPU has
+//!    been busy that long already.
+//! 3. Calls of at least [`GPU_MIN_CALL_BYTES`] go to the GPU once it is ready,
+//!    and stay there only while its measured rate beats the CPU's.
+//!
+//! The output does not depend on which engine ran which call (every engine is
+//! byte-identical to the specification code; CTR counters are absolute).
+//! Nothing is printed: why no GPU could be used is kept for the caller
+//! ([`AutoBackend::gpu_unavailable`]).
 
-use super::{cpu::CpuBackend, Backend, Engine, EngineError};
+use super::{cpu::CpuBackend, Backend, Engine, Workload};
 use crate::mode::Direction;
 use crate::Error;
+use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-/// Below this many bytes per call the CPU is used even when there is a GPU: the
-/// transfers and launch cost more than the CPU takes. Measured on the H200
-/// machine (see docs/); a conservative figure.
-pub const GPU_MIN_BYTES: usize = 1 << 20;
+/// What opening the GPU and a key on it costs, in seconds: measured on the
+/// H200 machine with the kernel cache warm (docs/data-path.md); an upper
+/// estimate elsewhere is harmless, the GPU is then opened a little later.
+pub const GPU_OPEN_SECONDS: f64 = 0.4;
+
+/// The GPU is opened only when the CPU alone would need this many times
+/// [`GPU_OPEN_SECONDS`] for the rest of the work: the GPU then has time to take
+/// over most of it, and a wrong guess costs at most one core for the opening.
+pub const PAYBACK_FACTOR: f64 = 2.0;
+
+/// Smaller calls stay on the CPU even with a GPU ready: below this, transfers
+/// and the launch cost more than the CPU takes.
+pub const GPU_MIN_CALL_BYTES: usize = 1 << 20;
 
 /// The `auto` backend.
 pub struct AutoBackend {
     cpu: CpuBackend,
-    gpu: Option<Box<dyn Backend>>,
+    /// Why the GPU could not be used, once an engine tried.
+    unavailable: Arc<Mutex<Option<String>>>,
+    #[cfg(feature = "cuda")]
+    /// The GPU backend, opened at most once per process and shared by engines.
+    gpu: Arc<std::sync::OnceLock<Result<Arc<dyn Backend>, String>>>,
 }
 
 impl AutoBackend {
-    pub(super) fn new(cpu: CpuBackend, gpu: Option<Box<dyn Backend>>) -> Self {
-        Self { cpu, gpu }
+    pub(super) fn new(cpu: CpuBackend) -> Self {
+        Self {
+            cpu,
+            unavailable: Arc::new(Mutex::new(None)),
+            #[cfg(feature = "cuda")]
+            gpu: Arc::new(std::sync::OnceLock::new()),
+        }
+    }
+
+    /// Why `auto` could not use a GPU for work that would have gone to one, if
+    /// that happened: no driver, no device, no CUDA support in this build...
+    /// `None` when the GPU was used, or never needed.
+    pub fn gpu_unavailable(&self) -> Option<String> {
+        self.unavailable.lock().ok().and_then(|g| g.clone())
     }
 }
 
@@ -28,56 +75,287 @@ impl Backend for AutoBackend {
     }
 
     fn describe(&self) -> String {
-        match &self.gpu {
-            Some(g) => {
-                format!("{} for calls of {} bytes and more, else {}", g.describe(), GPU_MIN_BYTES, self.cpu.describe())
-            }
-            None => self.cpu.describe(),
-        }
+        format!(
+            "{}; a GPU, opened in the background, takes calls of {} MiB and more once the work left repays its \
+             opening",
+            self.cpu.describe(),
+            GPU_MIN_CALL_BYTES >> 20
+        )
     }
 
     fn constant_time(&self) -> bool {
-        self.cpu.constant_time() && self.gpu.as_ref().is_none_or(|g| g.constant_time())
+        // The CPU code and the `gpu` kernels are both constant time.
+        self.cpu.constant_time()
     }
 
     fn supports(&self, _variant: Variant) -> bool {
         true
     }
 
-    fn engine(&self, cipher: &Skinny) -> Result<Box<dyn Engine>, Error> {
-        let gpu = match &self.gpu {
-            Some(g) if g.supports(cipher.variant()) => Some(g.engine(cipher)?),
-            _ => None,
-        };
-        Ok(Box::new(AutoEngine { cpu: self.cpu.engine(cipher)?, gpu }))
+    fn fallback(&self) -> Option<String> {
+        self.gpu_unavailable()
     }
+
+    fn engine_for(&self, cipher: &Skinny, work: &Workload) -> Result<Box<dyn Engine>, Error> {
+        Ok(Box::new(AutoEngine {
+            cpu: self.cpu.engine_for(cipher, work)?,
+            cipher: cipher.clone(),
+            total: work.total_bytes,
+            done: 0,
+            cpu_busy: Duration::ZERO,
+            cpu_bytes: 0,
+            cpu_rate: None,
+            gpu: GpuState::NotOpened,
+            unavailable: self.unavailable.clone(),
+            #[cfg(feature = "cuda")]
+            shared: self.gpu.clone(),
+        }))
+    }
+}
+
+/// The GPU side of one engine.
+enum GpuState {
+    /// Not needed yet.
+    NotOpened,
+    /// Opening on a background thread.
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+    Opening(JoinHandle<Result<Box<dyn Engine>, String>>),
+    /// Ready; its measured rate in bytes per second once it has run a call.
+    Ready(Box<dyn Engine>, Option<f64>),
+    /// Unusable, or slower than the CPU: never tried again by this engine.
+    Off,
 }
 
 struct AutoEngine {
     cpu: Box<dyn Engine>,
-    gpu: Option<Box<dyn Engine>>,
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+    cipher: Skinny,
+    total: Option<u64>,
+    /// Bytes processed so far, by either engine.
+    done: u64,
+    cpu_busy: Duration,
+    /// Bytes the CPU engine processed in `cpu_busy`.
+    cpu_bytes: u64,
+    /// The CPU engine's rate in bytes per second, over its calls so far.
+    cpu_rate: Option<f64>,
+    gpu: GpuState,
+    unavailable: Arc<Mutex<Option<String>>>,
+    #[cfg(feature = "cuda")]
+    shared: Arc<std::sync::OnceLock<Result<Arc<dyn Backend>, String>>>,
+}
+
+/// Which engine runs a call.
+enum Pick {
+    Cpu,
+    Gpu,
 }
 
 impl AutoEngine {
-    fn pick(&mut self, len: usize) -> &mut dyn Engine {
-        match &mut self.gpu {
-            Some(g) if len >= GPU_MIN_BYTES => g.as_mut(),
-            _ => self.cpu.as_mut(),
+    /// Whether the work left would keep the CPU busy long enough to repay
+    /// opening a GPU.
+    fn gpu_would_pay(&self) -> bool {
+        let horizon = GPU_OPEN_SECONDS * PAYBACK_FACTOR;
+        match (self.total, self.cpu_rate) {
+            (Some(total), Some(rate)) => (total.saturating_sub(self.done) as f64 / rate) > horizon,
+            // Known size, no rate yet: wait for the first CPU call to measure one.
+            (Some(_), None) => false,
+            // A stream of unknown length: judge by how long it has run so far.
+            (None, _) => self.cpu_busy.as_secs_f64() > horizon / 2.0,
+        }
+    }
+
+    fn start_gpu(&mut self) {
+        #[cfg(feature = "cuda")]
+        {
+            let shared = self.shared.clone();
+            let cipher = self.cipher.clone();
+            let spawned = std::thread::Builder::new().name("skinny-gpu-open".into()).spawn(move || {
+                let backend =
+                    shared.get_or_init(|| super::gpu::open(false).map(Arc::from).map_err(|e| e.to_string())).clone()?;
+                backend.engine(&cipher).map_err(|e| e.to_string())
+            });
+            self.gpu = match spawned {
+                Ok(handle) => GpuState::Opening(handle),
+                Err(e) => {
+                    self.note_unavailable(format!("cannot start a thread to open the GPU: {e}"));
+                    GpuState::Off
+                }
+            };
+        }
+        #[cfg(not(feature = "cuda"))]
+        {
+            self.note_unavailable(Error::NoCudaSupport.to_string());
+            self.gpu = GpuState::Off;
+        }
+    }
+
+    fn note_unavailable(&self, why: String) {
+        if let Ok(mut slot) = self.unavailable.lock() {
+            slot.get_or_insert(why);
+        }
+    }
+
+    /// Chooses the engine for a call of `len` bytes, moving the GPU along.
+    fn pick(&mut self, len: usize) -> Pick {
+        if matches!(self.gpu, GpuState::NotOpened) && self.gpu_would_pay() {
+            self.start_gpu();
+        }
+        if let GpuState::Opening(handle) = &self.gpu {
+            if handle.is_finished() {
+                let GpuState::Opening(handle) = std::mem::replace(&mut self.gpu, GpuState::Off) else {
+                    unreachable!("matched above")
+                };
+                match handle.join() {
+                    Ok(Ok(engine)) => self.gpu = GpuState::Ready(engine, None),
+                    Ok(Err(why)) => self.note_unavailable(why),
+                    Err(_) => self.note_unavailable("opening the GPU panicked".into()),
+                }
+            }
+        }
+        match &self.gpu {
+            GpuState::Ready(_, rate) if len >= GPU_MIN_CALL_BYTES => match (rate, self.cpu_rate) {
+                (Some(g), Some(c)) if *g < c => Pick::Cpu,
+                _ => Pick::Gpu,
+            },
+            _ => Pick::Cpu,
+        }
+    }
+
+    /// Runs `op` on the chosen engine and keeps the rates up to date.
+    fn run(&mut self, len: usize, op: impl FnOnce(&mut dyn Engine) -> Result<(), Error>) -> Result<(), Error> {
+        let start = Instant::now();
+        match self.pick(len) {
+            Pick::Cpu => {
+                op(self.cpu.as_mut())?;
+                self.cpu_busy += start.elapsed();
+                self.cpu_rate = rate(self.done_by_cpu(len), self.cpu_busy);
+            }
+            Pick::Gpu => {
+                let GpuState::Ready(engine, gpu_rate) = &mut self.gpu else { unreachable!("picked a ready GPU") };
+                op(engine.as_mut())?;
+                let r = len as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                *gpu_rate = Some(gpu_rate.map_or(r, |old| 0.5 * old + 0.5 * r));
+                if let (Some(g), Some(c)) = (*gpu_rate, self.cpu_rate) {
+                    if g < c {
+                        // Slower than the CPU here (a small GPU, a busy link): leave it.
+                        self.gpu = GpuState::Off;
+                    }
+                }
+            }
+        }
+        self.done += len as u64;
+        Ok(())
+    }
+
+    /// Bytes the CPU engine has processed including this call (the GPU's calls
+    /// are not in `cpu_busy`).
+    fn done_by_cpu(&mut self, len: usize) -> u64 {
+        self.cpu_bytes += len as u64;
+        self.cpu_bytes
+    }
+}
+
+fn rate(bytes: u64, busy: Duration) -> Option<f64> {
+    let s = busy.as_secs_f64();
+    (s > 0.0 && bytes > 0).then(|| bytes as f64 / s)
+}
+
+impl Engine for AutoEngine {
+    fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), Error> {
+        let len = blocks.len();
+        self.run(len, |e| e.ecb(dir, blocks))
+    }
+    fn ctr(&mut self, counter: Counter, data: &mut [u8]) -> Result<(), Error> {
+        let len = data.len();
+        self.run(len, |e| e.ctr(counter, data))
+    }
+    fn cbc_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), Error> {
+        let len = blocks.len();
+        self.run(len, |e| e.cbc_decrypt(iv, blocks))
+    }
+    fn cfb_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), Error> {
+        let len = blocks.len();
+        self.run(len, |e| e.cfb_decrypt(iv, blocks))
+    }
+    fn preferred_chunk(&self) -> usize {
+        super::CPU_CHUNK_BYTES.max(GPU_MIN_CALL_BYTES)
+    }
+    fn name(&self) -> &'static str {
+        match self.gpu {
+            GpuState::Ready(..) => "auto (cpu and gpu)",
+            _ => "auto (cpu)",
         }
     }
 }
 
-impl Engine for AutoEngine {
-    fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), EngineError> {
-        self.pick(blocks.len()).ecb(dir, blocks)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cipher() -> Skinny {
+        Skinny::new(Variant::Skinny128_256, &[5u8; 32]).unwrap()
     }
-    fn ctr(&mut self, counter: &[u8], data: &mut [u8]) -> Result<(), EngineError> {
-        self.pick(data.len()).ctr(counter, data)
+
+    fn auto() -> AutoBackend {
+        AutoBackend::new(CpuBackend::new(Some(2)).unwrap())
     }
-    fn cbc_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), EngineError> {
-        self.pick(blocks.len()).cbc_decrypt(iv, blocks)
+
+    /// An engine whose next call believes the CPU has already been busy for a
+    /// long time on a stream of unknown length.
+    fn long_running(backend: &AutoBackend) -> AutoEngine {
+        AutoEngine {
+            cpu: backend.cpu.engine(&cipher()).unwrap(),
+            cipher: cipher(),
+            total: None,
+            done: 0,
+            cpu_busy: Duration::from_secs(60),
+            cpu_bytes: 1,
+            cpu_rate: Some(1.0),
+            gpu: GpuState::NotOpened,
+            unavailable: backend.unavailable.clone(),
+            #[cfg(feature = "cuda")]
+            shared: backend.gpu.clone(),
+        }
     }
-    fn cfb_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), EngineError> {
-        self.pick(blocks.len()).cfb_decrypt(iv, blocks)
+
+    #[test]
+    fn small_known_work_never_opens_a_gpu() {
+        let backend = auto();
+        let mut e = backend.engine_for(&cipher(), &Workload { total_bytes: Some(1 << 20) }).unwrap();
+        let mut data = vec![1u8; 1 << 20];
+        e.ecb(Direction::Encrypt, &mut data).unwrap();
+        assert_eq!(e.name(), "auto (cpu)");
+        assert_eq!(backend.gpu_unavailable(), None, "nothing tried, nothing to report");
+    }
+
+    #[test]
+    fn long_work_tries_the_gpu_and_reports_why_it_could_not() {
+        let gpu_here = super::super::describe_gpus().is_ok();
+        let backend = auto();
+        let mut e = long_running(&backend);
+        let mut data = vec![2u8; 4 << 20];
+        let want = {
+            let mut w = data.clone();
+            backend.cpu.engine(&cipher()).unwrap().ctr(Counter::from_block(&[9; 16]).unwrap(), &mut w).unwrap();
+            w
+        };
+        // Calls until the background opening has ended one way or the other.
+        for _ in 0..200 {
+            let mut d = data.clone();
+            e.ctr(Counter::from_block(&[9; 16]).unwrap(), &mut d).unwrap();
+            assert_eq!(d, want, "the same output whichever engine ran");
+            if !matches!(e.gpu, GpuState::Opening(_) | GpuState::NotOpened) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        data.clear();
+        if gpu_here {
+            assert!(matches!(e.gpu, GpuState::Ready(..) | GpuState::Off));
+        } else {
+            assert!(matches!(e.gpu, GpuState::Off));
+            let why = backend.gpu_unavailable().expect("the reason is kept");
+            assert!(!why.is_empty());
+        }
     }
 }

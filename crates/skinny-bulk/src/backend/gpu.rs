@@ -4,16 +4,18 @@
 //! - `gpu-paper`: the T-table kernel of Xie, Wei and Liu (2021), SKINNY-128 only,
 //!   NOT constant time (table look-ups indexed by secret data): the baseline.
 
-use super::{Backend, DeviceBench, Engine, EngineError};
+use super::{Backend, DeviceBench, Engine, Workload};
 use crate::mode::{Direction, Mode};
 use crate::Error;
+use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
 use skinny_cuda::{Gpu, GpuCipher, GpuError, KernelKind, Op};
-use std::sync::Arc;
 
-fn engine_err(e: GpuError) -> EngineError {
-    EngineError(e.0)
-}
+/// Bytes per call through a GPU engine: enough for the transfer pipeline to
+/// split into pieces that overlap copies and kernels, while a few buffers in
+/// flight stay under 100 MiB of host memory.
+pub const GPU_CHUNK_BYTES: usize = 16 << 20;
+use std::sync::Arc;
 
 /// A GPU backend.
 pub struct GpuBackend {
@@ -24,20 +26,12 @@ pub struct GpuBackend {
 /// Opens the first GPU with the paper's kernel (`paper`) or the bitsliced ones.
 ///
 /// # Errors
-/// [`Error::Backend`] with one line: no driver, no NVRTC, no device, or the
-/// kernels fail to compile.
+/// [`Error::Gpu`]: no driver, no NVRTC, no device, or the kernels fail to
+/// compile.
 pub fn open(paper: bool) -> Result<Box<dyn Backend>, Error> {
-    let gpu = Gpu::first().map_err(|e| Error::Backend(e.0))?;
+    let gpu = Gpu::first()?;
     let kind = if paper { KernelKind::Paper } else { KernelKind::Bitsliced };
     Ok(Box::new(GpuBackend { gpu, kind }))
-}
-
-/// One line per GPU (name, memory, compute capability, driver, NVRTC).
-///
-/// # Errors
-/// One line saying why no GPU can be used.
-pub fn describe_gpus() -> Result<Vec<String>, String> {
-    skinny_cuda::describe_gpus()
 }
 
 impl Backend for GpuBackend {
@@ -68,11 +62,11 @@ impl Backend for GpuBackend {
         self.kind.supports(variant)
     }
 
-    fn engine(&self, cipher: &Skinny) -> Result<Box<dyn Engine>, Error> {
+    fn engine_for(&self, cipher: &Skinny, _work: &Workload) -> Result<Box<dyn Engine>, Error> {
         if !self.supports(cipher.variant()) {
             return Err(Error::Unsupported { backend: self.name(), variant: cipher.variant() });
         }
-        let c = GpuCipher::new(&self.gpu, self.kind, cipher).map_err(|e| Error::Backend(e.0))?;
+        let c = GpuCipher::new(&self.gpu, self.kind, cipher)?;
         Ok(Box::new(GpuEngine { cipher: c }))
     }
 
@@ -90,23 +84,23 @@ impl DeviceBench for GpuBackend {
         bytes: usize,
         warmup: usize,
         runs: usize,
-    ) -> Result<Vec<f64>, EngineError> {
+    ) -> Result<Vec<f64>, Error> {
         let op = match (mode, dir) {
             (Mode::Ecb, Direction::Encrypt) => Op::EcbEncrypt,
             (Mode::Ecb, Direction::Decrypt) => Op::EcbDecrypt,
             (Mode::Ctr, _) => Op::Ctr,
             (Mode::Cbc, Direction::Decrypt) => Op::CbcDecrypt,
             (Mode::Cfb, Direction::Decrypt) => Op::CfbDecrypt,
-            _ => return Err(EngineError(format!("{mode} {dir:?} is serial: no GPU kernel to time"))),
+            _ => return Err(Error::NotParallel { mode, dir }),
         };
         if !self.supports(cipher.variant()) {
-            return Err(EngineError(format!("backend {} does not support {}", self.name(), cipher.variant())));
+            return Err(Error::Unsupported { backend: self.name(), variant: cipher.variant() });
         }
-        let mut c = GpuCipher::new(&self.gpu, self.kind, cipher).map_err(engine_err)?;
+        let mut c = GpuCipher::new(&self.gpu, self.kind, cipher)?;
         if !c.has_kernel(op) {
-            return Err(EngineError(format!("backend {} has no {mode} {dir:?} kernel", self.name())));
+            return Err(GpuError::NoKernel { kind: self.kind, op }.into());
         }
-        c.time_kernel(op, bytes, warmup, runs).map_err(engine_err)
+        Ok(c.time_kernel(op, bytes, warmup, runs)?)
     }
 }
 
@@ -116,21 +110,33 @@ struct GpuEngine {
 }
 
 impl Engine for GpuEngine {
-    fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), EngineError> {
+    fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), Error> {
         let op = match dir {
             Direction::Encrypt => Op::EcbEncrypt,
             Direction::Decrypt => Op::EcbDecrypt,
         };
-        self.cipher.run(op, &[], blocks).map_err(engine_err)
+        self.cipher.run(op, &[], blocks).map_err(Error::from)
     }
 
-    fn ctr(&mut self, counter: &[u8], data: &mut [u8]) -> Result<(), EngineError> {
-        self.cipher.run(Op::Ctr, counter, data).map_err(engine_err)
+    fn ctr(&mut self, counter: Counter, data: &mut [u8]) -> Result<(), Error> {
+        let block = counter.to_block();
+        self.cipher.run(Op::Ctr, &block[..counter.width()], data).map_err(Error::from)
     }
 
-    fn cbc_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), EngineError> {
+    fn preferred_chunk(&self) -> usize {
+        GPU_CHUNK_BYTES
+    }
+
+    fn name(&self) -> &'static str {
+        match self.cipher.kind() {
+            KernelKind::Paper => "gpu-paper",
+            KernelKind::Bitsliced => "gpu",
+        }
+    }
+
+    fn cbc_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), Error> {
         if self.cipher.has_kernel(Op::CbcDecrypt) {
-            self.cipher.run(Op::CbcDecrypt, iv, blocks).map_err(engine_err)
+            self.cipher.run(Op::CbcDecrypt, iv, blocks).map_err(Error::from)
         } else {
             // The paper's kernels: ECB decryption on the GPU, the chaining XOR here.
             let prev = super::shifted_by_one_block(iv, blocks);
@@ -140,9 +146,9 @@ impl Engine for GpuEngine {
         }
     }
 
-    fn cfb_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), EngineError> {
+    fn cfb_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), Error> {
         if self.cipher.has_kernel(Op::CfbDecrypt) {
-            self.cipher.run(Op::CfbDecrypt, iv, blocks).map_err(engine_err)
+            self.cipher.run(Op::CfbDecrypt, iv, blocks).map_err(Error::from)
         } else {
             let mut prev = super::shifted_by_one_block(iv, blocks);
             self.ecb(Direction::Encrypt, &mut prev)?;

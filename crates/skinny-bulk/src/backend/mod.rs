@@ -16,27 +16,15 @@ pub mod serial;
 
 use crate::mode::Direction;
 use crate::Error;
+use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
+
+/// Bytes per call on the CPU engines: large enough that every core gets many of
+/// the `cpu` backend's 64 KiB pieces per call and reads and writes are large,
+/// small enough that a few buffers in flight stay in the tens of MiB.
+pub const CPU_CHUNK_BYTES: usize = 4 << 20;
 use std::fmt;
 use std::str::FromStr;
-
-/// A backend failed (message for the user, one line).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineError(pub String);
-
-impl fmt::Display for EngineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for EngineError {}
-
-impl From<EngineError> for Error {
-    fn from(e: EngineError) -> Self {
-        Error::Backend(e.0)
-    }
-}
 
 /// One key opened on one backend: the parallel operations of the modes.
 ///
@@ -47,25 +35,37 @@ pub trait Engine: Send {
     ///
     /// # Errors
     /// When the backend fails (device error, out of memory).
-    fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), EngineError>;
+    fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), Error>;
 
-    /// CTR: XORs E(counter), E(counter + 1), ... into `data`. The counter is one
-    /// big-endian integer of a block's width and wraps modulo 2^(block bits).
+    /// CTR: XORs E(counter), E(counter + 1), ... into `data` (the counter wraps
+    /// modulo 2^(block bits); see [`Counter`]).
     ///
     /// # Errors
     /// When the backend fails.
-    fn ctr(&mut self, counter: &[u8], data: &mut [u8]) -> Result<(), EngineError>;
+    fn ctr(&mut self, counter: Counter, data: &mut [u8]) -> Result<(), Error>;
 
     /// CBC decryption of whole blocks; `iv` is the ciphertext block before the
     /// first (the IV at the start of a message). The default runs on [`Engine::ecb`].
     ///
     /// # Errors
     /// When the backend fails.
-    fn cbc_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), EngineError> {
+    fn cbc_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), Error> {
         let prev = shifted_by_one_block(iv, blocks);
         self.ecb(Direction::Decrypt, blocks)?;
         xor_in_place(blocks, &prev);
         Ok(())
+    }
+
+    /// Bytes per call that keep this engine at its speed: the stream layers
+    /// ([`crate::stream`]) read and hand over this much at a time. The default
+    /// suits the CPU engines.
+    fn preferred_chunk(&self) -> usize {
+        CPU_CHUNK_BYTES
+    }
+
+    /// Which engine does the work, for reports (`cpu`, `gpu`, ...).
+    fn name(&self) -> &'static str {
+        "unnamed engine"
     }
 
     /// Full-block CFB decryption of whole blocks: P_i = C_i ⊕ E(C_{i-1}), C_{-1} = `iv`.
@@ -73,7 +73,7 @@ pub trait Engine: Send {
     ///
     /// # Errors
     /// When the backend fails.
-    fn cfb_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), EngineError> {
+    fn cfb_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), Error> {
         let mut prev = shifted_by_one_block(iv, blocks);
         self.ecb(Direction::Encrypt, &mut prev)?;
         xor_in_place(blocks, &prev);
@@ -100,10 +100,10 @@ pub fn xor_in_place(dst: &mut [u8], src: &[u8]) {
 
 /// A kind of hardware with its SKINNY code.
 pub trait Backend: Send + Sync {
-    /// The name used on the command line (`cpu-serial`, `cpu`, `gpu-paper`, `gpu`).
+    /// The backend's name (`cpu-serial`, `cpu`, `gpu-paper`, `gpu`, `auto`).
     fn name(&self) -> &'static str;
 
-    /// One line about the hardware and the code, for `skinny info`.
+    /// One line about the hardware and the code.
     fn describe(&self) -> String;
 
     /// Whether the code is constant time (no secret-dependent branch or table index).
@@ -115,35 +115,59 @@ pub trait Backend: Send + Sync {
     /// Opens an engine for one key.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for a variant it cannot run; [`Error::Backend`] when
+    /// [`Error::Unsupported`] for a variant it cannot run; a device error when
     /// the hardware fails.
-    fn engine(&self, cipher: &Skinny) -> Result<Box<dyn Engine>, Error>;
+    fn engine(&self, cipher: &Skinny) -> Result<Box<dyn Engine>, Error> {
+        self.engine_for(cipher, &Workload::default())
+    }
+
+    /// Opens an engine for one key and a workload described in advance (its
+    /// total size when known), so that a backend that chooses hardware (`auto`)
+    /// can choose well. The default ignores the description.
+    ///
+    /// # Errors
+    /// As [`Backend::engine`].
+    fn engine_for(&self, cipher: &Skinny, work: &Workload) -> Result<Box<dyn Engine>, Error>;
 
     /// Kernel-only timing, for device backends.
     fn device_bench(&self) -> Option<&dyn DeviceBench> {
         None
     }
+
+    /// Why this backend could not use hardware it would have liked to (`auto`
+    /// without a usable GPU for work that would have gone to one), if that
+    /// happened. For the caller to report or not.
+    fn fallback(&self) -> Option<String> {
+        None
+    }
+}
+
+/// What an engine is about to be asked to do, as far as it is known.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Workload {
+    /// Bytes the engine will process in all, when known (a regular file).
+    pub total_bytes: Option<u64>,
 }
 
 /// A description of the GPUs this build can use (name, memory, compute
-/// capability, driver, NVRTC version), one line each, for `skinny info`.
+/// capability, driver, NVRTC version), one line each.
 ///
 /// # Errors
-/// One line saying why no GPU can be used (no driver, no device, no NVRTC, or a
-/// build without CUDA).
-pub fn describe_gpus() -> Result<Vec<String>, String> {
+/// Why no GPU can be used (no driver, no device, no NVRTC, or a build without
+/// CUDA).
+pub fn describe_gpus() -> Result<Vec<String>, Error> {
     #[cfg(feature = "cuda")]
     {
-        gpu::describe_gpus()
+        Ok(skinny_cuda::describe_gpus()?)
     }
     #[cfg(not(feature = "cuda"))]
     {
-        Err("this build of skinny has no CUDA support (built without the `cuda` feature)".into())
+        Err(Error::NoCudaSupport)
     }
 }
 
-/// Kernel-only timing on a device, for `skinny bench`: data already resident on
-/// the device, transfers and compilation excluded.
+/// Kernel-only timing on a device, for benchmarks: data already resident on the
+/// device, transfers and compilation excluded.
 pub trait DeviceBench {
     /// Runs the kernel for `mode` (ECB or CTR) in direction `dir` over `bytes`
     /// bytes of random data resident on the device, `warmup` times untimed and then
@@ -160,26 +184,26 @@ pub trait DeviceBench {
         bytes: usize,
         warmup: usize,
         runs: usize,
-    ) -> Result<Vec<f64>, EngineError>;
+    ) -> Result<Vec<f64>, Error>;
 }
 
-/// The `--backend` choices.
+/// The backends by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BackendChoice {
-    /// The GPU when there is one and the input is large enough to gain, else `cpu`.
+    /// The CPU, and the GPU for work large enough to repay its start-up (see [`auto`]).
     Auto,
     /// Portable code on one thread (the paper's CPU side).
     CpuSerial,
     /// The constant-time CPU code on all cores.
     Cpu,
-    /// The paper's T-table CUDA kernel (SKINNY-128-256 only; not constant time).
+    /// The paper's T-table CUDA kernel (SKINNY-128 only; not constant time).
     GpuPaper,
     /// The fast CUDA kernels.
     Gpu,
 }
 
 impl BackendChoice {
-    /// Every choice, in the order `skinny info` lists them.
+    /// Every choice, in the order reports list them.
     pub const ALL: [BackendChoice; 5] = [
         BackendChoice::Auto,
         BackendChoice::CpuSerial,
@@ -188,7 +212,7 @@ impl BackendChoice {
         BackendChoice::Gpu,
     ];
 
-    /// The command-line name.
+    /// The name.
     pub const fn name(self) -> &'static str {
         match self {
             BackendChoice::Auto => "auto",
@@ -198,6 +222,11 @@ impl BackendChoice {
             BackendChoice::Gpu => "gpu",
         }
     }
+
+    /// Whether this choice needs a GPU to open.
+    pub const fn needs_gpu(self) -> bool {
+        matches!(self, BackendChoice::GpuPaper | BackendChoice::Gpu)
+    }
 }
 
 impl fmt::Display for BackendChoice {
@@ -206,58 +235,60 @@ impl fmt::Display for BackendChoice {
     }
 }
 
+/// A backend name that is none of [`BackendChoice::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown backend (expected auto, cpu-serial, cpu, gpu-paper or gpu)")]
+pub struct UnknownBackend;
+
 impl FromStr for BackendChoice {
-    type Err = String;
+    type Err = UnknownBackend;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        BackendChoice::ALL
-            .into_iter()
-            .find(|c| c.name() == s.trim().to_ascii_lowercase())
-            .ok_or_else(|| format!("unknown backend '{s}' (expected auto, cpu-serial, cpu, gpu-paper or gpu)"))
+        BackendChoice::ALL.into_iter().find(|c| c.name().eq_ignore_ascii_case(s.trim())).ok_or(UnknownBackend)
     }
 }
 
 /// Options for opening a backend.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Options {
-    /// Worker threads for `cpu` (None: all cores).
+    /// Worker threads for `cpu` and `auto`'s CPU side (None: one per core).
     pub threads: Option<usize>,
 }
 
-/// Opens the chosen backend. `auto` never fails: without a usable GPU it uses the
-/// CPU and calls `notice` once with the reason.
+impl Options {
+    /// Options with `threads` CPU workers (None: one per core).
+    pub fn with_threads(threads: Option<usize>) -> Self {
+        Self { threads }
+    }
+}
+
+/// Opens the chosen backend. Nothing is printed: `auto` opens no GPU here (it
+/// does so only when a workload can repay it) and reports why it could not use
+/// one through [`auto::AutoBackend::gpu_unavailable`].
 ///
 /// # Errors
-/// [`Error::Backend`] with one clear line when a GPU backend is asked for and no
-/// GPU can be used (no driver, no device, no NVRTC, or built without CUDA).
-pub fn open_with(
-    choice: BackendChoice,
-    opts: &Options,
-    notice: &mut dyn FnMut(&str),
-) -> Result<Box<dyn Backend>, Error> {
+/// [`Error::ZeroThreads`] or [`Error::ThreadPool`] for the CPU side; for `gpu`
+/// and `gpu-paper`, why no GPU can be used (no driver, no device, no NVRTC, a
+/// build without CUDA).
+pub fn open(choice: BackendChoice, opts: &Options) -> Result<Box<dyn Backend>, Error> {
     match choice {
         BackendChoice::CpuSerial => Ok(Box::new(serial::SerialBackend)),
         BackendChoice::Cpu => Ok(Box::new(cpu::CpuBackend::new(opts.threads)?)),
         BackendChoice::GpuPaper => open_gpu(true),
         BackendChoice::Gpu => open_gpu(false),
-        BackendChoice::Auto => {
-            let cpu = cpu::CpuBackend::new(opts.threads)?;
-            match open_gpu(false) {
-                Ok(gpu) => Ok(Box::new(auto::AutoBackend::new(cpu, Some(gpu)))),
-                Err(e) => {
-                    notice(&format!("no usable GPU ({e}); using the CPU"));
-                    Ok(Box::new(auto::AutoBackend::new(cpu, None)))
-                }
-            }
-        }
+        BackendChoice::Auto => Ok(Box::new(auto::AutoBackend::new(cpu::CpuBackend::new(opts.threads)?))),
     }
 }
 
-/// [`open_with`] with default options, notices going to stderr.
-///
-/// # Errors
-/// As [`open_with`].
-pub fn open(choice: BackendChoice, threads: Option<usize>) -> Result<Box<dyn Backend>, Error> {
-    open_with(choice, &Options { threads }, &mut |m| eprintln!("skinny: {m}"))
+/// The `cpu` backend on all cores, started once per process: what a
+/// [`crate::mode::Processor`] uses when given no backend.
+pub(crate) fn default_cpu() -> Result<&'static cpu::CpuBackend, Error> {
+    static CPU: std::sync::OnceLock<cpu::CpuBackend> = std::sync::OnceLock::new();
+    if let Some(cpu) = CPU.get() {
+        return Ok(cpu);
+    }
+    let cpu = cpu::CpuBackend::new(None)?;
+    Ok(CPU.get_or_init(|| cpu))
 }
 
 #[cfg(feature = "cuda")]
@@ -267,5 +298,5 @@ fn open_gpu(paper: bool) -> Result<Box<dyn Backend>, Error> {
 
 #[cfg(not(feature = "cuda"))]
 fn open_gpu(_paper: bool) -> Result<Box<dyn Backend>, Error> {
-    Err(Error::Backend("this build of skinny has no CUDA support (built without the `cuda` feature)".into()))
+    Err(Error::NoCudaSupport)
 }

@@ -3,9 +3,10 @@
 //! backend must match. It deliberately does not use the bitsliced batches that
 //! `Skinny::encrypt_blocks` and the RustCrypto types' parallel blocks run on.
 
-use super::{Backend, Engine, EngineError};
+use super::{Backend, Engine, Workload};
 use crate::mode::Direction;
 use crate::Error;
+use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
 
 /// The portable one-thread backend.
@@ -29,7 +30,7 @@ impl Backend for SerialBackend {
         true
     }
 
-    fn engine(&self, cipher: &Skinny) -> Result<Box<dyn Engine>, Error> {
+    fn engine_for(&self, cipher: &Skinny, _work: &Workload) -> Result<Box<dyn Engine>, Error> {
         Ok(Box::new(SpecEngine { cipher: cipher.clone() }))
     }
 }
@@ -40,7 +41,7 @@ struct SpecEngine {
 }
 
 impl Engine for SpecEngine {
-    fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), EngineError> {
+    fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), Error> {
         for block in blocks.chunks_exact_mut(self.cipher.block_bytes()) {
             match dir {
                 Direction::Encrypt => self.cipher.encrypt_block(block),
@@ -50,21 +51,19 @@ impl Engine for SpecEngine {
         Ok(())
     }
 
-    fn ctr(&mut self, counter: &[u8], data: &mut [u8]) -> Result<(), EngineError> {
-        let mut ctr = counter.to_vec();
-        let mut keystream = vec![0u8; ctr.len()];
-        for piece in data.chunks_mut(ctr.len()) {
-            keystream.copy_from_slice(&ctr);
-            self.cipher.encrypt_block(&mut keystream);
-            super::xor_in_place(piece, &keystream);
-            // Next counter: +1, big-endian, wrapping at the block width.
-            for b in ctr.iter_mut().rev() {
-                *b = b.wrapping_add(1);
-                if *b != 0 {
-                    break;
-                }
-            }
+    fn ctr(&mut self, mut counter: Counter, data: &mut [u8]) -> Result<(), Error> {
+        let bs = self.cipher.block_bytes();
+        let mut keystream = [0u8; 16];
+        for piece in data.chunks_mut(bs) {
+            counter.write_block(&mut keystream[..bs]);
+            self.cipher.encrypt_block(&mut keystream[..bs]);
+            super::xor_in_place(piece, &keystream[..bs]);
+            counter.advance(1);
         }
         Ok(())
+    }
+
+    fn name(&self) -> &'static str {
+        "cpu-serial"
     }
 }

@@ -4,9 +4,11 @@
 
 use super::plan::{Plan, MIN_RUNS_UNDER_BUDGET};
 use rand::RngCore;
+use skinny::counter::Counter;
 use skinny::Skinny;
-use skinny_bulk::backend::{Backend, Engine, EngineError};
+use skinny_bulk::backend::{Backend, Engine};
 use skinny_bulk::mode::{Direction, Mode};
+use skinny_bulk::Error as EngineError;
 use std::time::{Duration, Instant};
 
 /// Untimed kernel launches before the timed ones (device bench).
@@ -185,7 +187,11 @@ fn call(
     buf: &mut [u8],
 ) -> Result<(), EngineError> {
     match mode {
-        Mode::Ctr => engine.ctr(counter, buf),
+        Mode::Ctr => engine.ctr(
+            Counter::from_block(counter)
+                .map_err(|_| EngineError::IvLength { variant: skinny::Variant::Skinny128_256, got: counter.len() })?,
+            buf,
+        ),
         // The plan admits ECB and CTR only.
         _ => engine.ecb(dir, buf),
     }
@@ -318,19 +324,21 @@ pub fn measure_all(plan: &Plan, cipher: &Skinny, subjects: &mut [Subject], obs: 
                                 work.copy_from_slice(&data);
                                 time_engine(s.engine.as_mut(), mode, dir, &counter, &mut work, set)
                                     .map(|t| (t.reps, t.times_ms, Some(t.warmup_ms)))
+                                    .map_err(|e| e.to_string())
                             }
                             Timing::Kernel => match s.backend.device_bench() {
                                 Some(db) => db
                                     .time_kernel(cipher, mode, dir, bytes, KERNEL_WARMUP, plan.runs)
+                                    .map_err(|e| e.to_string())
                                     .and_then(|v| {
                                         if v.is_empty() || v.iter().any(|t| !t.is_finite() || *t <= 0.0) {
-                                            Err(EngineError("the device timer returned no usable times".into()))
+                                            Err("the device timer returned no usable times".to_string())
                                         } else {
                                             Ok(v)
                                         }
                                     })
                                     .map(|v| (1, v, None)),
-                                None => Err(EngineError("no kernel timer".into())),
+                                None => Err("no kernel timer".to_string()),
                             },
                         };
                         match outcome {
@@ -423,7 +431,7 @@ mod tests {
             blocks.iter_mut().for_each(|b| *b ^= 0x5a);
             Ok(())
         }
-        fn ctr(&mut self, _counter: &[u8], data: &mut [u8]) -> Result<(), EngineError> {
+        fn ctr(&mut self, _counter: Counter, data: &mut [u8]) -> Result<(), EngineError> {
             data.iter_mut().for_each(|b| *b ^= 0xa5);
             Ok(())
         }
@@ -442,7 +450,11 @@ mod tests {
         fn supports(&self, _v: Variant) -> bool {
             true
         }
-        fn engine(&self, _c: &Skinny) -> Result<Box<dyn Engine>, skinny_bulk::Error> {
+        fn engine_for(
+            &self,
+            _c: &Skinny,
+            _w: &skinny_bulk::backend::Workload,
+        ) -> Result<Box<dyn Engine>, skinny_bulk::Error> {
             Ok(Box::new(FakeEngine))
         }
         fn device_bench(&self) -> Option<&dyn DeviceBench> {
@@ -463,7 +475,7 @@ mod tests {
             assert_eq!(warmup, KERNEL_WARMUP);
             self.calls.lock().unwrap().push(bytes);
             if bytes >= self.fail_from {
-                return Err(EngineError("out of device memory".into()));
+                return Err(EngineError::Unsupported { backend: "gpu", variant: Variant::Skinny128_256 });
             }
             // 1 µs per KiB, plus run-to-run spread.
             Ok((0..runs).map(|i| bytes as f64 / 1024.0 * 1e-3 * (1.0 + i as f64 / 10.0)).collect())
@@ -502,7 +514,8 @@ mod tests {
     #[test]
     fn fake_gpu_yields_both_timings_and_speedups_and_drops_after_failure() {
         let cipher = Skinny::new(Variant::Skinny128_256, &random_bytes(32)).unwrap();
-        let serial = skinny_bulk::backend::open(BackendChoice::CpuSerial, None).unwrap();
+        let serial =
+            skinny_bulk::backend::open(BackendChoice::CpuSerial, &skinny_bulk::backend::Options::default()).unwrap();
         let gpu = Box::new(FakeGpu { fail_from: 1024, calls: Default::default() });
         let mut subjects =
             vec![Subject::open(serial, 0.0, &cipher).unwrap(), Subject::open(gpu, 0.0, &cipher).unwrap()];

@@ -140,10 +140,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
     if subjects.is_empty() {
         let why: Vec<String> = skipped.iter().map(|(n, w)| format!("{n}: {w}")).collect();
-        return Err(CliError::Bulk(skinny_bulk::Error::Backend(format!(
-            "no requested backend can run here ({})",
-            why.join("; ")
-        ))));
+        return Err(CliError::Usage(format!("no requested backend can run here ({})", why.join("; "))));
     }
 
     let info = system::SystemInfo::gather();
@@ -273,12 +270,12 @@ fn distinct<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
 /// Opens each asked backend and its engine; those that cannot run here (no GPU,
 /// variant not supported) come back as (name, reason) instead.
 fn open_subjects(plan: &Plan, cipher: &Skinny) -> (Vec<Subject>, Vec<(String, String)>) {
-    let opts = backend::Options { threads: plan.threads };
+    let opts = backend::Options::with_threads(plan.threads);
     let mut subjects = Vec::new();
     let mut skipped = Vec::new();
     for &choice in &plan.backends {
         let t = Instant::now();
-        let opened = backend::open_with(choice, &opts, &mut |m| eprintln!("skinny: {m}"));
+        let opened = backend::open(choice, &opts);
         let open_secs = t.elapsed().as_secs_f64();
         let outcome = opened.and_then(|b| {
             if b.supports(plan.variant) {

@@ -12,21 +12,8 @@ use crate::keys;
 use crate::progress;
 use skinny::{Skinny, Variant};
 use skinny_bulk::backend::{self, BackendChoice, Options};
-use skinny_bulk::mode::{Direction, Mode, Processor};
-
-/// Bytes read per step on the CPU backends: large enough that every core gets
-/// many of the backend's 64 KiB pieces per call, small enough to stay in the
-/// last-level cache's neighbourhood and keep memory use low (input and output
-/// buffers together are about twice this).
-const CHUNK_BYTES_CPU: usize = 4 << 20;
-
-/// Bytes read per step when a GPU may do the work: kernels need large launches
-/// to hide the transfers and launch cost, so hand them 64 MiB at a time.
-const CHUNK_BYTES_GPU: usize = 64 << 20;
-
-/// `auto` sends calls smaller than this to the CPU even with a GPU: a chunk this
-/// small never needed the GPU, so its absence is not worth a notice.
-const AUTO_GPU_MIN_BYTES: u64 = skinny_bulk::backend::auto::GPU_MIN_BYTES as u64;
+use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
+use skinny_bulk::stream::{self, PipeOptions};
 
 /// Everything `encrypt`/`decrypt` needs, checked.
 struct Plan {
@@ -38,7 +25,9 @@ struct Plan {
     iv: Option<Vec<u8>>,
 }
 
-/// Runs encrypt or decrypt.
+/// Runs encrypt or decrypt: check the arguments, open the input, the backend
+/// and the output, then move the message through the library's overlapped
+/// pipe and commit.
 ///
 /// # Errors
 /// One line for the user: bad arguments, unreadable input, unwritable output,
@@ -57,58 +46,39 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     let cipher = Skinny::new(plan.variant, &key).map_err(|e| CliError::Usage(e.to_string()))?;
     drop(key);
 
-    let mut source = Source::open(a.input.as_deref())?;
+    let source = Source::open(a.input.as_deref())?;
     check_length_up_front(&plan, source.len())?;
-
-    let mut fallback_notice = None;
-    let backend = backend::open_with(plan.backend, &Options { threads: a.threads }, &mut |m| {
-        fallback_notice = Some(m.to_string());
-    })
-    .map_err(|e| CliError::Io(format!("cannot use backend {}: {e}", plan.backend)))?;
+    let backend = backend::open(plan.backend, &Options::with_threads(a.threads))
+        .map_err(|e| CliError::Io(format!("cannot use backend {}: {e}", plan.backend)))?;
     if !backend.supports(plan.variant) {
         return Err(skinny_bulk::Error::Unsupported { backend: backend.name(), variant: plan.variant }.into());
     }
+    let mut builder = Processor::builder(&cipher, plan.mode, plan.dir).backend(backend.as_ref());
+    if let Some(iv) = plan.iv.as_deref() {
+        builder = builder.iv(iv);
+    }
+    if plan.mode.is_block_mode() {
+        builder = builder.padding(if plan.pad { Padding::Pkcs7 } else { Padding::None });
+    }
+    if let Some(total) = source.len() {
+        builder = builder.total_bytes(total);
+    }
+    let processor = builder.build()?;
     // The output is created last, once everything else is known to be usable.
-    let mut sink = Sink::open(a.output.as_deref(), &source, a.force)?;
-    let on_gpu = plan.mode.is_parallel(dir)
-        && (matches!(plan.backend, BackendChoice::Gpu | BackendChoice::GpuPaper)
-            || (plan.backend == BackendChoice::Auto && fallback_notice.is_none()));
-    let chunk = if on_gpu { CHUNK_BYTES_GPU } else { CHUNK_BYTES_CPU };
+    let sink = Sink::open(a.output.as_deref(), &source, a.force)?;
 
-    // `auto` without a GPU says so once, and only when the GPU would have done
-    // the work: a parallel mode and a chunk large enough for `auto` to send it
-    // there. Small inputs never needed a GPU and stay silent.
-    let mut pending_notice = fallback_notice.filter(|_| plan.mode.is_parallel(dir) && !a.quiet);
-
-    let mut processor = Processor::new(&cipher, plan.mode, plan.dir, plan.iv.as_deref(), plan.pad, backend.as_ref())?;
     let bar = progress::bar(source.len(), a.quiet);
-    let result = (|| {
-        let mut input = vec![0u8; chunk];
-        let mut output = Vec::with_capacity(chunk + 2 * plan.variant.block_bytes());
-        loop {
-            let n = source.read_full(&mut input)?;
-            if n == 0 {
-                break;
-            }
-            if n as u64 >= AUTO_GPU_MIN_BYTES {
-                if let Some(m) = pending_notice.take() {
-                    bar.suspend(|| eprintln!("skinny: {m}"));
-                }
-            }
-            processor.update(&input[..n], &mut output)?;
-            sink.write_all(&output)?;
-            output.clear();
-            bar.inc(n as u64);
-            if n < input.len() {
-                break;
-            }
-        }
-        processor.finish(&mut output)?;
-        sink.write_all(&output)?;
-        sink.commit()
-    })();
+    let result = stream::pipe(processor, source, sink, &PipeOptions::default(), &mut |n| bar.inc(n));
     bar.finish_and_clear();
-    result
+    let report = result?;
+    if a.verbose {
+        let engine = report.engine.unwrap_or("the CPU, block after block (a serial mode)");
+        eprintln!("skinny: {} bytes through {mode} {dir} on {engine}", report.bytes);
+        if let Some(why) = backend.fallback() {
+            eprintln!("skinny: no usable GPU ({why}); using the CPU");
+        }
+    }
+    report.writer.commit()
 }
 
 /// The cipher, mode and backend, as the library types. clap already refused

@@ -31,16 +31,14 @@ fn report(out: &mut impl Write) -> io::Result<()> {
     }
     writeln!(out, "backends:")?;
     for choice in BackendChoice::ALL {
-        let mut notice = None;
-        match backend::open_with(choice, &Options::default(), &mut |m| notice = Some(m.to_string())) {
+        match backend::open(choice, &Options::default()) {
             Ok(b) => {
                 let timing = if b.constant_time() {
                     "constant time"
                 } else {
                     "NOT constant time (secret-dependent table lookups; keep it off shared machines)"
                 };
-                let note = notice.map(|n| format!("; {n}")).unwrap_or_default();
-                writeln!(out, "  {:<10} usable: {}; {timing}{note}", choice.name(), b.describe())?;
+                writeln!(out, "  {:<10} usable: {}; {timing}", choice.name(), b.describe())?;
             }
             Err(e) => {
                 let timing = if choice == BackendChoice::GpuPaper {

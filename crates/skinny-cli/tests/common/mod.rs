@@ -5,7 +5,7 @@
 
 use skinny::{Skinny, Variant};
 use skinny_bulk::backend::{self, BackendChoice, Options};
-use skinny_bulk::mode::{Direction, Mode, Processor};
+use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -61,8 +61,17 @@ pub fn library(
     data: &[u8],
 ) -> Result<Vec<u8>, skinny_bulk::Error> {
     let cipher = Skinny::new(variant, key).expect("key length");
-    let be = backend::open_with(BackendChoice::CpuSerial, &Options::default(), &mut |_| {})?;
-    let mut p = Processor::new(&cipher, mode, dir, iv, pad, be.as_ref())?;
+    let be = backend::open(BackendChoice::CpuSerial, &Options::default())?;
+    let mut p = {
+        let mut b = Processor::builder(&cipher, mode, dir).backend(be.as_ref());
+        if let Some(iv) = iv {
+            b = b.iv(iv);
+        }
+        if mode.is_block_mode() {
+            b = b.padding(if pad { Padding::Pkcs7 } else { Padding::None });
+        }
+        b.build()?
+    };
     let mut out = Vec::new();
     p.update(data, &mut out)?;
     p.finish(&mut out)?;
