@@ -74,6 +74,15 @@ pub enum Command {
     Selftest(SelftestArgs),
     /// Show CPU features, GPUs, NVRTC and which backends are usable.
     Info,
+    /// Print a shell completion script to stdout.
+    #[command(
+        after_help = "Example (bash):\n  skinny completions bash > ~/.local/share/bash-completion/completions/skinny"
+    )]
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum, value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Options shared by `encrypt` and `decrypt`.

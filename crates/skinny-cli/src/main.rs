@@ -9,7 +9,7 @@ mod files;
 mod keys;
 mod progress;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use std::io::Write;
 
 fn main() {
@@ -20,6 +20,7 @@ fn main() {
         cli::Command::Bench(a) => bench::run(a),
         cli::Command::Selftest(a) => commands::selftest::run(a),
         cli::Command::Info => commands::info::run(),
+        cli::Command::Completions { shell } => completions(*shell),
     };
     if let Err(e) = result {
         // The reader of our output went away (`skinny info | head -1`): nobody is
@@ -33,4 +34,14 @@ fn main() {
         let _ = writeln!(std::io::stderr(), "skinny: {e}");
         std::process::exit(e.exit_code());
     }
+}
+
+/// Prints the completion script for `shell`. clap_complete panics when its
+/// writer fails, so the script is built in memory and written here, where a
+/// write error is an error like any other.
+fn completions(shell: clap_complete::Shell) -> Result<(), error::CliError> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut cli::Cli::command(), "skinny", &mut script);
+    let mut out = std::io::stdout().lock();
+    out.write_all(&script).and_then(|()| out.flush()).map_err(error::CliError::Output)
 }

@@ -311,10 +311,11 @@ fn with_stdout_full(args: &[&str]) -> std::process::Output {
 }
 
 /// The report commands, kept small and fast.
-const REPORTS: [&[&str]; 3] = [
+const REPORTS: [&[&str]; 4] = [
     &["info"],
     &["selftest", "--rounds", "0", "--max-bytes", "64"],
     &["bench", "--backends", "cpu-serial", "--modes", "ecb", "--sizes", "16", "--runs", "1", "--min-run-ms", "0", "-q"],
+    &["completions", "bash"],
 ];
 
 #[test]
@@ -450,4 +451,18 @@ fn help_shows_examples_and_the_accepted_names() {
     let out = flat(&run(&["bench", "-h"], b""));
     assert!(out.contains("[possible values: ecb, ctr]"), "{out}");
     assert!(out.contains("[possible values: cpu-serial, cpu, gpu-paper, gpu]"), "{out}");
+}
+
+#[test]
+fn completions_for_bash_know_the_subcommands() {
+    let o = run(&["completions", "bash"], b"");
+    assert_ok(&o, "completions bash");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("encrypt") && out.contains("selftest"), "{out}");
+    for shell in ["zsh", "fish"] {
+        let o = run(&["completions", shell], b"");
+        assert_ok(&o, shell);
+        assert!(String::from_utf8_lossy(&o.stdout).contains("encrypt"), "{shell}");
+    }
+    refused(&["completions", "cmd.exe"], "invalid value 'cmd.exe'");
 }
