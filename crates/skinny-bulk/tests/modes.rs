@@ -129,6 +129,7 @@ fn run_via(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run(
     be: &dyn Backend,
     c: &Skinny,
