@@ -5,9 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .gpu-bin
-cargo build --release -p skinny-cuda --example gpu_bench
-cp target/release/examples/gpu_bench .gpu-bin/
-exe=$(cargo test --release -p skinny-bulk --features cuda --test gpu --no-run 2>&1 | grep -o 'target/release/deps/gpu-[0-9a-f]*' | head -1)
+cargo build --release --locked -p skinny-cli
+cp target/release/skinny .gpu-bin/
+cargo build --release --locked -p skinny-cuda --example gpu_bench --example datapath
+cp target/release/examples/gpu_bench target/release/examples/datapath .gpu-bin/
+cargo build --release --locked -p skinny --example cpu_speed
+cp target/release/examples/cpu_speed .gpu-bin/
+exe=$(cargo test --release --locked -p skinny-bulk --features cuda --test gpu --no-run 2>&1 | grep -o 'target/release/deps/gpu-[0-9a-f]*' | head -1)
 cp "$exe" .gpu-bin/gpu-tests
 git rev-parse HEAD > .gpu-bin/COMMIT
 git status --porcelain --untracked-files=no | grep -q . && echo "dirty" >> .gpu-bin/COMMIT || true

@@ -18,6 +18,10 @@ use std::io::Write;
 /// Printed straight to stderr: the test harness does not capture it, so a
 /// skipped run is visible.
 fn skip(reason: &str) {
+    // On the GPU machines a missing GPU is a failure, not a skip.
+    if std::env::var_os("SKINNY_REQUIRE_GPU").is_some_and(|v| v == "1") {
+        panic!("no usable GPU, and SKINNY_REQUIRE_GPU=1: {reason}");
+    }
     let _ = std::io::stderr().write_all(format!("skip: no usable GPU: {reason}\n").as_bytes());
 }
 
@@ -196,26 +200,81 @@ fn inputs_split_over_device_pieces_match() {
         let mut g = skinny_cuda::GpuCipher::new(&gpu, kind, &c).unwrap();
         g.set_piece_bytes(16 * 1024); // one warp's work: many pieces
         let mut cpu = cpu_be.engine(&c).unwrap();
-        let data = random_bytes(&mut rng, 20_000 * bs + 3);
-        let iv = random_bytes(&mut rng, bs);
-        let whole = &data[..20_000 * bs];
-        let cases: Vec<(skinny_cuda::Op, Op, &[u8])> = vec![
-            (skinny_cuda::Op::Ctr, Op::Ctr, &data[..]),
-            (skinny_cuda::Op::EcbEncrypt, Op::Ecb(Direction::Encrypt), whole),
-            (skinny_cuda::Op::EcbDecrypt, Op::Ecb(Direction::Decrypt), whole),
-            (skinny_cuda::Op::CbcDecrypt, Op::CbcDec, whole),
-            (skinny_cuda::Op::CfbDecrypt, Op::CfbDec, whole),
-        ];
-        for (gop, op, input) in cases {
-            if !g.has_kernel(gop) {
-                continue;
+        for path in [skinny_cuda::HostPath::Pageable, skinny_cuda::HostPath::Staged, skinny_cuda::HostPath::Registered]
+        {
+            g.set_host_path(path);
+            let data = random_bytes(&mut rng, 20_000 * bs + 3);
+            let iv = random_bytes(&mut rng, bs);
+            let whole = &data[..20_000 * bs];
+            let cases: Vec<(skinny_cuda::Op, Op, &[u8])> = vec![
+                (skinny_cuda::Op::Ctr, Op::Ctr, &data[..]),
+                (skinny_cuda::Op::EcbEncrypt, Op::Ecb(Direction::Encrypt), whole),
+                (skinny_cuda::Op::EcbDecrypt, Op::Ecb(Direction::Decrypt), whole),
+                (skinny_cuda::Op::CbcDecrypt, Op::CbcDec, whole),
+                (skinny_cuda::Op::CfbDecrypt, Op::CfbDec, whole),
+            ];
+            for (gop, op, input) in cases {
+                if !g.has_kernel(gop) {
+                    continue;
+                }
+                let mut want = input.to_vec();
+                apply(cpu.as_mut(), op, &iv, &mut want);
+                let mut got = input.to_vec();
+                g.run(gop, if matches!(op, Op::Ecb(_)) { &[] } else { &iv }, &mut got).unwrap();
+                assert!(got == want, "{kind:?} {v} {op:?} over pieces by {path:?} differs from cpu-serial");
             }
-            let mut want = input.to_vec();
-            apply(cpu.as_mut(), op, &iv, &mut want);
-            let mut got = input.to_vec();
-            g.run(gop, if matches!(op, Op::Ecb(_)) { &[] } else { &iv }, &mut got).unwrap();
-            assert!(got == want, "{kind:?} {v} {op:?} over pieces differs from cpu-serial");
         }
+    }
+}
+
+#[test]
+fn device_resident_data_matches_cpu_serial() {
+    use skinny_cuda::cudarc::driver::{CudaSlice, CudaStream};
+    use std::sync::Arc;
+    let gpu = match skinny_cuda::Gpu::first() {
+        Ok(g) => g,
+        Err(e) => return skip(&e.to_string()),
+    };
+    let mut rng = rand::rng();
+    let cpu_be = serial();
+    for v in [Variant::Skinny128_256, Variant::Skinny64_128] {
+        let c = random_cipher(&mut rng, v);
+        let bs = v.block_bytes();
+        let g = skinny_cuda::GpuCipher::new(&gpu, skinny_cuda::KernelKind::Bitsliced, &c).unwrap();
+        let stream: Arc<CudaStream> = gpu.new_stream().unwrap();
+        let mut cpu = cpu_be.engine(&c).unwrap();
+        let nblocks = 3000 + rng.random_range(0..3000u64);
+        let data = random_bytes(&mut rng, nblocks as usize * bs);
+        let iv = random_bytes(&mut rng, bs);
+        for (gop, op) in [
+            (skinny_cuda::Op::Ctr, Op::Ctr),
+            (skinny_cuda::Op::EcbEncrypt, Op::Ecb(Direction::Encrypt)),
+            (skinny_cuda::Op::EcbDecrypt, Op::Ecb(Direction::Decrypt)),
+            (skinny_cuda::Op::CbcDecrypt, Op::CbcDec),
+            (skinny_cuda::Op::CfbDecrypt, Op::CfbDec),
+        ] {
+            let ivs: &[u8] = if matches!(op, Op::Ecb(_)) { &[] } else { &iv };
+            let mut want = data.clone();
+            apply(cpu.as_mut(), op, &iv, &mut want);
+            // Out of place, on the caller's stream.
+            let input: CudaSlice<u8> = stream.clone_htod(&data).unwrap();
+            let mut output: CudaSlice<u8> = stream.alloc_zeros(data.len()).unwrap();
+            g.run_device(gop, ivs, &input, &mut output, nblocks, Some(&stream)).unwrap();
+            let got = stream.clone_dtoh(&output).unwrap();
+            assert!(got == want, "{v} {op:?} on device, out of place, differs from cpu-serial");
+            assert_eq!(stream.clone_dtoh(&input).unwrap(), data, "{v} {op:?}: the input is left alone");
+            // In place, on the cipher's own stream.
+            let mut buf: CudaSlice<u8> = stream.clone_htod(&data).unwrap();
+            stream.synchronize().unwrap();
+            g.run_device_in_place(gop, ivs, &mut buf, nblocks, None).unwrap();
+            let got = stream.clone_dtoh(&buf).unwrap();
+            assert!(got == want, "{v} {op:?} on device, in place, differs from cpu-serial");
+        }
+        // Wrong lengths are refused, not run.
+        let small: CudaSlice<u8> = stream.alloc_zeros(bs).unwrap();
+        let mut out: CudaSlice<u8> = stream.alloc_zeros(bs).unwrap();
+        assert!(g.run_device(skinny_cuda::Op::EcbEncrypt, &[], &small, &mut out, 2, None).is_err());
+        assert!(g.run_device(skinny_cuda::Op::Ctr, &[], &small, &mut out, 1, None).is_err());
     }
 }
 

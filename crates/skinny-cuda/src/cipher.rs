@@ -6,7 +6,8 @@ use crate::constants::{self, Symbol};
 use crate::device::{Gpu, KernelSource};
 use crate::GpuError;
 use cudarc::driver::{
-    sys, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PinnedHostSlice, PushKernelArg,
+    sys, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig, PinnedHostSlice,
+    PushKernelArg,
 };
 use skinny::counter::Counter;
 use skinny::{CellWidth, Skinny};
@@ -106,7 +107,47 @@ pub struct GpuCipher {
     /// Two slots of pinned staging memory, device buffers and streams, for
     /// inputs of several pieces (allocated on first use).
     pipeline: Option<Pipeline>,
+    /// Streams and device buffers of the registered path (allocated on first use).
+    lanes: Vec<Lane>,
+    /// How host memory reaches the device.
+    host_path: HostPath,
 }
+
+/// How [`GpuCipher::run`] moves host data to and from the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum HostPath {
+    /// The fastest for the size: [`HostPath::Registered`] for large inputs,
+    /// [`HostPath::Staged`] for middling ones, [`HostPath::Pageable`] for small.
+    #[default]
+    Auto,
+    /// Plain copies from and to the caller's (pageable) memory, one piece at a
+    /// time: the simplest path, and the paper's.
+    Pageable,
+    /// Through two slots of pinned staging memory, host copies overlapped with
+    /// the device's work.
+    Staged,
+    /// The caller's memory page-locked in place (`cuMemHostRegister`) for the
+    /// call, and pieces over several streams copied straight to and from it: no
+    /// host copy at all.
+    Registered,
+}
+
+/// One stream of the registered path with its device buffers.
+struct Lane {
+    stream: Arc<CudaStream>,
+    input: CudaSlice<u8>,
+    output: CudaSlice<u8>,
+}
+
+/// Streams of the registered path: enough for copies in both directions and a
+/// kernel to be in flight at once, with one to spare.
+const LANES: usize = 4;
+
+/// Inputs at least this long take the registered path under [`HostPath::Auto`]:
+/// below it, page-locking costs more than the copies it saves (measured on the
+/// H200 machine; docs/data-path.md).
+pub const REGISTER_MIN_BYTES: usize = 64 << 20;
 
 /// Double-buffered transfers: while one slot's piece is copied to the GPU,
 /// run and copied back on its stream, the host fills or empties the other slot.
@@ -140,6 +181,62 @@ fn parallel_copy(dst: &mut [u8], src: &[u8]) {
             sc.spawn(move || d.copy_from_slice(s));
         }
     });
+}
+
+/// The grid for `nblocks` blocks: one thread a block (the paper's kernels) or
+/// one warp per 1024 blocks (bitsliced, 32 blocks a thread).
+fn launch_config(kind: KernelKind, nblocks: u64) -> Result<LaunchConfig, GpuError> {
+    let grid = match kind {
+        KernelKind::Paper => nblocks.div_ceil(u64::from(PAPER_THREADS)),
+        KernelKind::Bitsliced => nblocks.div_ceil(1024).div_ceil(u64::from(BITSLICED_THREADS / 32)),
+    };
+    let grid = u32::try_from(grid.max(1)).map_err(|_| GpuError::LaunchTooLarge)?;
+    let threads = match kind {
+        KernelKind::Paper => PAPER_THREADS,
+        KernelKind::Bitsliced => BITSLICED_THREADS,
+    };
+    Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
+}
+
+/// Why the registered path did not run.
+enum RegisterError {
+    /// The driver would not page-lock this memory: another path can still run.
+    Refused,
+    /// A device failure.
+    Gpu(GpuError),
+}
+
+impl From<GpuError> for RegisterError {
+    fn from(e: GpuError) -> Self {
+        RegisterError::Gpu(e)
+    }
+}
+
+/// The caller's memory page-locked for the device (`cuMemHostRegister`) until
+/// this is dropped.
+struct Registration {
+    gpu: Arc<Gpu>,
+    ptr: *mut u8,
+}
+
+impl Registration {
+    fn new(gpu: &Arc<Gpu>, data: &mut [u8]) -> Result<Self, RegisterError> {
+        gpu.context().bind_to_thread().map_err(GpuError::driver("binding the context"))?;
+        let ptr = data.as_mut_ptr();
+        // SAFETY: `data` is valid for its length; the caller keeps it borrowed
+        // until the registration is dropped, which unregisters it.
+        unsafe { sys::cuMemHostRegister_v2(ptr.cast(), data.len(), 0) }.result().map_err(|_| RegisterError::Refused)?;
+        Ok(Self { gpu: gpu.clone(), ptr })
+    }
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        let _ = self.gpu.context().bind_to_thread();
+        // SAFETY: registered in `new`, no copy in flight (the streams were
+        // synchronized before the drop).
+        let _ = unsafe { sys::cuMemHostUnregister(self.ptr.cast()) };
+    }
 }
 
 /// Little-endian words of a block (8 or 16 bytes), zero-padded to four.
@@ -209,6 +306,8 @@ impl GpuCipher {
             bufs: None,
             piece,
             pipeline: None,
+            lanes: Vec::new(),
+            host_path: HostPath::Auto,
         })
     }
 
@@ -241,16 +340,7 @@ impl GpuCipher {
     }
 
     fn launch_config(&self, nblocks: u64) -> Result<LaunchConfig, GpuError> {
-        let grid = match self.kind {
-            KernelKind::Paper => nblocks.div_ceil(u64::from(PAPER_THREADS)),
-            KernelKind::Bitsliced => nblocks.div_ceil(1024).div_ceil(u64::from(BITSLICED_THREADS / 32)),
-        };
-        let grid = u32::try_from(grid.max(1)).map_err(|_| GpuError::LaunchTooLarge)?;
-        let threads = match self.kind {
-            KernelKind::Paper => PAPER_THREADS,
-            KernelKind::Bitsliced => BITSLICED_THREADS,
-        };
-        Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
+        launch_config(self.kind, nblocks)
     }
 
     /// Launches `op` over `nblocks` blocks from `input` to `output`.
@@ -305,10 +395,250 @@ impl GpuCipher {
             return Err(GpuError::IvLength { op, block: bs, got: iv.len() });
         }
         let chain: Zeroizing<Vec<u8>> = Zeroizing::new(if iv.len() == bs { iv.to_vec() } else { vec![0; bs] });
-        if data.len() >= PIPELINE_MIN_BYTES.min(self.piece + 1) && std::env::var_os("SKINNY_GPU_PAGEABLE").is_none() {
-            return self.run_pipelined(op, chain, data);
+        let len = data.len();
+        let path = match self.host_path {
+            HostPath::Auto if len >= REGISTER_MIN_BYTES => HostPath::Registered,
+            HostPath::Auto if len >= PIPELINE_MIN_BYTES.min(self.piece + 1) => HostPath::Staged,
+            HostPath::Auto => HostPath::Pageable,
+            chosen => chosen,
+        };
+        match path {
+            HostPath::Registered => {
+                // Whole blocks through the registered path, a partial CTR block
+                // after them through the plain one.
+                let whole = len / bs * bs;
+                let (blocks, tail) = data.split_at_mut(whole);
+                let registered = self.run_registered(op, &chain, blocks);
+                match registered {
+                    Ok(()) => {}
+                    // Memory the driver will not page-lock (already pinned
+                    // elsewhere, a mapping it does not support): stage it instead.
+                    Err(RegisterError::Refused) => self.run_pipelined(op, chain.clone(), blocks)?,
+                    Err(RegisterError::Gpu(e)) => return Err(e),
+                }
+                if tail.is_empty() {
+                    return Ok(());
+                }
+                let next = Zeroizing::new(counter_plus(&chain, (whole / bs) as u64));
+                self.run_pageable(op, next, tail)
+            }
+            HostPath::Staged => self.run_pipelined(op, chain, data),
+            _ => self.run_pageable(op, chain, data),
         }
-        self.run_pageable(op, chain, data)
+    }
+
+    /// Chooses how host memory reaches the device (default [`HostPath::Auto`]);
+    /// for benchmarks and tests of each path.
+    pub fn set_host_path(&mut self, path: HostPath) {
+        self.host_path = path;
+    }
+
+    /// The GPU this cipher runs on (its context allocates the buffers that
+    /// [`GpuCipher::run_device`] takes).
+    pub fn gpu(&self) -> &Arc<Gpu> {
+        &self.gpu
+    }
+
+    /// Runs `op` on data already on the device: `nblocks` whole blocks from
+    /// `input` into `output`, on `stream` (this cipher's own when `None`),
+    /// asynchronously: the work is queued on the stream and this returns; the
+    /// caller synchronizes the stream before it reads `output` on the host.
+    /// `iv` is the counter (CTR), the IV (CBC, CFB) or empty (ECB). The buffers
+    /// must belong to this cipher's GPU context ([`GpuCipher::gpu`]).
+    ///
+    /// # Errors
+    /// Buffers shorter than `nblocks` blocks, a wrong IV length, no kernel for
+    /// `op`, a launch failure.
+    pub fn run_device(
+        &self,
+        op: Op,
+        iv: &[u8],
+        input: &CudaSlice<u8>,
+        output: &mut CudaSlice<u8>,
+        nblocks: u64,
+        stream: Option<&Arc<CudaStream>>,
+    ) -> Result<(), GpuError> {
+        let need = self.device_bytes(op, iv, nblocks)?;
+        if input.len() < need || output.len() < need {
+            return Err(GpuError::NotWholeBlocks { op, block: self.block, len: input.len().min(output.len()) });
+        }
+        let stream = stream.unwrap_or(&self.stream);
+        self.launch(stream, op, input, output, nblocks, block_words(&self.chain_block(iv)))
+    }
+
+    /// [`GpuCipher::run_device`] in place: `data` holds `nblocks` whole blocks
+    /// and gets their encryption or decryption. ECB and CTR run in place (every
+    /// block is read and written by the same thread, the read first); CBC and
+    /// CFB decryption read each block's neighbour, so they go through a device
+    /// copy of the input.
+    ///
+    /// # Errors
+    /// As [`GpuCipher::run_device`]; out of device memory for the copy.
+    pub fn run_device_in_place(
+        &self,
+        op: Op,
+        iv: &[u8],
+        data: &mut CudaSlice<u8>,
+        nblocks: u64,
+        stream: Option<&Arc<CudaStream>>,
+    ) -> Result<(), GpuError> {
+        let need = self.device_bytes(op, iv, nblocks)?;
+        if data.len() < need {
+            return Err(GpuError::NotWholeBlocks { op, block: self.block, len: data.len() });
+        }
+        let stream = stream.unwrap_or(&self.stream);
+        let words = block_words(&self.chain_block(iv));
+        match op {
+            Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr => {
+                if nblocks == 0 {
+                    return Ok(());
+                }
+                let f = self.func(op)?;
+                let cfg = self.launch_config(nblocks)?;
+                let (ptr, _sync) = data.device_ptr_mut(stream);
+                let mut b = stream.launch_builder(f);
+                b.arg(&ptr)
+                    .arg(&ptr)
+                    .arg(&nblocks)
+                    .arg(&words[0])
+                    .arg(&words[1])
+                    .arg(&words[2])
+                    .arg(&words[3])
+                    .arg(&self.rounds);
+                // SAFETY: the argument list matches the kernels' signature (in, out,
+                // n, iv0..iv3, rounds); the buffer holds nblocks blocks. In and out
+                // are the same buffer: for ECB and CTR each block is read by the
+                // one thread that writes it, and read before it is written, so the
+                // kernels' no-alias promise holds for every access that matters.
+                unsafe { b.launch(cfg) }.map_err(GpuError::driver("kernel launch"))?;
+                Ok(())
+            }
+            Op::CbcDecrypt | Op::CfbDecrypt => {
+                let copy = stream.clone_dtod(&data.slice(..need)).map_err(GpuError::driver("copying on the device"))?;
+                self.launch(stream, op, &copy, data, nblocks, words)
+            }
+        }
+    }
+
+    /// Bytes of `nblocks` blocks, after checking the IV for `op`.
+    fn device_bytes(&self, op: Op, iv: &[u8], nblocks: u64) -> Result<usize, GpuError> {
+        self.func(op)?;
+        let ecb = matches!(op, Op::EcbEncrypt | Op::EcbDecrypt);
+        if (ecb && !iv.is_empty()) || (!ecb && iv.len() != self.block) {
+            return Err(GpuError::IvLength { op, block: self.block, got: iv.len() });
+        }
+        usize::try_from(nblocks).ok().and_then(|n| n.checked_mul(self.block)).ok_or(GpuError::LaunchTooLarge)
+    }
+
+    /// The chaining block for the kernels: the IV, or zeros for ECB.
+    fn chain_block(&self, iv: &[u8]) -> Vec<u8> {
+        if iv.len() == self.block {
+            iv.to_vec()
+        } else {
+            vec![0; self.block]
+        }
+    }
+
+    /// Streams and device buffers of the registered path, `piece` bytes each.
+    fn ensure_lanes(&mut self, piece: usize) -> Result<(), GpuError> {
+        if self.lanes.len() == LANES && self.lanes.iter().all(|l| l.input.len() >= piece) {
+            return Ok(());
+        }
+        self.lanes.clear();
+        for _ in 0..LANES {
+            let stream = self.gpu.new_stream()?;
+            // SAFETY: written by a copy before any kernel reads it.
+            let input =
+                unsafe { stream.alloc::<u8>(piece) }.map_err(GpuError::driver("allocating the input buffer"))?;
+            // SAFETY: written by a kernel before any copy reads it.
+            let output =
+                unsafe { stream.alloc::<u8>(piece) }.map_err(GpuError::driver("allocating the output buffer"))?;
+            self.lanes.push(Lane { stream, input, output });
+        }
+        Ok(())
+    }
+
+    /// Whole blocks straight from and to the caller's memory, page-locked for
+    /// the call: pieces go round [`LANES`] streams, each queued as copy in,
+    /// kernel, copy out, so that both copy directions and the kernels overlap
+    /// across streams while the host only queues work.
+    fn run_registered(&mut self, op: Op, chain: &[u8], data: &mut [u8]) -> Result<(), RegisterError> {
+        let bs = self.block;
+        let len = data.len();
+        if len == 0 {
+            return Ok(());
+        }
+        // Pieces: eight or more per call so the streams overlap from the start,
+        // at most the usual piece, whole warps' work.
+        let piece = (len / 8).clamp(WARP_BYTES, self.piece) / WARP_BYTES * WARP_BYTES;
+        self.ensure_lanes(piece)?;
+        let pieces = len.div_ceil(piece);
+        // The chaining input of every piece, read before any output lands on it
+        // (CBC and CFB chain on the previous piece's last ciphertext block).
+        let ivs: Vec<[u32; 4]> = (0..pieces)
+            .map(|i| {
+                let start = i * piece;
+                match op {
+                    Op::Ctr => block_words(&counter_plus(chain, (start / bs) as u64)),
+                    Op::CbcDecrypt | Op::CfbDecrypt if i > 0 => block_words(&data[start - bs..start]),
+                    _ => block_words(chain),
+                }
+            })
+            .collect();
+        let registration = Registration::new(&self.gpu, data)?;
+        let host = registration.ptr;
+        let mut result = Ok(());
+        for (i, iv) in ivs.iter().enumerate() {
+            let lane = &mut self.lanes[i % LANES];
+            let off = i * piece;
+            let n = piece.min(len - off);
+            let queued = (|| -> Result<(), GpuError> {
+                let cu = lane.stream.cu_stream();
+                {
+                    let (dst, _sync) = lane.input.device_ptr_mut(&lane.stream);
+                    // SAFETY: the host range is inside the registered buffer, which
+                    // stays registered and borrowed until every stream has been
+                    // synchronized below; the device buffer holds `piece` >= n bytes.
+                    unsafe { sys::cuMemcpyHtoDAsync_v2(dst, host.add(off).cast(), n, cu) }
+                        .result()
+                        .map_err(GpuError::driver("copy to GPU"))?;
+                }
+                let f = self.funcs[op.index()].as_ref().ok_or(GpuError::NoKernel { kind: self.kind, op })?;
+                let cfg = launch_config(self.kind, (n / bs) as u64)?;
+                let mut b = lane.stream.launch_builder(f);
+                let nb = (n / bs) as u64;
+                b.arg(&lane.input)
+                    .arg(&mut lane.output)
+                    .arg(&nb)
+                    .arg(&iv[0])
+                    .arg(&iv[1])
+                    .arg(&iv[2])
+                    .arg(&iv[3])
+                    .arg(&self.rounds);
+                // SAFETY: the kernels' signature (in, out, n, iv0..iv3, rounds);
+                // both buffers hold n bytes.
+                unsafe { b.launch(cfg) }.map_err(GpuError::driver("kernel launch"))?;
+                let (src, _sync) = lane.output.device_ptr(&lane.stream);
+                // SAFETY: as the copy in; the pieces are disjoint, and this piece's
+                // copy in was queued before on the same stream.
+                unsafe { sys::cuMemcpyDtoHAsync_v2(host.add(off).cast(), src, n, cu) }
+                    .result()
+                    .map_err(GpuError::driver("copy from GPU"))
+            })();
+            if let Err(e) = queued {
+                result = Err(e);
+                break;
+            }
+        }
+        // Every queued copy ends before the memory is unregistered or given back,
+        // also after an error.
+        for lane in &self.lanes {
+            if let Err(e) = lane.stream.synchronize() {
+                result = result.and(Err(GpuError::driver("kernel run")(e)));
+            }
+        }
+        drop(registration);
+        result.map_err(RegisterError::Gpu)
     }
 
     /// One piece after the other, straight from and to the caller's memory.

@@ -186,7 +186,9 @@ impl Gpu {
         self.ctx.mem_get_info().map(|(free, _)| free).map_err(|e| GpuError::driver("cannot read free GPU memory")(e))
     }
 
-    pub(crate) fn context(&self) -> &Arc<CudaContext> {
+    /// The CUDA context: device buffers and streams for [`crate::GpuCipher::run_device`]
+    /// are made from it (or from [`Gpu::new_stream`]).
+    pub fn context(&self) -> &Arc<CudaContext> {
         &self.ctx
     }
 

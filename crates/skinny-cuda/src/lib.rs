@@ -17,6 +17,9 @@ pub mod constants;
 pub mod device;
 mod error;
 
-pub use cipher::{GpuCipher, KernelKind, Op};
+pub use cipher::{GpuCipher, HostPath, KernelKind, Op, REGISTER_MIN_BYTES};
+/// The CUDA bindings this crate is built on, for device buffers and streams
+/// handed to [`GpuCipher::run_device`].
+pub use cudarc;
 pub use device::{describe_gpus, Gpu};
 pub use error::GpuError;
