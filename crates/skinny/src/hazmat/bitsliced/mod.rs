@@ -3,8 +3,8 @@
 //! A batch of blocks is transposed so that one machine word holds the same bit of
 //! every block (module `transpose`); the round function then works on whole
 //! words with XOR, AND, OR and NOT only (modules `sbox`, `round`); the round
-//! tweakeys, the same for every block, are precomputed per key as
-//! all-ones/all-zero masks ([`SlicedTweakeys`]). Nothing branches on or indexes by
+//! tweakeys, the same for every block, are spread into all-ones/all-zero masks
+//! (module `keys`) before the batches run. Nothing branches on or indexes by
 //! secret data.
 //!
 //! Two code paths share that code through one word abstraction (module `word`):
@@ -13,8 +13,9 @@
 //!   at run time.
 //!
 //! [`crate::Skinny::encrypt_blocks`] picks [`Path::best`];
-//! [`crate::Skinny::encrypt_blocks_with`] runs a chosen path (for tests and
-//! benchmarks). See `docs/cpu-bitsliced.md` for the operation counts and speeds.
+//! [`crate::Skinny::encrypt_blocks_with`] runs a chosen path, so tests can force
+//! the portable fallback on an AVX2 machine and compare the two. See
+//! `docs/cpu-bitsliced.md` for the operation counts and speeds.
 
 // Index loops over cells and bits read like the specification's formulas.
 #![allow(clippy::needless_range_loop)]
@@ -30,7 +31,7 @@ mod transpose;
 mod word;
 
 pub(crate) use batch::Direction;
-pub use keys::SlicedTweakeys;
+pub(crate) use keys::SlicedTweakeys;
 
 use crate::spec::CellWidth;
 
