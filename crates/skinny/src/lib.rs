@@ -35,6 +35,13 @@
 //! time (no branch or table index depends on secret data) and wipes key material
 //! when dropped.
 //!
+//! # Platforms
+//!
+//! `#![no_std]` and no allocator, whatever the features (`std`, on by default,
+//! changes nothing today). AVX2 is found at run time on x86-64 (with `cpufeatures`,
+//! also without std); every other CPU runs the portable bitsliced code.
+//! `checks/no-std` in the repository builds a `#![no_std]` static library on it.
+//!
 //! ```
 //! use skinny::Skinny128_256;
 //! use skinny::cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
@@ -65,9 +72,6 @@
 // SAFETY comment.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
-
-#[cfg(feature = "std")]
-extern crate std;
 
 pub use cipher;
 
@@ -113,8 +117,7 @@ impl core::fmt::Display for InvalidTweakeyLength {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for InvalidTweakeyLength {}
+impl core::error::Error for InvalidTweakeyLength {}
 
 /// A SKINNY cipher whose variant is chosen at run time, with its round tweakeys
 /// expanded once. Key material is wiped when it is dropped and never printed.

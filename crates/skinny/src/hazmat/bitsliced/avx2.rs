@@ -17,18 +17,15 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
-/// Whether this CPU has AVX2. With `std` this asks the CPU (std caches the answer
-/// after the first call); without `std` it is whatever the build targets.
+// Run-time detection without `std`: one CPUID (and XGETBV, for the OS's AVX
+// state) the first time, then a cached answer in a static; a build that already
+// targets AVX2 answers true without asking.
+cpufeatures::new!(avx2_cpuid, "avx2");
+
+/// Whether this CPU has AVX2 (and the OS saves its registers).
 #[inline]
 pub fn detected() -> bool {
-    #[cfg(feature = "std")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(target_feature = "avx2")
-    }
+    avx2_cpuid::get()
 }
 
 /// A bit slice of 256 blocks in one AVX2 register.

@@ -10,7 +10,8 @@
 //! Two code paths share that code through one word abstraction (module `word`):
 //! - [`Path::PortableU64`]: `u64` slices, 64 blocks a batch, every target;
 //! - [`Path::Avx2`]: 256-bit slices, 256 blocks a batch, x86-64 with AVX2 found
-//!   at run time.
+//!   at run time (`cpufeatures`: one CPUID query, cached in a static, with or
+//!   without `std`).
 //!
 //! [`crate::Skinny::encrypt_blocks`] picks [`Path::best`];
 //! [`crate::Skinny::encrypt_blocks_with`] runs a chosen path, so tests can force
@@ -101,8 +102,7 @@ impl core::fmt::Display for PathUnavailable {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for PathUnavailable {}
+impl core::error::Error for PathUnavailable {}
 
 /// Encrypts or decrypts whole blocks of `data` in place on `path`.
 pub(crate) fn crypt(
