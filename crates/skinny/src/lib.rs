@@ -181,8 +181,8 @@ impl Skinny {
     /// has for one thread: the bitsliced [`bitsliced::Path::best`] path in batches
     /// (a short tail is padded to a batch), any number of whole blocks.
     ///
-    /// Each call spreads the round tweakeys into bitsliced masks first (about 1 %
-    /// of a 64 KiB call on AVX2); [`BitslicedSkinny`] keeps them instead.
+    /// Each call spreads the round tweakeys into bitsliced masks first (1-3 % of
+    /// a 64 KiB call on AVX2); [`BitslicedSkinny`] keeps them instead.
     ///
     /// # Panics
     /// If `data` is not a whole number of blocks.

@@ -19,7 +19,8 @@ use core::marker::PhantomData;
 /// The cipher types are kept small, so the bitsliced masks are not in them: the
 /// backend builds them at its first parallel-blocks call and keeps them for the
 /// rest of the closure (one `encrypt_blocks` or `apply_keystream` call of a
-/// mode), then wipes them. Single blocks never build them.
+/// mode), then wipes them. Single blocks never build them. A closure with just
+/// one 256-block batch pays for them each time (about 15 % of that batch).
 pub(crate) struct Backend<'a, BS> {
     inner: &'a Skinny,
     sliced: OnceCell<SlicedTweakeys>,
