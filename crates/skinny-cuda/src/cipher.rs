@@ -694,7 +694,15 @@ impl GpuCipher {
 
     /// Queues piece `data[off..off + n]` (page-locked, whole blocks) on lane `k`:
     /// copy in, kernel, copy out, in place.
-    fn queue_piece(&mut self, k: usize, op: Op, chain: &[u8], host: *mut u8, off: usize, n: usize) -> Result<(), GpuError> {
+    fn queue_piece(
+        &mut self,
+        k: usize,
+        op: Op,
+        chain: &[u8],
+        host: *mut u8,
+        off: usize,
+        n: usize,
+    ) -> Result<(), GpuError> {
         let bs = self.block;
         let f = self.funcs[op.index()].as_ref().ok_or(GpuError::NoKernel { kind: self.kind, op })?;
         let lane = &mut self.lanes[k];

@@ -34,8 +34,7 @@ impl core::fmt::Display for InvalidCounterLength {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for InvalidCounterLength {}
+impl core::error::Error for InvalidCounterLength {}
 
 impl Counter {
     /// The counter whose block is `block` (8 or 16 bytes, big-endian).

@@ -18,13 +18,29 @@
 //! and the rest as the key ([`cipher::TweakBlockCipherEncrypt`]).
 //!
 //! Where the code lives:
-//! - [`spec`]: the portable implementation, written like the specification
-//!   (S-box circuits, round function, tweakey schedule). Constant time: no
-//!   secret-dependent branch or table index.
-//! - [`bitsliced`]: many blocks at once in bitsliced form (AVX2 chosen at run
-//!   time, portable `u64` otherwise), constant time; what
-//!   [`Skinny::encrypt_blocks`] and the RustCrypto types' parallel blocks use.
-//! - [`Skinny`]: a cipher whose variant is chosen at run time, for bulk layers.
+//! - [`Skinny`]: a cipher whose variant is chosen at run time, for bulk layers;
+//!   [`BitslicedSkinny`]: the same with its bitsliced round-tweakey masks kept,
+//!   for engines that encrypt many pieces with one key.
+//! - [`hazmat`]: the specification code, the bitsliced engine and the round
+//!   tweakeys, for this workspace's other crates and for tests; not a stable API.
+//!
+//! # Security
+//!
+//! These are bare block ciphers: a building block, not a way to protect data by
+//! themselves. Encrypting several blocks takes a mode, and the block modes
+//! (ECB, CBC, CTR, ... whether from RustCrypto or from `skinny-bulk`) are
+//! **unauthenticated**: they hide data but let anyone change it undetected. ECB
+//! shows which blocks are equal. Use an authenticated construction (an AEAD, or
+//! encrypt-then-MAC) for anything that needs integrity. All code here is constant
+//! time (no branch or table index depends on secret data) and wipes key material
+//! when dropped.
+//!
+//! # Platforms
+//!
+//! `#![no_std]` and no allocator, whatever the features (`std`, on by default,
+//! changes nothing today). AVX2 is found at run time on x86-64 (with `cpufeatures`,
+//! also without std); every other CPU runs the portable bitsliced code.
+//! `checks/no-std` in the repository builds a `#![no_std]` static library on it.
 //!
 //! ```
 //! use skinny::Skinny128_256;
@@ -57,20 +73,19 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "std")]
-extern crate std;
-
 pub use cipher;
 
-pub mod bitsliced;
 pub mod counter;
-pub mod spec;
+pub mod hazmat;
 mod tweakable;
 mod typed;
 mod variant;
 
-pub use spec::tweakey::RoundTweakeys;
-pub use spec::CellWidth;
+// Short paths for the crate's own code.
+use hazmat::spec::tweakey::RoundTweakeys;
+use hazmat::{bitsliced, spec};
+
+pub use hazmat::spec::CellWidth;
 pub use tweakable::{TweakableSkinny128_256, TweakableSkinny128_384, TweakableSkinny64_128, TweakableSkinny64_192};
 pub use typed::{Skinny128_128, Skinny128_256, Skinny128_384, Skinny64_128, Skinny64_192, Skinny64_64};
 pub use variant::{UnknownVariant, Variant};
@@ -102,17 +117,18 @@ impl core::fmt::Display for InvalidTweakeyLength {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for InvalidTweakeyLength {}
+impl core::error::Error for InvalidTweakeyLength {}
 
 /// A SKINNY cipher whose variant is chosen at run time, with its round tweakeys
 /// expanded once. Key material is wiped when it is dropped and never printed.
+///
+/// Small (under 500 bytes) and cheap to clone: the bitsliced masks that
+/// [`Skinny::encrypt_blocks`] needs are built per call. An engine that calls it
+/// on many pieces with one key keeps them once in a [`BitslicedSkinny`].
 #[derive(Clone)]
 pub struct Skinny {
     variant: Variant,
     rtk: RoundTweakeys,
-    /// The same round tweakeys as bitsliced masks, built once per key.
-    sliced: bitsliced::SlicedTweakeys,
 }
 
 impl Skinny {
@@ -128,8 +144,7 @@ impl Skinny {
     }
 
     pub(crate) fn from_parts(variant: Variant, rtk: RoundTweakeys) -> Self {
-        let sliced = bitsliced::SlicedTweakeys::new(variant.cell_width(), &rtk);
-        Self { variant, rtk, sliced }
+        Self { variant, rtk }
     }
 
     /// The variant.
@@ -140,12 +155,6 @@ impl Skinny {
     /// Bytes in one block.
     pub fn block_bytes(&self) -> usize {
         self.variant.block_bytes()
-    }
-
-    /// The expanded round tweakeys, for backends that run the rounds elsewhere
-    /// (a GPU). Secret.
-    pub fn round_tweakeys(&self) -> &RoundTweakeys {
-        &self.rtk
     }
 
     /// Encrypts one block in place.
@@ -172,10 +181,13 @@ impl Skinny {
     /// has for one thread: the bitsliced [`bitsliced::Path::best`] path in batches
     /// (a short tail is padded to a batch), any number of whole blocks.
     ///
+    /// Each call spreads the round tweakeys into bitsliced masks first (1-3 % of
+    /// a 64 KiB call on AVX2); [`BitslicedSkinny`] keeps them instead.
+    ///
     /// # Panics
     /// If `data` is not a whole number of blocks.
     pub fn encrypt_blocks(&self, data: &mut [u8]) {
-        self.crypt_blocks_best(bitsliced::Direction::Encrypt, data);
+        self.crypt_blocks_best(bitsliced::Direction::Encrypt, data, None);
     }
 
     /// Decrypts whole blocks in place (see [`Skinny::encrypt_blocks`]).
@@ -183,13 +195,19 @@ impl Skinny {
     /// # Panics
     /// If `data` is not a whole number of blocks.
     pub fn decrypt_blocks(&self, data: &mut [u8]) {
-        self.crypt_blocks_best(bitsliced::Direction::Decrypt, data);
+        self.crypt_blocks_best(bitsliced::Direction::Decrypt, data, None);
     }
 
     /// Whole batches on the best path; a tail of at most [`SPEC_TAIL_BLOCKS`]
     /// blocks one by one with the specification code (cheaper than a padded batch,
     /// and just as constant-time: which code runs depends on the length only).
-    fn crypt_blocks_best(&self, dir: bitsliced::Direction, data: &mut [u8]) {
+    /// The masks are `sliced` when given, else built here if a batch needs them.
+    pub(crate) fn crypt_blocks_best(
+        &self,
+        dir: bitsliced::Direction,
+        data: &mut [u8],
+        sliced: Option<&bitsliced::SlicedTweakeys>,
+    ) {
         let bs = self.block_bytes();
         assert_eq!(data.len() % bs, 0, "whole blocks");
         let path = bitsliced::Path::best();
@@ -197,7 +215,10 @@ impl Skinny {
         let tail = blocks % path.batch_blocks();
         let split = if tail <= SPEC_TAIL_BLOCKS { (blocks - tail) * bs } else { data.len() };
         let (batched, rest) = data.split_at_mut(split);
-        self.crypt_blocks(path, dir, batched).unwrap_or_else(|_| unreachable!("the best path is available"));
+        if !batched.is_empty() {
+            self.crypt_sliced(path, dir, batched, sliced)
+                .unwrap_or_else(|_| unreachable!("the best path is available"));
+        }
         let width = self.variant.cell_width();
         for block in rest.chunks_exact_mut(bs) {
             match dir {
@@ -208,8 +229,9 @@ impl Skinny {
     }
 
     /// Encrypts whole blocks in place on a chosen bitsliced path, for tests and
-    /// benchmarks that compare the paths. Unlike [`Skinny::encrypt_blocks`], every
-    /// block goes through the path, a short tail in a zero-padded batch.
+    /// benchmarks that compare the paths (or force the portable fallback). Unlike
+    /// [`Skinny::encrypt_blocks`], every block goes through the path, a short tail
+    /// in a zero-padded batch.
     ///
     /// # Errors
     /// [`bitsliced::PathUnavailable`], with `data` untouched, if this CPU cannot
@@ -222,7 +244,7 @@ impl Skinny {
         path: bitsliced::Path,
         data: &mut [u8],
     ) -> Result<(), bitsliced::PathUnavailable> {
-        self.crypt_blocks(path, bitsliced::Direction::Encrypt, data)
+        self.crypt_sliced(path, bitsliced::Direction::Encrypt, data, None)
     }
 
     /// Decrypts whole blocks in place on a chosen bitsliced path (see
@@ -239,18 +261,32 @@ impl Skinny {
         path: bitsliced::Path,
         data: &mut [u8],
     ) -> Result<(), bitsliced::PathUnavailable> {
-        self.crypt_blocks(path, bitsliced::Direction::Decrypt, data)
+        self.crypt_sliced(path, bitsliced::Direction::Decrypt, data, None)
     }
 
-    fn crypt_blocks(
+    /// All of `data` on `path`, with the given masks or masks built for this call.
+    fn crypt_sliced(
         &self,
         path: bitsliced::Path,
         dir: bitsliced::Direction,
         data: &mut [u8],
+        sliced: Option<&bitsliced::SlicedTweakeys>,
     ) -> Result<(), bitsliced::PathUnavailable> {
         assert_eq!(data.len() % self.block_bytes(), 0, "whole blocks");
+        if !path.is_available() {
+            return Err(bitsliced::PathUnavailable(path));
+        }
+        if data.is_empty() {
+            return Ok(());
+        }
         let v = self.variant;
-        bitsliced::crypt(path, &self.sliced, v.cell_width(), v.rounds(), dir, data)
+        match sliced {
+            Some(keys) => bitsliced::crypt(path, keys, v.cell_width(), v.rounds(), dir, data),
+            None => {
+                let keys = bitsliced::SlicedTweakeys::new(&self.rtk);
+                bitsliced::crypt(path, &keys, v.cell_width(), v.rounds(), dir, data)
+            }
+        }
     }
 }
 
@@ -259,3 +295,84 @@ impl core::fmt::Debug for Skinny {
         write!(f, "Skinny {{ variant: {}, .. }}", self.variant)
     }
 }
+
+/// A [`Skinny`] together with its round tweakeys spread into bitsliced masks,
+/// built once: for bulk engines that call [`BitslicedSkinny::encrypt_blocks`] on
+/// many pieces (from many threads) with one key, so no call pays for the masks.
+///
+/// About 29 KiB: keep one per key (behind a `Box` or `Arc` if it moves around),
+/// don't clone it per piece. Key material is wiped when dropped, never printed.
+#[derive(Clone)]
+pub struct BitslicedSkinny {
+    cipher: Skinny,
+    sliced: bitsliced::SlicedTweakeys,
+}
+
+impl BitslicedSkinny {
+    /// Builds the masks of `cipher`'s round tweakeys.
+    pub fn new(cipher: &Skinny) -> Self {
+        Self { cipher: cipher.clone(), sliced: bitsliced::SlicedTweakeys::new(&cipher.rtk) }
+    }
+
+    /// The cipher (for single blocks, the variant, ...).
+    pub fn cipher(&self) -> &Skinny {
+        &self.cipher
+    }
+
+    /// [`Skinny::encrypt_blocks`] with the kept masks.
+    ///
+    /// # Panics
+    /// If `data` is not a whole number of blocks.
+    pub fn encrypt_blocks(&self, data: &mut [u8]) {
+        self.cipher.crypt_blocks_best(bitsliced::Direction::Encrypt, data, Some(&self.sliced));
+    }
+
+    /// [`Skinny::decrypt_blocks`] with the kept masks.
+    ///
+    /// # Panics
+    /// If `data` is not a whole number of blocks.
+    pub fn decrypt_blocks(&self, data: &mut [u8]) {
+        self.cipher.crypt_blocks_best(bitsliced::Direction::Decrypt, data, Some(&self.sliced));
+    }
+
+    /// [`Skinny::encrypt_blocks_with`] with the kept masks.
+    ///
+    /// # Errors
+    /// [`bitsliced::PathUnavailable`], with `data` untouched, if this CPU cannot
+    /// run `path`.
+    ///
+    /// # Panics
+    /// If `data` is not a whole number of blocks.
+    pub fn encrypt_blocks_with(
+        &self,
+        path: bitsliced::Path,
+        data: &mut [u8],
+    ) -> Result<(), bitsliced::PathUnavailable> {
+        self.cipher.crypt_sliced(path, bitsliced::Direction::Encrypt, data, Some(&self.sliced))
+    }
+
+    /// [`Skinny::decrypt_blocks_with`] with the kept masks.
+    ///
+    /// # Errors
+    /// [`bitsliced::PathUnavailable`], with `data` untouched, if this CPU cannot
+    /// run `path`.
+    ///
+    /// # Panics
+    /// If `data` is not a whole number of blocks.
+    pub fn decrypt_blocks_with(
+        &self,
+        path: bitsliced::Path,
+        data: &mut [u8],
+    ) -> Result<(), bitsliced::PathUnavailable> {
+        self.cipher.crypt_sliced(path, bitsliced::Direction::Decrypt, data, Some(&self.sliced))
+    }
+}
+
+impl core::fmt::Debug for BitslicedSkinny {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "BitslicedSkinny {{ variant: {}, .. }}", self.cipher.variant)
+    }
+}
+
+// Both fields wipe themselves on drop.
+impl zeroize::ZeroizeOnDrop for BitslicedSkinny {}

@@ -1,5 +1,6 @@
 //! One type per variant, with the RustCrypto `cipher` traits.
 
+use crate::bitsliced::{Direction, SlicedTweakeys};
 use crate::{Skinny, Variant};
 use cipher::consts::{U16, U24, U256, U32, U48, U8};
 use cipher::{
@@ -7,19 +8,35 @@ use cipher::{
     BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut, Key, KeyInit, KeySizeUser, ParBlocks,
     ParBlocksSizeUser,
 };
+use core::cell::OnceCell;
 use core::marker::PhantomData;
 
 /// The backend handed to RustCrypto closures: a borrowed [`Skinny`] at a fixed
-/// block size. Parallel blocks go through [`Skinny::encrypt_blocks`], so modes such
-/// as CTR and ECB get the fastest single-thread code.
+/// block size. Parallel blocks go through the bitsliced code of
+/// [`Skinny::encrypt_blocks`], so modes such as CTR and ECB get the fastest
+/// single-thread code.
+///
+/// The cipher types are kept small, so the bitsliced masks are not in them: the
+/// backend builds them at its first parallel-blocks call and keeps them for the
+/// rest of the closure (one `encrypt_blocks` or `apply_keystream` call of a
+/// mode), then wipes them. Single blocks never build them. A closure with just
+/// one 256-block batch pays for them each time (about 15 % of that batch).
 pub(crate) struct Backend<'a, BS> {
     inner: &'a Skinny,
+    sliced: OnceCell<SlicedTweakeys>,
     _block: PhantomData<BS>,
 }
 
 impl<'a, BS> Backend<'a, BS> {
     pub(crate) fn new(inner: &'a Skinny) -> Self {
-        Self { inner, _block: PhantomData }
+        Self { inner, sliced: OnceCell::new(), _block: PhantomData }
+    }
+
+    /// Whole blocks on the best bitsliced path with this closure's masks.
+    #[inline]
+    fn crypt_par(&self, dir: Direction, data: &mut [u8]) {
+        let sliced = self.sliced.get_or_init(|| SlicedTweakeys::new(&self.inner.rtk));
+        self.inner.crypt_blocks_best(dir, data, Some(sliced));
     }
 }
 
@@ -42,7 +59,7 @@ macro_rules! backend_for_block_size {
             #[inline]
             fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
                 let out = blocks.into_out_with_copied_in();
-                self.inner.encrypt_blocks(Block::<Self>::slice_as_flattened_mut(out));
+                self.crypt_par(Direction::Encrypt, Block::<Self>::slice_as_flattened_mut(out));
             }
         }
 
@@ -55,7 +72,7 @@ macro_rules! backend_for_block_size {
             #[inline]
             fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
                 let out = blocks.into_out_with_copied_in();
-                self.inner.decrypt_blocks(Block::<Self>::slice_as_flattened_mut(out));
+                self.crypt_par(Direction::Decrypt, Block::<Self>::slice_as_flattened_mut(out));
             }
         }
     };
@@ -91,6 +108,9 @@ macro_rules! define_skinny {
             ///
             /// # Errors
             /// The cipher itself, when its variant is not this type's.
+            // The error hands the caller's own cipher back (the same size as the
+            // `Ok` value, under 500 bytes); boxing it would need an allocator.
+            #[allow(clippy::result_large_err)]
             pub fn from_dyn(inner: Skinny) -> Result<Self, Skinny> {
                 if inner.variant() == $variant {
                     Ok(Self { inner })

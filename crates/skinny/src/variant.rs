@@ -104,8 +104,30 @@ impl FromStr for Variant {
     type Err = UnknownVariant;
 
     /// Accepts the CLI names (`skinny-128-256`), case-insensitively, with `_` for `-`.
+    /// Compares byte by byte, so it needs no allocation (works without `alloc`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let norm = s.trim().to_ascii_lowercase().replace('_', "-");
-        Variant::ALL.into_iter().find(|v| v.name() == norm).ok_or(UnknownVariant)
+        let given = s.trim().as_bytes();
+        let same = |name: &str| {
+            name.len() == given.len()
+                && name.bytes().zip(given).all(|(n, &g)| n == if g == b'_' { b'-' } else { g.to_ascii_lowercase() })
+        };
+        Variant::ALL.into_iter().find(|v| same(v.name())).ok_or(UnknownVariant)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_names_in_any_case_with_underscores() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+        }
+        assert_eq!(" SKINNY_128_256\n".parse::<Variant>(), Ok(Variant::Skinny128_256));
+        assert_eq!("Skinny-64-64".parse::<Variant>(), Ok(Variant::Skinny64_64));
+        for bad in ["", "skinny", "skinny-128-2566", "skinny-128-25", "skinny 128 256", "skinny-128-256x"] {
+            assert_eq!(bad.parse::<Variant>(), Err(UnknownVariant), "{bad:?}");
+        }
     }
 }

@@ -5,8 +5,9 @@
 //! the bitsliced code) with counters that wrap inside a batch.
 
 use cipher::{KeyIvInit, StreamCipher};
-use skinny::bitsliced::{Path, PathUnavailable};
-use skinny::{spec, Skinny, Variant};
+use skinny::hazmat::bitsliced::{Path, PathUnavailable};
+use skinny::hazmat::{round_tweakeys, spec};
+use skinny::{BitslicedSkinny, Skinny, Variant};
 
 /// SplitMix64: a small seeded generator, so a failure can be replayed.
 struct Rng(u64);
@@ -32,7 +33,7 @@ const LENGTHS: [usize; 16] = [0, 1, 2, 3, 31, 63, 64, 65, 127, 128, 255, 256, 25
 fn spec_encrypt(c: &Skinny, data: &[u8]) -> Vec<u8> {
     let mut out = data.to_vec();
     for b in out.chunks_exact_mut(c.block_bytes()) {
-        spec::encrypt_block(c.variant().cell_width(), c.round_tweakeys(), b);
+        spec::encrypt_block(c.variant().cell_width(), round_tweakeys(c), b);
     }
     out
 }
@@ -40,7 +41,7 @@ fn spec_encrypt(c: &Skinny, data: &[u8]) -> Vec<u8> {
 fn spec_decrypt(c: &Skinny, data: &[u8]) -> Vec<u8> {
     let mut out = data.to_vec();
     for b in out.chunks_exact_mut(c.block_bytes()) {
-        spec::decrypt_block(c.variant().cell_width(), c.round_tweakeys(), b);
+        spec::decrypt_block(c.variant().cell_width(), round_tweakeys(c), b);
     }
     out
 }
@@ -61,6 +62,16 @@ fn check_path(path: Path, seed: u64) {
             let mut got = random_cipher.clone();
             c.decrypt_blocks_with(path, &mut got).expect("path available");
             assert_eq!(got, spec_decrypt(&c, &random_cipher), "{v} {path} decrypt {blocks} blocks");
+
+            // The same with the masks kept in a `BitslicedSkinny` instead of built
+            // per call.
+            let kept = BitslicedSkinny::new(&c);
+            let mut got = plain.clone();
+            kept.encrypt_blocks_with(path, &mut got).expect("path available");
+            assert_eq!(got, want, "{v} {path} kept masks, encrypt {blocks} blocks");
+            let mut got = random_cipher.clone();
+            kept.decrypt_blocks_with(path, &mut got).expect("path available");
+            assert_eq!(got, spec_decrypt(&c, &random_cipher), "{v} {path} kept masks, decrypt {blocks} blocks");
         }
     }
 }
@@ -95,6 +106,11 @@ fn default_dispatch_matches_spec() {
             assert_eq!(data, spec_encrypt(&c, &plain), "{v} {blocks} blocks");
             c.decrypt_blocks(&mut data);
             assert_eq!(data, plain, "{v} {blocks} blocks round trip");
+            let kept = BitslicedSkinny::new(&c);
+            kept.encrypt_blocks(&mut data);
+            assert_eq!(data, spec_encrypt(&c, &plain), "{v} {blocks} blocks, kept masks");
+            kept.decrypt_blocks(&mut data);
+            assert_eq!(data, plain, "{v} {blocks} blocks round trip, kept masks");
         }
     }
 }
@@ -121,7 +137,7 @@ fn spec_ctr(c: &Skinny, iv: &[u8], data: &[u8], counter_bytes: usize) -> Vec<u8>
         let mut block = iv.to_vec();
         let low = counter_plus(&iv[bs - counter_bytes..], i as u64);
         block[bs - counter_bytes..].copy_from_slice(&low);
-        spec::encrypt_block(c.variant().cell_width(), c.round_tweakeys(), &mut block);
+        spec::encrypt_block(c.variant().cell_width(), round_tweakeys(c), &mut block);
         for (d, k) in chunk.iter_mut().zip(block) {
             *d ^= k;
         }

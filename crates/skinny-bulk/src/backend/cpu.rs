@@ -7,7 +7,7 @@ use crate::mode::Direction;
 use crate::Error;
 use rayon::prelude::*;
 use skinny::counter::Counter;
-use skinny::{Skinny, Variant};
+use skinny::{BitslicedSkinny, Skinny, Variant};
 use zeroize::Zeroize;
 
 /// Bytes of one piece of work handed to a thread: a whole number of bitsliced
@@ -62,8 +62,8 @@ impl Backend for CpuBackend {
     fn describe(&self) -> String {
         format!(
             "constant-time bitsliced CPU code ({} path, {} blocks a batch), {} thread(s)",
-            skinny::bitsliced::Path::best(),
-            skinny::bitsliced::Path::best().batch_blocks(),
+            skinny::hazmat::bitsliced::Path::best(),
+            skinny::hazmat::bitsliced::Path::best().batch_blocks(),
             self.threads
         )
     }
@@ -77,13 +77,14 @@ impl Backend for CpuBackend {
     }
 
     fn engine_for(&self, cipher: &Skinny, _work: &Workload) -> Result<Box<dyn Engine>, Error> {
-        Ok(Box::new(CpuEngine { cipher: cipher.clone(), pool: self.pool.clone() }))
+        // The bitsliced masks once per key, not once per piece.
+        Ok(Box::new(CpuEngine { cipher: BitslicedSkinny::new(cipher), pool: self.pool.clone() }))
     }
 }
 
 /// One key on the multi-core backend.
 pub struct CpuEngine {
-    cipher: Skinny,
+    cipher: BitslicedSkinny,
     pool: std::sync::Arc<rayon::ThreadPool>,
 }
 
@@ -101,7 +102,7 @@ impl Engine for CpuEngine {
 
     fn ctr(&mut self, counter: Counter, data: &mut [u8]) -> Result<(), Error> {
         let cipher = &self.cipher;
-        let bs = cipher.block_bytes();
+        let bs = cipher.cipher().block_bytes();
         self.pool.install(|| {
             data.par_chunks_mut(PIECE).enumerate().for_each(|(i, piece)| {
                 let mut next = counter.add((i * PIECE / bs) as u64);

@@ -1,4 +1,4 @@
-//! `cpu-serial`: the portable specification code (`skinny::spec`), one block at a
+//! `cpu-serial`: the portable specification code (`skinny::hazmat::spec`), one block at a
 //! time on one thread. The paper's CPU side, and the reference every other
 //! backend must match. It deliberately does not use the bitsliced batches that
 //! `Skinny::encrypt_blocks` and the RustCrypto types' parallel blocks run on.

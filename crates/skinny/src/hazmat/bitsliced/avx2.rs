@@ -9,25 +9,23 @@
 use super::batch::{crypt_blocks, Direction};
 use super::keys::SlicedTweakeys;
 use super::word::Word;
+use crate::spec::tweakey::RoundTweakeys;
 use crate::spec::CellWidth;
 use core::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi64x,
-    _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
-    _mm256_xor_si256,
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi32,
+    _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
-/// Whether this CPU has AVX2. With `std` this asks the CPU (std caches the answer
-/// after the first call); without `std` it is whatever the build targets.
+// Run-time detection without `std`: one CPUID (and XGETBV, for the OS's AVX
+// state) the first time, then a cached answer in a static; a build that already
+// targets AVX2 answers true without asking.
+cpufeatures::new!(avx2_cpuid, "avx2");
+
+/// Whether this CPU has AVX2 (and the OS saves its registers).
 #[inline]
 pub fn detected() -> bool {
-    #[cfg(feature = "std")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(target_feature = "avx2")
-    }
+    avx2_cpuid::get()
 }
 
 /// A bit slice of 256 blocks in one AVX2 register.
@@ -41,6 +39,12 @@ impl Word for Avx2Word {
     fn splat(x: u64) -> Self {
         // SAFETY: Avx2Word code only runs after AVX2 was detected (module rule).
         Self(unsafe { _mm256_set1_epi64x(x as i64) })
+    }
+    #[inline(always)]
+    fn splat_mask(m: u32) -> Self {
+        // SAFETY: Avx2Word code only runs after AVX2 was detected (module rule).
+        // The eight 32-bit lanes all equal to `m` (0 or all ones) make every bit `m`.
+        Self(unsafe { _mm256_set1_epi32(m as i32) })
     }
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
@@ -146,6 +150,22 @@ fn crypt_with_avx2(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir: 
         CellWidth::Nibble => crypt_blocks::<Avx2Word, 4>(keys, rounds, dir, data),
         CellWidth::Byte => crypt_blocks::<Avx2Word, 8>(keys, rounds, dir, data),
     }
+}
+
+/// [`SlicedTweakeys::build`] compiled with AVX2.
+#[target_feature(enable = "avx2")]
+fn build_keys_with_avx2(rtk: &RoundTweakeys) -> SlicedTweakeys {
+    SlicedTweakeys::build(rtk)
+}
+
+/// The bitsliced masks of `rtk`, built with AVX2 instructions; None, doing
+/// nothing, when this CPU has no AVX2.
+pub(crate) fn build_keys(rtk: &RoundTweakeys) -> Option<SlicedTweakeys> {
+    if !detected() {
+        return None;
+    }
+    // SAFETY: `build_keys_with_avx2` needs AVX2, which `detected` just confirmed.
+    Some(unsafe { build_keys_with_avx2(rtk) })
 }
 
 /// Encrypts or decrypts whole blocks in place, 256 at a time (a shorter tail is

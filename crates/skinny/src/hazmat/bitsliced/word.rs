@@ -11,8 +11,12 @@
 pub(crate) trait Word: Copy {
     /// Lanes of 64 blocks each (1 for `u64`, 4 for an AVX2 register).
     const LANES: usize;
-    /// Every lane set to `x` (round-tweakey masks are 0 or all ones).
+    /// Every lane set to `x`.
     fn splat(x: u64) -> Self;
+    /// Every bit set to the bits of `m`, which is 0 or all ones (a round-tweakey
+    /// mask: 32 bits wide so that building and wiping the masks per call costs
+    /// half as much; the widening is one sign-extending or broadcasting load).
+    fn splat_mask(m: u32) -> Self;
     fn xor(self, other: Self) -> Self;
     fn and(self, other: Self) -> Self;
     fn or(self, other: Self) -> Self;
@@ -53,6 +57,11 @@ impl Word for u64 {
     #[inline(always)]
     fn splat(x: u64) -> Self {
         x
+    }
+    #[inline(always)]
+    fn splat_mask(m: u32) -> Self {
+        // Sign extension copies bit 31 into the upper half: 0 stays 0, all ones stays all ones.
+        i64::from(m as i32) as u64
     }
     #[inline(always)]
     fn xor(self, other: Self) -> Self {

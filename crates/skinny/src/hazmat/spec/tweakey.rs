@@ -84,12 +84,12 @@ impl RoundTweakeys {
     /// consumed as scratch.
     pub(crate) fn xor_schedule_of(&mut self, width: CellWidth, z: usize, tk: &mut TweakeyArray) {
         for r in 0..self.rounds {
-            for i in 0..8 {
-                self.rtk[r][i] ^= tk[i];
+            for (k, t) in self.rtk[r].iter_mut().zip(tk.iter()) {
+                *k ^= t;
             }
             let mut next = [0u8; 16];
-            for i in 0..16 {
-                next[i] = tk[PT[i]];
+            for (n, &from) in next.iter_mut().zip(PT.iter()) {
+                *n = tk[from];
             }
             for cell in next.iter_mut().take(8) {
                 *cell = match z {

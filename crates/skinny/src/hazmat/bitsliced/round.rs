@@ -42,7 +42,7 @@ fn sub_cell_inv<W: Word, const BITS: usize>(c: &mut Cell<W>) {
 #[inline(always)]
 fn add_masks<W: Word, const BITS: usize>(c: &mut Cell<W>, masks: &RoundMasks, cell: usize) {
     for b in 0..BITS {
-        c[b] = c[b].xor(W::splat(masks[8 * cell + b]));
+        c[b] = c[b].xor(W::splat_mask(masks[8 * cell + b]));
     }
 }
 

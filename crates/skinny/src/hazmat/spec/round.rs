@@ -89,7 +89,7 @@ pub fn shift_rows_inv(s: &mut State) {
 }
 
 /// MixColumns: each column (a0,a1,a2,a3) times the binary matrix
-/// [[1,0,1,1],[1,0,0,0],[0,1,1,0],[1,0,1,0]], i.e. (a0⊕a2⊕a3, a0, a1⊕a2, a0⊕a2).
+/// `[[1,0,1,1],[1,0,0,0],[0,1,1,0],[1,0,1,0]]`, i.e. (a0⊕a2⊕a3, a0, a1⊕a2, a0⊕a2).
 #[inline(always)]
 pub fn mix_columns(s: &mut State) {
     for c in 0..4 {

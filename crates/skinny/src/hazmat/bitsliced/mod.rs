@@ -3,18 +3,20 @@
 //! A batch of blocks is transposed so that one machine word holds the same bit of
 //! every block (module `transpose`); the round function then works on whole
 //! words with XOR, AND, OR and NOT only (modules `sbox`, `round`); the round
-//! tweakeys, the same for every block, are precomputed per key as
-//! all-ones/all-zero masks ([`SlicedTweakeys`]). Nothing branches on or indexes by
+//! tweakeys, the same for every block, are spread into all-ones/all-zero masks
+//! (module `keys`) before the batches run. Nothing branches on or indexes by
 //! secret data.
 //!
 //! Two code paths share that code through one word abstraction (module `word`):
 //! - [`Path::PortableU64`]: `u64` slices, 64 blocks a batch, every target;
 //! - [`Path::Avx2`]: 256-bit slices, 256 blocks a batch, x86-64 with AVX2 found
-//!   at run time.
+//!   at run time (`cpufeatures`: one CPUID query, cached in a static, with or
+//!   without `std`).
 //!
 //! [`crate::Skinny::encrypt_blocks`] picks [`Path::best`];
-//! [`crate::Skinny::encrypt_blocks_with`] runs a chosen path (for tests and
-//! benchmarks). See `docs/cpu-bitsliced.md` for the operation counts and speeds.
+//! [`crate::Skinny::encrypt_blocks_with`] runs a chosen path, so tests can force
+//! the portable fallback on an AVX2 machine and compare the two. See
+//! `docs/cpu-bitsliced.md` for the operation counts and speeds.
 
 // Index loops over cells and bits read like the specification's formulas.
 #![allow(clippy::needless_range_loop)]
@@ -30,7 +32,7 @@ mod transpose;
 mod word;
 
 pub(crate) use batch::Direction;
-pub use keys::SlicedTweakeys;
+pub(crate) use keys::SlicedTweakeys;
 
 use crate::spec::CellWidth;
 
@@ -100,8 +102,7 @@ impl core::fmt::Display for PathUnavailable {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for PathUnavailable {}
+impl core::error::Error for PathUnavailable {}
 
 /// Encrypts or decrypts whole blocks of `data` in place on `path`.
 pub(crate) fn crypt(

@@ -1,0 +1,91 @@
+//! Round tweakeys in bitsliced form.
+//!
+//! The tweakey is the same for every block of a batch, so each of its bits becomes
+//! a whole word: all ones where the bit is 1, zero where it is 0, made by
+//! arithmetic (`0 - bit`), never by a branch. The round constants that land in the
+//! first two rows (cells 0 and 4) are folded in here too, which leaves only the
+//! fixed constant 2 of cell 8 for the round function.
+//!
+//! At 64 words a round these masks are about 14 KiB, so the cipher values do not
+//! hold them: they are built where a bitsliced engine runs (per call of
+//! [`crate::Skinny::encrypt_blocks`], once per closure in the RustCrypto types,
+//! once per key in [`crate::BitslicedSkinny`]). Building them costs about as much
+//! as a few AVX2 batches' worth of mask XORs, which is why bulk engines keep
+//! them, while generating them inside every round would add ALU work to each
+//! batch.
+
+use crate::spec::round::ROUND_CONSTANTS;
+use crate::spec::tweakey::{RoundTweakeys, MAX_ROUNDS};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// Masks of one round: index `8·cell + bit` for the eight cells of the first two
+/// rows (4-bit cells use bits 0..4 only; their other masks are zero). Each is 0 or
+/// all ones; 32 bits wide, widened by [`super::word::Word::splat_mask`] as it is
+/// loaded, so that the per-call build and wipe touch half the memory.
+pub(crate) type RoundMasks = [u32; 64];
+
+/// The bitsliced round tweakeys (with the row-0/1 round constants) of one key.
+/// Secret; wiped when dropped.
+#[derive(Clone)]
+pub(crate) struct SlicedTweakeys {
+    masks: [RoundMasks; MAX_ROUNDS],
+    /// Rounds filled in (the rest stay zero), so that dropping wipes only those.
+    rounds: usize,
+}
+
+impl SlicedTweakeys {
+    /// Spreads every bit of every round tweakey into a mask word, with the code
+    /// vectorised for AVX2 when this CPU has it (it runs once per call of
+    /// [`crate::Skinny::encrypt_blocks`], so its speed shows on short calls).
+    pub(crate) fn new(rtk: &RoundTweakeys) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(keys) = super::avx2::build_keys(rtk) {
+            return keys;
+        }
+        Self::build(rtk)
+    }
+
+    /// The work of [`SlicedTweakeys::new`], inlined into each caller so that the
+    /// AVX2 one compiles it with AVX2 (a variable shift per lane).
+    #[inline(always)]
+    pub(super) fn build(rtk: &RoundTweakeys) -> Self {
+        let rounds = rtk.rounds();
+        let cells = rtk.as_cells();
+        // Every round written once (unused ones as zeros) rather than zeroing the
+        // whole array first and writing the used rounds again.
+        let masks = core::array::from_fn(|r| {
+            if r >= rounds {
+                return [0u32; 64];
+            }
+            let rc = ROUND_CONSTANTS[r];
+            // Cell `c` is byte `c` of this little-endian word, so bit `b` of cell
+            // `c` is bit `8c + b`: mask `i` is just bit `i`, spread to a word by
+            // arithmetic. The round constants of cells 0 and 4 go in with it.
+            let word = u64::from_le_bytes(cells[r]) ^ u64::from(rc & 0xf) ^ (u64::from(rc >> 4) << 32);
+            core::array::from_fn(|i| 0u32.wrapping_sub(((word >> i) & 1) as u32))
+        });
+        Self { masks, rounds }
+    }
+
+    /// The masks of round `r`.
+    #[inline(always)]
+    pub(crate) fn round(&self, r: usize) -> &RoundMasks {
+        &self.masks[r]
+    }
+}
+
+impl Drop for SlicedTweakeys {
+    fn drop(&mut self) {
+        // Only the rounds filled in hold key material; wiping those alone keeps
+        // the per-call cost of [`crate::Skinny::encrypt_blocks`] down.
+        self.masks[..self.rounds].as_flattened_mut().zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for SlicedTweakeys {}
+
+impl core::fmt::Debug for SlicedTweakeys {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("SlicedTweakeys { .. }")
+    }
+}
