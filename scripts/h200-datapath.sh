@@ -49,16 +49,29 @@ med() {
     printf '%s\n' "${ts[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
 
+# One timed run of each command in turn, $1 rounds (so that drift hits all
+# alike); prints the four medians.
+interleaved() {
+    local runs=$1
+    local -a a b c d
+    for _ in $(seq "$runs"); do
+        a+=("$(med 1 cp $D/in $D/out-cp)")
+        b+=("$(med 1 $B/skinny encrypt -q -b cpu -K $K --iv $IV $D/in -o $D/out-cpu)")
+        c+=("$(med 1 $B/skinny encrypt -q -b gpu -K $K --iv $IV $D/in -o $D/out-gpu)")
+        d+=("$(med 1 $B/skinny encrypt -q -K $K --iv $IV $D/in -o $D/out-auto)")
+    done
+    for arr in "${a[*]}" "${b[*]}" "${c[*]}" "${d[*]}"; do
+        printf '%s\n' $arr | sort -g | awk '{v[NR]=$1} END {printf "%s ", v[int((NR+1)/2)]}'
+    done
+}
+
 {
-    echo "# CLI wall time, skinny-128-256 CTR encryption, input and output in $D (tmpfs), median"
+    echo "# CLI wall time, skinny-128-256 CTR encryption, input and output in $D (tmpfs), median of interleaved runs"
     printf "%-8s %9s %9s %9s %9s %9s %s\n" size cp cpu gpu auto best/auto outputs
-    for spec in 64K:65536:5 1M:1048576:5 8M:8388608:5 64M:67108864:5 512M:536870912:3 4G:4294967296:3; do
+    for spec in 64K:65536:15 1M:1048576:15 8M:8388608:11 64M:67108864:7 512M:536870912:5 4G:4294967296:5; do
         IFS=: read -r name bytes runs <<< "$spec"
         head -c "$bytes" /dev/zero | $B/skinny encrypt -q -b cpu -K $K --iv $IV > $D/in
-        t_cp=$(med "$runs" cp $D/in $D/out-cp)
-        t_cpu=$(med "$runs" $B/skinny encrypt -q -b cpu -K $K --iv $IV $D/in -o $D/out-cpu)
-        t_gpu=$(med "$runs" $B/skinny encrypt -q -b gpu -K $K --iv $IV $D/in -o $D/out-gpu)
-        t_auto=$(med "$runs" $B/skinny encrypt -q -K $K --iv $IV $D/in -o $D/out-auto)
+        read -r t_cp t_cpu t_gpu t_auto <<< "$(interleaved "$runs")"
         same=$(cmp -s $D/out-cpu $D/out-gpu && cmp -s $D/out-cpu $D/out-auto && echo same || echo MISMATCH)
         ratio=$(awk -v a="$t_auto" -v c="$t_cpu" -v g="$t_gpu" 'BEGIN { b = c < g ? c : g; printf "%.3f", a / b }')
         printf "%-8s %9.4f %9.4f %9.4f %9.4f %9s %s\n" "$name" "$t_cp" "$t_cpu" "$t_gpu" "$t_auto" "$ratio" "$same"

@@ -296,6 +296,12 @@ impl Processor {
         self.engine.as_ref().map(|e| e.name())
     }
 
+    /// What the engine did so far, in one line ([`Engine::report`]); `None` for
+    /// the serial modes.
+    pub fn engine_report(&self) -> Option<String> {
+        self.engine.as_ref().map(|e| e.report())
+    }
+
     /// Takes more input and appends to `out` all the output that can be given yet.
     ///
     /// # Errors
@@ -380,6 +386,12 @@ impl Processor {
     /// failure. On error `buf` holds no plaintext that failed its padding check
     /// in its last block.
     pub fn finish_in_place(mut self, buf: &mut Vec<u8>) -> Result<(), Error> {
+        self.end_in_place(buf)
+    }
+
+    /// [`Processor::finish_in_place`] keeping the processor for its report;
+    /// further input is refused.
+    pub(crate) fn end_in_place(&mut self, buf: &mut Vec<u8>) -> Result<(), Error> {
         if !self.pending.is_empty() {
             // Input left by update(): it comes first.
             let mut all = std::mem::take(&mut self.pending);

@@ -170,8 +170,8 @@ pub struct PipeReport<W> {
     pub writer: W,
     /// Input bytes.
     pub bytes: u64,
-    /// The engine that ran the parallel work ([`Processor::engine_name`]), if any.
-    pub engine: Option<&'static str>,
+    /// What the engine did ([`Processor::engine_report`]), if there was one.
+    pub engine: Option<String>,
 }
 
 /// What the reader thread hands on.
@@ -288,7 +288,7 @@ fn process_loop(
     full: &Receiver<Read_>,
     out: &SyncSender<Vec<u8>>,
     progress: &mut dyn FnMut(u64),
-) -> Result<(u64, Option<&'static str>), StreamError> {
+) -> Result<(u64, Option<String>), StreamError> {
     let mut held: Option<Vec<u8>> = None;
     let mut total = 0u64;
     loop {
@@ -310,8 +310,8 @@ fn process_loop(
     }
     let mut last = held.unwrap_or_default();
     let n = last.len() as u64;
-    let engine = processor.engine_name();
-    processor.finish_in_place(&mut last)?;
+    processor.end_in_place(&mut last)?;
+    let engine = processor.engine_report();
     if !last.is_empty() && out.send(last).is_err() {
         return Err(StreamError::Write(thread_gone()));
     }

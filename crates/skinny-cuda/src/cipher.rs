@@ -117,8 +117,10 @@ pub struct GpuCipher {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum HostPath {
-    /// The fastest for the size: [`HostPath::Registered`] for large inputs,
-    /// [`HostPath::Staged`] for middling ones, [`HostPath::Pageable`] for small.
+    /// The fastest for the memory and the size: memory that is page-locked
+    /// already ([`Gpu::alloc_host`]) is copied straight to and from, at the
+    /// link's speed; pageable memory goes [`HostPath::Staged`] from a few MiB
+    /// on, [`HostPath::Pageable`] below.
     #[default]
     Auto,
     /// Plain copies from and to the caller's (pageable) memory, one piece at a
@@ -128,8 +130,11 @@ pub enum HostPath {
     /// the device's work.
     Staged,
     /// The caller's memory page-locked in place (`cuMemHostRegister`) for the
-    /// call, and pieces over several streams copied straight to and from it: no
-    /// host copy at all.
+    /// call, piece by piece on worker threads, and pieces over several streams
+    /// copied straight to and from it: no host copy at all. On the H200 machine
+    /// page-locking runs at about 16 GB/s and makes this slower than
+    /// [`HostPath::Staged`] (docs/data-path.md); it may pay where page-locking
+    /// is cheaper.
     Registered,
 }
 
@@ -143,11 +148,6 @@ struct Lane {
 /// Streams of the registered path: enough for copies in both directions and a
 /// kernel to be in flight at once, with one to spare.
 const LANES: usize = 4;
-
-/// Inputs at least this long take the registered path under [`HostPath::Auto`]:
-/// below it, page-locking costs more than the copies it saves (measured on the
-/// H200 machine; docs/data-path.md).
-pub const REGISTER_MIN_BYTES: usize = 64 << 20;
 
 /// Double-buffered transfers: while one slot's piece is copied to the GPU,
 /// run and copied back on its stream, the host fills or empties the other slot.
@@ -170,7 +170,7 @@ const PIPELINE_MIN_BYTES: usize = 4 << 20;
 /// of what the PCIe link moves.
 fn parallel_copy(dst: &mut [u8], src: &[u8]) {
     const CHUNK: usize = 4 << 20;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
     if src.len() <= CHUNK || threads == 1 {
         dst.copy_from_slice(src);
         return;
@@ -412,8 +412,25 @@ impl GpuCipher {
         }
         let chain: Zeroizing<Vec<u8>> = Zeroizing::new(if iv.len() == bs { iv.to_vec() } else { vec![0; bs] });
         let len = data.len();
+        if len >= PIPELINE_MIN_BYTES && matches!(self.host_path, HostPath::Auto) && self.is_page_locked(data) {
+            // Page-locked already (from Gpu::alloc_host, say): the copies go
+            // straight to and from it at the link's speed.
+            let whole = len / bs * bs;
+            let (blocks, tail) = data.split_at_mut(whole);
+            match self.run_registered(op, &chain, blocks, false) {
+                Ok(()) => {}
+                Err(RegisterError::Refused) => return Err(GpuError::Internal("page-locked memory refused")),
+                Err(RegisterError::Gpu(e)) => return Err(e),
+            }
+            if tail.is_empty() {
+                return Ok(());
+            }
+            let next = Zeroizing::new(counter_plus(&chain, (whole / bs) as u64));
+            return self.run_pageable(op, next, tail);
+        }
         let path = match self.host_path {
-            HostPath::Auto if len >= REGISTER_MIN_BYTES => HostPath::Registered,
+            // Page-locking pageable memory costs more than staging it through
+            // pinned buffers on the H200 machine (docs/data-path.md).
             HostPath::Auto if len >= PIPELINE_MIN_BYTES.min(self.piece + 1) => HostPath::Staged,
             HostPath::Auto => HostPath::Pageable,
             chosen => chosen,
@@ -424,7 +441,7 @@ impl GpuCipher {
                 // after them through the plain one.
                 let whole = len / bs * bs;
                 let (blocks, tail) = data.split_at_mut(whole);
-                let registered = self.run_registered(op, &chain, blocks);
+                let registered = self.run_registered(op, &chain, blocks, true);
                 match registered {
                     Ok(()) => {}
                     // Memory the driver will not page-lock (already pinned
@@ -582,7 +599,7 @@ impl GpuCipher {
     /// directions and the kernels all overlap. Pieces the driver refuses to
     /// lock (memory already pinned elsewhere, say) go through the plain path
     /// afterwards, with the chaining values read before anything was written.
-    fn run_registered(&mut self, op: Op, chain: &[u8], data: &mut [u8]) -> Result<(), RegisterError> {
+    fn run_registered(&mut self, op: Op, chain: &[u8], data: &mut [u8], lock: bool) -> Result<(), RegisterError> {
         let bs = self.block;
         let len = data.len();
         if len == 0 {
@@ -606,7 +623,11 @@ impl GpuCipher {
             })
             .collect();
         let base = SendPtr(data.as_mut_ptr());
-        let lockers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, LOCKERS).min(pieces);
+        let lockers = if lock {
+            std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, LOCKERS).min(pieces)
+        } else {
+            0
+        };
         let mut locked: Vec<Option<Registration>> = (0..pieces).map(|_| None).collect();
         let mut refused: Vec<usize> = Vec::new();
         let mut result: Result<(), GpuError> = Ok(());
@@ -635,7 +656,7 @@ impl GpuCipher {
             drop(tx);
             let mut next = 0;
             'queue: while next < pieces {
-                while locked[next].is_none() && !refused.contains(&next) {
+                while lock && locked[next].is_none() && !refused.contains(&next) {
                     match rx.recv() {
                         Ok((i, Ok(reg))) => locked[i] = Some(reg),
                         Ok((i, Err(RegisterError::Refused))) => refused.push(i),
@@ -649,7 +670,7 @@ impl GpuCipher {
                         }
                     }
                 }
-                if locked[next].is_some() {
+                if !lock || locked[next].is_some() {
                     let off = next * piece;
                     let n = piece.min(len - off);
                     if let Err(e) = self.queue_piece(next % LANES, op, &chains[next], base.0, off, n) {
@@ -677,7 +698,7 @@ impl GpuCipher {
             }
         }
         // Unlocking costs about a third of locking: spread it over threads too.
-        let per = locked.len().div_ceil(lockers).max(1);
+        let per = locked.len().div_ceil(lockers.max(1)).max(1);
         std::thread::scope(|sc| {
             for part in locked.chunks_mut(per) {
                 sc.spawn(move || part.iter_mut().for_each(|r| drop(r.take())));
@@ -690,6 +711,28 @@ impl GpuCipher {
             self.run_pageable(op, chains[i].clone(), &mut data[off..off + n])?;
         }
         Ok(())
+    }
+
+    /// Whether `data` lies in page-locked host memory (its first and last byte
+    /// are host memory the driver knows).
+    fn is_page_locked(&self, data: &[u8]) -> bool {
+        if data.is_empty() || self.gpu.context().bind_to_thread().is_err() {
+            return false;
+        }
+        let known = |p: *const u8| {
+            let mut kind: u32 = 0;
+            // SAFETY: an out-parameter of the attribute's size; the driver only
+            // looks the address up.
+            let r = unsafe {
+                sys::cuPointerGetAttribute(
+                    (&mut kind as *mut u32).cast(),
+                    sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                    p as sys::CUdeviceptr,
+                )
+            };
+            r == sys::CUresult::CUDA_SUCCESS && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
+        };
+        known(data.as_ptr()) && known(data[data.len() - 1..].as_ptr())
     }
 
     /// Queues piece `data[off..off + n]` (page-locked, whole blocks) on lane `k`:

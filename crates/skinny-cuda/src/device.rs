@@ -186,6 +186,20 @@ impl Gpu {
         self.ctx.mem_get_info().map(|(free, _)| free).map_err(|e| GpuError::driver("cannot read free GPU memory")(e))
     }
 
+    /// `len` bytes of zeroed page-locked host memory on this GPU's context:
+    /// [`crate::GpuCipher::run`] on it copies straight to and from the device at
+    /// the link's speed, with no staging copy (`as_mut_slice` gives the bytes).
+    ///
+    /// # Errors
+    /// When the driver cannot page-lock that much.
+    pub fn alloc_host(&self, len: usize) -> Result<cudarc::driver::PinnedHostSlice<u8>, GpuError> {
+        // SAFETY: zeroed below before anyone reads it.
+        let mut buf =
+            unsafe { self.ctx.alloc_pinned::<u8>(len) }.map_err(GpuError::driver("allocating pinned memory"))?;
+        buf.as_mut_slice().map_err(GpuError::driver("allocating pinned memory"))?.fill(0);
+        Ok(buf)
+    }
+
     /// The CUDA context: device buffers and streams for [`crate::GpuCipher::run_device`]
     /// are made from it (or from [`Gpu::new_stream`]).
     pub fn context(&self) -> &Arc<CudaContext> {

@@ -17,7 +17,7 @@ pub mod constants;
 pub mod device;
 mod error;
 
-pub use cipher::{GpuCipher, HostPath, KernelKind, Op, REGISTER_MIN_BYTES};
+pub use cipher::{GpuCipher, HostPath, KernelKind, Op};
 /// The CUDA bindings this crate is built on, for device buffers and streams
 /// handed to [`GpuCipher::run_device`].
 pub use cudarc;

@@ -37,6 +37,13 @@ pub const GPU_OPEN_SECONDS: f64 = 0.4;
 /// over most of it, and a wrong guess costs at most one core for the opening.
 pub const PAYBACK_FACTOR: f64 = 2.0;
 
+/// CPU time measured before the rate is trusted.
+const MIN_MEASURED: Duration = Duration::from_millis(20);
+
+/// The share of wall time the engine must be busy for a faster engine to pay:
+/// below it, the caller's own work (file reading and writing) is the limit.
+const ENGINE_BOUND: f64 = 0.7;
+
 /// Smaller calls stay on the CPU even with a GPU ready: below this, transfers
 /// and the launch cost more than the CPU takes.
 pub const GPU_MIN_CALL_BYTES: usize = 1 << 20;
@@ -106,6 +113,9 @@ impl Backend for AutoBackend {
             cpu_bytes: 0,
             cpu_rate: None,
             gpu: GpuState::NotOpened,
+            gpu_bytes: 0,
+            gpu_note: None,
+            started: None,
             unavailable: self.unavailable.clone(),
             #[cfg(feature = "cuda")]
             shared: self.gpu.clone(),
@@ -139,6 +149,12 @@ struct AutoEngine {
     /// The CPU engine's rate in bytes per second, over its calls so far.
     cpu_rate: Option<f64>,
     gpu: GpuState,
+    /// Bytes the GPU processed.
+    gpu_bytes: u64,
+    /// What became of the GPU, for the report.
+    gpu_note: Option<&'static str>,
+    /// When the first call started.
+    started: Option<Instant>,
     unavailable: Arc<Mutex<Option<String>>>,
     #[cfg(feature = "cuda")]
     shared: Arc<std::sync::OnceLock<Result<Arc<dyn Backend>, String>>>,
@@ -155,6 +171,16 @@ impl AutoEngine {
     /// opening a GPU.
     fn gpu_would_pay(&self) -> bool {
         let horizon = GPU_OPEN_SECONDS * PAYBACK_FACTOR;
+        // A rate from a few milliseconds of work is mostly start-up noise.
+        if self.cpu_busy < MIN_MEASURED {
+            return false;
+        }
+        // When the engine waits for its caller most of the time (reading and
+        // writing files, say), a faster engine would not make the whole faster.
+        let wall = self.started.map_or(Duration::ZERO, |t| t.elapsed());
+        if self.cpu_busy.as_secs_f64() < ENGINE_BOUND * wall.as_secs_f64() {
+            return false;
+        }
         match (self.total, self.cpu_rate) {
             (Some(total), Some(rate)) => (total.saturating_sub(self.done) as f64 / rate) > horizon,
             // Known size, no rate yet: wait for the first CPU call to measure one.
@@ -189,7 +215,8 @@ impl AutoEngine {
         }
     }
 
-    fn note_unavailable(&self, why: String) {
+    fn note_unavailable(&mut self, why: String) {
+        self.gpu_note = Some("unusable");
         if let Ok(mut slot) = self.unavailable.lock() {
             slot.get_or_insert(why);
         }
@@ -224,6 +251,7 @@ impl AutoEngine {
     /// Runs `op` on the chosen engine and keeps the rates up to date.
     fn run(&mut self, len: usize, op: impl FnOnce(&mut dyn Engine) -> Result<(), Error>) -> Result<(), Error> {
         let start = Instant::now();
+        self.started.get_or_insert(start);
         match self.pick(len) {
             Pick::Cpu => {
                 op(self.cpu.as_mut())?;
@@ -233,12 +261,14 @@ impl AutoEngine {
             Pick::Gpu => {
                 let GpuState::Ready(engine, gpu_rate) = &mut self.gpu else { unreachable!("picked a ready GPU") };
                 op(engine.as_mut())?;
+                self.gpu_bytes += len as u64;
                 let r = len as f64 / start.elapsed().as_secs_f64().max(1e-9);
                 *gpu_rate = Some(gpu_rate.map_or(r, |old| 0.5 * old + 0.5 * r));
                 if let (Some(g), Some(c)) = (*gpu_rate, self.cpu_rate) {
                     if g < c {
                         // Slower than the CPU here (a small GPU, a busy link): leave it.
                         self.gpu = GpuState::Off;
+                        self.gpu_note = Some("slower than the CPU here, left after trying");
                     }
                 }
             }
@@ -281,10 +311,21 @@ impl Engine for AutoEngine {
         super::CPU_CHUNK_BYTES.max(GPU_MIN_CALL_BYTES)
     }
     fn name(&self) -> &'static str {
-        match self.gpu {
-            GpuState::Ready(..) => "auto (cpu and gpu)",
-            _ => "auto (cpu)",
+        if self.gpu_bytes > 0 {
+            "auto (cpu and gpu)"
+        } else {
+            "auto (cpu)"
         }
+    }
+    fn report(&self) -> String {
+        let gpu = match (&self.gpu, self.gpu_note) {
+            (_, Some(note)) => note,
+            (GpuState::NotOpened, None) => "not opened: the work could not repay it",
+            (GpuState::Opening(_), None) => "still opening when the work ended",
+            (GpuState::Ready(..), None) => "used",
+            (GpuState::Off, None) => "off",
+        };
+        format!("auto: {} bytes on the cpu, {} on the gpu (gpu {gpu})", self.cpu_bytes, self.gpu_bytes)
     }
 }
 
@@ -312,6 +353,9 @@ mod tests {
             cpu_bytes: 1,
             cpu_rate: Some(1.0),
             gpu: GpuState::NotOpened,
+            gpu_bytes: 0,
+            gpu_note: None,
+            started: Some(Instant::now() - Duration::from_secs(60)),
             unavailable: backend.unavailable.clone(),
             #[cfg(feature = "cuda")]
             shared: backend.gpu.clone(),

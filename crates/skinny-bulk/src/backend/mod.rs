@@ -68,6 +68,12 @@ pub trait Engine: Send {
         "unnamed engine"
     }
 
+    /// What the engine did, in one line for a user (`auto` says how much went
+    /// where and why). The default is [`Engine::name`].
+    fn report(&self) -> String {
+        self.name().to_string()
+    }
+
     /// Full-block CFB decryption of whole blocks: P_i = C_i ⊕ E(C_{i-1}), C_{-1} = `iv`.
     /// The default runs on [`Engine::ecb`].
     ///

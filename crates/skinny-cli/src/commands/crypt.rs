@@ -72,8 +72,8 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     bar.finish_and_clear();
     let report = result?;
     if a.verbose {
-        let engine = report.engine.unwrap_or("the CPU, block after block (a serial mode)");
-        eprintln!("skinny: {} bytes through {mode} {dir} on {engine}", report.bytes);
+        let engine = report.engine.unwrap_or_else(|| "on the CPU, block after block (a serial mode)".into());
+        eprintln!("skinny: {} bytes through {mode} {dir}: {engine}", report.bytes);
         if let Some(why) = backend.fallback() {
             eprintln!("skinny: no usable GPU ({why}); using the CPU");
         }
