@@ -170,7 +170,7 @@ const PIPELINE_MIN_BYTES: usize = 4 << 20;
 /// of what the PCIe link moves.
 fn parallel_copy(dst: &mut [u8], src: &[u8]) {
     const CHUNK: usize = 4 << 20;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     if src.len() <= CHUNK || threads == 1 {
         dst.copy_from_slice(src);
         return;
