@@ -39,7 +39,6 @@ step() {
 if [[ $what == all || $what == tests || $what == exp ]]; then
     step tests 330 env SKINNY_GPU_BIG=1 $B/gpu-tests --test-threads=1
     # The plain path (no pinned staging) too.
-    step tests-pageable 120 env SKINNY_GPU_PAGEABLE=1 $B/gpu-tests --test-threads=1
     step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu-tests --test-threads=1 --skip one_gib
     step racecheck 120 compute-sanitizer --tool racecheck --error-exitcode 9 $B/gpu-tests --test-threads=1 unaligned
 fi

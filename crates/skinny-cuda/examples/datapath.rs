@@ -58,7 +58,7 @@ fn main() {
     let gpu = Arc::new(Gpu::open(0).expect("open GPU 0"));
     println!("context and device attributes        {:8.1}", ms(t));
     let t = Instant::now();
-    let module = gpu.load_module(&skinny_cuda::cipher::BITSLICED).expect("kernels");
+    let module = gpu.load_module(&skinny_cuda::kernels::BITSLICED).expect("kernels");
     println!("kernel module (cache or NVRTC)       {:8.1}", ms(t));
     drop(module);
     let t = Instant::now();

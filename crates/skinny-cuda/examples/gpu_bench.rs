@@ -9,7 +9,7 @@
 //! the first size only; `SKINNY_BENCH_NO_PAPER=1` leaves it out.
 
 use skinny::{Skinny, Variant};
-use skinny_cuda::{Gpu, GpuCipher, KernelKind, Op};
+use skinny_cuda::{Gpu, GpuCipher, GpuOptions, HostPath, KernelKind, Op};
 
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
@@ -31,7 +31,12 @@ fn main() {
         .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
         .unwrap_or_else(|| Variant::ALL.to_vec());
     let warmup = 3;
-    let gpu = match Gpu::first() {
+    // Tuning experiments pass extra NVRTC options (e.g. `-DBS_MIN_BLOCKS=2`)
+    // through this variable; the library itself reads no environment.
+    let extra: Vec<String> = std::env::var("SKINNY_NVRTC_OPTIONS")
+        .map(|v| v.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    let gpu = match Gpu::open_with(0, &GpuOptions::with_nvrtc_options(extra)).map(std::sync::Arc::new) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("skip: no usable GPU: {e}");
@@ -135,12 +140,10 @@ fn host_path(gpu: &std::sync::Arc<Gpu>, key: &[u8], mib: usize) {
         chunk.copy_from_slice(&x.to_le_bytes());
     }
     let iv = [7u8; 16];
-    for (path, pageable) in [("pinned, double-buffered", false), ("pageable, one piece at a time", true)] {
-        if pageable {
-            std::env::set_var("SKINNY_GPU_PAGEABLE", "1");
-        } else {
-            std::env::remove_var("SKINNY_GPU_PAGEABLE");
-        }
+    for (path, host_path) in
+        [("pinned, double-buffered", HostPath::Staged), ("pageable, one piece at a time", HostPath::Pageable)]
+    {
+        g.set_host_path(host_path);
         for op in [Op::Ctr, Op::EcbEncrypt] {
             let mut times = Vec::new();
             for i in 0..4 {
@@ -160,5 +163,4 @@ fn host_path(gpu: &std::sync::Arc<Gpu>, key: &[u8], mib: usize) {
         );
         }
     }
-    std::env::remove_var("SKINNY_GPU_PAGEABLE");
 }

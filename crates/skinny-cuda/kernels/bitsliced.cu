@@ -24,12 +24,12 @@
 // Round masks: for each round, cells 0..7 (the rows the tweakey touches), each
 // cell's bits from bit 0 up: ~0 where (round tweakey ^ round constant) has a 1.
 // 56 rounds (the most) x 8 cells x 8 bits.
-__constant__ u32 round_masks[56 * 64];
+__constant__ u32 round_masks[SKINNY_MAX_ROUNDS * 64];
 // The same masks with the rounds in reverse order, for decryption: both loops
 // then read their masks at addresses that grow with a uniform counter, which
 // the compiler serves from uniform registers (with a down-counting index it
 // loaded them into ordinary registers, raising register pressure).
-__constant__ u32 round_masks_rev[56 * 64];
+__constant__ u32 round_masks_rev[SKINNY_MAX_ROUNDS * 64];
 
 #define MODE_ECB 0
 #define MODE_CTR 1
@@ -393,7 +393,7 @@ DEV void bitsliced_kernel(const u32* __restrict__ in, u32* __restrict__ out, u64
 }
 
 #ifndef SKINNY_HOSTSIM
-#define BS_THREADS 128
+#define BS_THREADS SKINNY_BS_THREADS
 // Three blocks of 128 threads per SM: at most 168 registers a thread, 12 warps
 // an SM to hide load and store latency behind other warps' logic.
 #ifndef BS_MIN_BLOCKS

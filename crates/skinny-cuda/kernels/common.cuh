@@ -9,6 +9,13 @@
 typedef unsigned int u32;
 typedef unsigned long long u64;
 
+// Constants shared with the Rust side, which passes them as -D options
+// (crates/skinny-cuda/src/kernels.rs: MAX_ROUNDS, BITSLICED_THREADS,
+// PAPER_THREADS); they have one home, there.
+#if !defined(SKINNY_MAX_ROUNDS) || !defined(SKINNY_BS_THREADS) || !defined(SKINNY_PAPER_THREADS)
+#error "SKINNY_MAX_ROUNDS, SKINNY_BS_THREADS and SKINNY_PAPER_THREADS come from src/kernels.rs"
+#endif
+
 #ifndef SKINNY_HOSTSIM
 #define DEV __device__ __forceinline__
 #define BSWAP32(x) __byte_perm((x), 0u, 0x0123u)

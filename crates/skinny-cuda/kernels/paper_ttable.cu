@@ -26,10 +26,10 @@
 __constant__ u32 T[4][256];
 __constant__ u32 TI[4][256];
 __constant__ u32 SINV[256];
-__constant__ u32 RK[56][4];
-__constant__ u32 RC[56][4];
-__constant__ u32 DK[56][4];
-__constant__ u32 DC[56][4];
+__constant__ u32 RK[SKINNY_MAX_ROUNDS][4];
+__constant__ u32 RC[SKINNY_MAX_ROUNDS][4];
+__constant__ u32 DK[SKINNY_MAX_ROUNDS][4];
+__constant__ u32 DC[SKINNY_MAX_ROUNDS][4];
 
 #define BYTE(w, r) (((w) >> (8 * (r))) & 0xffu)
 
@@ -115,7 +115,7 @@ DEV void paper_block(const u32* in, u32* out, u64 n, const u32* iv, int rounds, 
 
 #ifndef SKINNY_HOSTSIM
 #define PAPER_ENTRY(name, MODE)                                                             \
-    extern "C" __global__ void __launch_bounds__(512)                                       \
+    extern "C" __global__ void __launch_bounds__(SKINNY_PAPER_THREADS)                                       \
     name(const u32* __restrict__ in, u32* __restrict__ out, u64 n, u32 iv0, u32 iv1,        \
          u32 iv2, u32 iv3, int rounds) {                                                     \
         const u32 iv[4] = {iv0, iv1, iv2, iv3};                                              \

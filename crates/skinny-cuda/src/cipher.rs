@@ -3,260 +3,41 @@
 //! device-sized pieces.
 
 use crate::constants::{self, Symbol};
-use crate::device::{Gpu, KernelSource};
+use crate::device::Gpu;
+use crate::kernels::{entry_point, launch_config, KernelKind, Op, BITSLICED, FILL_ENTRY, PAPER, WARP_BYTES};
+use crate::transfer::{HostPath, Lane, Pipeline};
 use crate::GpuError;
-use cudarc::driver::{
-    sys, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig, PinnedHostSlice,
-    PushKernelArg,
-};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use skinny::counter::Counter;
-use skinny::{CellWidth, Skinny};
+use skinny::Skinny;
 use std::sync::Arc;
 use zeroize::Zeroizing;
 
-/// The bitsliced constant-time kernels.
-pub const BITSLICED: KernelSource = KernelSource {
-    name: "bitsliced",
-    text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/bitsliced.cu")),
-};
-
-/// The paper's T-table kernel (not constant time).
-pub const PAPER: KernelSource = KernelSource {
-    name: "paper_ttable",
-    text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/paper_ttable.cu")),
-};
-
-/// Which kernels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KernelKind {
-    /// The paper's fused T-table round, one thread per block: SKINNY-128 only, NOT constant time.
-    Paper,
-    /// Bitsliced across 32 blocks per thread: every variant, constant time.
-    Bitsliced,
-}
-
-impl KernelKind {
-    /// Whether the kernels run in constant time.
-    pub fn constant_time(self) -> bool {
-        matches!(self, KernelKind::Bitsliced)
-    }
-
-    /// Whether the kernels implement `variant`.
-    pub fn supports(self, variant: skinny::Variant) -> bool {
-        match self {
-            KernelKind::Paper => variant.cell_width() == CellWidth::Byte,
-            KernelKind::Bitsliced => true,
-        }
-    }
-}
-
-/// A parallel operation over many blocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    /// ECB encryption.
-    EcbEncrypt,
-    /// ECB decryption.
-    EcbDecrypt,
-    /// CTR (either direction).
-    Ctr,
-    /// CBC decryption.
-    CbcDecrypt,
-    /// Full-block CFB decryption.
-    CfbDecrypt,
-}
-
-impl Op {
-    /// All five.
-    pub const ALL: [Op; 5] = [Op::EcbEncrypt, Op::EcbDecrypt, Op::Ctr, Op::CbcDecrypt, Op::CfbDecrypt];
-
-    fn index(self) -> usize {
-        self as usize
-    }
-
-    fn suffix(self) -> &'static str {
-        match self {
-            Op::EcbEncrypt => "ecb_enc",
-            Op::EcbDecrypt => "ecb_dec",
-            Op::Ctr => "ctr",
-            Op::CbcDecrypt => "cbc_dec",
-            Op::CfbDecrypt => "cfb_dec",
-        }
-    }
-}
-
-/// Bytes a warp of the bitsliced kernels handles: 32 lanes x 32 blocks, of the
-/// larger block; pieces are multiples of it.
-const WARP_BYTES: usize = 1024 * 16;
-const BITSLICED_THREADS: u32 = 128;
-const PAPER_THREADS: u32 = 512;
-
 /// One key on the GPU.
 pub struct GpuCipher {
-    gpu: Arc<Gpu>,
-    kind: KernelKind,
-    block: usize,
-    rounds: i32,
-    stream: Arc<CudaStream>,
-    module: Arc<CudaModule>,
-    funcs: Vec<Option<CudaFunction>>,
-    fill: CudaFunction,
-    symbols: Vec<&'static str>,
+    pub(crate) gpu: Arc<Gpu>,
+    pub(crate) kind: KernelKind,
+    pub(crate) block: usize,
+    pub(crate) rounds: i32,
+    pub(crate) stream: Arc<CudaStream>,
+    pub(crate) module: Arc<CudaModule>,
+    pub(crate) funcs: Vec<Option<CudaFunction>>,
+    pub(crate) fill: CudaFunction,
+    pub(crate) symbols: Vec<&'static str>,
     /// Device input and output buffers, grown on demand up to `piece` bytes.
-    bufs: Option<(CudaSlice<u8>, CudaSlice<u8>)>,
-    piece: usize,
+    pub(crate) bufs: Option<(CudaSlice<u8>, CudaSlice<u8>)>,
+    pub(crate) piece: usize,
     /// Two slots of pinned staging memory, device buffers and streams, for
     /// inputs of several pieces (allocated on first use).
-    pipeline: Option<Pipeline>,
+    pub(crate) pipeline: Option<Pipeline>,
     /// Streams and device buffers of the registered path (allocated on first use).
-    lanes: Vec<Lane>,
+    pub(crate) lanes: Vec<Lane>,
     /// How host memory reaches the device.
-    host_path: HostPath,
-}
-
-/// How [`GpuCipher::run`] moves host data to and from the device.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub enum HostPath {
-    /// The fastest for the memory and the size: memory that is page-locked
-    /// already ([`Gpu::alloc_host`]) is copied straight to and from, at the
-    /// link's speed; pageable memory goes [`HostPath::Staged`] from a few MiB
-    /// on, [`HostPath::Pageable`] below.
-    #[default]
-    Auto,
-    /// Plain copies from and to the caller's (pageable) memory, one piece at a
-    /// time: the simplest path, and the paper's.
-    Pageable,
-    /// Through two slots of pinned staging memory, host copies overlapped with
-    /// the device's work.
-    Staged,
-    /// The caller's memory page-locked in place (`cuMemHostRegister`) for the
-    /// call, piece by piece on worker threads, and pieces over several streams
-    /// copied straight to and from it: no host copy at all. On the H200 machine
-    /// page-locking runs at about 16 GB/s and makes this slower than
-    /// [`HostPath::Staged`] (docs/data-path.md); it may pay where page-locking
-    /// is cheaper.
-    Registered,
-}
-
-/// One stream of the registered path with its device buffers.
-struct Lane {
-    stream: Arc<CudaStream>,
-    input: CudaSlice<u8>,
-    output: CudaSlice<u8>,
-}
-
-/// Streams of the registered path: enough for copies in both directions and a
-/// kernel to be in flight at once, with one to spare.
-const LANES: usize = 4;
-
-/// Double-buffered transfers: while one slot's piece is copied to the GPU,
-/// run and copied back on its stream, the host fills or empties the other slot.
-struct Pipeline {
-    slots: [Slot; 2],
-}
-
-struct Slot {
-    stream: Arc<CudaStream>,
-    pinned: PinnedHostSlice<u8>,
-    input: CudaSlice<u8>,
-    output: CudaSlice<u8>,
-}
-
-/// Inputs at least this long (or longer than one piece) go through the
-/// pinned, double-buffered path.
-const PIPELINE_MIN_BYTES: usize = 4 << 20;
-
-/// Copies with several threads: one thread copies pageable memory at a fraction
-/// of what the PCIe link moves.
-fn parallel_copy(dst: &mut [u8], src: &[u8]) {
-    const CHUNK: usize = 4 << 20;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    if src.len() <= CHUNK || threads == 1 {
-        dst.copy_from_slice(src);
-        return;
-    }
-    let per = src.len().div_ceil(threads).div_ceil(4096) * 4096;
-    std::thread::scope(|sc| {
-        for (d, s) in dst.chunks_mut(per).zip(src.chunks(per)) {
-            sc.spawn(move || d.copy_from_slice(s));
-        }
-    });
-}
-
-/// The grid for `nblocks` blocks: one thread a block (the paper's kernels) or
-/// one warp per 1024 blocks (bitsliced, 32 blocks a thread).
-fn launch_config(kind: KernelKind, nblocks: u64) -> Result<LaunchConfig, GpuError> {
-    let grid = match kind {
-        KernelKind::Paper => nblocks.div_ceil(u64::from(PAPER_THREADS)),
-        KernelKind::Bitsliced => nblocks.div_ceil(1024).div_ceil(u64::from(BITSLICED_THREADS / 32)),
-    };
-    let grid = u32::try_from(grid.max(1)).map_err(|_| GpuError::LaunchTooLarge)?;
-    let threads = match kind {
-        KernelKind::Paper => PAPER_THREADS,
-        KernelKind::Bitsliced => BITSLICED_THREADS,
-    };
-    Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
-}
-
-/// Why the registered path did not run.
-enum RegisterError {
-    /// The driver would not page-lock this memory: another path can still run.
-    Refused,
-    /// A device failure.
-    Gpu(GpuError),
-}
-
-impl From<GpuError> for RegisterError {
-    fn from(e: GpuError) -> Self {
-        RegisterError::Gpu(e)
-    }
-}
-
-/// Page-locking threads of the registered path at most.
-const LOCKERS: usize = 8;
-
-/// A host address handed to page-locking threads.
-struct SendPtr(*mut u8);
-
-// SAFETY: only the address travels; every access through it is ordered by the
-// registered path (locking before copies, synchronization before unlocking).
-unsafe impl Sync for SendPtr {}
-
-/// Part of the caller's memory page-locked for the device (`cuMemHostRegister`)
-/// until this is dropped.
-struct Registration {
-    gpu: Arc<Gpu>,
-    ptr: *mut u8,
-}
-
-// SAFETY: a registration is an address and a context; the driver's calls on
-// it are thread-safe, and it is dropped only after the copies using it ended.
-unsafe impl Send for Registration {}
-
-impl Registration {
-    /// Page-locks `len` bytes at `ptr`.
-    ///
-    /// # Safety
-    /// `ptr..ptr + len` is valid memory that outlives the registration.
-    unsafe fn new(gpu: &Arc<Gpu>, ptr: *mut u8, len: usize) -> Result<Self, RegisterError> {
-        gpu.context().bind_to_thread().map_err(GpuError::driver("binding the context"))?;
-        // SAFETY: as the caller promised.
-        unsafe { sys::cuMemHostRegister_v2(ptr.cast(), len, 0) }.result().map_err(|_| RegisterError::Refused)?;
-        Ok(Self { gpu: gpu.clone(), ptr })
-    }
-}
-
-impl Drop for Registration {
-    fn drop(&mut self) {
-        let _ = self.gpu.context().bind_to_thread();
-        // SAFETY: registered in `new`, no copy in flight (the streams were
-        // synchronized before the drop).
-        let _ = unsafe { sys::cuMemHostUnregister(self.ptr.cast()) };
-    }
+    pub(crate) host_path: HostPath,
 }
 
 /// Little-endian words of a block (8 or 16 bytes), zero-padded to four.
-fn block_words(b: &[u8]) -> [u32; 4] {
+pub(crate) fn block_words(b: &[u8]) -> [u32; 4] {
     let mut w = [0u32; 4];
     for (i, c) in b.chunks_exact(4).enumerate().take(4) {
         w[i] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
@@ -265,7 +46,7 @@ fn block_words(b: &[u8]) -> [u32; 4] {
 }
 
 /// The counter block `n` blocks after `ctr` (8 or 16 bytes, checked by the caller).
-fn counter_plus(ctr: &[u8], n: u64) -> Vec<u8> {
+pub(crate) fn counter_plus(ctr: &[u8], n: u64) -> Vec<u8> {
     let next = Counter::from_block(ctr).map_or_else(|_| [0; 16], |c| c.add(n).to_block());
     next[..ctr.len()].to_vec()
 }
@@ -280,28 +61,23 @@ impl GpuCipher {
         if !kind.supports(variant) {
             return Err(GpuError::Unsupported { kind, variant });
         }
-        let (source, symbols, prefix) = match kind {
-            KernelKind::Paper => (&PAPER, constants::paper_symbols(cipher), "paper"),
-            KernelKind::Bitsliced => (
-                &BITSLICED,
-                vec![constants::bitsliced_masks(cipher), constants::bitsliced_masks_reversed(cipher)],
-                if variant.cell_width() == CellWidth::Byte { "bs128" } else { "bs64" },
-            ),
+        let (source, symbols) = match kind {
+            KernelKind::Paper => (&PAPER, constants::paper_symbols(cipher)),
+            KernelKind::Bitsliced => {
+                (&BITSLICED, vec![constants::bitsliced_masks(cipher), constants::bitsliced_masks_reversed(cipher)])
+            }
         };
         let module = gpu.load_module(source)?;
         let stream = gpu.new_stream()?;
         let mut funcs = Vec::new();
         for op in Op::ALL {
-            // The paper's kernels are ECB and CTR only.
-            let present = kind == KernelKind::Bitsliced || matches!(op, Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr);
-            funcs.push(if present {
-                let name = format!("{prefix}_{}", op.suffix());
-                Some(module.load_function(&name).map_err(GpuError::driver("loading a kernel"))?)
-            } else {
-                None
+            // The registry says which kernels exist (the paper's: ECB and CTR).
+            funcs.push(match entry_point(kind, variant.cell_width(), op) {
+                Some(name) => Some(module.load_function(name).map_err(GpuError::driver("loading a kernel"))?),
+                None => None,
             });
         }
-        let fill = module.load_function("skinny_fill_random").map_err(GpuError::driver("loading the fill kernel"))?;
+        let fill = module.load_function(FILL_ENTRY).map_err(GpuError::driver("loading the fill kernel"))?;
         let names = symbols.iter().map(|s| s.name).collect();
         upload(&module, &stream, &symbols)?;
         // Pieces: 64 MiB (long enough that a launch is far from its overhead,
@@ -351,16 +127,16 @@ impl GpuCipher {
         self.pipeline = None;
     }
 
-    fn func(&self, op: Op) -> Result<&CudaFunction, GpuError> {
+    pub(crate) fn func(&self, op: Op) -> Result<&CudaFunction, GpuError> {
         self.funcs[op.index()].as_ref().ok_or(GpuError::NoKernel { kind: self.kind, op })
     }
 
-    fn launch_config(&self, nblocks: u64) -> Result<LaunchConfig, GpuError> {
+    pub(crate) fn launch_config(&self, nblocks: u64) -> Result<LaunchConfig, GpuError> {
         launch_config(self.kind, nblocks)
     }
 
     /// Launches `op` over `nblocks` blocks from `input` to `output`.
-    fn launch(
+    pub(crate) fn launch(
         &self,
         stream: &CudaStream,
         op: Op,
@@ -382,595 +158,10 @@ impl GpuCipher {
         Ok(())
     }
 
-    fn ensure_buffers(&mut self, bytes: usize) -> Result<(), GpuError> {
-        if self.bufs.as_ref().is_some_and(|(i, _)| i.len() >= bytes) {
-            return Ok(());
-        }
-        self.bufs = None;
-        // SAFETY: the buffers are written before they are read.
-        let input =
-            unsafe { self.stream.alloc::<u8>(bytes) }.map_err(GpuError::driver("allocating the input buffer"))?;
-        let output =
-            unsafe { self.stream.alloc::<u8>(bytes) }.map_err(GpuError::driver("allocating the output buffer"))?;
-        self.bufs = Some((input, output));
-        Ok(())
-    }
-
-    /// Runs `op` in place over `data`. `iv` is the counter (CTR), the block before
-    /// the first (CBC, CFB) or ignored (ECB). `data` is whole blocks except for CTR,
-    /// where the last block may be partial. Any alignment.
-    ///
-    /// # Errors
-    /// Device errors (out of memory, kernel failure), or data not whole blocks.
-    pub fn run(&mut self, op: Op, iv: &[u8], data: &mut [u8]) -> Result<(), GpuError> {
-        let bs = self.block;
-        if op != Op::Ctr && data.len() % bs != 0 {
-            return Err(GpuError::NotWholeBlocks { op, block: bs, len: data.len() });
-        }
-        if op != Op::EcbEncrypt && op != Op::EcbDecrypt && iv.len() != bs {
-            return Err(GpuError::IvLength { op, block: bs, got: iv.len() });
-        }
-        let chain: Zeroizing<Vec<u8>> = Zeroizing::new(if iv.len() == bs { iv.to_vec() } else { vec![0; bs] });
-        let len = data.len();
-        if len >= PIPELINE_MIN_BYTES && matches!(self.host_path, HostPath::Auto) && self.is_page_locked(data) {
-            // Page-locked already (from Gpu::alloc_host, say): the copies go
-            // straight to and from it at the link's speed.
-            let whole = len / bs * bs;
-            let (blocks, tail) = data.split_at_mut(whole);
-            match self.run_registered(op, &chain, blocks, false) {
-                Ok(()) => {}
-                Err(RegisterError::Refused) => return Err(GpuError::Internal("page-locked memory refused")),
-                Err(RegisterError::Gpu(e)) => return Err(e),
-            }
-            if tail.is_empty() {
-                return Ok(());
-            }
-            let next = Zeroizing::new(counter_plus(&chain, (whole / bs) as u64));
-            return self.run_pageable(op, next, tail);
-        }
-        let path = match self.host_path {
-            // Page-locking pageable memory costs more than staging it through
-            // pinned buffers on the H200 machine (docs/data-path.md).
-            HostPath::Auto if len >= PIPELINE_MIN_BYTES.min(self.piece + 1) => HostPath::Staged,
-            HostPath::Auto => HostPath::Pageable,
-            chosen => chosen,
-        };
-        match path {
-            HostPath::Registered => {
-                // Whole blocks through the registered path, a partial CTR block
-                // after them through the plain one.
-                let whole = len / bs * bs;
-                let (blocks, tail) = data.split_at_mut(whole);
-                let registered = self.run_registered(op, &chain, blocks, true);
-                match registered {
-                    Ok(()) => {}
-                    // Memory the driver will not page-lock (already pinned
-                    // elsewhere, a mapping it does not support): stage it instead.
-                    Err(RegisterError::Refused) => self.run_pipelined(op, chain.clone(), blocks)?,
-                    Err(RegisterError::Gpu(e)) => return Err(e),
-                }
-                if tail.is_empty() {
-                    return Ok(());
-                }
-                let next = Zeroizing::new(counter_plus(&chain, (whole / bs) as u64));
-                self.run_pageable(op, next, tail)
-            }
-            HostPath::Staged => self.run_pipelined(op, chain, data),
-            _ => self.run_pageable(op, chain, data),
-        }
-    }
-
-    /// Chooses how host memory reaches the device (default [`HostPath::Auto`]);
-    /// for benchmarks and tests of each path.
-    pub fn set_host_path(&mut self, path: HostPath) {
-        self.host_path = path;
-    }
-
     /// The GPU this cipher runs on (its context allocates the buffers that
     /// [`GpuCipher::run_device`] takes).
     pub fn gpu(&self) -> &Arc<Gpu> {
         &self.gpu
-    }
-
-    /// Runs `op` on data already on the device: `nblocks` whole blocks from
-    /// `input` into `output`, on `stream` (this cipher's own when `None`),
-    /// asynchronously: the work is queued on the stream and this returns; the
-    /// caller synchronizes the stream before it reads `output` on the host.
-    /// `iv` is the counter (CTR), the IV (CBC, CFB) or empty (ECB). The buffers
-    /// must belong to this cipher's GPU context ([`GpuCipher::gpu`]).
-    ///
-    /// # Errors
-    /// Buffers shorter than `nblocks` blocks, a wrong IV length, no kernel for
-    /// `op`, a launch failure.
-    pub fn run_device(
-        &self,
-        op: Op,
-        iv: &[u8],
-        input: &CudaSlice<u8>,
-        output: &mut CudaSlice<u8>,
-        nblocks: u64,
-        stream: Option<&Arc<CudaStream>>,
-    ) -> Result<(), GpuError> {
-        let need = self.device_bytes(op, iv, nblocks)?;
-        if input.len() < need || output.len() < need {
-            return Err(GpuError::NotWholeBlocks { op, block: self.block, len: input.len().min(output.len()) });
-        }
-        let stream = stream.unwrap_or(&self.stream);
-        self.launch(stream, op, input, output, nblocks, block_words(&self.chain_block(iv)))
-    }
-
-    /// [`GpuCipher::run_device`] in place: `data` holds `nblocks` whole blocks
-    /// and gets their encryption or decryption. ECB and CTR run in place (every
-    /// block is read and written by the same thread, the read first); CBC and
-    /// CFB decryption read each block's neighbour, so they go through a device
-    /// copy of the input.
-    ///
-    /// # Errors
-    /// As [`GpuCipher::run_device`]; out of device memory for the copy.
-    pub fn run_device_in_place(
-        &self,
-        op: Op,
-        iv: &[u8],
-        data: &mut CudaSlice<u8>,
-        nblocks: u64,
-        stream: Option<&Arc<CudaStream>>,
-    ) -> Result<(), GpuError> {
-        let need = self.device_bytes(op, iv, nblocks)?;
-        if data.len() < need {
-            return Err(GpuError::NotWholeBlocks { op, block: self.block, len: data.len() });
-        }
-        let stream = stream.unwrap_or(&self.stream);
-        let words = block_words(&self.chain_block(iv));
-        match op {
-            Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr => {
-                if nblocks == 0 {
-                    return Ok(());
-                }
-                let f = self.func(op)?;
-                let cfg = self.launch_config(nblocks)?;
-                let (ptr, _sync) = data.device_ptr_mut(stream);
-                let mut b = stream.launch_builder(f);
-                b.arg(&ptr)
-                    .arg(&ptr)
-                    .arg(&nblocks)
-                    .arg(&words[0])
-                    .arg(&words[1])
-                    .arg(&words[2])
-                    .arg(&words[3])
-                    .arg(&self.rounds);
-                // SAFETY: the argument list matches the kernels' signature (in, out,
-                // n, iv0..iv3, rounds); the buffer holds nblocks blocks. In and out
-                // are the same buffer: for ECB and CTR each block is read by the
-                // one thread that writes it, and read before it is written, so the
-                // kernels' no-alias promise holds for every access that matters.
-                unsafe { b.launch(cfg) }.map_err(GpuError::driver("kernel launch"))?;
-                Ok(())
-            }
-            Op::CbcDecrypt | Op::CfbDecrypt => {
-                let copy = stream.clone_dtod(&data.slice(..need)).map_err(GpuError::driver("copying on the device"))?;
-                self.launch(stream, op, &copy, data, nblocks, words)
-            }
-        }
-    }
-
-    /// Bytes of `nblocks` blocks, after checking the IV for `op`.
-    fn device_bytes(&self, op: Op, iv: &[u8], nblocks: u64) -> Result<usize, GpuError> {
-        self.func(op)?;
-        let ecb = matches!(op, Op::EcbEncrypt | Op::EcbDecrypt);
-        if (ecb && !iv.is_empty()) || (!ecb && iv.len() != self.block) {
-            return Err(GpuError::IvLength { op, block: self.block, got: iv.len() });
-        }
-        usize::try_from(nblocks).ok().and_then(|n| n.checked_mul(self.block)).ok_or(GpuError::LaunchTooLarge)
-    }
-
-    /// The chaining block for the kernels: the IV, or zeros for ECB.
-    fn chain_block(&self, iv: &[u8]) -> Vec<u8> {
-        if iv.len() == self.block {
-            iv.to_vec()
-        } else {
-            vec![0; self.block]
-        }
-    }
-
-    /// Streams and device buffers of the registered path, `piece` bytes each.
-    fn ensure_lanes(&mut self, piece: usize) -> Result<(), GpuError> {
-        if self.lanes.len() == LANES && self.lanes.iter().all(|l| l.input.len() >= piece) {
-            return Ok(());
-        }
-        self.lanes.clear();
-        for _ in 0..LANES {
-            let stream = self.gpu.new_stream()?;
-            // SAFETY: written by a copy before any kernel reads it.
-            let input =
-                unsafe { stream.alloc::<u8>(piece) }.map_err(GpuError::driver("allocating the input buffer"))?;
-            // SAFETY: written by a kernel before any copy reads it.
-            let output =
-                unsafe { stream.alloc::<u8>(piece) }.map_err(GpuError::driver("allocating the output buffer"))?;
-            self.lanes.push(Lane { stream, input, output });
-        }
-        Ok(())
-    }
-
-    /// Whole blocks straight from and to the caller's memory, page-locked piece
-    /// by piece: worker threads page-lock the pieces in order (one thread
-    /// page-locks at about a third of the link's speed, measured on the H200
-    /// machine), and each piece, once locked, is queued on one of [`LANES`]
-    /// streams as copy in, kernel, copy out, so that locking, both copy
-    /// directions and the kernels all overlap. Pieces the driver refuses to
-    /// lock (memory already pinned elsewhere, say) go through the plain path
-    /// afterwards, with the chaining values read before anything was written.
-    fn run_registered(&mut self, op: Op, chain: &[u8], data: &mut [u8], lock: bool) -> Result<(), RegisterError> {
-        let bs = self.block;
-        let len = data.len();
-        if len == 0 {
-            return Ok(());
-        }
-        // Pieces: eight or more per call so the streams overlap from the start,
-        // at most the usual piece, whole warps' work.
-        let piece = (len / 8).clamp(WARP_BYTES, self.piece) / WARP_BYTES * WARP_BYTES;
-        self.ensure_lanes(piece)?;
-        let pieces = len.div_ceil(piece);
-        // The chaining input of every piece, read before any output lands on it
-        // (CBC and CFB chain on the previous piece's last ciphertext block).
-        let chains: Vec<Zeroizing<Vec<u8>>> = (0..pieces)
-            .map(|i| {
-                let start = i * piece;
-                Zeroizing::new(match op {
-                    Op::Ctr => counter_plus(chain, (start / bs) as u64),
-                    Op::CbcDecrypt | Op::CfbDecrypt if i > 0 => data[start - bs..start].to_vec(),
-                    _ => chain.to_vec(),
-                })
-            })
-            .collect();
-        let base = SendPtr(data.as_mut_ptr());
-        let lockers = if lock {
-            std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, LOCKERS).min(pieces)
-        } else {
-            0
-        };
-        let mut locked: Vec<Option<Registration>> = (0..pieces).map(|_| None).collect();
-        let mut refused: Vec<usize> = Vec::new();
-        let mut result: Result<(), GpuError> = Ok(());
-        let gpu = self.gpu.clone();
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        std::thread::scope(|sc| {
-            let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<Registration, RegisterError>)>();
-            for w in 0..lockers {
-                let tx = tx.clone();
-                let (gpu, stop, base) = (&gpu, &stop, &base);
-                sc.spawn(move || {
-                    for i in (w..pieces).step_by(lockers) {
-                        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                            return;
-                        }
-                        let n = piece.min(len - i * piece);
-                        // SAFETY: piece i lies inside `data`, which stays borrowed
-                        // until every registration is dropped below.
-                        let r = unsafe { Registration::new(gpu, base.0.add(i * piece), n) };
-                        if tx.send((i, r)).is_err() {
-                            return;
-                        }
-                    }
-                });
-            }
-            drop(tx);
-            let mut next = 0;
-            'queue: while next < pieces {
-                while lock && locked[next].is_none() && !refused.contains(&next) {
-                    match rx.recv() {
-                        Ok((i, Ok(reg))) => locked[i] = Some(reg),
-                        Ok((i, Err(RegisterError::Refused))) => refused.push(i),
-                        Ok((_, Err(RegisterError::Gpu(e)))) => {
-                            result = Err(e);
-                            break 'queue;
-                        }
-                        Err(_) => {
-                            result = Err(GpuError::Internal("a page-locking thread stopped"));
-                            break 'queue;
-                        }
-                    }
-                }
-                if !lock || locked[next].is_some() {
-                    let off = next * piece;
-                    let n = piece.min(len - off);
-                    if let Err(e) = self.queue_piece(next % LANES, op, &chains[next], base.0, off, n) {
-                        result = Err(e);
-                        break;
-                    }
-                }
-                next += 1;
-            }
-            if result.is_err() {
-                stop.store(true, std::sync::atomic::Ordering::Relaxed);
-            }
-            // Registrations still in flight are kept so that they are undone.
-            for (i, r) in rx {
-                if let Ok(reg) = r {
-                    locked[i] = Some(reg);
-                }
-            }
-        });
-        // Every queued copy ends before the memory is unlocked or given back,
-        // also after an error.
-        for lane in &self.lanes {
-            if let Err(e) = lane.stream.synchronize() {
-                result = result.and(Err(GpuError::driver("kernel run")(e)));
-            }
-        }
-        // Unlocking costs about a third of locking: spread it over threads too.
-        let per = locked.len().div_ceil(lockers.max(1)).max(1);
-        std::thread::scope(|sc| {
-            for part in locked.chunks_mut(per) {
-                sc.spawn(move || part.iter_mut().for_each(|r| drop(r.take())));
-            }
-        });
-        result.map_err(RegisterError::Gpu)?;
-        for i in refused {
-            let off = i * piece;
-            let n = piece.min(len - off);
-            self.run_pageable(op, chains[i].clone(), &mut data[off..off + n])?;
-        }
-        Ok(())
-    }
-
-    /// Whether `data` lies in page-locked host memory (its first and last byte
-    /// are host memory the driver knows).
-    fn is_page_locked(&self, data: &[u8]) -> bool {
-        if data.is_empty() || self.gpu.context().bind_to_thread().is_err() {
-            return false;
-        }
-        let known = |p: *const u8| {
-            let mut kind: u32 = 0;
-            // SAFETY: an out-parameter of the attribute's size; the driver only
-            // looks the address up.
-            let r = unsafe {
-                sys::cuPointerGetAttribute(
-                    (&mut kind as *mut u32).cast(),
-                    sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                    p as sys::CUdeviceptr,
-                )
-            };
-            r == sys::CUresult::CUDA_SUCCESS && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
-        };
-        known(data.as_ptr()) && known(data[data.len() - 1..].as_ptr())
-    }
-
-    /// Queues piece `data[off..off + n]` (page-locked, whole blocks) on lane `k`:
-    /// copy in, kernel, copy out, in place.
-    fn queue_piece(
-        &mut self,
-        k: usize,
-        op: Op,
-        chain: &[u8],
-        host: *mut u8,
-        off: usize,
-        n: usize,
-    ) -> Result<(), GpuError> {
-        let bs = self.block;
-        let f = self.funcs[op.index()].as_ref().ok_or(GpuError::NoKernel { kind: self.kind, op })?;
-        let lane = &mut self.lanes[k];
-        let cu = lane.stream.cu_stream();
-        {
-            let (dst, _sync) = lane.input.device_ptr_mut(&lane.stream);
-            // SAFETY: the host range is inside the caller's buffer, page-locked,
-            // and stays locked and borrowed until every stream has been
-            // synchronized; the device buffer holds `piece` >= n bytes.
-            unsafe { sys::cuMemcpyHtoDAsync_v2(dst, host.add(off).cast(), n, cu) }
-                .result()
-                .map_err(GpuError::driver("copy to GPU"))?;
-        }
-        let nb = (n / bs) as u64;
-        let iv = block_words(chain);
-        let cfg = launch_config(self.kind, nb)?;
-        let mut b = lane.stream.launch_builder(f);
-        b.arg(&lane.input)
-            .arg(&mut lane.output)
-            .arg(&nb)
-            .arg(&iv[0])
-            .arg(&iv[1])
-            .arg(&iv[2])
-            .arg(&iv[3])
-            .arg(&self.rounds);
-        // SAFETY: the kernels' signature (in, out, n, iv0..iv3, rounds); both
-        // buffers hold n bytes.
-        unsafe { b.launch(cfg) }.map_err(GpuError::driver("kernel launch"))?;
-        let (src, _sync) = lane.output.device_ptr(&lane.stream);
-        // SAFETY: as the copy in; pieces are disjoint, and this piece's copy in
-        // was queued before it on the same stream.
-        unsafe { sys::cuMemcpyDtoHAsync_v2(host.add(off).cast(), src, n, cu) }
-            .result()
-            .map_err(GpuError::driver("copy from GPU"))
-    }
-
-    /// One piece after the other, straight from and to the caller's memory.
-    fn run_pageable(&mut self, op: Op, mut chain: Zeroizing<Vec<u8>>, data: &mut [u8]) -> Result<(), GpuError> {
-        let bs = self.block;
-        let piece_max = self.piece;
-        for piece in data.chunks_mut(piece_max) {
-            let len = piece.len();
-            let nblocks = len.div_ceil(bs);
-            let padded = nblocks * bs;
-            self.ensure_buffers(padded)?;
-            let next_chain = match op {
-                Op::Ctr => counter_plus(&chain, nblocks as u64),
-                Op::CbcDecrypt | Op::CfbDecrypt => piece[len - bs..].to_vec(),
-                _ => Vec::new(),
-            };
-            let (mut input, mut output) = self.bufs.take().ok_or(GpuError::Internal("device buffers missing"))?;
-            let result = (|| {
-                let whole = len / bs * bs;
-                if whole > 0 {
-                    self.stream
-                        .memcpy_htod(&piece[..whole], &mut input.slice_mut(..whole))
-                        .map_err(GpuError::driver("copy to GPU"))?;
-                }
-                if padded > whole {
-                    // The last partial block of CTR, zero-padded.
-                    let mut last = Zeroizing::new(vec![0u8; bs]);
-                    last[..len - whole].copy_from_slice(&piece[whole..]);
-                    self.stream
-                        .memcpy_htod(&last[..], &mut input.slice_mut(whole..padded))
-                        .map_err(GpuError::driver("copy to GPU"))?;
-                }
-                self.launch(&self.stream, op, &input, &mut output, nblocks as u64, block_words(&chain))?;
-                self.stream.memcpy_dtoh(&output.slice(..len), piece).map_err(GpuError::driver("copy from GPU"))?;
-                self.stream.synchronize().map_err(GpuError::driver("kernel run"))
-            })();
-            self.bufs = Some((input, output));
-            result?;
-            *chain = next_chain;
-        }
-        Ok(())
-    }
-
-    /// Two slots of `n` bytes each (kept while large enough: start-up pays only
-    /// for what the calls so far needed).
-    fn ensure_pipeline(&mut self, n: usize) -> Result<(), GpuError> {
-        if self.pipeline.as_ref().is_some_and(|p| p.slots[0].input.len() >= n) {
-            return Ok(());
-        }
-        self.pipeline = None;
-        let ctx = self.gpu.context();
-        let slot = || -> Result<Slot, GpuError> {
-            let stream = self.gpu.new_stream()?;
-            // SAFETY: plain page-locked host memory (not write-combined: the host
-            // reads the results back from it); written before it is read.
-            let pinned = unsafe { ctx.alloc_pinned_with_flags::<u8>(n, 0) }
-                .map_err(GpuError::driver("allocating pinned host memory"))?;
-            // SAFETY: written before read.
-            let input = unsafe { stream.alloc::<u8>(n) }.map_err(GpuError::driver("allocating the input buffer"))?;
-            let output = unsafe { stream.alloc::<u8>(n) }.map_err(GpuError::driver("allocating the output buffer"))?;
-            Ok(Slot { stream, pinned, input, output })
-        };
-        let a = slot()?;
-        let b = slot()?;
-        self.pipeline = Some(Pipeline { slots: [a, b] });
-        Ok(())
-    }
-
-    /// Pieces through two slots of pinned memory and two streams: the host
-    /// copies piece i into one slot while the GPU copies, runs and returns
-    /// piece i-1 in the other.
-    fn run_pipelined(&mut self, op: Op, chain: Zeroizing<Vec<u8>>, data: &mut [u8]) -> Result<(), GpuError> {
-        let bs = self.block;
-        let len = data.len();
-        // Four or more pieces a call, so the host's copies of one overlap the
-        // device's work on another; slots sized to that, not to the largest
-        // piece (page-locking 2 x 64 MiB costs about 50 ms on the H200 machine).
-        let quarter = len.div_ceil(4).div_ceil(WARP_BYTES) * WARP_BYTES;
-        let sub = quarter.clamp((WARP_BYTES * 64).min(self.piece), self.piece);
-        self.ensure_pipeline(sub)?;
-        let pieces = len.div_ceil(sub);
-        let mut pipeline = self.pipeline.take().ok_or(GpuError::Internal("transfer pipeline missing"))?;
-        let mut pending: [Option<std::ops::Range<usize>>; 2] = [None, None];
-        let result = (|| -> Result<(), GpuError> {
-            for i in 0..pieces {
-                let k = i % 2;
-                let slot = &mut pipeline.slots[k];
-                // The slot's previous piece (i - 2): wait for it, write it back.
-                if let Some(r) = pending[k].take() {
-                    slot.stream.synchronize().map_err(GpuError::driver("kernel run"))?;
-                    let n = r.len();
-                    let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
-                    parallel_copy(&mut data[r], &host[..n]);
-                }
-                let r = i * sub..((i + 1) * sub).min(len);
-                let n = r.len();
-                let nblocks = n.div_ceil(bs);
-                let padded = nblocks * bs;
-                // Chaining input of this piece, read before any piece is written
-                // back over it (piece i - 1 is written back two steps later).
-                let iv: Zeroizing<Vec<u8>> = Zeroizing::new(match op {
-                    Op::Ctr => counter_plus(&chain, (i * sub / bs) as u64),
-                    Op::CbcDecrypt | Op::CfbDecrypt if i > 0 => data[r.start - bs..r.start].to_vec(),
-                    _ => chain.to_vec(),
-                });
-                {
-                    let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
-                    parallel_copy(&mut host[..n], &data[r.clone()]);
-                    host[n..padded].fill(0);
-                }
-                let host = slot.pinned.as_slice().map_err(GpuError::driver("pinned memory"))?;
-                slot.stream
-                    .memcpy_htod(&host[..padded], &mut slot.input.slice_mut(..padded))
-                    .map_err(GpuError::driver("copy to GPU"))?;
-                self.launch(&slot.stream, op, &slot.input, &mut slot.output, nblocks as u64, block_words(&iv))?;
-                let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
-                slot.stream
-                    .memcpy_dtoh(&slot.output.slice(..n), &mut host[..n])
-                    .map_err(GpuError::driver("copy from GPU"))?;
-                pending[k] = Some(r);
-            }
-            for (slot, pend) in pipeline.slots.iter_mut().zip(pending.iter_mut()) {
-                if let Some(r) = pend.take() {
-                    slot.stream.synchronize().map_err(GpuError::driver("kernel run"))?;
-                    let n = r.len();
-                    let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
-                    parallel_copy(&mut data[r], &host[..n]);
-                }
-            }
-            Ok(())
-        })();
-        if result.is_err() {
-            // Leave no copy running into memory that is about to be reused.
-            for slot in &pipeline.slots {
-                let _ = slot.stream.synchronize();
-            }
-        }
-        self.pipeline = Some(pipeline);
-        result
-    }
-
-    /// Times `op`'s kernel over `bytes` of random data resident on the device
-    /// (rounded down to whole blocks, at least one): `warmup` untimed runs, then
-    /// `runs` runs each timed with CUDA events. Milliseconds.
-    ///
-    /// # Errors
-    /// Out of device memory, kernel failure, or no kernel for `op`.
-    pub fn time_kernel(&mut self, op: Op, bytes: usize, warmup: usize, runs: usize) -> Result<Vec<f64>, GpuError> {
-        self.func(op)?;
-        let nblocks = (bytes / self.block).max(1);
-        let len = nblocks * self.block;
-        self.bufs = None;
-        // SAFETY: the input is filled by the fill kernel before use; the output
-        // is written by the kernel under test.
-        let mut input =
-            unsafe { self.stream.alloc::<u8>(len) }.map_err(GpuError::driver("allocating the benchmark input"))?;
-        let mut output =
-            unsafe { self.stream.alloc::<u8>(len) }.map_err(GpuError::driver("allocating the benchmark output"))?;
-        self.fill_random(&mut input, 0x5eed_0000 + len as u64)?;
-        let iv = [0x0123_4567, 0x89ab_cdef, 0xfedc_ba98, 0x7654_3210];
-        let ctx = self.gpu.context();
-        let start =
-            ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(GpuError::driver("creating an event"))?;
-        let end =
-            ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(GpuError::driver("creating an event"))?;
-        let mut times = Vec::with_capacity(runs);
-        for i in 0..warmup + runs {
-            start.record(&self.stream).map_err(GpuError::driver("recording an event"))?;
-            self.launch(&self.stream, op, &input, &mut output, nblocks as u64, iv)?;
-            end.record(&self.stream).map_err(GpuError::driver("recording an event"))?;
-            end.synchronize().map_err(GpuError::driver("kernel run"))?;
-            if i >= warmup {
-                times.push(f64::from(start.elapsed_ms(&end).map_err(GpuError::driver("reading an event"))?));
-            }
-        }
-        self.stream.synchronize().map_err(GpuError::driver("kernel run"))?;
-        Ok(times)
-    }
-
-    fn fill_random(&self, buf: &mut CudaSlice<u8>, seed: u64) -> Result<(), GpuError> {
-        let words = (buf.len() / 4) as u64;
-        let cfg = LaunchConfig {
-            grid_dim: (self.gpu.sm_count().max(1) as u32 * 8, 1, 1),
-            block_dim: (256, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        let mut b = self.stream.launch_builder(&self.fill);
-        b.arg(buf).arg(&words).arg(&seed);
-        // SAFETY: (pointer, word count, seed) as the kernel declares; the buffer holds `words` words.
-        unsafe { b.launch(cfg) }.map_err(GpuError::driver("fill kernel launch"))?;
-        Ok(())
     }
 }
 

@@ -10,7 +10,7 @@ use skinny::{CellWidth, Skinny};
 use zeroize::Zeroizing;
 
 /// The most rounds of any variant; the size of the kernels' per-round arrays.
-pub const MAX_ROUNDS: usize = 56;
+pub use crate::kernels::MAX_ROUNDS;
 
 /// A `__constant__` symbol's contents: its name in the kernel source and words.
 pub struct Symbol {

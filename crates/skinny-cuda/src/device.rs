@@ -10,11 +10,12 @@
 //! by a hash of the source, the options, the compute capability and the NVRTC
 //! version, so only the first run on a machine pays for compilation.
 
+pub use crate::kernels::KernelSource;
+use crate::nvrtc::compile_cubin;
 use crate::GpuError;
 use cudarc::driver::{sys, CudaContext, CudaModule, CudaStream};
 use cudarc::nvrtc::Ptx;
 use std::collections::HashMap;
-use std::ffi::{CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -68,6 +69,23 @@ pub struct Gpu {
     nvrtc_version: (i32, i32),
     /// Compiled machine code by cache key.
     images: Mutex<HashMap<u64, Arc<Vec<u8>>>>,
+    extra_nvrtc_options: Vec<String>,
+}
+
+/// How to open a GPU.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct GpuOptions {
+    /// Options added to every NVRTC compilation, for tuning experiments (e.g.
+    /// `-DBS_MIN_BLOCKS=2`); part of the kernel cache's key.
+    pub extra_nvrtc_options: Vec<String>,
+}
+
+impl GpuOptions {
+    /// Options with these extra NVRTC options.
+    pub fn with_nvrtc_options(extra: Vec<String>) -> Self {
+        Self { extra_nvrtc_options: extra }
+    }
 }
 
 impl std::fmt::Debug for Gpu {
@@ -111,6 +129,14 @@ impl Gpu {
     /// # Errors
     /// As [`Gpu::first`].
     pub fn open(ordinal: usize) -> Result<Gpu, GpuError> {
+        Gpu::open_with(ordinal, &GpuOptions::default())
+    }
+
+    /// Opens GPU `ordinal` with `options`.
+    ///
+    /// # Errors
+    /// As [`Gpu::first`].
+    pub fn open_with(ordinal: usize, options: &GpuOptions) -> Result<Gpu, GpuError> {
         probe_libraries()?;
         let count = guarded("cuInit", CudaContext::device_count)?
             .map_err(|e| GpuError::driver("the NVIDIA driver cannot start")(e))?;
@@ -139,6 +165,7 @@ impl Gpu {
             driver_version,
             nvrtc_version,
             images: Mutex::new(HashMap::new()),
+            extra_nvrtc_options: options.extra_nvrtc_options.clone(),
         })
     }
 
@@ -234,7 +261,7 @@ impl Gpu {
     }
 
     fn options(&self) -> Vec<String> {
-        nvrtc_options(self.cc)
+        nvrtc_options(self.cc, &self.extra_nvrtc_options)
     }
 
     fn cache_key(&self, source: &KernelSource) -> u64 {
@@ -278,14 +305,12 @@ impl Gpu {
     }
 }
 
-/// The NVRTC options for compute capability `cc`: machine code for that chip.
-/// `SKINNY_NVRTC_OPTIONS` (space-separated) is added, for tuning experiments
-/// (e.g. `-DBS_MIN_BLOCKS=2`); it is part of the cache key.
-fn nvrtc_options(cc: (i32, i32)) -> Vec<String> {
+/// The NVRTC options for compute capability `cc`: machine code for that chip,
+/// the constants shared with the Rust side, then `extra` (part of the cache key).
+fn nvrtc_options(cc: (i32, i32), extra: &[String]) -> Vec<String> {
     let mut o = vec![format!("--gpu-architecture=sm_{}{}", cc.0, cc.1), "--std=c++17".into(), "-default-device".into()];
-    if let Ok(extra) = std::env::var("SKINNY_NVRTC_OPTIONS") {
-        o.extend(extra.split_whitespace().map(String::from));
-    }
+    o.extend(crate::kernels::nvrtc_defines());
+    o.extend(extra.iter().cloned());
     o
 }
 
@@ -299,16 +324,7 @@ pub fn compile_offline(source: &KernelSource, cc: (i32, i32)) -> Result<Vec<u8>,
     if find_library("nvrtc").is_none() {
         return Err(GpuError::NoNvrtc);
     }
-    compile_cubin(source, &nvrtc_options(cc))
-}
-
-/// A kernel source file, as embedded in the binary.
-#[derive(Clone, Copy, Debug)]
-pub struct KernelSource {
-    /// Short name (cache file names, messages).
-    pub name: &'static str,
-    /// The whole CUDA C++ text (shared header included).
-    pub text: &'static str,
+    compile_cubin(source, &nvrtc_options(cc, &[]))
 }
 
 /// Where compiled kernels are cached on disk, if anywhere.
@@ -331,59 +347,6 @@ fn store_atomically(path: &std::path::Path, data: &[u8]) {
     if std::fs::write(&tmp, data).is_ok() && std::fs::rename(&tmp, path).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-}
-
-/// Compiles with NVRTC to machine code (CUBIN) for the real architecture.
-fn compile_cubin(source: &KernelSource, options: &[String]) -> Result<Vec<u8>, GpuError> {
-    use cudarc::nvrtc::sys as nv;
-    let src = CString::new(source.text).map_err(|_| GpuError::BadSource("a NUL byte in the kernel source"))?;
-    let name = CString::new(format!("{}.cu", source.name))
-        .map_err(|_| GpuError::BadSource("a NUL byte in the kernel name"))?;
-    let opts: Vec<CString> = options
-        .iter()
-        .map(|o| CString::new(o.as_str()))
-        .collect::<Result<_, _>>()
-        .map_err(|_| GpuError::BadSource("a NUL byte in an NVRTC option"))?;
-    let opt_ptrs: Vec<*const std::ffi::c_char> = opts.iter().map(|o| o.as_ptr()).collect();
-    let check = |r: nv::nvrtcResult, what: &'static str| -> Result<(), GpuError> {
-        if r == nv::nvrtcResult::NVRTC_SUCCESS {
-            Ok(())
-        } else {
-            Err(GpuError::Nvrtc { what, kernels: source.name, code: r })
-        }
-    };
-    guarded("NVRTC", || -> Result<Vec<u8>, GpuError> {
-        let mut prog: nv::nvrtcProgram = std::ptr::null_mut();
-        // SAFETY: valid C strings that outlive the program; the program is destroyed below.
-        unsafe {
-            check(
-                nv::nvrtcCreateProgram(&mut prog, src.as_ptr(), name.as_ptr(), 0, std::ptr::null(), std::ptr::null()),
-                "create",
-            )?;
-            let r = nv::nvrtcCompileProgram(prog, opt_ptrs.len() as i32, opt_ptrs.as_ptr());
-            let result = if r == nv::nvrtcResult::NVRTC_SUCCESS {
-                let mut size = 0usize;
-                check(nv::nvrtcGetCUBINSize(prog, &mut size), "size").and_then(|()| {
-                    let mut buf = vec![0u8; size];
-                    check(nv::nvrtcGetCUBIN(prog, buf.as_mut_ptr().cast()), "output").map(|()| buf)
-                })
-            } else {
-                let mut log_size = 0usize;
-                let mut log = String::new();
-                if nv::nvrtcGetProgramLogSize(prog, &mut log_size) == nv::nvrtcResult::NVRTC_SUCCESS && log_size > 1 {
-                    let mut buf = vec![0u8; log_size];
-                    if nv::nvrtcGetProgramLog(prog, buf.as_mut_ptr().cast()) == nv::nvrtcResult::NVRTC_SUCCESS {
-                        log = CStr::from_bytes_until_nul(&buf)
-                            .map(|c| c.to_string_lossy().into_owned())
-                            .unwrap_or_default();
-                    }
-                }
-                Err(GpuError::Compile { kernels: source.name, code: r, log: log.trim().to_string() })
-            };
-            let _ = nv::nvrtcDestroyProgram(&mut prog);
-            result
-        }
-    })?
 }
 
 /// FNV-1a, 64 bits: a cache key, not a security measure.

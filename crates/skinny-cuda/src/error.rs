@@ -1,7 +1,7 @@
 //! Why a GPU could not be used or failed: typed, with the driver's error code
 //! and NVRTC's log kept, each shown as one line.
 
-use crate::cipher::{KernelKind, Op};
+use crate::kernels::{KernelKind, Op};
 use cudarc::driver::DriverError;
 use cudarc::nvrtc::sys::nvrtcResult;
 

@@ -2,13 +2,18 @@
 //! through the CUDA driver API (cudarc), both loaded at run time, so that this
 //! crate builds and its users run on machines with no CUDA at all.
 //!
-//! - [`device`]: probing for the driver and NVRTC, the context, the cache of
-//!   compiled kernels.
-//! - [`cipher`]: one key on the GPU ([`GpuCipher`]): ECB, CTR, CBC and CFB
-//!   decryption over host slices, and kernel timing.
-//! - Kernels (`kernels/*.cu`): `bitsliced.cu`, constant time, every variant;
-//!   `paper_ttable.cu`, the T-table kernel of Xie, Wei and Liu (2021),
-//!   SKINNY-128 only and NOT constant time (table look-ups indexed by secret data).
+//! - [`kernels`]: the registry: the CUDA sources (`kernels/*.cu`), their entry
+//!   points by kind, block width and operation, launch geometry, and the
+//!   constants shared with the CUDA code (passed to NVRTC as `-D` options).
+//!   `bitsliced.cu` is constant time, every variant; `paper_ttable.cu` is the
+//!   T-table kernel of Xie, Wei and Liu (2021), SKINNY-128 only and NOT constant
+//!   time (table look-ups indexed by secret data).
+//! - [`device`]: probing for the driver and NVRTC, the context, page-locked
+//!   host memory, the cache of compiled kernels; `nvrtc` compiles them.
+//! - [`cipher`]: one key on the GPU ([`GpuCipher`]); its data paths live in
+//!   `transfer` (host memory: [`HostPath`]), `resident` (data already on the
+//!   device: [`GpuCipher::run_device`]) and `timing` (kernel-only benchmarks).
+//! - [`constants`]: what each kernel needs of a key in `__constant__` memory.
 
 #![warn(missing_docs)]
 
@@ -16,10 +21,17 @@ pub mod cipher;
 pub mod constants;
 pub mod device;
 mod error;
+pub mod kernels;
+mod nvrtc;
+mod resident;
+mod timing;
+mod transfer;
 
-pub use cipher::{GpuCipher, HostPath, KernelKind, Op};
+pub use cipher::GpuCipher;
 /// The CUDA bindings this crate is built on, for device buffers and streams
 /// handed to [`GpuCipher::run_device`].
 pub use cudarc;
-pub use device::{describe_gpus, Gpu};
+pub use device::{describe_gpus, Gpu, GpuOptions};
 pub use error::GpuError;
+pub use kernels::{KernelKind, KernelSource, Op};
+pub use transfer::HostPath;

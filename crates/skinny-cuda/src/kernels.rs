@@ -1,0 +1,194 @@
+//! The kernel registry: the CUDA sources, which kernels they hold, their entry
+//! points by kind, block width and operation (checked against the sources by a
+//! test), the launch geometry, and the constants shared with the CUDA code.
+
+use crate::GpuError;
+use cudarc::driver::LaunchConfig;
+use skinny::CellWidth;
+
+/// A kernel source file, as embedded in the binary.
+#[derive(Clone, Copy, Debug)]
+pub struct KernelSource {
+    /// Short name (cache file names, messages).
+    pub name: &'static str,
+    /// The whole CUDA C++ text (shared header included).
+    pub text: &'static str,
+}
+
+/// The bitsliced constant-time kernels.
+pub const BITSLICED: KernelSource = KernelSource {
+    name: "bitsliced",
+    text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/bitsliced.cu")),
+};
+
+/// The paper's T-table kernel (not constant time).
+pub const PAPER: KernelSource = KernelSource {
+    name: "paper_ttable",
+    text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/paper_ttable.cu")),
+};
+
+/// Which kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KernelKind {
+    /// The paper's fused T-table round, one thread per block: SKINNY-128 only, NOT constant time.
+    Paper,
+    /// Bitsliced across 32 blocks per thread: every variant, constant time.
+    Bitsliced,
+}
+
+impl KernelKind {
+    /// Whether the kernels run in constant time.
+    pub fn constant_time(self) -> bool {
+        matches!(self, KernelKind::Bitsliced)
+    }
+
+    /// Whether the kernels implement `variant`.
+    pub fn supports(self, variant: skinny::Variant) -> bool {
+        match self {
+            KernelKind::Paper => variant.cell_width() == CellWidth::Byte,
+            KernelKind::Bitsliced => true,
+        }
+    }
+}
+
+/// A parallel operation over many blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// ECB encryption.
+    EcbEncrypt,
+    /// ECB decryption.
+    EcbDecrypt,
+    /// CTR (either direction).
+    Ctr,
+    /// CBC decryption.
+    CbcDecrypt,
+    /// Full-block CFB decryption.
+    CfbDecrypt,
+}
+
+impl Op {
+    /// All five.
+    pub const ALL: [Op; 5] = [Op::EcbEncrypt, Op::EcbDecrypt, Op::Ctr, Op::CbcDecrypt, Op::CfbDecrypt];
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Bytes a warp of the bitsliced kernels handles: 32 lanes x 32 blocks, of the
+/// larger block; pieces are multiples of it.
+pub(crate) const WARP_BYTES: usize = 1024 * 16;
+
+/// Threads per block of the bitsliced kernels (`SKINNY_BS_THREADS` in the
+/// CUDA source, which gets it from here).
+pub const BITSLICED_THREADS: u32 = 128;
+
+/// Threads per block of the paper's kernels (`SKINNY_PAPER_THREADS`).
+pub const PAPER_THREADS: u32 = 512;
+
+/// The most rounds of any variant (SKINNY-128-384): the size of the kernels'
+/// round-constant arrays (`SKINNY_MAX_ROUNDS`).
+pub const MAX_ROUNDS: usize = 56;
+
+/// The `-D` options that give the CUDA sources the constants they share with
+/// this crate: one source of truth, here.
+pub(crate) fn nvrtc_defines() -> Vec<String> {
+    vec![
+        format!("-DSKINNY_MAX_ROUNDS={MAX_ROUNDS}"),
+        format!("-DSKINNY_BS_THREADS={BITSLICED_THREADS}"),
+        format!("-DSKINNY_PAPER_THREADS={PAPER_THREADS}"),
+    ]
+}
+
+/// The entry points of the bitsliced kernels for 128-bit blocks, by [`Op::index`].
+const BS128_ENTRIES: [&str; 5] = ["bs128_ecb_enc", "bs128_ecb_dec", "bs128_ctr", "bs128_cbc_dec", "bs128_cfb_dec"];
+/// The same for 64-bit blocks.
+const BS64_ENTRIES: [&str; 5] = ["bs64_ecb_enc", "bs64_ecb_dec", "bs64_ctr", "bs64_cbc_dec", "bs64_cfb_dec"];
+/// The paper's kernels: ECB and CTR only.
+const PAPER_ENTRIES: [Option<&str>; 5] = [Some("paper_ecb_enc"), Some("paper_ecb_dec"), Some("paper_ctr"), None, None];
+/// The device-side random fill used by the benchmarks, in `common.cuh`.
+pub(crate) const FILL_ENTRY: &str = "skinny_fill_random";
+
+/// The entry point that runs `op` for blocks of `width` cells with `kind`'s
+/// kernels, if there is one. A test checks every name against the sources.
+pub fn entry_point(kind: KernelKind, width: CellWidth, op: Op) -> Option<&'static str> {
+    match (kind, width) {
+        (KernelKind::Paper, CellWidth::Byte) => PAPER_ENTRIES[op.index()],
+        (KernelKind::Paper, CellWidth::Nibble) => None,
+        (KernelKind::Bitsliced, CellWidth::Byte) => Some(BS128_ENTRIES[op.index()]),
+        (KernelKind::Bitsliced, CellWidth::Nibble) => Some(BS64_ENTRIES[op.index()]),
+    }
+}
+
+/// The grid for `nblocks` blocks: one thread a block (the paper's kernels) or
+/// one warp per 1024 blocks (bitsliced, 32 blocks a thread).
+pub(crate) fn launch_config(kind: KernelKind, nblocks: u64) -> Result<LaunchConfig, GpuError> {
+    let grid = match kind {
+        KernelKind::Paper => nblocks.div_ceil(u64::from(PAPER_THREADS)),
+        KernelKind::Bitsliced => nblocks.div_ceil(1024).div_ceil(u64::from(BITSLICED_THREADS / 32)),
+    };
+    let grid = u32::try_from(grid.max(1)).map_err(|_| GpuError::LaunchTooLarge)?;
+    let threads = match kind {
+        KernelKind::Paper => PAPER_THREADS,
+        KernelKind::Bitsliced => BITSLICED_THREADS,
+    };
+    Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `NAME(` that the source declares with `macro(NAME,` or as an
+    /// `extern "C" __global__` function.
+    fn declared(text: &str) -> Vec<String> {
+        let mut names = Vec::new();
+        for line in text.lines() {
+            let line = line.trim_start();
+            for mac in ["BS_ENTRY(", "PAPER_ENTRY("] {
+                if let Some(rest) = line.strip_prefix(mac) {
+                    if let Some(name) = rest.split(',').next().filter(|n| !n.contains(' ')) {
+                        names.push(name.to_string());
+                    }
+                }
+            }
+            if let Some(rest) = line.strip_prefix("extern \"C\" __global__ void ") {
+                // The entry macros' own definitions start with a qualifier.
+                if let Some(name) = rest.split('(').next().filter(|n| !n.starts_with("__")) {
+                    names.push(name.trim().to_string());
+                }
+            }
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    #[test]
+    fn every_entry_point_is_in_its_source_and_every_kernel_is_registered() {
+        for (kind, source) in [(KernelKind::Bitsliced, &BITSLICED), (KernelKind::Paper, &PAPER)] {
+            let found = declared(source.text);
+            let mut registered: Vec<String> = [CellWidth::Byte, CellWidth::Nibble]
+                .into_iter()
+                .flat_map(|w| Op::ALL.into_iter().filter_map(move |op| entry_point(kind, w, op)))
+                .map(String::from)
+                .collect();
+            registered.push(FILL_ENTRY.to_string());
+            registered.sort();
+            registered.dedup();
+            assert_eq!(found, registered, "{} kernels: source and registry differ", source.name);
+        }
+    }
+
+    #[test]
+    fn shared_constants_match_the_cipher_and_reach_the_sources() {
+        let most = skinny::Variant::ALL.iter().map(|v| v.rounds()).max().unwrap();
+        assert_eq!(MAX_ROUNDS, most);
+        for source in [&BITSLICED, &PAPER] {
+            assert!(source.text.contains("SKINNY_MAX_ROUNDS"), "{} uses the shared round count", source.name);
+        }
+        assert!(BITSLICED.text.contains("SKINNY_BS_THREADS"));
+        assert!(PAPER.text.contains("SKINNY_PAPER_THREADS"));
+        assert!(nvrtc_defines().iter().all(|d| d.starts_with("-DSKINNY_")));
+    }
+}

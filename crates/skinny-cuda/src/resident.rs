@@ -1,0 +1,110 @@
+//! Data already on the device: [`GpuCipher::run_device`] and
+//! [`GpuCipher::run_device_in_place`], for GPU applications.
+
+use crate::cipher::{block_words, GpuCipher};
+use crate::kernels::Op;
+use crate::GpuError;
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, PushKernelArg};
+use std::sync::Arc;
+
+impl GpuCipher {
+    /// Runs `op` on data already on the device: `nblocks` whole blocks from
+    /// `input` into `output`, on `stream` (this cipher's own when `None`),
+    /// asynchronously: the work is queued on the stream and this returns; the
+    /// caller synchronizes the stream before it reads `output` on the host.
+    /// `iv` is the counter (CTR), the IV (CBC, CFB) or empty (ECB). The buffers
+    /// must belong to this cipher's GPU context ([`GpuCipher::gpu`]).
+    ///
+    /// # Errors
+    /// Buffers shorter than `nblocks` blocks, a wrong IV length, no kernel for
+    /// `op`, a launch failure.
+    pub fn run_device(
+        &self,
+        op: Op,
+        iv: &[u8],
+        input: &CudaSlice<u8>,
+        output: &mut CudaSlice<u8>,
+        nblocks: u64,
+        stream: Option<&Arc<CudaStream>>,
+    ) -> Result<(), GpuError> {
+        let need = self.device_bytes(op, iv, nblocks)?;
+        if input.len() < need || output.len() < need {
+            return Err(GpuError::NotWholeBlocks { op, block: self.block, len: input.len().min(output.len()) });
+        }
+        let stream = stream.unwrap_or(&self.stream);
+        self.launch(stream, op, input, output, nblocks, block_words(&self.chain_block(iv)))
+    }
+
+    /// [`GpuCipher::run_device`] in place: `data` holds `nblocks` whole blocks
+    /// and gets their encryption or decryption. ECB and CTR run in place (every
+    /// block is read and written by the same thread, the read first); CBC and
+    /// CFB decryption read each block's neighbour, so they go through a device
+    /// copy of the input.
+    ///
+    /// # Errors
+    /// As [`GpuCipher::run_device`]; out of device memory for the copy.
+    pub fn run_device_in_place(
+        &self,
+        op: Op,
+        iv: &[u8],
+        data: &mut CudaSlice<u8>,
+        nblocks: u64,
+        stream: Option<&Arc<CudaStream>>,
+    ) -> Result<(), GpuError> {
+        let need = self.device_bytes(op, iv, nblocks)?;
+        if data.len() < need {
+            return Err(GpuError::NotWholeBlocks { op, block: self.block, len: data.len() });
+        }
+        let stream = stream.unwrap_or(&self.stream);
+        let words = block_words(&self.chain_block(iv));
+        match op {
+            Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr => {
+                if nblocks == 0 {
+                    return Ok(());
+                }
+                let f = self.func(op)?;
+                let cfg = self.launch_config(nblocks)?;
+                let (ptr, _sync) = data.device_ptr_mut(stream);
+                let mut b = stream.launch_builder(f);
+                b.arg(&ptr)
+                    .arg(&ptr)
+                    .arg(&nblocks)
+                    .arg(&words[0])
+                    .arg(&words[1])
+                    .arg(&words[2])
+                    .arg(&words[3])
+                    .arg(&self.rounds);
+                // SAFETY: the argument list matches the kernels' signature (in, out,
+                // n, iv0..iv3, rounds); the buffer holds nblocks blocks. In and out
+                // are the same buffer: for ECB and CTR each block is read by the
+                // one thread that writes it, and read before it is written, so the
+                // kernels' no-alias promise holds for every access that matters.
+                unsafe { b.launch(cfg) }.map_err(GpuError::driver("kernel launch"))?;
+                Ok(())
+            }
+            Op::CbcDecrypt | Op::CfbDecrypt => {
+                let copy = stream.clone_dtod(&data.slice(..need)).map_err(GpuError::driver("copying on the device"))?;
+                self.launch(stream, op, &copy, data, nblocks, words)
+            }
+        }
+    }
+
+    /// Bytes of `nblocks` blocks, after checking the IV for `op`.
+    fn device_bytes(&self, op: Op, iv: &[u8], nblocks: u64) -> Result<usize, GpuError> {
+        self.func(op)?;
+        let ecb = matches!(op, Op::EcbEncrypt | Op::EcbDecrypt);
+        if (ecb && !iv.is_empty()) || (!ecb && iv.len() != self.block) {
+            return Err(GpuError::IvLength { op, block: self.block, got: iv.len() });
+        }
+        usize::try_from(nblocks).ok().and_then(|n| n.checked_mul(self.block)).ok_or(GpuError::LaunchTooLarge)
+    }
+
+    /// The chaining block for the kernels: the IV, or zeros for ECB.
+    fn chain_block(&self, iv: &[u8]) -> Vec<u8> {
+        if iv.len() == self.block {
+            iv.to_vec()
+        } else {
+            vec![0; self.block]
+        }
+    }
+}
