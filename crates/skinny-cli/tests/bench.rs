@@ -219,3 +219,26 @@ fn bad_arguments_are_refused_before_anything_runs() {
     }
     assert!(!Path::new(&png).exists() && !Path::new(&csv).exists());
 }
+
+#[test]
+fn files_mode_times_file_to_file_beside_a_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_skinny"))
+        .args(["bench", "--files", "--sizes", "4K,64K", "--runs", "1", "--backends", "cpu", "-c", "skinny-64-128"])
+        .env("TMPDIR", tmp.path())
+        .output()
+        .unwrap();
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}{}", out, text(&o.stderr));
+    assert!(out.contains("file to file"), "{out}");
+    let header = out.lines().find(|l| l.contains("copy ms")).expect("a header line");
+    assert!(header.contains("cpu ms") && header.contains("auto ms"), "{header}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert!(rows[0].trim_start().starts_with("4096") && rows[1].trim_start().starts_with("65536"), "{out}");
+    // Its temporary folder is gone afterwards.
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    // The file-to-file table writes no --json.
+    let o = skinny(&["bench", "--files", "--json", "x.json"]);
+    assert_eq!(o.status.code(), Some(2));
+}

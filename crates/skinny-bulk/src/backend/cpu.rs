@@ -21,6 +21,9 @@ const PIECE: usize = 64 * 1024;
 /// of 8-byte ones), a whole number of portable batches too.
 const KEYSTREAM_STEP: usize = 8 * 1024;
 
+/// Stack of each worker thread.
+const WORKER_STACK_BYTES: usize = 16 << 20;
+
 /// The multi-core CPU backend.
 #[derive(Debug)]
 pub struct CpuBackend {
@@ -43,6 +46,9 @@ impl CpuBackend {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("skinny-cpu-{i}"))
+            // The bitsliced batches keep whole batches of state on the stack;
+            // unoptimised builds need several times the default 2 MiB for it.
+            .stack_size(WORKER_STACK_BYTES)
             .build()
             .map_err(|source| Error::ThreadPool { threads, source })?;
         Ok(Self { pool: std::sync::Arc::new(pool), threads })

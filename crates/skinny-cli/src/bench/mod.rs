@@ -8,6 +8,7 @@
 //! - [`svg`]: the throughput charts;
 //! - [`system`]: what it ran on.
 
+mod files;
 mod measure;
 mod plan;
 mod report;
@@ -98,6 +99,13 @@ pub struct BenchArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// Time what a user sees instead: a file to a file in the temporary folder
+    /// (set TMPDIR=/dev/shm for files in memory) through the library's
+    /// overlapped pipe, by backend (auto included) and size, beside a plain
+    /// copy of the file. Prints one table; --csv, --json and --plot do not apply.
+    #[arg(long, conflicts_with_all = ["paper", "csv", "json", "plot"])]
+    pub files: bool,
 }
 
 /// The most `--runs`: the paper takes 10; more than this only heats the room.
@@ -133,6 +141,10 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let key = Zeroizing::new(measure::random_bytes(plan.variant.tweakey_bytes()));
     let cipher = Skinny::new(plan.variant, &key).map_err(|e| CliError::Usage(e.to_string()))?;
     drop(key);
+    if args.files {
+        let mut out = io::stdout().lock();
+        return files::run(&plan, &cipher, &mut out);
+    }
 
     let (mut subjects, skipped) = open_subjects(&plan, &cipher);
     for (name, why) in &skipped {
