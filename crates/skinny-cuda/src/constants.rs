@@ -3,6 +3,7 @@
 //! Public data (the paper's T tables, from the S-box) and secret data (round
 //! tweakeys in the layout a kernel wants). Secret buffers are wiped on drop.
 
+use skinny::hazmat::bitsliced::round_key_bits;
 use skinny::hazmat::round_tweakeys;
 use skinny::hazmat::spec::round::{self, ROUND_CONSTANTS};
 use skinny::hazmat::spec::sbox::{sbox8, sbox8_inv};
@@ -61,13 +62,13 @@ fn masks_in_order(cipher: &Skinny, order: Vec<usize>) -> Zeroizing<Vec<u32>> {
     };
     let mut words = Zeroizing::new(vec![0u32; MAX_ROUNDS * 64]);
     for (slot, &r) in order.iter().enumerate() {
-        let mut k = tweakey_cells(cipher, r);
-        let c = constant_cells(r);
+        // The same key bits as the CPU's bitsliced code, packed the kernels' way:
+        // `cb` bits per cell, so 4-bit cells take 32 words, not 64.
+        let bits = Zeroizing::new(round_key_bits(round_tweakeys(cipher), r));
         for cell in 0..8 {
-            k[cell] ^= c[cell];
             for bit in 0..cb {
                 // Build the mask without a branch on the key bit.
-                words[slot * 64 + cell * cb + bit] = 0u32.wrapping_sub(u32::from((k[cell] >> bit) & 1));
+                words[slot * 64 + cell * cb + bit] = 0u32.wrapping_sub(((*bits >> (8 * cell + bit)) & 1) as u32);
             }
         }
     }

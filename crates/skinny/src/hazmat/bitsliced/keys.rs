@@ -24,6 +24,27 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 /// loaded, so that the per-call build and wipe touch half the memory.
 pub(crate) type RoundMasks = [u32; 64];
 
+/// The key bits that round `r` adds in the bitsliced code: bit `8c + b` is bit
+/// `b` of cell `c` (the eight cells of the first two rows; 4-bit cells use bits
+/// 0..4 of their byte) of the round tweakey XOR the round constants c0 (cell 0)
+/// and c1 (cell 4); the constant 2 of cell 8 is left to the round function. The
+/// CPU's masks here and the GPU kernels' `round_masks` are both spread from it.
+///
+/// # Panics
+/// If `r` is not below the key's rounds.
+pub fn round_key_bits(rtk: &RoundTweakeys, r: usize) -> u64 {
+    key_bits(&rtk.as_cells()[r], r)
+}
+
+/// [`round_key_bits`] of one round's cells.
+#[inline(always)]
+fn key_bits(cells: &[u8; 8], r: usize) -> u64 {
+    let rc = ROUND_CONSTANTS[r];
+    // Cell `c` is byte `c` of this little-endian word, so bit `b` of cell `c` is
+    // bit `8c + b`; the constants of cells 0 and 4 go in with it.
+    u64::from_le_bytes(*cells) ^ u64::from(rc & 0xf) ^ (u64::from(rc >> 4) << 32)
+}
+
 /// The bitsliced round tweakeys (with the row-0/1 round constants) of one key.
 /// Secret; wiped when dropped.
 #[derive(Clone)]
@@ -51,17 +72,16 @@ impl SlicedTweakeys {
     pub(super) fn build(rtk: &RoundTweakeys) -> Self {
         let rounds = rtk.rounds();
         let cells = rtk.as_cells();
+        debug_assert!(rounds <= MAX_ROUNDS);
         // Every round written once (unused ones as zeros) rather than zeroing the
         // whole array first and writing the used rounds again.
         let masks = core::array::from_fn(|r| {
             if r >= rounds {
                 return [0u32; 64];
             }
-            let rc = ROUND_CONSTANTS[r];
-            // Cell `c` is byte `c` of this little-endian word, so bit `b` of cell
-            // `c` is bit `8c + b`: mask `i` is just bit `i`, spread to a word by
-            // arithmetic. The round constants of cells 0 and 4 go in with it.
-            let word = u64::from_le_bytes(cells[r]) ^ u64::from(rc & 0xf) ^ (u64::from(rc >> 4) << 32);
+            // Mask `i` is bit `i` of the round's key bits, spread to a word by
+            // arithmetic.
+            let word = key_bits(&cells[r], r);
             core::array::from_fn(|i| 0u32.wrapping_sub(((word >> i) & 1) as u32))
         });
         Self { masks, rounds }

@@ -32,6 +32,7 @@ mod transpose;
 mod word;
 
 pub(crate) use batch::Direction;
+pub use keys::round_key_bits;
 pub(crate) use keys::SlicedTweakeys;
 
 use crate::spec::CellWidth;
