@@ -67,7 +67,8 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     // The output is created last, once everything else is known to be usable.
     let sink = Sink::open(a.output.as_deref(), &source, a.force)?;
 
-    let bar = progress::bar(source.len(), a.quiet);
+    let to_stdout = a.output.as_deref().is_none_or(|p| p.as_os_str() == "-");
+    let bar = progress::bar(source.len(), a.quiet, to_stdout);
     let result = stream::pipe(processor, source, sink, &PipeOptions::default(), &mut |n| bar.inc(n));
     bar.finish_and_clear();
     let report = result?;
