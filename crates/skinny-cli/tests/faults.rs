@@ -106,6 +106,16 @@ fn full_stdout_is_one_error_line() {
         let o = run_with_input(cmd, &input, false);
         one_error_line(&o, name, "cannot write output");
     }
+    // Notices (-v) to a full stderr: dropped, never a panic; the output is fine.
+    let mut cmd = skinny();
+    cmd.args(["encrypt", "-K", KEY, "--iv", IV, "-v"]).stdout(Stdio::null()).stderr(full.try_clone().unwrap());
+    let status = {
+        let mut child = cmd.stdin(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(&bytes(9, 1000)).unwrap();
+        child.wait().unwrap()
+    };
+    assert_eq!(status.code(), Some(0), "encrypt -v 2>/dev/full: {status:?}");
+
     // A file output on a full device: the error, and no temporary file.
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("in"), bytes(3, 4096)).unwrap();

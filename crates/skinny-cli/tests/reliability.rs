@@ -300,9 +300,25 @@ fn key_material_in_the_wrong_place_is_never_echoed() {
     }
 }
 
+/// Whether this process ignores signal `sig` (Linux's /proc; false elsewhere).
+fn ignored_here(sig: u32) -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (sig - 1)) != 0)
+}
+
 #[test]
 fn a_signal_removes_the_temporary_file_and_exits_128_plus_signal() {
     for (sig, name) in [(15, "TERM"), (2, "INT"), (1, "HUP")] {
+        if ignored_here(sig) {
+            // Inherited as ignored (a background job ignores SIGINT, nohup
+            // SIGHUP): skinny rightly keeps it ignored, so there is nothing to see.
+            println!("skip: SIG{name} is ignored in this test's environment");
+            continue;
+        }
         let dir = tempfile::tempdir().unwrap();
         let mut child = skinny()
             .args(["encrypt", "-K", KEY, "--iv", IV, "-q", "-o", "out"])
@@ -328,7 +344,7 @@ fn a_signal_removes_the_temporary_file_and_exits_128_plus_signal() {
         drop(stdin);
         let mut err = String::new();
         child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
-        assert_eq!(status.code(), Some(128 + sig), "SIG{name}: {status:?} {err}");
+        assert_eq!(status.code(), Some(128 + sig as i32), "SIG{name}: {status:?} {err}");
         assert_eq!(listing(dir.path()), Vec::<String>::new(), "SIG{name}: files left");
     }
 }
