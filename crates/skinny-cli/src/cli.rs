@@ -133,7 +133,8 @@ pub struct CryptArgs {
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<usize>,
 
-    /// Write binary output to a terminal even so.
+    /// Write binary output to a terminal even so, and replace an output file
+    /// that has other hard links (they keep the old content).
     #[arg(long)]
     pub force: bool,
 

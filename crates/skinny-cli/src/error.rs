@@ -45,6 +45,15 @@ fn bulk_message(e: &skinny_bulk::Error) -> String {
         E::IvNotAllowed => "ECB mode takes no IV; remove --iv".into(),
         E::PaddingNotApplicable { mode } => format!("--no-pad applies only to ecb and cbc ({mode} never pads)"),
         E::ZeroThreads => "--threads must be at least 1".into(),
+        // The library's wording says "1 bytes" and "a 8-byte"; these are said
+        // right here.
+        E::IvLength { variant, got } => {
+            let block = variant.block_bytes();
+            format!("{variant} needs {} IV (one block), got {}", an(block, "byte"), count(*got as u64, "byte"))
+        }
+        E::NotWholeBlocks { block, len } => {
+            format!("input is {}, not a whole number of {block}-byte blocks", count(*len, "byte"))
+        }
         other => other.to_string(),
     }
 }
@@ -54,6 +63,9 @@ impl From<skinny_bulk::stream::StreamError> for CliError {
         use skinny_bulk::stream::StreamError as S;
         match e {
             S::Read(e) => CliError::Io(format!("cannot read input: {}", reason(&e))),
+            // The reader of stdout went away (`skinny encrypt ... | head -c 100`):
+            // reported like the other commands' closed pipes, quietly.
+            S::Write(e) if e.kind() == std::io::ErrorKind::BrokenPipe => CliError::Output(e),
             S::Write(e) => CliError::Io(format!("cannot write output: {}", reason(&e))),
             S::Cipher(e) => CliError::Bulk(e),
             other => CliError::Io(other.to_string()),
@@ -92,5 +104,89 @@ impl CliError {
     /// quietly with success instead of reporting it.
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, CliError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+}
+
+/// Stdout was closed when the process started (`>&-`): what it should carry
+/// would silently vanish.
+pub fn stdout_closed() -> CliError {
+    CliError::Io("cannot write output: stdout is closed (use -o FILE, a pipe, or >/dev/null to discard it)".into())
+}
+
+/// `n UNIT` or `n UNITs`: "1 byte", "2 bytes".
+pub fn count(n: u64, unit: &str) -> String {
+    if n == 1 {
+        format!("1 {unit}")
+    } else {
+        format!("{n} {unit}s")
+    }
+}
+
+/// `a n-UNIT` or `an n-UNIT` as the number is spoken: "an 8-byte", "a 16-byte",
+/// "an 18-byte", "an 11-byte".
+pub fn an(n: usize, unit: &str) -> String {
+    let digits = n.to_string();
+    let vowel =
+        digits.starts_with('8') || (digits.len() % 3 == 2 && (digits.starts_with("11") || digits.starts_with("18")));
+    format!("{} {n}-{unit}", if vowel { "an" } else { "a" })
+}
+
+/// Runs of this many hex digits or more may be key material (the shortest key,
+/// SKINNY-64-64's, is 16 hex digits).
+const KEYLIKE_HEX_DIGITS: usize = 16;
+
+/// `text` with every run of [`KEYLIKE_HEX_DIGITS`] or more hex digits masked.
+///
+/// Messages quote paths and clap quotes values; when a key lands where a path
+/// or a name belongs (`--key-file KEY`, `-c KEY`, `-o KEY`), the quote would
+/// print the key. No message of ours carries such a run on purpose, so masking
+/// them all is safe, and simpler to trust than checking each message.
+pub fn redact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        if run.len() >= KEYLIKE_HEX_DIGITS {
+            out.push_str("<hex hidden>");
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_hexdigit() {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_like_hex_is_masked_and_nothing_else() {
+        let key = "000102030405060708090a0b0c0d0e0f";
+        let m = redact(&format!("cannot read key file /tmp/{key}: No such file"));
+        assert_eq!(m, "cannot read key file /tmp/<hex hidden>: No such file");
+        assert_eq!(redact("input is 1000 bytes, 16-byte blocks"), "input is 1000 bytes, 16-byte blocks");
+        assert_eq!(redact("0123456789abcdeF"), "<hex hidden>");
+        assert_eq!(redact("0123456789abcde"), "0123456789abcde");
+    }
+
+    #[test]
+    fn grammar() {
+        assert_eq!(count(1, "byte"), "1 byte");
+        assert_eq!(count(0, "byte"), "0 bytes");
+        assert_eq!(an(8, "byte"), "an 8-byte");
+        assert_eq!(an(16, "byte"), "a 16-byte");
+        assert_eq!(an(18, "byte"), "an 18-byte");
+        assert_eq!(an(11, "byte"), "an 11-byte");
+        assert_eq!(an(48, "byte"), "a 48-byte");
+        assert_eq!(an(80, "byte"), "an 80-byte");
     }
 }

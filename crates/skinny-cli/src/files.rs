@@ -7,7 +7,7 @@
 
 use crate::error::{reason, CliError};
 use std::fs::{File, Metadata};
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::os::fd::AsFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -37,6 +37,13 @@ fn std_stream_meta(fd: std::os::fd::BorrowedFd<'_>) -> Option<Metadata> {
     File::from(owned).metadata().ok()
 }
 
+/// The current offset of an open standard stream (lseek SEEK_CUR on a
+/// duplicate, which shares the offset), if it has one.
+fn std_stream_offset(fd: std::os::fd::BorrowedFd<'_>) -> Option<u64> {
+    let owned = fd.try_clone_to_owned().ok()?;
+    File::from(owned).stream_position().ok()
+}
+
 /// The input: a file or stdin.
 pub struct Source {
     reader: Box<dyn Read + Send>,
@@ -58,12 +65,11 @@ impl Source {
             let stdin = io::stdin();
             let meta = std_stream_meta(stdin.as_fd());
             let regular = meta.as_ref().filter(|m| m.is_file());
-            return Ok(Self {
-                reader: Box::new(stdin),
-                len: regular.map(Metadata::len),
-                id: regular.map(FileId::of),
-                canonical: None,
-            });
+            // A file on stdin may be partly read already (`{ head -c 5 >/dev/null;
+            // skinny ...; } < file`): what is left starts at the shared offset, and
+            // only that is checked for whole blocks.
+            let len = regular.map(|m| m.len().saturating_sub(std_stream_offset(stdin.as_fd()).unwrap_or(0)));
+            return Ok(Self { reader: Box::new(stdin), len, id: regular.map(FileId::of), canonical: None });
         }
         let path = path.unwrap_or(Path::new("-"));
         let shown = path.display();
@@ -99,7 +105,9 @@ enum Target {
     /// descriptor: large writes go straight to it, with no line buffer).
     Stdout(File),
     /// A temporary file renamed over `target` on commit.
-    Replace { tmp: tempfile::NamedTempFile, target: PathBuf },
+    /// `guard` is declared after `tmp` so a dropped sink removes the file before
+    /// the signal handler forgets it.
+    Replace { tmp: tempfile::NamedTempFile, target: PathBuf, guard: interrupt::Guard },
     /// A special file that cannot be replaced (`/dev/null`, a FIFO): written
     /// straight through.
     Special(File),
@@ -118,6 +126,9 @@ impl Sink {
     /// output cannot be created (no such directory, no permission).
     pub fn open(path: Option<&Path>, source: &Source, force: bool) -> Result<Self, CliError> {
         if is_std(path) {
+            if crate::stdout_was_closed() {
+                return Err(crate::error::stdout_closed());
+            }
             let stdout = io::stdout();
             if stdout.is_terminal() && !force {
                 return Err(CliError::Usage(
@@ -154,15 +165,27 @@ impl Sink {
                         .map_err(|e| CliError::Io(format!("cannot write output {shown}: {}", reason(&e))))?;
                     return Ok(Self { target: Target::Special(file) });
                 }
+                check_replaceable(&canonical, &meta, &shown.to_string(), force)?;
                 // Replace the file a symlink points to, not the link.
                 let tmp = temp_beside(&canonical, &shown.to_string())?;
-                // Keep the permissions of the file being replaced.
-                let _ = tmp.as_file().set_permissions(meta.permissions());
-                Ok(Self { target: Target::Replace { tmp, target: canonical } })
+                keep_owner_and_mode(&tmp, &meta, &shown.to_string())?;
+                let guard = interrupt::Guard::new(tmp.path());
+                Ok(Self { target: Target::Replace { tmp, target: canonical, guard } })
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                // A symlink to nothing: writing "through" it would create a file
+                // wherever it points (maybe a place set up by someone else), and
+                // replacing the link would break what it was for. Neither is
+                // clearly meant, so the user decides.
+                if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+                    return Err(CliError::Io(format!(
+                        "cannot write output {shown}: it is a symbolic link to a missing file; \
+                         remove the link or name the file it should point to"
+                    )));
+                }
                 let tmp = temp_beside(path, &shown.to_string())?;
-                Ok(Self { target: Target::Replace { tmp, target: path.to_path_buf() } })
+                let guard = interrupt::Guard::new(tmp.path());
+                Ok(Self { target: Target::Replace { tmp, target: path.to_path_buf(), guard } })
             }
             Err(e) => Err(CliError::Io(format!("cannot write output {shown}: {}", reason(&e)))),
         }
@@ -176,7 +199,7 @@ impl Sink {
         let fail = |e: io::Error| CliError::Io(format!("cannot write output: {}", reason(&e)));
         match self.target {
             Target::Stdout(mut f) | Target::Special(mut f) => f.flush().map_err(fail),
-            Target::Replace { tmp, target } => {
+            Target::Replace { tmp, target, guard: _guard } => {
                 tmp.as_file().sync_all().map_err(fail)?;
                 tmp.persist(&target).map(drop).map_err(|e| {
                     CliError::Io(format!("cannot write output {}: {}", target.display(), reason(&e.error)))
@@ -202,6 +225,58 @@ impl Write for Sink {
     }
 }
 
+/// Refuses to replace a regular file that this user could not write in place
+/// (as `cp` would refuse: a read-only file is a statement), or one with other
+/// hard links unless `force` (they would keep the old content: the rename gives
+/// only this name the new file).
+fn check_replaceable(target: &Path, meta: &Metadata, shown: &str, force: bool) -> Result<(), CliError> {
+    // Opening for writing without truncating asks the kernel the real question
+    // (mode bits, ACLs, read-only mounts, root's override) and changes nothing.
+    if let Err(e) = std::fs::OpenOptions::new().write(true).open(target) {
+        let why = if e.kind() == io::ErrorKind::PermissionDenied {
+            "you may not write it (it is read-only to you)".to_string()
+        } else {
+            reason(&e)
+        };
+        return Err(CliError::Io(format!("refusing to replace output {shown}: {why}")));
+    }
+    if meta.nlink() > 1 && !force {
+        let others = meta.nlink() - 1;
+        return Err(CliError::Io(format!(
+            "refusing to replace output {shown}: it has {} (hard {}) that would keep the old content; \
+             use --force to replace this name only",
+            crate::error::count(others, "other name"),
+            if others == 1 { "link" } else { "links" }
+        )));
+    }
+    Ok(())
+}
+
+/// Gives the temporary file the owner, group and permissions of the file it
+/// will replace. Ownership that cannot be kept is an error, not a silent
+/// change: a file of another user or group would otherwise become ours.
+fn keep_owner_and_mode(tmp: &tempfile::NamedTempFile, old: &Metadata, shown: &str) -> Result<(), CliError> {
+    let file = tmp.as_file();
+    let new = file.metadata().map_err(|e| CliError::Io(format!("cannot write output {shown}: {}", reason(&e))))?;
+    let uid = (new.uid() != old.uid()).then_some(old.uid());
+    let gid = (new.gid() != old.gid()).then_some(old.gid());
+    if uid.is_some() || gid.is_some() {
+        std::os::unix::fs::fchown(file, uid, gid).map_err(|e| {
+            CliError::Io(format!(
+                "refusing to replace output {shown}: it belongs to user {} and group {}, and the new file \
+                 cannot keep that ({}); write elsewhere, or as its owner",
+                old.uid(),
+                old.gid(),
+                reason(&e)
+            ))
+        })?;
+    }
+    // After the chown, which may clear set-user-ID and set-group-ID bits. A mode
+    // that cannot be set leaves the new file private to its owner: safe.
+    let _ = file.set_permissions(old.permissions());
+    Ok(())
+}
+
 fn same_file() -> CliError {
     CliError::Usage("input and output are the same file; write to another file and rename it".into())
 }
@@ -218,4 +293,77 @@ fn temp_beside(target: &Path, shown: &str) -> Result<tempfile::NamedTempFile, Cl
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(|e| CliError::Io(format!("cannot write output {shown}: {}", reason(&e))))
+}
+
+/// Removing the temporary file when a signal stops the command.
+///
+/// SIGINT, SIGTERM and SIGHUP would end the process without running
+/// destructors and leave `.skinny-*.tmp` beside the output. The handler unlinks
+/// the registered path and exits with 128 + the signal, the shell's convention.
+/// It only loads an atomic pointer and calls `unlink` and `_exit`, both
+/// async-signal-safe; the path is prepared (allocated) before registration.
+mod interrupt {
+    use std::ffi::{c_char, c_int, CString};
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+    use std::ptr;
+    use std::sync::atomic::{AtomicPtr, Ordering};
+    use std::sync::Once;
+
+    /// The temporary file to remove, or null.
+    static TEMP: AtomicPtr<c_char> = AtomicPtr::new(ptr::null_mut());
+
+    /// Registration of one temporary file; dropping it forgets the file.
+    pub struct Guard(());
+
+    impl Guard {
+        pub fn new(path: &Path) -> Self {
+            install();
+            if let Ok(c) = CString::new(path.as_os_str().as_bytes()) {
+                // Leaked on purpose: the handler may still be reading it when
+                // another thread moves on; one short path per run.
+                TEMP.store(c.into_raw(), Ordering::SeqCst);
+            }
+            Guard(())
+        }
+    }
+
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            TEMP.store(ptr::null_mut(), Ordering::SeqCst);
+        }
+    }
+
+    extern "C" fn on_signal(sig: c_int) {
+        let path = TEMP.swap(ptr::null_mut(), Ordering::SeqCst);
+        // SAFETY: `path` is null or a leaked, never-freed NUL-terminated string;
+        // unlink and _exit are async-signal-safe.
+        unsafe {
+            if !path.is_null() {
+                libc::unlink(path);
+            }
+            libc::_exit(128 + sig);
+        }
+    }
+
+    fn install() {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                // SAFETY: plain sigaction calls on zero-initialised structs; the
+                // handler is async-signal-safe (see above).
+                unsafe {
+                    let mut old: libc::sigaction = std::mem::zeroed();
+                    if libc::sigaction(sig, ptr::null(), &mut old) != 0 || old.sa_sigaction == libc::SIG_IGN {
+                        // Ignored by whoever started us (`nohup`): stays ignored.
+                        continue;
+                    }
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    action.sa_sigaction = on_signal as extern "C" fn(c_int) as libc::sighandler_t;
+                    libc::sigfillset(&mut action.sa_mask);
+                    libc::sigaction(sig, &action, ptr::null_mut());
+                }
+            }
+        });
+    }
 }

@@ -65,15 +65,23 @@ fn check_key_length(variant: Variant, got: usize) -> Result<(), CliError> {
         Ok(())
     } else {
         Err(CliError::Usage(format!(
-            "{variant} needs a {want}-byte key (the whole tweakey TK1||TK2||TK3, {} hex digits), got {got} bytes",
-            2 * want
+            "{variant} needs {} key (the whole tweakey TK1||TK2||TK3, {} hex digits), got {}",
+            crate::error::an(want, "byte"),
+            2 * want,
+            crate::error::count(got as u64, "byte")
         )))
     }
 }
 
-/// A key file holds hex (whitespace around it ignored) or raw bytes. Hex wins when
-/// the trimmed content is all hex digits and decodes to exactly the key length;
-/// otherwise the file's bytes are the key if there are exactly that many.
+/// A key file holds hex or raw bytes, decided by one rule that never guesses
+/// from the length: content that is all hex digits once every whitespace
+/// character is dropped (around, between and inside lines, as `xxd -p` writes
+/// it) is hex, and must decode to exactly the key length; anything else is the
+/// raw key and must be exactly the key length. A raw key that happens to be all
+/// hex digits is therefore read as hex and refused for its length: raw keys
+/// from a random source are all-hex with negligible probability, while a hex
+/// key of the wrong length taken as raw bytes would silently be another key.
+/// Messages give lengths, never content.
 fn read_key_file(variant: Variant, path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let want = variant.tweakey_bytes();
     let shown = path.display();
@@ -88,20 +96,34 @@ fn read_key_file(variant: Variant, path: &Path) -> Result<Zeroizing<Vec<u8>>, Cl
     if content.len() as u64 > KEY_FILE_MAX_BYTES {
         return Err(CliError::Usage(format!("{} (it is larger than {KEY_FILE_MAX_BYTES} bytes)", expected())));
     }
-    let trimmed = content.trim_ascii();
-    if trimmed.len() == 2 * want && trimmed.iter().all(u8::is_ascii_hexdigit) {
-        let bytes = hex::decode(trimmed).map_err(|_| CliError::Usage(expected()))?;
+    let digits: Zeroizing<Vec<u8>> =
+        Zeroizing::new(content.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect());
+    if !digits.is_empty() && digits.iter().all(u8::is_ascii_hexdigit) {
+        if digits.len() % 2 != 0 {
+            return Err(CliError::Usage(format!(
+                "{} (it holds an odd number of hex digits, {})",
+                expected(),
+                digits.len()
+            )));
+        }
+        if digits.len() != 2 * want {
+            return Err(CliError::Usage(format!(
+                "key file {shown} holds {} of hex, needs {want} ({variant} takes {want} raw bytes or {} hex digits)",
+                crate::error::count(digits.len() as u64 / 2, "byte"),
+                2 * want
+            )));
+        }
+        let bytes = hex::decode(&*digits).map_err(|_| CliError::Usage(expected()))?;
         return Ok(Zeroizing::new(bytes));
     }
     if content.len() == want {
         return Ok(content);
     }
-    let what = if !trimmed.is_empty() && trimmed.iter().all(u8::is_ascii_hexdigit) {
-        format!("it holds {} hex digits", trimmed.len())
-    } else {
-        format!("it holds {} bytes", content.len())
-    };
-    Err(CliError::Usage(format!("{} ({what})", expected())))
+    Err(CliError::Usage(format!(
+        "{} (it holds {} that are not all hex)",
+        expected(),
+        crate::error::count(content.len() as u64, "byte")
+    )))
 }
 
 /// The IV from `--iv HEX`, checked against the mode (ECB takes none, the others
@@ -122,9 +144,10 @@ pub fn load_iv(variant: Variant, mode: skinny_bulk::mode::Mode, iv: Option<&str>
             let bytes = decode_hex("--iv", text)?;
             if bytes.len() != block {
                 return Err(CliError::Usage(format!(
-                    "{variant} needs a {block}-byte IV (one block, {} hex digits), got {} bytes",
+                    "{variant} needs {} IV (one block, {} hex digits), got {}",
+                    crate::error::an(block, "byte"),
                     2 * block,
-                    bytes.len()
+                    crate::error::count(bytes.len() as u64, "byte")
                 )));
             }
             Ok(Some(bytes.to_vec()))
@@ -156,12 +179,24 @@ mod tests {
         std::fs::write(&hex_path, "0102030405060708\n").unwrap();
         assert_eq!(load_key(v, None, Some(&hex_path)).unwrap().as_slice(), &[1, 2, 3, 4, 5, 6, 7, 8]);
 
-        // Eight raw bytes that happen to be hex digits but too few for hex: raw.
-        let raw_path = dir.path().join("raw");
-        std::fs::write(&raw_path, b"abcdef01").unwrap();
-        assert_eq!(load_key(v, None, Some(&raw_path)).unwrap().as_slice(), b"abcdef01");
+        // xxd -p style: inner newlines and spaces are ignored.
+        let spaced = dir.path().join("spaced");
+        std::fs::write(&spaced, "01 02 03 04\n0506\t0708\n").unwrap();
+        assert_eq!(load_key(v, None, Some(&spaced)).unwrap().as_slice(), &[1, 2, 3, 4, 5, 6, 7, 8]);
 
-        // Sixteen hex digits that are also 16 bytes: hex wins (decodes to 8).
+        // Eight raw bytes that happen to be hex digits: hex, and too short.
+        let raw_hexlike = dir.path().join("raw-hexlike");
+        std::fs::write(&raw_hexlike, b"abcdef01").unwrap();
+        let e = load_key(v, None, Some(&raw_hexlike)).unwrap_err().to_string();
+        assert!(e.contains("holds 4 bytes of hex, needs 8"), "{e}");
+        assert!(!e.contains("abcdef01"), "{e}");
+
+        // Eight raw bytes that are not all hex: the raw key.
+        let raw_path = dir.path().join("raw");
+        std::fs::write(&raw_path, [0xffu8, 0, 1, 2, b'x', 4, 5, 6]).unwrap();
+        assert_eq!(load_key(v, None, Some(&raw_path)).unwrap().as_slice(), &[0xff, 0, 1, 2, b'x', 4, 5, 6]);
+
+        // Nine raw bytes: neither.
         let bad = dir.path().join("bad");
         let mut f = std::fs::File::create(&bad).unwrap();
         f.write_all(&[0u8; 9]).unwrap();
@@ -169,5 +204,30 @@ mod tests {
         let e = load_key(v, None, Some(&bad)).unwrap_err().to_string();
         assert!(e.contains("8 raw bytes or 16 hex digits"), "{e}");
         assert!(e.contains("9 bytes"), "{e}");
+
+        // Odd hex.
+        std::fs::write(&bad, "012").unwrap();
+        let e = load_key(v, None, Some(&bad)).unwrap_err().to_string();
+        assert!(e.contains("odd number"), "{e}");
+    }
+
+    #[test]
+    fn half_a_hex_key_is_refused_not_taken_as_raw() {
+        // 32 hex digits are 32 bytes, the length of a raw SKINNY-128-256 key; they
+        // are read as hex (16 bytes) and refused.
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("k");
+        std::fs::write(&p, "000102030405060708090a0b0c0d0e0f").unwrap();
+        let e = load_key(Variant::Skinny128_256, None, Some(&p)).unwrap_err().to_string();
+        assert!(e.contains("16 bytes of hex, needs 32"), "{e}");
+    }
+
+    #[test]
+    fn lengths_are_said_in_good_english() {
+        let e = load_key(Variant::Skinny64_64, Some("00"), None).unwrap_err().to_string();
+        assert!(e.contains("needs an 8-byte key") && e.contains("got 1 byte"), "{e}");
+        assert!(!e.contains("1 bytes"), "{e}");
+        let e = load_iv(Variant::Skinny64_64, skinny_bulk::mode::Mode::Ctr, Some("00")).unwrap_err().to_string();
+        assert!(e.contains("needs an 8-byte IV") && e.ends_with("got 1 byte"), "{e}");
     }
 }

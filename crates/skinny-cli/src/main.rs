@@ -13,14 +13,25 @@ use clap::{CommandFactory, Parser};
 use std::io::Write;
 
 fn main() {
-    let mut cli = cli::Cli::parse();
+    let mut cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => clap_failed(&e),
+    };
     let result = match &mut cli.command {
         cli::Command::Encrypt(a) => commands::crypt::run(a, skinny_bulk::mode::Direction::Encrypt),
         cli::Command::Decrypt(a) => commands::crypt::run(a, skinny_bulk::mode::Direction::Decrypt),
-        cli::Command::Bench(a) => bench::run(a),
-        cli::Command::Selftest(a) => commands::selftest::run(a),
-        cli::Command::Info => commands::info::run(),
-        cli::Command::Completions { shell } => completions(*shell),
+        cli::Command::Bench(a) => {
+            // A bench that writes files still has something to deliver without stdout.
+            let files = a.csv.is_some() || a.json.is_some() || a.plot.is_some();
+            if files {
+                bench::run(a)
+            } else {
+                stdout_open().and_then(|()| bench::run(a))
+            }
+        }
+        cli::Command::Selftest(a) => stdout_open().and_then(|()| commands::selftest::run(a)),
+        cli::Command::Info => stdout_open().and_then(|()| commands::info::run()),
+        cli::Command::Completions { shell } => stdout_open().and_then(|()| completions(*shell)),
     };
     if let Err(e) = result {
         // The reader of our output went away (`skinny info | head -1`): nobody is
@@ -31,8 +42,53 @@ fn main() {
         }
         // One line, no panic, no backtrace: the message says what to fix. A
         // failing stderr is ignored: there is nowhere else to report it.
-        let _ = writeln!(std::io::stderr(), "skinny: {e}");
+        let _ = writeln!(std::io::stderr(), "skinny: {}", error::redact(&e.to_string()));
         std::process::exit(e.exit_code());
+    }
+}
+
+/// Reports a command line clap refused and exits. clap quotes the offending
+/// value (`invalid value '<it>' for '--cipher'`), and a key pasted into the
+/// wrong place would be printed back to the terminal and its scrollback, so
+/// anything that looks like key material is masked first.
+fn clap_failed(e: &clap::Error) -> ! {
+    if !e.use_stderr() {
+        // --help and --version: nothing of the user's is quoted.
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let _ = std::io::stderr().write_all(error::redact(&text).as_bytes());
+    std::process::exit(e.exit_code());
+}
+
+/// Whether stdout was closed when the process started (`skinny info >&-`).
+/// Rust's runtime quietly opens `/dev/null` in its place before `main`, so
+/// everything written would vanish and the command would claim success; the
+/// state is recorded by an ELF constructor that runs before the runtime does.
+pub(crate) fn stdout_was_closed() -> bool {
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+#[used]
+#[link_section = ".init_array"]
+static RECORD_CLOSED_STDOUT: extern "C" fn() = record_closed_stdout;
+
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+extern "C" fn record_closed_stdout() {
+    // SAFETY: F_GETFD only asks whether descriptor 1 is open; it touches no memory.
+    let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
+    STDOUT_CLOSED.store(closed, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// For commands whose whole result goes to stdout: a closed stdout is an error.
+fn stdout_open() -> Result<(), error::CliError> {
+    if stdout_was_closed() {
+        Err(error::stdout_closed())
+    } else {
+        Ok(())
     }
 }
 

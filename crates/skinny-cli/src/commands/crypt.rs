@@ -14,6 +14,7 @@ use skinny::{Skinny, Variant};
 use skinny_bulk::backend::{self, BackendChoice, Options};
 use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
 use skinny_bulk::stream::{self, PipeOptions};
+use std::io::Write;
 
 /// Everything `encrypt`/`decrypt` needs, checked.
 struct Plan {
@@ -67,15 +68,20 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     // The output is created last, once everything else is known to be usable.
     let sink = Sink::open(a.output.as_deref(), &source, a.force)?;
 
-    let bar = progress::bar(source.len(), a.quiet);
+    let to_stdout = a.output.as_deref().is_none_or(|p| p.as_os_str() == "-");
+    let bar = progress::bar(source.len(), a.quiet, to_stdout);
     let result = stream::pipe(processor, source, sink, &PipeOptions::default(), &mut |n| bar.inc(n));
     bar.finish_and_clear();
     let report = result?;
     if a.verbose {
         let engine = report.engine.unwrap_or_else(|| "on the CPU, block after block (a serial mode)".into());
-        eprintln!("skinny: {} bytes through {mode} {dir}: {engine}", report.bytes);
+        // Notices only: a failing stderr (2>/dev/full) must not panic as
+        // eprintln! would, nor fail a run whose output is fine.
+        let mut err = std::io::stderr();
+        let bytes = crate::error::count(report.bytes, "byte");
+        let _ = writeln!(err, "skinny: {bytes} through {mode} {dir}: {engine}");
         if let Some(why) = backend.fallback() {
-            eprintln!("skinny: no usable GPU ({why}); using the CPU");
+            let _ = writeln!(err, "skinny: no usable GPU ({why}); using the CPU");
         }
     }
     report.writer.commit()
