@@ -8,11 +8,13 @@
 //! passes. `SKINNY_GPU_BIG=1` adds the 1 GiB test (scripts/gpu-check.sh sets it).
 #![cfg(feature = "cuda")]
 
-use rand::{Rng, RngCore};
+use rand::Rng;
 use skinny::counter::Counter;
-use skinny::{Skinny, Variant};
+use skinny::Variant;
 use skinny_bulk::backend::{self, Backend, BackendChoice, Engine, Options};
-use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
+use skinny_bulk::mode::{Direction, Mode};
+use skinny_test_support::rng::{random_bytes, random_cipher};
+use skinny_test_support::run::{cpu_serial, run};
 use std::io::Write;
 
 /// Printed straight to stderr: the test harness does not capture it, so a
@@ -37,22 +39,6 @@ fn gpu_backends() -> Option<Vec<Box<dyn Backend>>> {
             backend::open(BackendChoice::GpuPaper, &Options::default()).expect("gpu-paper opens when gpu does"),
         ]),
     }
-}
-
-fn serial() -> Box<dyn Backend> {
-    backend::open(BackendChoice::CpuSerial, &Options::default()).unwrap()
-}
-
-fn random_cipher(rng: &mut impl RngCore, v: Variant) -> Skinny {
-    let mut key = vec![0u8; v.tweakey_bytes()];
-    rng.fill_bytes(&mut key);
-    Skinny::new(v, &key).unwrap()
-}
-
-fn random_bytes(rng: &mut impl RngCore, n: usize) -> Vec<u8> {
-    let mut v = vec![0u8; n];
-    rng.fill_bytes(&mut v);
-    v
 }
 
 /// What an engine op does to `data`, on a copy.
@@ -94,7 +80,7 @@ const BLOCK_COUNTS: [usize; 12] = [0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 4095, 
 fn every_variant_mode_and_direction_matches_cpu_serial() {
     let Some(gpus) = gpu_backends() else { return };
     let mut rng = rand::rng();
-    let cpu_be = serial();
+    let cpu_be = cpu_serial();
     for be in &gpus {
         for v in Variant::ALL {
             if !be.supports(v) {
@@ -126,7 +112,7 @@ fn every_variant_mode_and_direction_matches_cpu_serial() {
 fn unaligned_buffers_match() {
     let Some(gpus) = gpu_backends() else { return };
     let mut rng = rand::rng();
-    let cpu_be = serial();
+    let cpu_be = cpu_serial();
     for be in &gpus {
         for v in [Variant::Skinny64_128, Variant::Skinny128_256] {
             if !be.supports(v) {
@@ -158,7 +144,7 @@ fn unaligned_buffers_match() {
 fn ctr_counter_carries_across_64_bits_and_wraps_inside_one_launch() {
     let Some(gpus) = gpu_backends() else { return };
     let mut rng = rand::rng();
-    let cpu_be = serial();
+    let cpu_be = cpu_serial();
     for be in &gpus {
         for v in Variant::ALL {
             if !be.supports(v) {
@@ -189,7 +175,7 @@ fn inputs_split_over_device_pieces_match() {
         Err(e) => return skip(&e.to_string()),
     };
     let mut rng = rand::rng();
-    let cpu_be = serial();
+    let cpu_be = cpu_serial();
     for (kind, v) in [
         (skinny_cuda::KernelKind::Bitsliced, Variant::Skinny128_384),
         (skinny_cuda::KernelKind::Bitsliced, Variant::Skinny64_192),
@@ -236,7 +222,7 @@ fn device_resident_data_matches_cpu_serial() {
         Err(e) => return skip(&e.to_string()),
     };
     let mut rng = rand::rng();
-    let cpu_be = serial();
+    let cpu_be = cpu_serial();
     for v in [Variant::Skinny128_256, Variant::Skinny64_128] {
         let c = random_cipher(&mut rng, v);
         let bs = v.block_bytes();
@@ -282,7 +268,7 @@ fn device_resident_data_matches_cpu_serial() {
 fn streaming_processor_on_gpu_matches_cpu_serial() {
     let Some(gpus) = gpu_backends() else { return };
     let mut rng = rand::rng();
-    let cpu_be = serial();
+    let cpu_be = cpu_serial();
     for be in &gpus {
         for v in [Variant::Skinny64_64, Variant::Skinny128_128] {
             if !be.supports(v) {
@@ -300,24 +286,11 @@ fn streaming_processor_on_gpu_matches_cpu_serial() {
                     let iv = if mode.needs_iv() { Some(random_bytes(&mut rng, bs)) } else { None };
                     let pad = !(matches!(mode, Mode::Ecb | Mode::Cbc) && dir == Direction::Decrypt);
                     let pad = pad && mode.is_block_mode();
-                    let run = |b: &dyn Backend| -> Vec<u8> {
-                        let mut p = Processor::builder(&c, mode, dir).backend(b);
-                        if let Some(iv) = iv.as_deref() {
-                            p = p.iv(iv);
-                        }
-                        if mode.is_block_mode() {
-                            p = p.padding(if pad { Padding::Pkcs7 } else { Padding::None });
-                        }
-                        let mut p = p.build().unwrap();
-                        let mut out = Vec::new();
-                        for chunk in data.chunks(17_000) {
-                            p.update(chunk, &mut out).unwrap();
-                        }
-                        p.finish(&mut out).unwrap();
-                        out
-                    };
-                    let got = run(be.as_ref());
-                    let want = run(cpu_be.as_ref());
+                    // In pieces of 17,000 bytes.
+                    let cuts = vec![17_000; data.len() / 17_000];
+                    let run_on = |b: &dyn Backend| run(b, &c, mode, dir, iv.as_deref(), pad, &data, &cuts).unwrap();
+                    let got = run_on(be.as_ref());
+                    let want = run_on(cpu_be.as_ref());
                     assert!(got == want, "{} {v} {mode} {dir:?}: differs from cpu-serial", be.name());
                 }
             }
@@ -366,7 +339,7 @@ fn page_locked_memory_takes_the_direct_path_and_matches() {
         Err(e) => return skip(&e.to_string()),
     };
     let mut rng = rand::rng();
-    let cpu_be = serial();
+    let cpu_be = cpu_serial();
     let v = Variant::Skinny128_256;
     let c = random_cipher(&mut rng, v);
     let mut g = skinny_cuda::GpuCipher::new(&gpu, skinny_cuda::KernelKind::Bitsliced, &c).unwrap();

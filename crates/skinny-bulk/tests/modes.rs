@@ -2,14 +2,14 @@
 //! processor, in place, the io adapters, the overlapped pipe), against the
 //! textbook definitions, with random keys, IVs, lengths and chunkings.
 
-mod textbook;
-
 use proptest::prelude::*;
 use skinny::{Skinny, Variant};
 use skinny_bulk::backend::{self, Backend, BackendChoice, Options};
 use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
 use skinny_bulk::stream::{self, CryptReader, CryptWriter, PipeOptions, StreamError};
 use skinny_bulk::Error;
+use skinny_test_support::run::{processor, run};
+use skinny_test_support::textbook;
 use std::io::{Read, Write};
 
 /// The ways a message goes through a processor.
@@ -28,24 +28,6 @@ enum Api {
 }
 
 const APIS: [Api; 5] = [Api::Update, Api::InPlace, Api::Writer, Api::Reader, Api::Pipe];
-
-fn processor(
-    be: &dyn Backend,
-    c: &Skinny,
-    mode: Mode,
-    dir: Direction,
-    iv: Option<&[u8]>,
-    pad: bool,
-) -> Result<Processor, Error> {
-    let mut b = Processor::builder(c, mode, dir).backend(be);
-    if let Some(iv) = iv {
-        b = b.iv(iv);
-    }
-    if mode.is_block_mode() {
-        b = b.padding(if pad { Padding::Pkcs7 } else { Padding::None });
-    }
-    b.build()
-}
 
 fn unwrap_io(e: std::io::Error) -> Error {
     match e.into_inner().map(|inner| inner.downcast::<Error>()) {
@@ -127,30 +109,6 @@ fn run_via(
             Ok(report.writer)
         }
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run(
-    be: &dyn Backend,
-    c: &Skinny,
-    mode: Mode,
-    dir: Direction,
-    iv: Option<&[u8]>,
-    pad: bool,
-    data: &[u8],
-    cuts: &[usize],
-) -> Result<Vec<u8>, Error> {
-    let mut p = processor(be, c, mode, dir, iv, pad)?;
-    let mut out = Vec::new();
-    let mut pos = 0;
-    for &cut in cuts {
-        let end = (pos + cut).min(data.len());
-        p.update(&data[pos..end], &mut out)?;
-        pos = end;
-    }
-    p.update(&data[pos..], &mut out)?;
-    p.finish(&mut out)?;
-    Ok(out)
 }
 
 fn expected(c: &Skinny, mode: Mode, iv: &[u8], pad: bool, data: &[u8]) -> Vec<u8> {

@@ -8,23 +8,7 @@ use cipher::{KeyIvInit, StreamCipher};
 use skinny::hazmat::bitsliced::{Path, PathUnavailable};
 use skinny::hazmat::{round_tweakeys, spec};
 use skinny::{BitslicedSkinny, Skinny, Variant};
-
-/// SplitMix64: a small seeded generator, so a failure can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
+use skinny_test_support::rng::SplitMix64 as Rng;
 
 /// Block counts: empty, single, around the u64 batch (64), around the AVX2 batch
 /// (256), several batches with and without a tail.

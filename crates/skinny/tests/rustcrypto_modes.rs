@@ -10,56 +10,7 @@ use cipher::{
 };
 use proptest::prelude::*;
 use skinny::{Skinny, Variant};
-
-fn inc(ctr: &mut [u8]) {
-    for b in ctr.iter_mut().rev() {
-        *b = b.wrapping_add(1);
-        if *b != 0 {
-            break;
-        }
-    }
-}
-
-fn textbook_ctr(c: &Skinny, iv: &[u8], data: &[u8]) -> Vec<u8> {
-    let mut ctr = iv.to_vec();
-    let mut out = Vec::new();
-    for chunk in data.chunks(c.block_bytes()) {
-        let mut ks = ctr.clone();
-        c.encrypt_block(&mut ks);
-        out.extend(chunk.iter().zip(&ks).map(|(a, b)| a ^ b));
-        inc(&mut ctr);
-    }
-    out
-}
-
-fn textbook_cbc_pkcs7(c: &Skinny, iv: &[u8], data: &[u8]) -> Vec<u8> {
-    let bs = c.block_bytes();
-    let n = bs - data.len() % bs;
-    let mut padded = data.to_vec();
-    padded.extend(std::iter::repeat_n(n as u8, n));
-    let mut prev = iv.to_vec();
-    let mut out = Vec::new();
-    for chunk in padded.chunks(bs) {
-        let mut b: Vec<u8> = chunk.iter().zip(&prev).map(|(a, b)| a ^ b).collect();
-        c.encrypt_block(&mut b);
-        out.extend_from_slice(&b);
-        prev = b;
-    }
-    out
-}
-
-fn textbook_feedback(c: &Skinny, iv: &[u8], data: &[u8], cfb: bool) -> Vec<u8> {
-    let mut reg = iv.to_vec();
-    let mut out = Vec::new();
-    for chunk in data.chunks(c.block_bytes()) {
-        let mut ks = reg.clone();
-        c.encrypt_block(&mut ks);
-        let o: Vec<u8> = chunk.iter().zip(&ks).map(|(a, b)| a ^ b).collect();
-        reg = if cfb { o.clone() } else { ks };
-        out.extend(o);
-    }
-    out
-}
+use skinny_test_support::textbook;
 
 macro_rules! agreement {
     ($name:ident, $ty:ty, $ctr:ident) => {
@@ -77,11 +28,11 @@ macro_rules! agreement {
                 // CTR through the ctr crate.
                 let mut buf = data.clone();
                 ctr::$ctr::<$ty>::new_from_slices(&key, &iv).unwrap().apply_keystream(&mut buf);
-                prop_assert_eq!(&buf, &textbook_ctr(&dyn_c, &iv, &data));
+                prop_assert_eq!(&buf, &textbook::ctr(&dyn_c, &iv, &data));
 
                 // CBC with PKCS#7 through the cbc crate, both ways.
                 let ct = cbc::Encryptor::<$ty>::new_from_slices(&key, &iv).unwrap().encrypt_padded_vec::<Pkcs7>(&data);
-                prop_assert_eq!(&ct, &textbook_cbc_pkcs7(&dyn_c, &iv, &data));
+                prop_assert_eq!(&ct, &textbook::cbc_encrypt(&dyn_c, &iv, &textbook::pkcs7(&data, dyn_c.block_bytes())));
                 let pt = cbc::Decryptor::<$ty>::new_from_slices(&key, &iv).unwrap().decrypt_padded_vec::<Pkcs7>(&ct).unwrap();
                 prop_assert_eq!(&pt, &data);
 
@@ -100,14 +51,14 @@ macro_rules! agreement {
                 // Full-block CFB through cfb-mode (any length, buffered).
                 let mut buf = data.clone();
                 cfb_mode::BufEncryptor::<$ty>::new_from_slices(&key, &iv).unwrap().encrypt(&mut buf);
-                prop_assert_eq!(&buf, &textbook_feedback(&dyn_c, &iv, &data, true));
+                prop_assert_eq!(&buf, &textbook::cfb(&dyn_c, true, &iv, &data));
                 cfb_mode::BufDecryptor::<$ty>::new_from_slices(&key, &iv).unwrap().decrypt(&mut buf);
                 prop_assert_eq!(&buf, &data);
 
                 // OFB through ofb.
                 let mut buf = data.clone();
                 ofb::Ofb::<$ty>::new_from_slices(&key, &iv).unwrap().apply_keystream(&mut buf);
-                prop_assert_eq!(&buf, &textbook_feedback(&dyn_c, &iv, &data, false));
+                prop_assert_eq!(&buf, &textbook::ofb(&dyn_c, &iv, &data));
 
                 // Single blocks through the traits.
                 if data.len() >= bs {

@@ -92,3 +92,18 @@ fn debug_never_shows_key_material() {
     assert!(!shown.to_lowercase().contains("ab"), "{shown}");
     assert!(!shown.contains("171"), "{shown}");
 }
+
+/// `skinny selftest` embeds its own copy of the vectors (a published crate
+/// cannot reach into another's folder): it must stay the same file. Skipped
+/// outside the workspace (a packaged `skinny` has no CLI next to it).
+#[test]
+fn the_cli_copy_of_the_vectors_is_the_same() {
+    let cli = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../skinny-cli");
+    if !cli.join("Cargo.toml").exists() {
+        eprintln!("skip: no skinny-cli next to this crate");
+        return;
+    }
+    let cli_copy = cli.join("data/skinny-paper.txt");
+    let text = std::fs::read_to_string(&cli_copy).unwrap_or_else(|e| panic!("{}: {e}", cli_copy.display()));
+    assert_eq!(text, include_str!("data/skinny-paper.txt"), "{} differs", cli_copy.display());
+}

@@ -12,8 +12,10 @@ use skinny_bulk::backend::{self, Backend, BackendChoice, Options};
 use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
 use std::io::{self, Write};
 
-/// The specification's vectors, shared with the cipher crate's tests.
-const SPEC_VECTORS: &str = include_str!("../../../skinny/tests/data/skinny-paper.txt");
+/// The specification's vectors: a copy of the cipher crate's
+/// `tests/data/skinny-paper.txt` inside this crate, so that the published
+/// package builds on its own (that crate's tests check the copies agree).
+const SPEC_VECTORS: &str = include_str!("../../data/skinny-paper.txt");
 
 /// The work each backend's engine does: (mode, direction, PKCS#7 padding).
 /// Block modes without padding get whole blocks; ECB encryption with padding

@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use skinny::{Skinny, Variant};
-use skinny_bulk::backend::{self, BackendChoice, Options};
-use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
+use skinny_bulk::mode::{Direction, Mode};
+use skinny_test_support::run::cpu_serial;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -61,34 +61,12 @@ pub fn library(
     data: &[u8],
 ) -> Result<Vec<u8>, skinny_bulk::Error> {
     let cipher = Skinny::new(variant, key).expect("key length");
-    let be = backend::open(BackendChoice::CpuSerial, &Options::default())?;
-    let mut p = {
-        let mut b = Processor::builder(&cipher, mode, dir).backend(be.as_ref());
-        if let Some(iv) = iv {
-            b = b.iv(iv);
-        }
-        if mode.is_block_mode() {
-            b = b.padding(if pad { Padding::Pkcs7 } else { Padding::None });
-        }
-        b.build()?
-    };
-    let mut out = Vec::new();
-    p.update(data, &mut out)?;
-    p.finish(&mut out)?;
-    Ok(out)
+    skinny_test_support::run::run(cpu_serial().as_ref(), &cipher, mode, dir, iv, pad, data, &[])
 }
 
 /// Deterministic pseudo-random bytes (xorshift), so a failure can be replayed.
 pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 24) as u8
-        })
-        .collect()
+    skinny_test_support::bytes(seed, len)
 }
 
 /// The names of the files in `dir`, sorted.
