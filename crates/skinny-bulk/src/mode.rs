@@ -408,7 +408,7 @@ impl Processor {
             }
             (true, Direction::Decrypt, true) => {
                 let total = self.total_in + buf.len() as u64;
-                if total % self.block as u64 != 0 {
+                if !total.is_multiple_of(self.block as u64) {
                     return Err(Error::NotWholeBlocks { block: self.block, len: total });
                 }
                 if total == 0 {

@@ -27,7 +27,7 @@ pub fn decode_hex(what: &str, text: &str) -> Result<Zeroizing<Vec<u8>>, CliError
     if let Some(pos) = digits.bytes().position(|b| !b.is_ascii_hexdigit()) {
         return Err(CliError::Usage(format!("{what} is not hex: character {} is not a hex digit (0-9, a-f)", pos + 1)));
     }
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(CliError::Usage(format!(
             "{what} has an odd number of hex digits ({}); each byte takes two",
             digits.len()
@@ -99,7 +99,7 @@ fn read_key_file(variant: Variant, path: &Path) -> Result<Zeroizing<Vec<u8>>, Cl
     let digits: Zeroizing<Vec<u8>> =
         Zeroizing::new(content.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect());
     if !digits.is_empty() && digits.iter().all(u8::is_ascii_hexdigit) {
-        if digits.len() % 2 != 0 {
+        if !digits.len().is_multiple_of(2) {
             return Err(CliError::Usage(format!(
                 "{} (it holds an odd number of hex digits, {})",
                 expected(),

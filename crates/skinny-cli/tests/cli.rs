@@ -105,7 +105,7 @@ type Vector = (Variant, Vec<u8>, Vec<u8>, Vec<u8>);
 
 /// The specification's vectors, from the cipher crate's data file.
 fn spec_vectors() -> Vec<Vector> {
-    let text = include_str!("../../skinny/tests/data/skinny-paper.txt");
+    let text = include_str!("../data/skinny-paper.txt");
     let vs: Vec<_> = text
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))

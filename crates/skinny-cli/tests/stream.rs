@@ -46,7 +46,7 @@ fn vm_hwm(pid: u32) -> Option<u64> {
 /// multi-core backend: this test is about the CLI's streaming, and that backend
 /// is checked against the portable one by the library's tests and `selftest`.
 fn check_piece(index: u64, got: &[u8], sample_every: u64) {
-    if index % sample_every != 0 {
+    if !index.is_multiple_of(sample_every) {
         return;
     }
     let offset = index * PIECE as u64;

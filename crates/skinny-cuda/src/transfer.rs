@@ -160,7 +160,7 @@ impl GpuCipher {
     /// Device errors (out of memory, kernel failure), or data not whole blocks.
     pub fn run(&mut self, op: Op, iv: &[u8], data: &mut [u8]) -> Result<(), GpuError> {
         let bs = self.block;
-        if op != Op::Ctr && data.len() % bs != 0 {
+        if op != Op::Ctr && !data.len().is_multiple_of(bs) {
             return Err(GpuError::NotWholeBlocks { op, block: bs, len: data.len() });
         }
         if op != Op::EcbEncrypt && op != Op::EcbDecrypt && iv.len() != bs {
