@@ -336,7 +336,7 @@ impl Engine for AutoEngine {
         Ok(())
     }
     fn preferred_chunk(&self) -> usize {
-        super::CPU_CHUNK_BYTES.max(GPU_MIN_CALL_BYTES)
+        self.cpu.preferred_chunk().max(GPU_MIN_CALL_BYTES)
     }
     fn name(&self) -> &'static str {
         if self.gpu_bytes > 0 {

@@ -19,12 +19,12 @@ use crate::Error;
 use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
 
-/// Bytes per call on the CPU engines: 16 of the `cpu` backend's 64 KiB pieces,
-/// one per core on a 16-core machine, and small enough that the few buffers in
-/// flight in [`crate::stream::pipe`] stay in the cache between the read, the
-/// encryption and the write. On the 2-core dev VM a 512 MiB file went through
-/// the CLI in 0.47 s (CTR) with 1 MiB calls, against 0.50 s with 2 or 4 MiB and
-/// 0.53 s with 16 MiB (medians of 5 to 9; docs/data-path.md).
+/// Bytes per call on the CPU engines at least (the `cpu` backend asks for four
+/// of its 64 KiB pieces per worker when that is more): small enough that the
+/// few buffers in flight in [`crate::stream::pipe`] stay in the cache between
+/// the read, the encryption and the write. On the 2-core dev VM a 512 MiB file
+/// went through the CLI in 0.47 s (CTR) with 1 MiB calls, against 0.50 s with
+/// 2 or 4 MiB and 0.53 s with 16 MiB (medians of 5 to 9; docs/data-path.md).
 pub const CPU_CHUNK_BYTES: usize = 1 << 20;
 use std::fmt;
 use std::str::FromStr;
