@@ -191,6 +191,12 @@ fn with_broken_stdout(args: &[&str], input: &[u8]) -> std::process::Output {
     let mut child =
         skinny().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     drop(child.stdout.take());
+    feed_and_wait(child, input)
+}
+
+/// Writes `input` to the child's stdin from a thread (so a child that stops
+/// reading cannot block the test) and waits for it.
+fn feed_and_wait(mut child: std::process::Child, input: &[u8]) -> std::process::Output {
     let mut stdin = child.stdin.take().unwrap();
     let data = input.to_vec();
     let writer = std::thread::spawn(move || {
@@ -222,14 +228,7 @@ pub fn with_closed_stdout(dir: &Path, args: &[&str], input: &[u8]) -> std::proce
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    feed_and_wait(child, input)
 }
 
 #[test]

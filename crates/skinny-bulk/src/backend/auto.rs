@@ -167,6 +167,27 @@ struct AutoEngine {
     shared: Arc<std::sync::OnceLock<Result<Arc<dyn Backend>, String>>>,
 }
 
+impl AutoEngine {
+    /// A chaining decryption (CBC, CFB) in parts of [`PART_BYTES`]: each part
+    /// chains on the previous part's last ciphertext block, kept before the
+    /// part is decrypted in place over it.
+    fn chained(
+        &mut self,
+        iv: &[u8],
+        blocks: &mut [u8],
+        op: impl Fn(&mut dyn Engine, &[u8], &mut [u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let bs = iv.len();
+        let mut chain = iv.to_vec();
+        for part in blocks.chunks_mut(PART_BYTES) {
+            let next = part[part.len().saturating_sub(bs)..].to_vec();
+            self.run(part.len(), |e| op(e, &chain, part))?;
+            chain = next;
+        }
+        Ok(())
+    }
+}
+
 /// Which engine runs a call.
 enum Pick {
     Cpu,
@@ -314,26 +335,10 @@ impl Engine for AutoEngine {
         Ok(())
     }
     fn cbc_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), Error> {
-        let bs = iv.len();
-        let mut chain = iv.to_vec();
-        for part in blocks.chunks_mut(PART_BYTES) {
-            // The next part chains on this part's last ciphertext block, which
-            // decryption in place overwrites.
-            let next = part[part.len().saturating_sub(bs)..].to_vec();
-            self.run(part.len(), |e| e.cbc_decrypt(&chain, part))?;
-            chain = next;
-        }
-        Ok(())
+        self.chained(iv, blocks, |e, chain, part| e.cbc_decrypt(chain, part))
     }
     fn cfb_decrypt(&mut self, iv: &[u8], blocks: &mut [u8]) -> Result<(), Error> {
-        let bs = iv.len();
-        let mut chain = iv.to_vec();
-        for part in blocks.chunks_mut(PART_BYTES) {
-            let next = part[part.len().saturating_sub(bs)..].to_vec();
-            self.run(part.len(), |e| e.cfb_decrypt(&chain, part))?;
-            chain = next;
-        }
-        Ok(())
+        self.chained(iv, blocks, |e, chain, part| e.cfb_decrypt(chain, part))
     }
     fn preferred_chunk(&self) -> usize {
         self.cpu.preferred_chunk().max(GPU_MIN_CALL_BYTES)
