@@ -218,7 +218,7 @@ fn a_closed_pipe_ends_encrypt_and_decrypt_quietly() {
 
 /// Runs `skinny args` through `sh` with stdout closed (`>&-`).
 pub fn with_closed_stdout(dir: &Path, args: &[&str], input: &[u8]) -> std::process::Output {
-    let mut child = Command::new("sh")
+    let child = Command::new("sh")
         .arg("-c")
         .arg("exec \"$0\" \"$@\" >&-")
         .arg(env!("CARGO_BIN_EXE_skinny"))
