@@ -261,3 +261,24 @@ fn cpu_output_is_the_same_for_every_thread_count() {
     }
     assert_eq!(want, textbook::ctr(&c, &[0xee; 16], &data));
 }
+
+#[test]
+fn reduced_rounds_run_through_every_mode_and_way_in() {
+    for v in [Variant::Skinny64_192, Variant::Skinny128_384] {
+        let bs = v.block_bytes();
+        let c = Skinny::with_rounds(v, &vec![0x3cu8; v.tweakey_bytes()], 7).unwrap();
+        let iv = vec![0xa5u8; bs];
+        let data: Vec<u8> = (0..5000u32).map(|i| (i * 13 + 1) as u8).collect();
+        for mode in Mode::ALL {
+            let ivo = mode.needs_iv().then_some(&iv[..]);
+            let want = expected(&c, mode, &iv, true, &data);
+            for be in backends() {
+                for api in APIS {
+                    let got =
+                        run_via(api, be.as_ref(), &c, mode, Direction::Encrypt, ivo, true, &data, &[777]).unwrap();
+                    assert!(got == want, "{} {v} 7 rounds {mode} via {api:?}", be.name());
+                }
+            }
+        }
+    }
+}

@@ -133,6 +133,12 @@ pub struct CryptArgs {
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<usize>,
 
+    /// Expert: run only the first R rounds (1 to the cipher's full count: 32 to
+    /// 56). Reduced-round SKINNY is INSECURE; it is for cryptanalysis
+    /// experiments, never for protecting data.
+    #[arg(long, value_name = "R", value_parser = RangedU64ValueParser::<usize>::new().range(1..=56))]
+    pub rounds: Option<usize>,
+
     /// Write binary output to a terminal even so, and replace an output file
     /// that has other hard links (they keep the old content).
     #[arg(long)]

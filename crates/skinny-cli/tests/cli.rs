@@ -470,3 +470,41 @@ fn completions_for_bash_know_the_subcommands() {
     }
     refused(&["completions", "cmd.exe"], "invalid value 'cmd.exe'");
 }
+
+#[test]
+fn reduced_rounds_are_an_expert_option_with_a_warning() {
+    let key = bytes(11, 32);
+    let iv = bytes(12, 16);
+    let (k, i) = (hex::encode(&key), hex::encode(&iv));
+    let data = bytes(13, 10_000);
+    // 7 rounds: the library's 7-round cipher, CTR by hand.
+    let c = skinny::Skinny::with_rounds(skinny::Variant::Skinny128_256, &key, 7).unwrap();
+    let mut want = data.clone();
+    let start = u128::from_be_bytes(iv.clone().try_into().unwrap());
+    for (n, block) in want.chunks_mut(16).enumerate() {
+        let mut ks = start.wrapping_add(n as u128).to_be_bytes();
+        c.encrypt_block(&mut ks);
+        block.iter_mut().zip(ks).for_each(|(d, k)| *d ^= k);
+    }
+    let o = run(&["encrypt", "--rounds", "7", "-K", &k, "--iv", &i], &data);
+    assert_ok(&o, "--rounds 7");
+    assert_eq!(o.stdout, want, "7-round CTR");
+    assert!(stderr(&o).contains("reduced-round SKINNY is insecure"), "{}", stderr(&o));
+    // -q silences the warning; the full count is the default cipher, unwarned.
+    let o = run(&["encrypt", "-q", "--rounds", "7", "-K", &k, "--iv", &i], &data);
+    assert_ok(&o, "-q --rounds 7");
+    assert!(o.stderr.is_empty());
+    let full = run(&["encrypt", "--rounds", "48", "-K", &k, "--iv", &i], &data);
+    let default = run(&["encrypt", "-K", &k, "--iv", &i], &data);
+    assert_eq!(full.stdout, default.stdout);
+    assert!(full.stderr.is_empty(), "{}", stderr(&full));
+    // Beyond the variant's count, or 0: refused, exit 2.
+    for bad in ["49", "0", "57"] {
+        let o = run(&["encrypt", "--rounds", bad, "-K", &k, "--iv", &i], &data);
+        assert_eq!(o.status.code(), Some(2), "--rounds {bad}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+    // Decryption with the same count gives the plaintext back.
+    let o = run(&["decrypt", "-q", "--rounds", "7", "-K", &k, "--iv", &i], &want);
+    assert_eq!(o.stdout, data);
+}

@@ -89,7 +89,8 @@ impl GpuCipher {
             gpu: gpu.clone(),
             kind,
             block: variant.block_bytes(),
-            rounds: variant.rounds() as i32,
+            // The cipher's own count: reduced-round ciphers run as they are.
+            rounds: cipher.rounds() as i32,
             stream,
             module,
             funcs,

@@ -43,14 +43,14 @@ fn tweakey_cells(cipher: &Skinny, r: usize) -> Zeroizing<[u8; 16]> {
 /// constants (c0, c1) has a 1. The constant c2 = 2 of row 2 is applied in the
 /// kernel.
 pub fn bitsliced_masks(cipher: &Skinny) -> Symbol {
-    let rounds = cipher.variant().rounds();
+    let rounds = cipher.rounds();
     Symbol { name: "round_masks", words: masks_in_order(cipher, (0..rounds).collect()) }
 }
 
 /// [`bitsliced_masks`] with the rounds in reverse order (`round_masks_rev`), for
 /// the decryption loop.
 pub fn bitsliced_masks_reversed(cipher: &Skinny) -> Symbol {
-    let rounds = cipher.variant().rounds();
+    let rounds = cipher.rounds();
     Symbol { name: "round_masks_rev", words: masks_in_order(cipher, (0..rounds).rev().collect()) }
 }
 
@@ -115,7 +115,7 @@ pub fn paper_symbols(cipher: &Skinny) -> Vec<Symbol> {
     let mut rc = vec![0u32; MAX_ROUNDS * 4];
     let mut dk = Zeroizing::new(vec![0u32; MAX_ROUNDS * 4]);
     let mut dc = vec![0u32; MAX_ROUNDS * 4];
-    for r in 0..cipher.variant().rounds() {
+    for r in 0..cipher.rounds() {
         let k = tweakey_cells(cipher, r);
         let c = constant_cells(r);
         rk[4 * r..4 * r + 4].copy_from_slice(&column_words(&mix_columns(&shift_rows(&k))));

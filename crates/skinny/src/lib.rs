@@ -119,6 +119,44 @@ impl core::fmt::Display for InvalidTweakeyLength {
 
 impl core::error::Error for InvalidTweakeyLength {}
 
+/// A round count outside 1 ..= the variant's full count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvalidRounds {
+    /// The variant asked for.
+    pub variant: Variant,
+    /// The count given.
+    pub got: usize,
+}
+
+impl core::fmt::Display for InvalidRounds {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} has 1 to {} rounds, not {}", self.variant, self.variant.rounds(), self.got)
+    }
+}
+
+impl core::error::Error for InvalidRounds {}
+
+/// Why [`Skinny::with_rounds`] refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// The tweakey's length is not the variant's.
+    Tweakey(InvalidTweakeyLength),
+    /// The round count is out of range.
+    Rounds(InvalidRounds),
+}
+
+impl core::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SetupError::Tweakey(e) => e.fmt(f),
+            SetupError::Rounds(e) => e.fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for SetupError {}
+
 /// A SKINNY cipher whose variant is chosen at run time, with its round tweakeys
 /// expanded once. Key material is wiped when it is dropped and never printed.
 ///
@@ -141,6 +179,30 @@ impl Skinny {
             return Err(InvalidTweakeyLength { variant, got: tweakey.len() });
         }
         Ok(Self::from_parts(variant, RoundTweakeys::expand(variant, tweakey)))
+    }
+
+    /// Expands `tweakey` for the first `rounds` rounds only: reduced-round
+    /// SKINNY, for cryptanalysis (experiments that count right pairs, say).
+    /// **Insecure below the full count**; `rounds == variant.rounds()` is the
+    /// same cipher as [`Skinny::new`]. Every backend runs the given count.
+    ///
+    /// # Errors
+    /// [`SetupError::Tweakey`] for a tweakey of the wrong length,
+    /// [`SetupError::Rounds`] for a count outside 1 ..= `variant.rounds()`.
+    pub fn with_rounds(variant: Variant, tweakey: &[u8], rounds: usize) -> Result<Self, SetupError> {
+        if tweakey.len() != variant.tweakey_bytes() {
+            return Err(SetupError::Tweakey(InvalidTweakeyLength { variant, got: tweakey.len() }));
+        }
+        if !(1..=variant.rounds()).contains(&rounds) {
+            return Err(SetupError::Rounds(InvalidRounds { variant, got: rounds }));
+        }
+        Ok(Self::from_parts(variant, RoundTweakeys::expand_rounds(variant, tweakey, rounds)))
+    }
+
+    /// The number of rounds this cipher runs (the variant's, unless made by
+    /// [`Skinny::with_rounds`]).
+    pub fn rounds(&self) -> usize {
+        self.rtk.rounds()
     }
 
     pub(crate) fn from_parts(variant: Variant, rtk: RoundTweakeys) -> Self {
@@ -281,10 +343,10 @@ impl Skinny {
         }
         let v = self.variant;
         match sliced {
-            Some(keys) => bitsliced::crypt(path, keys, v.cell_width(), v.rounds(), dir, data),
+            Some(keys) => bitsliced::crypt(path, keys, v.cell_width(), self.rounds(), dir, data),
             None => {
                 let keys = bitsliced::SlicedTweakeys::new(&self.rtk);
-                bitsliced::crypt(path, &keys, v.cell_width(), v.rounds(), dir, data)
+                bitsliced::crypt(path, &keys, v.cell_width(), self.rounds(), dir, data)
             }
         }
     }
@@ -292,7 +354,7 @@ impl Skinny {
 
 impl core::fmt::Debug for Skinny {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Skinny {{ variant: {}, .. }}", self.variant)
+        write!(f, "Skinny {{ variant: {}, rounds: {}, .. }}", self.variant, self.rounds())
     }
 }
 

@@ -104,7 +104,10 @@ macro_rules! define_skinny {
             }
 
             /// Wraps an expanded run-time cipher of the same variant without expanding
-            /// the key again; gives it back if the variant differs.
+            /// the key again; gives it back if the variant differs. The wrapper runs
+            /// the rounds `inner` runs: a reduced-round cipher from
+            /// [`Skinny::with_rounds`] stays reduced (for experiments through the
+            /// RustCrypto mode crates), while `KeyInit` always makes the full one.
             ///
             /// # Errors
             /// The cipher itself, when its variant is not this type's.

@@ -44,8 +44,18 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     let key = key?;
     let a = &*a;
     let plan = check_options(a, variant, mode, dir, backend_choice)?;
-    let cipher = Skinny::new(plan.variant, &key).map_err(|e| CliError::Usage(e.to_string()))?;
+    let rounds = a.rounds.unwrap_or(plan.variant.rounds());
+    let cipher = Skinny::with_rounds(plan.variant, &key, rounds).map_err(|e| CliError::Usage(e.to_string()))?;
     drop(key);
+    if rounds < plan.variant.rounds() && !a.quiet {
+        // Not an error, but never something to do by accident.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skinny: warning: {rounds} of {}'s {} rounds: reduced-round SKINNY is insecure (for experiments only)",
+            plan.variant,
+            plan.variant.rounds()
+        );
+    }
 
     let source = Source::open(a.input.as_deref())?;
     check_length_up_front(&plan, source.len())?;

@@ -75,8 +75,10 @@ fn store<W: Word, const BITS: usize>(state: &State<W>, blocks: &mut [u8]) {
     }
 }
 
-/// Encrypts or decrypts one full batch in place with `rounds` rounds (an even
-/// number, as for every SKINNY variant). `BITS` is the cell width, 4 or 8.
+/// Encrypts or decrypts one full batch in place with `rounds` rounds. The
+/// rounds go in pairs between two state buffers; an odd count (reduced-round
+/// SKINNY: every full variant has an even one) adds one single round, last when
+/// encrypting and first when decrypting. `BITS` is the cell width, 4 or 8.
 #[inline(always)]
 pub(crate) fn crypt_batch<W: Word, const BITS: usize>(
     keys: &SlicedTweakeys,
@@ -85,20 +87,28 @@ pub(crate) fn crypt_batch<W: Word, const BITS: usize>(
     blocks: &mut [u8],
 ) {
     debug_assert_eq!(blocks.len(), 64 * W::LANES * 2 * BITS);
-    debug_assert_eq!(rounds % 2, 0);
+    let paired = rounds / 2 * 2;
     let zero = W::splat(0);
     let mut a: State<W> = [[zero; 8]; 16];
     let mut b: State<W> = [[zero; 8]; 16];
     load::<W, BITS>(blocks, &mut a);
     match dir {
         Direction::Encrypt => {
-            for r in (0..rounds).step_by(2) {
+            for r in (0..paired).step_by(2) {
                 encrypt_round::<W, BITS>(&a, &mut b, keys.round(r));
                 encrypt_round::<W, BITS>(&b, &mut a, keys.round(r + 1));
             }
+            if rounds > paired {
+                encrypt_round::<W, BITS>(&a, &mut b, keys.round(paired));
+                core::mem::swap(&mut a, &mut b);
+            }
         }
         Direction::Decrypt => {
-            for r in (0..rounds).step_by(2).rev() {
+            if rounds > paired {
+                decrypt_round::<W, BITS>(&a, &mut b, keys.round(paired));
+                core::mem::swap(&mut a, &mut b);
+            }
+            for r in (0..paired).step_by(2).rev() {
                 decrypt_round::<W, BITS>(&a, &mut b, keys.round(r + 1));
                 decrypt_round::<W, BITS>(&b, &mut a, keys.round(r));
             }

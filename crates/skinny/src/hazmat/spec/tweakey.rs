@@ -62,8 +62,19 @@ impl RoundTweakeys {
     /// # Panics
     /// If `tweakey` has the wrong length (callers check it first).
     pub fn expand(variant: Variant, tweakey: &[u8]) -> Self {
+        Self::expand_rounds(variant, tweakey, variant.rounds())
+    }
+
+    /// [`RoundTweakeys::expand`] for the first `rounds` rounds only (reduced-round
+    /// SKINNY, for cryptanalysis).
+    ///
+    /// # Panics
+    /// If `tweakey` has the wrong length or `rounds` is 0 or more than the
+    /// variant's (callers check both first).
+    pub fn expand_rounds(variant: Variant, tweakey: &[u8], rounds: usize) -> Self {
         assert_eq!(tweakey.len(), variant.tweakey_bytes(), "tweakey length");
-        let mut out = Self::zero(variant.rounds());
+        assert!((1..=variant.rounds()).contains(&rounds), "rounds in 1..=full");
+        let mut out = Self::zero(rounds);
         for z in 0..variant.tk_count() {
             let mut tk = load_tk(variant.cell_width(), tweakey, z);
             out.xor_schedule_of(variant.cell_width(), z, &mut tk);
