@@ -2,6 +2,15 @@
 //! line that names no command-line option (the CLI adds its own hints).
 
 use crate::mode::Mode;
+
+/// "1 byte", "2 bytes": the messages read as a person would write them.
+fn count_bytes(n: u64) -> String {
+    if n == 1 {
+        "1 byte".into()
+    } else {
+        format!("{n} bytes")
+    }
+}
 use skinny::Variant;
 
 /// What went wrong in a bulk operation.
@@ -18,7 +27,7 @@ pub enum Error {
     #[error("ECB mode takes no IV")]
     IvNotAllowed,
     /// The IV is not one block long.
-    #[error("{variant} needs a {}-byte IV (one block), got {got} bytes", variant.block_bytes())]
+    #[error("{variant} needs an IV of one block ({} bytes), got {}", variant.block_bytes(), count_bytes(*got as u64))]
     IvLength {
         /// The variant.
         variant: Variant,
@@ -26,7 +35,7 @@ pub enum Error {
         got: usize,
     },
     /// The input is not a whole number of blocks where it must be.
-    #[error("input is {len} bytes, not a whole number of {block}-byte blocks")]
+    #[error("input is {}, not a whole number of {block}-byte blocks", count_bytes(*len))]
     NotWholeBlocks {
         /// The block size in bytes.
         block: usize,

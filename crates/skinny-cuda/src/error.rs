@@ -5,6 +5,15 @@ use crate::kernels::{KernelKind, Op};
 use cudarc::driver::DriverError;
 use cudarc::nvrtc::sys::nvrtcResult;
 
+/// "1 byte", "2 bytes".
+fn count_bytes(n: usize) -> String {
+    if n == 1 {
+        "1 byte".into()
+    } else {
+        format!("{n} bytes")
+    }
+}
+
 /// A GPU failure.
 #[derive(Clone, Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -95,7 +104,7 @@ pub enum GpuError {
         op: Op,
     },
     /// Data that must be whole blocks is not.
-    #[error("{op:?} needs whole {block}-byte blocks, got {len} bytes")]
+    #[error("{op:?} needs whole {block}-byte blocks, got {}", count_bytes(*len))]
     NotWholeBlocks {
         /// The operation.
         op: Op,
@@ -105,7 +114,7 @@ pub enum GpuError {
         len: usize,
     },
     /// An IV or counter that is not one block.
-    #[error("{op:?} needs a {block}-byte IV or counter, got {got} bytes")]
+    #[error("{op:?} needs an IV or counter of {block} bytes, got {}", count_bytes(*got))]
     IvLength {
         /// The operation.
         op: Op,

@@ -30,7 +30,7 @@ pub struct InvalidCounterLength {
 
 impl core::fmt::Display for InvalidCounterLength {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "a counter block is 8 or 16 bytes, got {} bytes", self.got)
+        write!(f, "a counter block is 8 or 16 bytes, got {} byte{}", self.got, if self.got == 1 { "" } else { "s" })
     }
 }
 

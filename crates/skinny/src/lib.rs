@@ -109,10 +109,11 @@ impl core::fmt::Display for InvalidTweakeyLength {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(
             f,
-            "{} needs a {}-byte key (the whole tweakey), got {} bytes",
+            "{} needs a key of {} bytes (the whole tweakey), got {} byte{}",
             self.variant,
             self.variant.tweakey_bytes(),
-            self.got
+            self.got,
+            if self.got == 1 { "" } else { "s" }
         )
     }
 }
