@@ -148,7 +148,8 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
 
     let (mut subjects, skipped) = open_subjects(&plan, &cipher);
     for (name, why) in &skipped {
-        eprintln!("skinny: bench: skipping {name}: {why}");
+        // A full or closed stderr must not stop (or panic) the measurement.
+        let _ = writeln!(io::stderr(), "skinny: bench: skipping {name}: {why}");
     }
     if subjects.is_empty() {
         let why: Vec<String> = skipped.iter().map(|(n, w)| format!("{n}: {w}")).collect();
@@ -359,6 +360,8 @@ impl Observer for Bar {
     }
     fn notice(&mut self, line: &str) {
         // Visible whether or not the bar is drawn.
-        self.0.suspend(|| eprintln!("skinny: bench: {line}"));
+        self.0.suspend(|| {
+            let _ = writeln!(io::stderr(), "skinny: bench: {line}");
+        });
     }
 }
