@@ -141,7 +141,7 @@ pub struct Common {
 }
 
 impl Common {
-    /// Defaults: one query per key group of 4096, seed 0, the whole run, no
+    /// Defaults: a fresh key every 4096 queries, seed 0, the whole run, no
     /// right pairs kept.
     pub fn new(variant: Variant, rounds: usize, queries: u64) -> Self {
         Self { variant, rounds, queries, key_every: 4096, seed: 0, shard: Shard::WHOLE, show: 0 }
