@@ -173,7 +173,7 @@ impl Common {
 
     /// The queries of key group `g`.
     fn group_queries(&self, g: u64) -> core::ops::Range<u64> {
-        let start = g * self.key_every;
+        let start = g.saturating_mul(self.key_every);
         start..self.queries.min(start.saturating_add(self.key_every))
     }
 
@@ -493,8 +493,11 @@ impl Differential {
             let k = c.key(g);
             let k2 = xor(&k, &self.dk);
             let len = range.end - range.start;
+            // With dk = 0 one key schedule serves both sides (half the cost
+            // when keys change often).
             let e1 = Engine::new(c.cipher(&k), len);
-            let e2 = Engine::new(c.cipher(&k2), len);
+            let e2_own = (k2 != k).then(|| Engine::new(c.cipher(&k2), len));
+            let e2 = e2_own.as_ref().unwrap_or(&e1);
             run_batches(range, c.show, |qs| {
                 let n = (qs.end - qs.start) as usize;
                 let mut x = vec![0u8; n * bb];
@@ -571,7 +574,15 @@ impl Boomerang {
             let k3 = xor(&k1, &self.dk2);
             let k4 = xor(&k2, &self.dk2);
             let len = range.end - range.start;
-            let e = [&k1, &k2, &k3, &k4].map(|k| Engine::new(c.cipher(k), len));
+            // One engine per distinct key: with dk1 or dk2 zero, keys repeat.
+            let keys = [&k1, &k2, &k3, &k4];
+            let mut engines: Vec<(&Vec<u8>, Engine)> = Vec::with_capacity(4);
+            for k in keys {
+                if !engines.iter().any(|(seen, _)| *seen == k) {
+                    engines.push((k, Engine::new(c.cipher(k), len)));
+                }
+            }
+            let e = keys.map(|k| &engines.iter().find(|(seen, _)| *seen == k).expect("built above").1);
             run_batches(range, c.show, |qs| {
                 let n = (qs.end - qs.start) as usize;
                 let mut x1 = vec![0u8; n * bb];

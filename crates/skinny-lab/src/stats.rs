@@ -293,4 +293,23 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn no_seam_at_the_binomial_sum_limit() {
+        // The upper end for 9999, 10000 and 10001 hits in 2^40 (the sum below,
+        // the fraction above): near the normal approximation's
+        // p (1 ± 1.96 / sqrt(x)) and evenly spaced.
+        let n = 1u64 << 40;
+        let ends: Vec<f64> = (9999..=10001).map(|x| clopper_pearson(x, n, 0.05).1 * n as f64).collect();
+        assert!(close(ends[1], 10_000.0 + 1.96 * 100.0, 5.0), "{ends:?}");
+        assert!(close(ends[1] - ends[0], ends[2] - ends[1], 1e-3), "{ends:?}");
+    }
+
+    #[test]
+    fn large_counts_are_quick_and_tight() {
+        // Half of 2^40: the interval is p (1 ± 1.96 / sqrt(2^40)), about ±2.7e-6 in log2.
+        let e = estimate(1 << 39, 1 << 40);
+        assert!(close(e.log2_upper, -1.0 + 2.696e-6, 1e-8), "{e:?}");
+        assert!(close(e.log2_lower.unwrap(), -1.0 - 2.696e-6, 1e-8), "{e:?}");
+    }
 }

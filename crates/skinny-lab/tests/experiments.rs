@@ -176,9 +176,14 @@ fn results_do_not_depend_on_threads_or_shards() {
 
 #[test]
 fn right_pairs_are_right() {
-    let exp = busy();
-    let r = exp.run().unwrap();
-    for p in &r.right {
+    // Big key groups (bitsliced, two engines) and a key per query (one-block code).
+    let mut small = busy();
+    small.common.key_every = 1;
+    small.common.queries = 5000;
+    let big = busy().run().unwrap();
+    let one = small.run().unwrap();
+    assert_eq!(one.right.len(), 25);
+    for p in big.right.iter().chain(&one.right) {
         let a = Skinny::with_rounds(Variant::Skinny64_128, &p.k, 2).unwrap();
         let b = Skinny::with_rounds(Variant::Skinny64_128, &p.k2, 2).unwrap();
         let (mut c, mut c2) = (p.p.clone(), p.p2.clone());

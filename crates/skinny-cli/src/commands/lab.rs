@@ -268,7 +268,7 @@ fn hex_of(option: &str, s: &str, len: usize, variant: Variant, what: &str) -> Re
         return Err(CliError::Usage(format!(
             "{option} must be {len} bytes ({} hex digits, {what}) for {variant}, got {}",
             2 * len,
-            v.len()
+            crate::error::count(v.len() as u64, "byte")
         )));
     }
     Ok(v)
@@ -511,8 +511,12 @@ fn table(r: &Report) -> String {
     };
     let _ = writeln!(
         s,
-        "{} {}, {} rounds, seed {}, a key every {} queries{shard}",
-        r.experiment, r.cipher, r.rounds, r.seed, r.key_every
+        "{} {}, {}, seed {}, a key every {}{shard}",
+        r.experiment,
+        r.cipher,
+        crate::error::count(r.rounds as u64, "round"),
+        r.seed,
+        crate::error::count(r.key_every, "query").replace("querys", "queries")
     );
     let _ = writeln!(s, "queries     {} (of {})", r.queries, r.queries_total);
     let _ = writeln!(s, "hits        {}", r.hits);
