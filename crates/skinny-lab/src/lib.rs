@@ -11,10 +11,10 @@
 //! The work runs on the current rayon pool (install one to choose the thread
 //! count) and encrypts with [`skinny::BitslicedSkinny`], whose round tweakey
 //! masks are built once per key: with `key_every` of a few hundred or more that
-//! cost disappears. With `key_every = 1` every query pays for two (boomerang:
-//! four) key schedules and runs on the one-block specification code instead:
-//! correct, but tens of times slower; fast fresh keys per query need
-//! per-block tweakeys, which are not done yet.
+//! cost disappears. With `key_every = 1` every query pays for a key schedule
+//! per distinct key (up to two; boomerang: four) and runs on the one-block
+//! specification code instead: correct, but about 40 times slower; fast fresh
+//! keys per query need per-block tweakeys, which are not done yet.
 //!
 //! Constant time is not a goal here: everything handled is public random data.
 //! The library never prints; [`stats`] turns counts into estimates.
