@@ -74,6 +74,8 @@ pub enum Command {
     Selftest(SelftestArgs),
     /// Show CPU features, GPUs, NVRTC and which backends are usable.
     Info,
+    /// Differential and boomerang experiments on reduced-round SKINNY (CPU).
+    Lab(crate::commands::lab::LabArgs),
     /// Print a shell completion script to stdout.
     #[command(
         after_help = "Example (bash):\n  skinny completions bash > ~/.local/share/bash-completion/completions/skinny"

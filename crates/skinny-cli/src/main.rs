@@ -31,6 +31,7 @@ fn main() {
         }
         cli::Command::Selftest(a) => stdout_open().and_then(|()| commands::selftest::run(a)),
         cli::Command::Info => stdout_open().and_then(|()| commands::info::run()),
+        cli::Command::Lab(a) => stdout_open().and_then(|()| commands::lab::run(a)),
         cli::Command::Completions { shell } => stdout_open().and_then(|()| completions(*shell)),
     };
     if let Err(e) = result {

@@ -2,4 +2,5 @@
 
 pub mod crypt;
 pub mod info;
+pub mod lab;
 pub mod selftest;

@@ -1,0 +1,241 @@
+//! `skinny lab` end to end: the JSON report, merging shards, and refusals.
+
+mod common;
+
+use common::run;
+use serde_json::Value;
+
+/// A 2-round SKINNY-64-128 differential masked to one cell: hits about 1/16 of
+/// the time, so there are counts and right pairs to compare.
+const DIFF: [&str; 14] = [
+    "lab",
+    "differential",
+    "--cipher",
+    "skinny-64-128",
+    "--rounds",
+    "2",
+    "--dp",
+    "1000000000000000",
+    "--dc",
+    "0000000001000000",
+    "--dc-mask",
+    "000000000f000000",
+    "--queries",
+    "30000",
+];
+
+fn json_of(args: &[&str]) -> Value {
+    let out = run(args, b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "one JSON object on one line");
+    serde_json::from_str(&text).unwrap()
+}
+
+fn with(extra: &[&str]) -> Vec<String> {
+    DIFF.iter().chain(extra).map(|s| s.to_string()).collect()
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn json_report_has_the_fields() {
+    let a = with(&["--key-every", "500", "--seed", "9", "--show", "3", "--json", "--threads", "2"]);
+    let v = json_of(&strs(&a));
+    assert_eq!(v["cipher"], "skinny-64-128");
+    assert_eq!(v["rounds"], 2);
+    assert_eq!(v["queries"], 30000);
+    assert_eq!(v["seed"], 9);
+    assert_eq!(v["backend"], "cpu");
+    assert_eq!(v["shard"], "0/1");
+    assert_eq!(v["complete"], true);
+    let hits = v["hits"].as_u64().unwrap();
+    assert!(hits > 1000 && hits < 3000, "{hits}");
+    let p = v["log2_p"].as_f64().unwrap();
+    let (lo, hi) = (v["ci95"][0].as_f64().unwrap(), v["ci95"][1].as_f64().unwrap());
+    assert!(lo < p && p < hi && hi - lo < 0.2);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    assert!(v["rate_per_s"].is_number());
+    let right = v["right"].as_array().unwrap();
+    assert_eq!(right.len(), 3);
+    assert_eq!(right[0]["p"].as_array().unwrap().len(), 2);
+    // Same seed, other thread count: same counts and pairs.
+    let b = with(&["--key-every", "500", "--seed", "9", "--show", "3", "--json", "--threads", "1"]);
+    let w = json_of(&strs(&b));
+    assert_eq!((&w["hits"], &w["right"]), (&v["hits"], &v["right"]));
+    // No hits: log2 p and the lower end are null.
+    let z = json_of(&[
+        "lab",
+        "differential",
+        "-c",
+        "skinny-64-64",
+        "--rounds",
+        "1",
+        "--dp",
+        "1000000000000000",
+        "--dc",
+        "1000000000000000",
+        "--queries",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!(z["hits"], 0);
+    assert!(z["log2_p"].is_null() && z["ci95"][0].is_null() && z["ci95"][1].is_number());
+}
+
+#[test]
+fn merged_shards_equal_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let common = ["--key-every", "700", "--seed", "3", "--show", "5", "--json"];
+    let whole = json_of(&strs(&with(&common)));
+    let mut files = Vec::new();
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let mut a = with(&common);
+        a.extend(["--shard".to_string(), shard]);
+        let v = json_of(&strs(&a));
+        assert_eq!(v["complete"], false);
+        let f = dir.path().join(format!("part{i}.json"));
+        std::fs::write(&f, v.to_string()).unwrap();
+        files.push(f.display().to_string());
+    }
+    let mut m = vec!["lab", "merge", "--json"];
+    m.extend(files.iter().map(String::as_str));
+    let merged = json_of(&m);
+    for key in ["queries", "hits", "log2_p", "ci95", "right", "cipher", "rounds", "seed", "dp", "dc", "dc_mask", "dk"] {
+        assert_eq!(merged[key], whole[key], "{key}");
+    }
+    assert_eq!(merged["complete"], true);
+    // A shard twice is refused.
+    let out = run(&["lab", "merge", &files[0], &files[0]], b"");
+    assert_eq!(out.status.code(), Some(2));
+    // The table form of a merge.
+    let out = run(&["lab", "merge", &files[0], &files[1], &files[2]], b"");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("hits"));
+}
+
+#[test]
+fn boomerang_json() {
+    let v = json_of(&[
+        "lab",
+        "boomerang",
+        "-c",
+        "skinny-128-384",
+        "--rounds",
+        "10",
+        "--dp",
+        "00000000000000000000000000000000",
+        "--dc",
+        "00000000000000000000000000000000",
+        "--queries",
+        "5000",
+        "--key-every",
+        "1",
+        "--show",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["hits"], 5000);
+    assert_eq!(v["log2_p"].as_f64(), Some(0.0));
+    assert_eq!(v["right"][1]["k"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let cases: Vec<Vec<&str>> = vec![
+        // A 64-bit block given to a 128-bit cipher.
+        vec!["lab", "differential", "--rounds", "3", "--dp", "1000000000000000", "--dc", "00", "--queries", "10"],
+        // Not hex.
+        vec![
+            "lab",
+            "differential",
+            "-c",
+            "skinny-64-64",
+            "--rounds",
+            "3",
+            "--dp",
+            "zz00000000000000",
+            "--dc",
+            "0000000000000000",
+            "--queries",
+            "10",
+        ],
+        // A tweakey difference of a block's length.
+        vec![
+            "lab",
+            "differential",
+            "-c",
+            "skinny-64-128",
+            "--rounds",
+            "3",
+            "--dp",
+            "1000000000000000",
+            "--dc",
+            "0000000000000000",
+            "--dk",
+            "0000000000000001",
+            "--queries",
+            "10",
+        ],
+        vec![
+            "lab",
+            "boomerang",
+            "-c",
+            "skinny-64-64",
+            "--rounds",
+            "3",
+            "--dp",
+            "1000000000000000",
+            "--dc",
+            "0000000000000000",
+            "--dk2",
+            "00",
+            "--queries",
+            "10",
+        ],
+        // Too many rounds; a bad shard.
+        vec![
+            "lab",
+            "differential",
+            "-c",
+            "skinny-64-64",
+            "--rounds",
+            "33",
+            "--dp",
+            "1000000000000000",
+            "--dc",
+            "0000000000000000",
+            "--queries",
+            "10",
+        ],
+        vec![
+            "lab",
+            "differential",
+            "-c",
+            "skinny-64-64",
+            "--rounds",
+            "3",
+            "--dp",
+            "1000000000000000",
+            "--dc",
+            "0000000000000000",
+            "--queries",
+            "10",
+            "--shard",
+            "3/3",
+        ],
+    ];
+    for a in cases {
+        let out = run(&a, b"");
+        assert_eq!(out.status.code(), Some(2), "{a:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.stdout.is_empty());
+        if a.contains(&"--shard") {
+            continue; // clap's own message, with its usage lines
+        }
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+}
