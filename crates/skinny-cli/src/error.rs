@@ -16,12 +16,20 @@ pub enum CliError {
     Check(String),
     /// Writing a report to stdout failed (a closed pipe, a full disk).
     Output(std::io::Error),
+    /// Stopped by a signal (Ctrl-C, SIGTERM) after printing a partial result.
+    Interrupted {
+        /// The line to show.
+        message: String,
+        /// The signal, for the exit status 128 + signal.
+        signal: i32,
+    },
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Usage(m) | CliError::Io(m) | CliError::Check(m) => f.write_str(m),
+            CliError::Interrupted { message, .. } => f.write_str(message),
             CliError::Bulk(e) => f.write_str(&bulk_message(e)),
             CliError::Output(e) => write!(f, "cannot write output: {}", reason(e)),
         }
@@ -85,6 +93,8 @@ impl CliError {
                 | skinny_bulk::Error::PaddingNotApplicable { .. }
                 | skinny_bulk::Error::ZeroThreads,
             ) => 2,
+            // As a shell reports a command ended by that signal (130 for Ctrl-C).
+            CliError::Interrupted { signal, .. } => 128 + signal,
             _ => 1,
         }
     }

@@ -28,6 +28,7 @@ pub mod stats;
 use rayon::prelude::*;
 use rng::{CounterRng, Stream};
 use skinny::{BitslicedSkinny, Skinny, Variant};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Queries per batch handed to the bitsliced code: big enough to amortise the
@@ -171,8 +172,15 @@ impl Common {
         self.queries.div_ceil(self.key_every)
     }
 
+    /// The queries of this shard (its key groups' queries, one range).
+    pub fn shard_queries(&self) -> core::ops::Range<u64> {
+        let groups = self.shard.groups(self.groups());
+        let start = groups.start.saturating_mul(self.key_every).min(self.queries);
+        start..groups.end.saturating_mul(self.key_every).min(self.queries)
+    }
+
     /// The queries of key group `g`.
-    fn group_queries(&self, g: u64) -> core::ops::Range<u64> {
+    pub fn group_queries(&self, g: u64) -> core::ops::Range<u64> {
         let start = g.saturating_mul(self.key_every);
         start..self.queries.min(start.saturating_add(self.key_every))
     }
@@ -278,6 +286,37 @@ impl Witness for Quartet {
     }
 }
 
+/// A run watched and steered from another thread: how many queries are done
+/// (for a progress bar), and a request to stop early (Ctrl-C), after which the
+/// run returns what it has, marked [`Outcome::interrupted`].
+#[derive(Debug, Default)]
+pub struct Control {
+    stop: AtomicBool,
+    done: AtomicU64,
+}
+
+impl Control {
+    /// A control with nothing done and no stop asked for.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks the run to stop: batches not yet started are skipped.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Queries done so far.
+    pub fn done(&self) -> u64 {
+        self.done.load(Ordering::Relaxed)
+    }
+}
+
 /// The result of a run (or of a shard, or of merged shards).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome<W> {
@@ -294,6 +333,9 @@ pub struct Outcome<W> {
     pub right: Vec<W>,
     /// Wall-clock seconds (summed over merged shards: the work, not the span).
     pub seconds: f64,
+    /// Stopped early ([`Control::stop`]): the counts cover the batches that ran,
+    /// a fair sample but not the shard's queries, so it cannot be merged.
+    pub interrupted: bool,
 }
 
 impl<W: Witness> Outcome<W> {
@@ -325,6 +367,9 @@ impl<W: Witness> Outcome<W> {
     /// [`LabError::Merge`] if the parameters differ (apart from the shard index)
     /// or a shard is in both.
     pub fn merge(mut self, other: Self) -> Result<Self, LabError> {
+        if self.interrupted || other.interrupted {
+            return Err(LabError::Merge("an interrupted run covers part of its shard and cannot be merged".into()));
+        }
         let mut a = self.common.clone();
         let mut b = other.common.clone();
         a.shard.index = 0;
@@ -421,15 +466,19 @@ fn xor_each_block(data: &mut [u8], diff: &[u8]) {
 
 /// Runs `group` (a key group's work, split into batches) over this shard's
 /// groups on the current rayon pool.
-fn run_groups<W, F>(common: &Common, group: F) -> Outcome<W>
+fn run_groups<W, F>(common: &Common, control: &Control, group: F) -> Outcome<W>
 where
     W: Witness,
     F: Fn(u64) -> Tally<W> + Sync,
 {
     let start = Instant::now();
     let show = common.show;
-    let tally =
-        common.shard.groups(common.groups()).into_par_iter().map(&group).reduce(Tally::empty, |a, b| a.join(b, show));
+    let groups = common.shard.groups(common.groups());
+    let planned = common.shard_queries().end - common.shard_queries().start;
+    let tally = groups
+        .into_par_iter()
+        .map(|g| if control.stopped() { Tally::empty() } else { group(g) })
+        .reduce(Tally::empty, |a, b| a.join(b, show));
     Outcome {
         common: common.clone(),
         shards: vec![common.shard],
@@ -437,12 +486,13 @@ where
         hits: tally.hits,
         right: tally.right,
         seconds: start.elapsed().as_secs_f64(),
+        interrupted: tally.queries < planned,
     }
 }
 
 /// The batches of a key group's queries, in parallel (rayon balances them with
 /// the other groups' batches).
-fn run_batches<W, F>(queries: core::ops::Range<u64>, show: usize, batch: F) -> Tally<W>
+fn run_batches<W, F>(queries: core::ops::Range<u64>, show: usize, control: &Control, batch: F) -> Tally<W>
 where
     W: Witness,
     F: Fn(core::ops::Range<u64>) -> Tally<W> + Sync,
@@ -451,8 +501,13 @@ where
     (0..n)
         .into_par_iter()
         .map(|b| {
+            if control.stopped() {
+                return Tally::empty();
+            }
             let s = queries.start + b * BATCH;
-            batch(s..queries.end.min(s + BATCH))
+            let t = batch(s..queries.end.min(s + BATCH));
+            control.done.fetch_add(t.queries, Ordering::Relaxed);
+            t
         })
         .reduce(Tally::empty, |a, b| a.join(b, show))
 }
@@ -484,11 +539,20 @@ impl Differential {
     /// # Errors
     /// See [`Differential::check`].
     pub fn run(&self) -> Result<Outcome<Pair>, LabError> {
+        self.run_with(&Control::new())
+    }
+
+    /// [`Differential::run`], reporting progress to and taking a stop from
+    /// `control`.
+    ///
+    /// # Errors
+    /// See [`Differential::check`].
+    pub fn run_with(&self, control: &Control) -> Result<Outcome<Pair>, LabError> {
         self.check()?;
         let c = &self.common;
         let bb = c.variant.block_bytes();
         let target: Vec<u8> = self.dc.iter().zip(&self.dc_mask).map(|(d, m)| d & m).collect();
-        Ok(run_groups(c, |g| {
+        Ok(run_groups(c, control, |g| {
             let range = c.group_queries(g);
             let k = c.key(g);
             let k2 = xor(&k, &self.dk);
@@ -498,7 +562,7 @@ impl Differential {
             let e1 = Engine::new(c.cipher(&k), len);
             let e2_own = (k2 != k).then(|| Engine::new(c.cipher(&k2), len));
             let e2 = e2_own.as_ref().unwrap_or(&e1);
-            run_batches(range, c.show, |qs| {
+            run_batches(range, c.show, control, |qs| {
                 let n = (qs.end - qs.start) as usize;
                 let mut x = vec![0u8; n * bb];
                 for (q, block) in qs.clone().zip(x.chunks_exact_mut(bb)) {
@@ -564,10 +628,19 @@ impl Boomerang {
     /// # Errors
     /// See [`Boomerang::check`].
     pub fn run(&self) -> Result<Outcome<Quartet>, LabError> {
+        self.run_with(&Control::new())
+    }
+
+    /// [`Boomerang::run`], reporting progress to and taking a stop from
+    /// `control`.
+    ///
+    /// # Errors
+    /// See [`Boomerang::check`].
+    pub fn run_with(&self, control: &Control) -> Result<Outcome<Quartet>, LabError> {
         self.check()?;
         let c = &self.common;
         let bb = c.variant.block_bytes();
-        Ok(run_groups(c, |g| {
+        Ok(run_groups(c, control, |g| {
             let range = c.group_queries(g);
             let k1 = c.key(g);
             let k2 = xor(&k1, &self.dk1);
@@ -583,7 +656,7 @@ impl Boomerang {
                 }
             }
             let e = keys.map(|k| &engines.iter().find(|(seen, _)| *seen == k).expect("built above").1);
-            run_batches(range, c.show, |qs| {
+            run_batches(range, c.show, control, |qs| {
                 let n = (qs.end - qs.start) as usize;
                 let mut x1 = vec![0u8; n * bb];
                 for (q, block) in qs.clone().zip(x1.chunks_exact_mut(bb)) {

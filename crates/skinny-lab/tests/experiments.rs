@@ -306,3 +306,46 @@ fn one_round_boomerang_matches_brute_force() {
     assert!(returns > 0);
     assert!(within(r.hits, r.queries, p), "{p} vs {} / {}", r.hits, r.queries);
 }
+
+#[test]
+fn a_stopped_run_says_so_and_cannot_be_merged() {
+    let c = Common::new(Variant::Skinny64_64, 3, 100_000);
+    let exp = Differential::new(c, hex("1000000000000000"), hex("0000000000000000"));
+    let control = skinny_lab::Control::new();
+    control.stop();
+    let stopped = exp.run_with(&control).unwrap();
+    assert!(stopped.interrupted);
+    assert_eq!(stopped.queries, 0);
+    assert_eq!(control.done(), 0);
+    let whole = exp.run().unwrap();
+    assert!(!whole.interrupted);
+    assert_eq!(whole.queries, 100_000);
+    assert!(stopped.merge(whole).is_err(), "an interrupted run is not merged");
+    // A control left alone counts every query.
+    let control = skinny_lab::Control::new();
+    let again = exp.run_with(&control).unwrap();
+    assert_eq!(control.done(), 100_000);
+    assert_eq!(again.hits, exp.run().unwrap().hits);
+}
+
+#[test]
+fn shard_query_ranges_tile_the_run() {
+    for (queries, key_every, shards) in [(100_000u64, 4096u64, 7u64), (10, 3, 4), (1 << 40, 4096, 3), (5, 1, 5)] {
+        let mut c = Common::new(Variant::Skinny64_64, 3, queries);
+        c.key_every = key_every;
+        let mut next = 0;
+        for i in 0..shards {
+            c.shard = Shard::new(i, shards).unwrap();
+            let r = c.shard_queries();
+            assert_eq!(r.start, next, "{queries} {key_every} {i}/{shards}");
+            let by_groups: u64 = if queries < 1 << 30 {
+                c.shard.groups(c.groups()).map(|g| c.group_queries(g)).map(|q| q.end - q.start).sum()
+            } else {
+                r.end - r.start
+            };
+            assert_eq!(r.end - r.start, by_groups);
+            next = r.end;
+        }
+        assert_eq!(next, queries);
+    }
+}

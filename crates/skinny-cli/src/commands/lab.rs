@@ -6,9 +6,10 @@ use crate::error::CliError;
 use clap::{Args, Subcommand};
 use serde::{Deserialize, Serialize};
 use skinny::Variant;
-use skinny_lab::{Boomerang, Common, Differential, LabError, Outcome, Pair, Quartet, Shard, Witness};
-use std::io::Write;
+use skinny_lab::{Boomerang, Common, Control, Differential, LabError, Outcome, Pair, Quartet, Shard, Witness};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 /// Examples shown under `skinny lab --help`.
 const LAB_EXAMPLES: &str = "\
@@ -193,6 +194,10 @@ pub struct Report {
     pub shards: Vec<u64>,
     /// Whether every shard of the run is in this report.
     pub complete: bool,
+    /// Stopped early (Ctrl-C): the counts cover part of the shard; such a
+    /// report is a fair sample but cannot be merged.
+    #[serde(default)]
+    pub interrupted: bool,
     pub hits: u64,
     /// log2(hits / queries), null when there are no hits.
     pub log2_p: Option<f64>,
@@ -226,21 +231,115 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
     match &args.command {
         LabCommand::Differential(a) => {
             let exp = differential(a)?;
-            let outcome = in_pool(a.common.threads, || exp.run())?.map_err(lab_error)?;
+            let outcome =
+                watched(&a.common, &exp.common, |control| in_pool(a.common.threads, || exp.run_with(control)))?
+                    .map_err(lab_error)?;
             let report = differential_report(&exp, &outcome, Some(threads_used(a.common.threads)));
-            print(&report, a.common.json)
+            print(&report, a.common.json)?;
+            interrupted(&report)
         }
         LabCommand::Boomerang(a) => {
             let exp = boomerang(a)?;
-            let outcome = in_pool(a.common.threads, || exp.run())?.map_err(lab_error)?;
+            let outcome =
+                watched(&a.common, &exp.common, |control| in_pool(a.common.threads, || exp.run_with(control)))?
+                    .map_err(lab_error)?;
             let report = boomerang_report(&exp, &outcome, Some(threads_used(a.common.threads)));
-            print(&report, a.common.json)
+            print(&report, a.common.json)?;
+            interrupted(&report)
         }
         LabCommand::Merge(a) => {
             let report = merge(&a.files)?;
             print(&report, a.json)
         }
     }
+}
+
+/// The signal (SIGINT or SIGTERM) that interrupted an experiment, 0 if none.
+static INTERRUPT: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn on_interrupt(signal: libc::c_int) {
+    // Async-signal-safe: one atomic store; the watcher thread does the rest.
+    INTERRUPT.store(signal, Ordering::Relaxed);
+}
+
+/// Ctrl-C and SIGTERM stop the experiment instead of the process, so that the
+/// partial result is printed (signals the parent set to be ignored stay so).
+fn catch_interrupts() {
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: plain sigaction calls on zero-initialised structs; the handler
+        // only stores to an atomic.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(sig, std::ptr::null(), &mut old) != 0 || old.sa_sigaction == libc::SIG_IGN {
+                continue;
+            }
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(sig, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+/// Runs `work` with a [`Control`] watched by a thread that draws the progress
+/// bar (rate and ETA, on a terminal's stderr only) and turns an interrupt into
+/// a stop request.
+fn watched<T: Send>(
+    a: &CommonArgs,
+    common: &Common,
+    work: impl FnOnce(&Control) -> Result<T, CliError> + Send,
+) -> Result<T, CliError> {
+    catch_interrupts();
+    let control = Control::new();
+    let queries = common.shard_queries();
+    let planned = queries.end - queries.start;
+    let bar = if !a.json && std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(planned);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} queries, {per_sec}, eta {eta}",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let finished = AtomicBool::new(false);
+    let result = std::thread::scope(|sc| {
+        sc.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                if INTERRUPT.load(Ordering::Relaxed) != 0 {
+                    control.stop();
+                }
+                bar.set_position(control.done());
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+        let r = work(&control);
+        finished.store(true, Ordering::Relaxed);
+        r
+    });
+    bar.finish_and_clear();
+    result
+}
+
+/// After the report of an interrupted run: one line and the conventional
+/// status of a run stopped by Ctrl-C.
+fn interrupted(r: &Report) -> Result<(), CliError> {
+    if r.interrupted {
+        let signal = match INTERRUPT.load(Ordering::Relaxed) {
+            0 => libc::SIGINT,
+            s => s,
+        };
+        return Err(CliError::Interrupted {
+            message: format!(
+                "interrupted after {} of {} queries: the result above covers those only",
+                r.queries, r.queries_total
+            ),
+            signal,
+        });
+    }
+    Ok(())
 }
 
 fn threads_used(threads: Option<usize>) -> usize {
@@ -335,7 +434,8 @@ fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], thre
         seed: c.seed,
         shard: format!("{}/{}", c.shard.index, c.shard.count),
         shards: o.shards.iter().map(|s| s.index).collect(),
-        complete: o.is_complete(),
+        complete: o.is_complete() && !o.interrupted,
+        interrupted: o.interrupted,
         hits: o.hits,
         log2_p: e.log2_p,
         ci95: [e.log2_lower, Some(e.log2_upper)],
@@ -461,7 +561,15 @@ fn outcome<W: Witness>(r: &Report, witness: impl Fn(&Right) -> Result<W, String>
     common.shard = Shard::new(index, count).map_err(|e| e.to_string())?;
     common.show = r.show;
     let right = r.right.iter().map(witness).collect::<Result<Vec<W>, String>>()?;
-    Ok(Outcome { common, shards, queries: r.queries, hits: r.hits, right, seconds: r.seconds })
+    Ok(Outcome {
+        common,
+        shards,
+        queries: r.queries,
+        hits: r.hits,
+        right,
+        seconds: r.seconds,
+        interrupted: r.interrupted,
+    })
 }
 
 fn bytes(v: &[String], n: usize) -> Result<Vec<Vec<u8>>, String> {
