@@ -115,6 +115,16 @@ fn merged_shards_equal_the_whole() {
     let out = run(&["lab", "merge", &files[0], &files[1], &files[2]], b"");
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("hits"));
+    // A report counted by another version of skinny is refused.
+    assert_eq!(merged["version"], whole["version"]);
+    assert!(whole["version"].as_str().unwrap().starts_with(env!("CARGO_PKG_VERSION")));
+    let mut other: Value = serde_json::from_str(&std::fs::read_to_string(&files[2]).unwrap()).unwrap();
+    other["version"] = Value::from("0.0.0 (commit elsewhere)");
+    let f = dir.path().join("other.json");
+    std::fs::write(&f, other.to_string()).unwrap();
+    let out = run(&["lab", "merge", &files[0], &files[1], &f.display().to_string()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("one version"), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]

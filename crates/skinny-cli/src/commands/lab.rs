@@ -207,6 +207,10 @@ pub struct Report {
     pub seconds: f64,
     pub rate_per_s: f64,
     pub backend: String,
+    /// The `skinny` that ran it (version and commit): shards merge only when
+    /// the same code counted them.
+    #[serde(default)]
+    pub version: String,
     /// Threads used (null after a merge).
     pub threads: Option<usize>,
     pub show: usize,
@@ -442,6 +446,7 @@ fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], thre
         seconds: o.seconds,
         rate_per_s: o.rate(),
         backend: "cpu".into(),
+        version: crate::cli::VERSION.into(),
         threads,
         show: c.show,
         right: Vec::new(),
@@ -497,6 +502,12 @@ fn merge(files: &[PathBuf]) -> Result<Report, CliError> {
             || r.dk2 != first.dk2
         {
             return Err(CliError::Usage(format!("{name}: a different experiment from {}", reports[0].0)));
+        }
+        if r.version != first.version {
+            return Err(CliError::Usage(format!(
+                "{name}: counted by skinny {:?}, {} by {:?}: merge reports of one version",
+                r.version, reports[0].0, first.version
+            )));
         }
     }
     let bad = |name: &str, what: String| CliError::Usage(format!("{name}: {what}"));
