@@ -155,88 +155,24 @@ fn boomerang_json() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
+    // A 3-round SKINNY-64-64 (or 64-128) experiment with one thing wrong each.
+    let small = |kind: &'static str, cipher: &'static str, rounds: &'static str, extra: &[&'static str]| {
+        let mut a = vec!["lab", kind, "-c", cipher, "--rounds", rounds, "--queries", "10"];
+        a.extend_from_slice(extra);
+        a
+    };
+    let ok_diff = ["--dp", "1000000000000000", "--dc", "0000000000000000"];
     let cases: Vec<Vec<&str>> = vec![
         // A 64-bit block given to a 128-bit cipher.
         vec!["lab", "differential", "--rounds", "3", "--dp", "1000000000000000", "--dc", "00", "--queries", "10"],
         // Not hex.
-        vec![
-            "lab",
-            "differential",
-            "-c",
-            "skinny-64-64",
-            "--rounds",
-            "3",
-            "--dp",
-            "zz00000000000000",
-            "--dc",
-            "0000000000000000",
-            "--queries",
-            "10",
-        ],
+        small("differential", "skinny-64-64", "3", &["--dp", "zz00000000000000", "--dc", "0000000000000000"]),
         // A tweakey difference of a block's length.
-        vec![
-            "lab",
-            "differential",
-            "-c",
-            "skinny-64-128",
-            "--rounds",
-            "3",
-            "--dp",
-            "1000000000000000",
-            "--dc",
-            "0000000000000000",
-            "--dk",
-            "0000000000000001",
-            "--queries",
-            "10",
-        ],
-        vec![
-            "lab",
-            "boomerang",
-            "-c",
-            "skinny-64-64",
-            "--rounds",
-            "3",
-            "--dp",
-            "1000000000000000",
-            "--dc",
-            "0000000000000000",
-            "--dk2",
-            "00",
-            "--queries",
-            "10",
-        ],
+        small("differential", "skinny-64-128", "3", &[&ok_diff[..], &["--dk", "0000000000000001"]].concat()),
+        small("boomerang", "skinny-64-64", "3", &[&ok_diff[..], &["--dk2", "00"]].concat()),
         // Too many rounds; a bad shard.
-        vec![
-            "lab",
-            "differential",
-            "-c",
-            "skinny-64-64",
-            "--rounds",
-            "33",
-            "--dp",
-            "1000000000000000",
-            "--dc",
-            "0000000000000000",
-            "--queries",
-            "10",
-        ],
-        vec![
-            "lab",
-            "differential",
-            "-c",
-            "skinny-64-64",
-            "--rounds",
-            "3",
-            "--dp",
-            "1000000000000000",
-            "--dc",
-            "0000000000000000",
-            "--queries",
-            "10",
-            "--shard",
-            "3/3",
-        ],
+        small("differential", "skinny-64-64", "33", &ok_diff),
+        small("differential", "skinny-64-64", "3", &[&ok_diff[..], &["--shard", "3/3"]].concat()),
     ];
     for a in cases {
         let out = run(&a, b"");
