@@ -336,12 +336,9 @@ impl Processor {
     /// # Errors
     /// Input not whole blocks where required, bad padding, a backend failure.
     pub fn finish(mut self, out: &mut Vec<u8>) -> Result<(), Error> {
-        let tail = std::mem::take(&mut self.pending);
-        let start = out.len();
-        out.extend_from_slice(&tail);
-        let mut rest = out.split_off(start);
-        self.total_in -= tail.len() as u64;
-        let result = self.finish_in_place(&mut rest);
+        // The input held back so far is the whole rest: end it in place.
+        let mut rest = Vec::new();
+        let result = self.end_in_place(&mut rest);
         out.extend_from_slice(&rest);
         result
     }

@@ -175,7 +175,7 @@ pub struct PipeReport<W> {
 }
 
 /// What the reader thread hands on.
-enum Read_ {
+enum Filled {
     Data(Vec<u8>),
     End,
     Failed(io::Error),
@@ -210,7 +210,7 @@ where
     let chunk = opts.chunk_bytes.unwrap_or_else(|| processor.preferred_chunk()).max(block) / block * block;
     let buffers = opts.buffers.max(3);
     let (free_tx, free_rx) = sync_channel::<Vec<u8>>(buffers);
-    let (full_tx, full_rx) = sync_channel::<Read_>(buffers);
+    let (full_tx, full_rx) = sync_channel::<Filled>(buffers);
     let (out_tx, out_rx) = sync_channel::<Vec<u8>>(buffers);
     for _ in 0..buffers {
         // Room for one block of padding after a full chunk.
@@ -242,27 +242,27 @@ fn thread_gone() -> io::Error {
     io::Error::other("a pipeline thread stopped unexpectedly")
 }
 
-fn read_loop<R: Read>(mut reader: R, chunk: usize, free: &Receiver<Vec<u8>>, full: &SyncSender<Read_>) {
+fn read_loop<R: Read>(mut reader: R, chunk: usize, free: &Receiver<Vec<u8>>, full: &SyncSender<Filled>) {
     while let Ok(mut buf) = free.recv() {
         buf.clear();
         // read_to_end on a Take reads into the spare capacity without zeroing it
         // first, retries on EINTR, and stops at `chunk` bytes or the end.
         match (&mut reader).take(chunk as u64).read_to_end(&mut buf) {
             Err(e) => {
-                let _ = full.send(Read_::Failed(e));
+                let _ = full.send(Filled::Failed(e));
                 return;
             }
             Ok(_) if buf.is_empty() => {
-                let _ = full.send(Read_::End);
+                let _ = full.send(Filled::End);
                 return;
             }
             Ok(_) => {
                 let short = buf.len() < chunk;
-                if full.send(Read_::Data(buf)).is_err() {
+                if full.send(Filled::Data(buf)).is_err() {
                     return;
                 }
                 if short {
-                    let _ = full.send(Read_::End);
+                    let _ = full.send(Filled::End);
                     return;
                 }
             }
@@ -285,7 +285,7 @@ fn write_loop<W: Write>(mut writer: W, out: &Receiver<Vec<u8>>, free: &SyncSende
 /// has said the input ended.
 fn process_loop(
     mut processor: Processor,
-    full: &Receiver<Read_>,
+    full: &Receiver<Filled>,
     out: &SyncSender<Vec<u8>>,
     progress: &mut dyn FnMut(u64),
 ) -> Result<(u64, Option<String>), StreamError> {
@@ -293,7 +293,7 @@ fn process_loop(
     let mut total = 0u64;
     loop {
         match full.recv().map_err(|_| StreamError::Read(thread_gone()))? {
-            Read_::Data(buf) => {
+            Filled::Data(buf) => {
                 total += buf.len() as u64;
                 if let Some(mut prev) = held.replace(buf) {
                     processor.apply_in_place(&mut prev)?;
@@ -304,8 +304,8 @@ fn process_loop(
                     progress(n);
                 }
             }
-            Read_::End => break,
-            Read_::Failed(e) => return Err(StreamError::Read(e)),
+            Filled::End => break,
+            Filled::Failed(e) => return Err(StreamError::Read(e)),
         }
     }
     let mut last = held.unwrap_or_default();

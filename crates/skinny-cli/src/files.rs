@@ -348,22 +348,6 @@ mod interrupt {
 
     fn install() {
         static ONCE: Once = Once::new();
-        ONCE.call_once(|| {
-            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                // SAFETY: plain sigaction calls on zero-initialised structs; the
-                // handler is async-signal-safe (see above).
-                unsafe {
-                    let mut old: libc::sigaction = std::mem::zeroed();
-                    if libc::sigaction(sig, ptr::null(), &mut old) != 0 || old.sa_sigaction == libc::SIG_IGN {
-                        // Ignored by whoever started us (`nohup`): stays ignored.
-                        continue;
-                    }
-                    let mut action: libc::sigaction = std::mem::zeroed();
-                    action.sa_sigaction = on_signal as extern "C" fn(c_int) as libc::sighandler_t;
-                    libc::sigfillset(&mut action.sa_mask);
-                    libc::sigaction(sig, &action, ptr::null_mut());
-                }
-            }
-        });
+        ONCE.call_once(|| crate::signals::catch(&[libc::SIGINT, libc::SIGTERM, libc::SIGHUP], on_signal));
     }
 }

@@ -8,6 +8,7 @@ mod error;
 mod files;
 mod keys;
 mod progress;
+mod signals;
 
 use clap::{CommandFactory, Parser};
 use std::io::Write;

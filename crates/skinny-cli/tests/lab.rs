@@ -188,23 +188,26 @@ fn bad_input_is_one_line_and_exit_2() {
 
 #[test]
 fn ctrl_c_prints_the_partial_result_and_exits_130_and_sigterm_143() {
-    use std::process::{Command, Stdio};
+    use std::process::{Command, Output, Stdio};
     // Far more queries than can run before the signal: 18 rounds, 2^40.
     let mut args: Vec<&str> = DIFF[..DIFF.len() - 1].to_vec();
     args[5] = "18";
     args.extend(["2^40", "--json", "--threads", "2"]);
-    let child = Command::new(env!("CARGO_BIN_EXE_skinny"))
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    // The shell's built-in kill: no separate binary needed.
-    let killed = Command::new("sh").arg("-c").arg(format!("kill -INT {}", child.id())).status().unwrap();
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap();
+    let signalled = |signal: &str, after_ms: u64| -> Output {
+        let child = Command::new(env!("CARGO_BIN_EXE_skinny"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(after_ms));
+        // The shell's built-in kill: no separate binary needed.
+        let killed = Command::new("sh").arg("-c").arg(format!("kill -{signal} {}", child.id())).status().unwrap();
+        assert!(killed.success());
+        child.wait_with_output().unwrap()
+    };
+    let out = signalled("INT", 700);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted after"), "{err}");
@@ -214,16 +217,7 @@ fn ctrl_c_prints_the_partial_result_and_exits_130_and_sigterm_143() {
     let done = v["queries"].as_u64().unwrap();
     assert!(done > 0 && done < 1 << 40, "{done}");
     // SIGTERM: the same, with its own status.
-    let child = Command::new(env!("CARGO_BIN_EXE_skinny"))
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    assert!(Command::new("sh").arg("-c").arg(format!("kill -TERM {}", child.id())).status().unwrap().success());
-    let out = child.wait_with_output().unwrap();
+    let out = signalled("TERM", 500);
     assert_eq!(out.status.code(), Some(143), "{}", String::from_utf8_lossy(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["interrupted"], true);

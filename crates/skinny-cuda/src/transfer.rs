@@ -168,23 +168,11 @@ impl GpuCipher {
         }
         let chain: Zeroizing<Vec<u8>> = Zeroizing::new(if iv.len() == bs { iv.to_vec() } else { vec![0; bs] });
         let len = data.len();
-        if len >= PIPELINE_MIN_BYTES && matches!(self.host_path, HostPath::Auto) && self.is_page_locked(data) {
-            // Page-locked already (from Gpu::alloc_host, say): the copies go
-            // straight to and from it at the link's speed.
-            let whole = len / bs * bs;
-            let (blocks, tail) = data.split_at_mut(whole);
-            match self.run_registered(op, &chain, blocks, false) {
-                Ok(()) => {}
-                Err(RegisterError::Refused) => return Err(GpuError::Internal("page-locked memory refused")),
-                Err(RegisterError::Gpu(e)) => return Err(e),
-            }
-            if tail.is_empty() {
-                return Ok(());
-            }
-            let next = Zeroizing::new(counter_plus(&chain, (whole / bs) as u64));
-            return self.run_pageable(op, next, tail);
-        }
+        // Memory page-locked already (from Gpu::alloc_host, say) needs no
+        // staging: the copies go straight to and from it at the link's speed.
+        let locked = len >= PIPELINE_MIN_BYTES && matches!(self.host_path, HostPath::Auto) && self.is_page_locked(data);
         let path = match self.host_path {
+            _ if locked => HostPath::Registered,
             // Page-locking pageable memory costs more than staging it through
             // pinned buffers on the H200 machine (docs/data-path.md).
             HostPath::Auto if len >= PIPELINE_MIN_BYTES.min(self.piece + 1) => HostPath::Staged,
@@ -193,18 +181,12 @@ impl GpuCipher {
         };
         match path {
             HostPath::Registered => {
-                // Whole blocks through the registered path, a partial CTR block
-                // after them through the plain one.
+                // Whole blocks straight from and to the caller's memory (locked
+                // here unless it is already), a partial CTR block after them
+                // through the plain path.
                 let whole = len / bs * bs;
                 let (blocks, tail) = data.split_at_mut(whole);
-                let registered = self.run_registered(op, &chain, blocks, true);
-                match registered {
-                    Ok(()) => {}
-                    // Memory the driver will not page-lock (already pinned
-                    // elsewhere, a mapping it does not support): stage it instead.
-                    Err(RegisterError::Refused) => self.run_pipelined(op, chain.clone(), blocks)?,
-                    Err(RegisterError::Gpu(e)) => return Err(e),
-                }
+                self.run_registered(op, &chain, blocks, !locked)?;
                 if tail.is_empty() {
                     return Ok(());
                 }
@@ -249,7 +231,7 @@ impl GpuCipher {
     /// directions and the kernels all overlap. Pieces the driver refuses to
     /// lock (memory already pinned elsewhere, say) go through the plain path
     /// afterwards, with the chaining values read before anything was written.
-    fn run_registered(&mut self, op: Op, chain: &[u8], data: &mut [u8], lock: bool) -> Result<(), RegisterError> {
+    fn run_registered(&mut self, op: Op, chain: &[u8], data: &mut [u8], lock: bool) -> Result<(), GpuError> {
         let bs = self.block;
         let len = data.len();
         if len == 0 {
@@ -354,7 +336,7 @@ impl GpuCipher {
                 sc.spawn(move || part.iter_mut().for_each(|r| drop(r.take())));
             }
         });
-        result.map_err(RegisterError::Gpu)?;
+        result?;
         for i in refused {
             let off = i * piece;
             let n = piece.min(len - off);

@@ -235,21 +235,13 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
     match &args.command {
         LabCommand::Differential(a) => {
             let exp = differential(a)?;
-            let outcome =
-                watched(&a.common, &exp.common, |control| in_pool(a.common.threads, || exp.run_with(control)))?
-                    .map_err(lab_error)?;
-            let report = differential_report(&exp, &outcome, Some(threads_used(a.common.threads)));
-            print(&report, a.common.json)?;
-            interrupted(&report)
+            let threads = Some(threads_used(a.common.threads));
+            experiment(&a.common, &exp.common, |c| exp.run_with(c), |o| differential_report(&exp, o, threads))
         }
         LabCommand::Boomerang(a) => {
             let exp = boomerang(a)?;
-            let outcome =
-                watched(&a.common, &exp.common, |control| in_pool(a.common.threads, || exp.run_with(control)))?
-                    .map_err(lab_error)?;
-            let report = boomerang_report(&exp, &outcome, Some(threads_used(a.common.threads)));
-            print(&report, a.common.json)?;
-            interrupted(&report)
+            let threads = Some(threads_used(a.common.threads));
+            experiment(&a.common, &exp.common, |c| exp.run_with(c), |o| boomerang_report(&exp, o, threads))
         }
         LabCommand::Merge(a) => {
             let report = merge(&a.files)?;
@@ -269,20 +261,7 @@ extern "C" fn on_interrupt(signal: libc::c_int) {
 /// Ctrl-C and SIGTERM stop the experiment instead of the process, so that the
 /// partial result is printed (signals the parent set to be ignored stay so).
 fn catch_interrupts() {
-    for sig in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: plain sigaction calls on zero-initialised structs; the handler
-        // only stores to an atomic.
-        unsafe {
-            let mut old: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(sig, std::ptr::null(), &mut old) != 0 || old.sa_sigaction == libc::SIG_IGN {
-                continue;
-            }
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(sig, &action, std::ptr::null_mut());
-        }
-    }
+    crate::signals::catch(&[libc::SIGINT, libc::SIGTERM], on_interrupt);
 }
 
 /// Runs `work` with a [`Control`] watched by a thread that draws the progress
@@ -344,6 +323,20 @@ fn interrupted(r: &Report) -> Result<(), CliError> {
         });
     }
     Ok(())
+}
+
+/// Runs an experiment on its pool, watched (progress, interrupts), and prints
+/// its report; an interrupted run ends with the signal's status.
+fn experiment<W: Send>(
+    a: &CommonArgs,
+    common: &Common,
+    run: impl Fn(&Control) -> Result<Outcome<W>, LabError> + Sync,
+    report: impl FnOnce(&Outcome<W>) -> Report,
+) -> Result<(), CliError> {
+    let outcome = watched(a, common, |control| in_pool(a.threads, || run(control)))?.map_err(lab_error)?;
+    let report = report(&outcome);
+    print(&report, a.json)?;
+    interrupted(&report)
 }
 
 fn threads_used(threads: Option<usize>) -> usize {
