@@ -13,27 +13,12 @@
 #include <algorithm>
 using std::min;
 
-#define SKINNY_HOSTSIM
-#define DEV inline
-#define BSWAP32(x) __builtin_bswap32(x)
-#define __constant__
-#define __global__
-#define __restrict__ __restrict
+#include "shim.h"
 #define BS_ENTRY(...)
 #define PAPER_ENTRY(...)
-struct uint4 { unsigned x, y, z, w; };
-struct uint2 { unsigned x, y; };
-struct dim3 { unsigned x, y, z; };
-static dim3 blockIdx, blockDim, gridDim, threadIdx;
-// CUDA's byte permutation: result byte i is byte (s >> 4i) & 7 of y:x.
-static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
-    unsigned long long v = ((unsigned long long)y << 32) | x;
-    unsigned r = 0;
-    for (int i = 0; i < 4; i++) r |= (unsigned)((v >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
-    return r;
-}
 
 #include "../kernels/common.cuh"
+#include "../kernels/bitsliced_round.cuh"
 #include "../kernels/bitsliced.cu"
 #include "../kernels/paper_ttable.cu"
 

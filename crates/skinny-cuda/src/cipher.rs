@@ -167,7 +167,7 @@ impl GpuCipher {
 }
 
 /// Writes each symbol into the module's `__constant__` memory.
-fn upload(module: &Arc<CudaModule>, stream: &Arc<CudaStream>, symbols: &[Symbol]) -> Result<(), GpuError> {
+pub(crate) fn upload(module: &Arc<CudaModule>, stream: &Arc<CudaStream>, symbols: &[Symbol]) -> Result<(), GpuError> {
     for s in symbols {
         let bytes: Zeroizing<Vec<u8>> = Zeroizing::new(s.words.iter().flat_map(|w| w.to_le_bytes()).collect());
         let mut view = module.get_global(s.name, stream).map_err(GpuError::driver("finding a kernel constant"))?;

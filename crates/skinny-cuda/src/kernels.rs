@@ -18,13 +18,27 @@ pub struct KernelSource {
 /// The bitsliced constant-time kernels.
 pub const BITSLICED: KernelSource = KernelSource {
     name: "bitsliced",
-    text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/bitsliced.cu")),
+    text: concat!(
+        include_str!("../kernels/common.cuh"),
+        include_str!("../kernels/bitsliced_round.cuh"),
+        include_str!("../kernels/bitsliced.cu")
+    ),
 };
 
 /// The paper's T-table kernel (not constant time).
 pub const PAPER: KernelSource = KernelSource {
     name: "paper_ttable",
     text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/paper_ttable.cu")),
+};
+
+/// The lab's experiment kernels (reduced rounds, a tweakey per query).
+pub const LAB: KernelSource = KernelSource {
+    name: "lab",
+    text: concat!(
+        include_str!("../kernels/common.cuh"),
+        include_str!("../kernels/bitsliced_round.cuh"),
+        include_str!("../kernels/lab.cu")
+    ),
 };
 
 /// Which kernels.
@@ -86,6 +100,11 @@ pub const BITSLICED_THREADS: u32 = 128;
 /// Threads per block of the paper's kernels (`SKINNY_PAPER_THREADS`).
 pub const PAPER_THREADS: u32 = 512;
 
+/// Threads per block of the lab kernels (`SKINNY_LAB_THREADS`): each keeps its
+/// tweakeys and a saved block in shared memory (up to 2 KiB a thread), so
+/// blocks are small to let two or three share an SM.
+pub const LAB_THREADS: u32 = 64;
+
 /// The most rounds of any variant (SKINNY-128-384): the size of the kernels'
 /// round-constant arrays (`SKINNY_MAX_ROUNDS`).
 pub const MAX_ROUNDS: usize = 56;
@@ -97,6 +116,7 @@ pub(crate) fn nvrtc_defines() -> Vec<String> {
         format!("-DSKINNY_MAX_ROUNDS={MAX_ROUNDS}"),
         format!("-DSKINNY_BS_THREADS={BITSLICED_THREADS}"),
         format!("-DSKINNY_PAPER_THREADS={PAPER_THREADS}"),
+        format!("-DSKINNY_LAB_THREADS={LAB_THREADS}"),
     ]
 }
 
@@ -118,6 +138,39 @@ pub fn entry_point(kind: KernelKind, width: CellWidth, op: Op) -> Option<&'stati
         (KernelKind::Bitsliced, CellWidth::Byte) => Some(BS128_ENTRIES[op.index()]),
         (KernelKind::Bitsliced, CellWidth::Nibble) => Some(BS64_ENTRIES[op.index()]),
     }
+}
+
+/// The lab's experiments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LabExperiment {
+    /// Right pairs of a differential.
+    Differential,
+    /// Returning quartets of a related-tweakey boomerang.
+    Boomerang,
+}
+
+/// The lab kernel for `experiment` on blocks of `width` cells with `tk_count`
+/// (1 to 3) tweakey arrays. A test checks every name against the source.
+pub fn lab_entry_point(width: CellWidth, tk_count: usize, experiment: LabExperiment) -> Option<&'static str> {
+    const NAMES: [[[&str; 3]; 2]; 2] = [
+        [
+            ["lab128_tk1_differential", "lab128_tk2_differential", "lab128_tk3_differential"],
+            ["lab128_tk1_boomerang", "lab128_tk2_boomerang", "lab128_tk3_boomerang"],
+        ],
+        [
+            ["lab64_tk1_differential", "lab64_tk2_differential", "lab64_tk3_differential"],
+            ["lab64_tk1_boomerang", "lab64_tk2_boomerang", "lab64_tk3_boomerang"],
+        ],
+    ];
+    let w = match width {
+        CellWidth::Byte => 0,
+        CellWidth::Nibble => 1,
+    };
+    let e = match experiment {
+        LabExperiment::Differential => 0,
+        LabExperiment::Boomerang => 1,
+    };
+    NAMES[w][e].get(tk_count.checked_sub(1)?).copied()
 }
 
 /// The grid for `nblocks` blocks: one thread a block (the paper's kernels) or
@@ -145,7 +198,7 @@ mod tests {
         let mut names = Vec::new();
         for line in text.lines() {
             let line = line.trim_start();
-            for mac in ["BS_ENTRY(", "PAPER_ENTRY("] {
+            for mac in ["BS_ENTRY(", "PAPER_ENTRY(", "LAB_ENTRY("] {
                 if let Some(rest) = line.strip_prefix(mac) {
                     if let Some(name) = rest.split(',').next().filter(|n| !n.contains(' ')) {
                         names.push(name.to_string());
@@ -181,14 +234,33 @@ mod tests {
     }
 
     #[test]
+    fn every_lab_entry_point_is_in_the_lab_source() {
+        let mut registered: Vec<String> = [CellWidth::Byte, CellWidth::Nibble]
+            .into_iter()
+            .flat_map(|w| {
+                [LabExperiment::Differential, LabExperiment::Boomerang]
+                    .into_iter()
+                    .flat_map(move |e| (1..=3).map(move |z| lab_entry_point(w, z, e).expect("1..=3")))
+            })
+            .map(String::from)
+            .collect();
+        registered.push(FILL_ENTRY.to_string());
+        registered.sort();
+        assert_eq!(declared(LAB.text), registered);
+        assert_eq!(lab_entry_point(CellWidth::Byte, 4, LabExperiment::Boomerang), None);
+        assert_eq!(lab_entry_point(CellWidth::Byte, 0, LabExperiment::Boomerang), None);
+    }
+
+    #[test]
     fn shared_constants_match_the_cipher_and_reach_the_sources() {
         let most = skinny::Variant::ALL.iter().map(|v| v.rounds()).max().unwrap();
         assert_eq!(MAX_ROUNDS, most);
-        for source in [&BITSLICED, &PAPER] {
+        for source in [&BITSLICED, &PAPER, &LAB] {
             assert!(source.text.contains("SKINNY_MAX_ROUNDS"), "{} uses the shared round count", source.name);
         }
         assert!(BITSLICED.text.contains("SKINNY_BS_THREADS"));
         assert!(PAPER.text.contains("SKINNY_PAPER_THREADS"));
+        assert!(LAB.text.contains("SKINNY_LAB_THREADS"));
         assert!(nvrtc_defines().iter().all(|d| d.starts_with("-DSKINNY_")));
     }
 }

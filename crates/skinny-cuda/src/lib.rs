@@ -14,6 +14,8 @@
 //!   `transfer` (host memory: [`HostPath`]), `resident` (data already on the
 //!   device: [`GpuCipher::run_device`]) and `timing` (kernel-only benchmarks).
 //! - [`constants`]: what each kernel needs of a key in `__constant__` memory.
+//! - [`lab`]: the experiments of `skinny-lab` on the GPU (`lab.cu`: reduced
+//!   rounds, a tweakey per query scheduled on the device).
 
 #![warn(missing_docs)]
 
@@ -22,6 +24,7 @@ pub mod constants;
 pub mod device;
 mod error;
 pub mod kernels;
+pub mod lab;
 mod nvrtc;
 mod resident;
 mod timing;
@@ -33,5 +36,5 @@ pub use cipher::GpuCipher;
 pub use cudarc;
 pub use device::{describe_gpus, Gpu, GpuOptions};
 pub use error::GpuError;
-pub use kernels::{KernelKind, KernelSource, Op};
+pub use kernels::{KernelKind, KernelSource, LabExperiment, Op};
 pub use transfer::HostPath;
