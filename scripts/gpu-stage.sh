@@ -13,6 +13,10 @@ cargo build --release --locked -p skinny --example cpu_speed
 cp target/release/examples/cpu_speed .gpu-bin/
 exe=$(cargo test --release --locked -p skinny-bulk --features cuda --test gpu --no-run 2>&1 | grep -o 'target/release/deps/gpu-[0-9a-f]*' | head -1)
 cp "$exe" .gpu-bin/gpu-tests
+exe=$(cargo test --release --locked -p skinny-lab --features cuda --test gpu --no-run 2>&1 | grep -o 'target/release/deps/gpu-[0-9a-f]*' | head -1)
+cp "$exe" .gpu-bin/lab-gpu-tests
+cargo build --release --locked -p skinny-lab --features cuda --example lab_speed
+cp target/release/examples/lab_speed .gpu-bin/
 git rev-parse HEAD > .gpu-bin/COMMIT
 git status --porcelain --untracked-files=no | grep -q . && echo "dirty" >> .gpu-bin/COMMIT || true
 ls -la .gpu-bin

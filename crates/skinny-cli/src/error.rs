@@ -14,6 +14,8 @@ pub enum CliError {
     Bulk(skinny_bulk::Error),
     /// A self-test or check failed.
     Check(String),
+    /// The GPU could not be opened or failed (outside the bulk layer: `lab`).
+    Gpu(String),
     /// Writing a report to stdout failed (a closed pipe, a full disk).
     Output(std::io::Error),
     /// Stopped by a signal (Ctrl-C, SIGTERM) after printing a partial result.
@@ -28,7 +30,7 @@ pub enum CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Usage(m) | CliError::Io(m) | CliError::Check(m) => f.write_str(m),
+            CliError::Usage(m) | CliError::Io(m) | CliError::Check(m) | CliError::Gpu(m) => f.write_str(m),
             CliError::Interrupted { message, .. } => f.write_str(message),
             CliError::Bulk(e) => f.write_str(&bulk_message(e)),
             CliError::Output(e) => write!(f, "cannot write output: {}", reason(e)),

@@ -117,6 +117,8 @@ pub struct ScheduleTables {
 
 impl ScheduleTables {
     /// Follows the schedule of `variant` for `rounds` rounds.
+    // Index loops over TK arrays, cells and bits read like the specification.
+    #[allow(clippy::needless_range_loop)]
     pub fn new(variant: Variant, rounds: usize) -> Self {
         let width = variant.cell_width();
         let cb = match width {
@@ -338,6 +340,11 @@ impl LabKernel {
     /// The experiment.
     pub fn setup(&self) -> &LabSetup {
         &self.setup
+    }
+
+    /// Registers per thread and local (spill) bytes per thread of the kernel.
+    pub fn kernel_resources(&self) -> Option<(i32, i32)> {
+        Some((self.func.num_regs().ok()?, self.func.local_size_bytes().ok()?))
     }
 
     /// Queries per launch that keep the GPU busy for a fraction of a second

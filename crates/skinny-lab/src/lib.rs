@@ -22,6 +22,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "cuda")]
+pub mod gpu;
 pub mod rng;
 pub mod stats;
 
@@ -43,7 +45,8 @@ const BITSLICE_MIN_GROUP: u64 = 256;
 
 /// Everything that can make an experiment refuse to start or results refuse to
 /// merge.
-#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error, Clone)]
+#[non_exhaustive]
 pub enum LabError {
     /// The cipher refused the round count.
     #[error("{variant} has 1 to {max} rounds, not {got}")]
@@ -81,6 +84,17 @@ pub enum LabError {
     /// Results of different experiments (or of one shard twice).
     #[error("cannot merge: {0}")]
     Merge(String),
+    /// The GPU failed (no driver, no device, compilation, a launch).
+    #[cfg(feature = "cuda")]
+    #[error(transparent)]
+    Gpu(#[from] skinny_cuda::GpuError),
+    /// The GPU reported a hit that the specification code does not confirm: a
+    /// fault of the GPU or of its kernels, never a property of the cipher.
+    #[error("the GPU counted query {query} as a hit, but the CPU's recomputation disagrees")]
+    GpuMismatch {
+        /// The query.
+        query: u64,
+    },
 }
 
 /// Shard `index` of `count`: the `index`-th of `count` contiguous, nearly equal
@@ -708,5 +722,48 @@ impl Boomerang {
             c: [c1, c2, c3, c4],
             k: [k[0].clone(), k[1].clone(), k[2].clone(), k[3].clone()],
         }
+    }
+}
+
+impl Differential {
+    /// Query `q` recomputed with the one-block specification code: its pair
+    /// if it is a hit, `None` if not (for checking hits found elsewhere).
+    pub fn pair_at(&self, q: u64) -> Option<Pair> {
+        let c = &self.common;
+        let k = c.key(q / c.key_every);
+        let k2 = xor(&k, &self.dk);
+        let mut p = vec![0u8; c.variant.block_bytes()];
+        c.plaintext(q, &mut p);
+        let p2 = xor(&p, &self.dp);
+        let mut c1 = p.clone();
+        c.cipher(&k).encrypt_block(&mut c1);
+        let mut c2 = p2.clone();
+        c.cipher(&k2).encrypt_block(&mut c2);
+        let hit = c1.iter().zip(&c2).zip(&self.dc_mask).zip(&self.dc).all(|(((a, b), m), d)| (a ^ b) & m == d & m);
+        hit.then_some(Pair { query: q, p, p2, c: c1, c2, k, k2 })
+    }
+}
+
+impl Boomerang {
+    /// Query `q` recomputed with the one-block specification code: its quartet
+    /// if it returns, `None` if not (for checking hits found elsewhere).
+    pub fn quartet_at(&self, q: u64) -> Option<Quartet> {
+        let c = &self.common;
+        let k1 = c.key(q / c.key_every);
+        let k2 = xor(&k1, &self.dk1);
+        let k3 = xor(&k1, &self.dk2);
+        let k4 = xor(&k2, &self.dk2);
+        let mut p1 = vec![0u8; c.variant.block_bytes()];
+        c.plaintext(q, &mut p1);
+        let mut x1 = p1.clone();
+        c.cipher(&k1).encrypt_block(&mut x1);
+        let mut x2 = xor(&p1, &self.dp);
+        c.cipher(&k2).encrypt_block(&mut x2);
+        let mut p3 = xor(&x1, &self.dc);
+        c.cipher(&k3).decrypt_block(&mut p3);
+        let mut p4 = xor(&x2, &self.dc);
+        c.cipher(&k4).decrypt_block(&mut p4);
+        let back = p3.iter().zip(&p4).zip(&self.dp).all(|((a, b), d)| a ^ b == *d);
+        back.then(|| self.quartet(q, [&k1, &k2, &k3, &k4], &p3, &p4))
     }
 }

@@ -49,13 +49,18 @@ impl CounterRng {
         self.seed
     }
 
+    /// The seeded state of `stream`, from which every item is drawn: what the
+    /// GPU kernels are given to draw the same words (`skinny_cuda::lab`).
+    pub fn stream_state(&self, stream: Stream) -> u64 {
+        mix64(self.seed ^ stream.domain())
+    }
+
     /// Word `word` of item `index` of `stream`. Chained finalizer calls, each on
     /// the previous output xored with the next input: distinct (seed, stream,
     /// index, word) give unrelated words, not just different ones.
     #[inline]
     pub fn word(&self, stream: Stream, index: u64, word: u64) -> u64 {
-        let s = mix64(self.seed ^ stream.domain());
-        let i = mix64(s ^ index);
+        let i = mix64(self.stream_state(stream) ^ index);
         // The golden-ratio increment keeps word 0 from being `i` fed back in.
         mix64(i ^ word.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }

@@ -87,9 +87,76 @@ pub struct CommonArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Worker threads, 1 to 1024 (default: all cores).
+    /// Worker threads of the cpu backend, 1 to 1024 (default: all cores).
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<usize>,
+
+    /// Where the queries run: the bitsliced CPU code, an NVIDIA GPU, or auto
+    /// (the GPU when one opens and the shard has at least 2^26 queries). Every
+    /// backend counts the same queries: same counts, same right pairs.
+    #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND")]
+    pub backend: LabBackendName,
+}
+
+/// `--backend` of the lab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabBackendName {
+    /// The GPU for big shards when one opens, else the CPU.
+    Auto,
+    /// The bitsliced CPU code on every core.
+    Cpu,
+    /// An NVIDIA GPU (an error if none can be used).
+    Gpu,
+}
+
+/// Below this many queries in the shard, `auto` stays on the CPU: opening a GPU
+/// and compiling its kernels (about 0.3 s; more the first time, before the
+/// kernel cache holds them) costs more than the CPU's whole run.
+const AUTO_GPU_QUERIES: u64 = 1 << 26;
+
+/// The backend a run uses, opened.
+enum LabEngine {
+    Cpu(usize),
+    #[cfg(feature = "cuda")]
+    Gpu(std::sync::Arc<skinny_lab::gpu::Gpu>),
+}
+
+impl LabEngine {
+    fn open(a: &CommonArgs, common: &Common) -> Result<Self, CliError> {
+        let cpu = LabEngine::Cpu(threads_used(a.threads));
+        let queries = common.shard_queries();
+        match a.backend {
+            LabBackendName::Cpu => Ok(cpu),
+            #[cfg(feature = "cuda")]
+            LabBackendName::Gpu => skinny_lab::gpu::Gpu::first()
+                .map(LabEngine::Gpu)
+                .map_err(|e| CliError::Gpu(format!("--backend gpu: {e}"))),
+            #[cfg(not(feature = "cuda"))]
+            LabBackendName::Gpu => {
+                Err(CliError::Gpu("--backend gpu: this skinny was built without CUDA support".into()))
+            }
+            #[cfg(feature = "cuda")]
+            LabBackendName::Auto if queries.end - queries.start >= AUTO_GPU_QUERIES => {
+                Ok(skinny_lab::gpu::Gpu::first().map_or(cpu, LabEngine::Gpu))
+            }
+            LabBackendName::Auto => Ok(cpu),
+        }
+    }
+
+    /// What the report says ran it.
+    fn ran(&self) -> Ran {
+        match self {
+            LabEngine::Cpu(threads) => Ran { backend: "cpu".into(), threads: Some(*threads) },
+            #[cfg(feature = "cuda")]
+            LabEngine::Gpu(_) => Ran { backend: "gpu".into(), threads: None },
+        }
+    }
+}
+
+/// The backend and the CPU threads of a run, for its report.
+struct Ran {
+    backend: String,
+    threads: Option<usize>,
 }
 
 /// `skinny lab differential`.
@@ -235,13 +302,23 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
     match &args.command {
         LabCommand::Differential(a) => {
             let exp = differential(a)?;
-            let threads = Some(threads_used(a.common.threads));
-            experiment(&a.common, &exp.common, |c| exp.run_with(c), |o| differential_report(&exp, o, threads))
+            let engine = LabEngine::open(&a.common, &exp.common)?;
+            let run = |c: &Control| match &engine {
+                LabEngine::Cpu(_) => exp.run_with(c),
+                #[cfg(feature = "cuda")]
+                LabEngine::Gpu(gpu) => exp.run_gpu(gpu, c),
+            };
+            experiment(&a.common, &exp.common, run, |o| differential_report(&exp, o, engine.ran()))
         }
         LabCommand::Boomerang(a) => {
             let exp = boomerang(a)?;
-            let threads = Some(threads_used(a.common.threads));
-            experiment(&a.common, &exp.common, |c| exp.run_with(c), |o| boomerang_report(&exp, o, threads))
+            let engine = LabEngine::open(&a.common, &exp.common)?;
+            let run = |c: &Control| match &engine {
+                LabEngine::Cpu(_) => exp.run_with(c),
+                #[cfg(feature = "cuda")]
+                LabEngine::Gpu(gpu) => exp.run_gpu(gpu, c),
+            };
+            experiment(&a.common, &exp.common, run, |o| boomerang_report(&exp, o, engine.ran()))
         }
         LabCommand::Merge(a) => {
             let report = merge(&a.files)?;
@@ -352,7 +429,12 @@ fn in_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Res
 }
 
 fn lab_error(e: LabError) -> CliError {
-    CliError::Usage(e.to_string())
+    match e {
+        LabError::GpuMismatch { .. } => CliError::Check(e.to_string()),
+        #[cfg(feature = "cuda")]
+        LabError::Gpu(e) => CliError::Gpu(format!("GPU: {e}")),
+        e => CliError::Usage(e.to_string()),
+    }
 }
 
 /// A hex value of exactly `len` bytes, or a one-line usage error naming the option.
@@ -412,7 +494,7 @@ fn boomerang(a: &BoomerangArgs) -> Result<Boomerang, CliError> {
 }
 
 /// The fields every report has, from an outcome.
-fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], threads: Option<usize>) -> Report {
+fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], ran: Ran) -> Report {
     let c = &o.common;
     let e = o.estimate();
     Report {
@@ -438,16 +520,16 @@ fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], thre
         ci95: [e.log2_lower, Some(e.log2_upper)],
         seconds: o.seconds,
         rate_per_s: o.rate(),
-        backend: "cpu".into(),
+        backend: ran.backend,
         version: crate::cli::VERSION.into(),
-        threads,
+        threads: ran.threads,
         show: c.show,
         right: Vec::new(),
     }
 }
 
-fn differential_report(exp: &Differential, o: &Outcome<Pair>, threads: Option<usize>) -> Report {
-    let mut r = base("differential", o, &exp.dp, &exp.dc, threads);
+fn differential_report(exp: &Differential, o: &Outcome<Pair>, ran: Ran) -> Report {
+    let mut r = base("differential", o, &exp.dp, &exp.dc, ran);
     r.dk = Some(hex::encode(&exp.dk));
     r.dc_mask = Some(hex::encode(&exp.dc_mask));
     r.right = o
@@ -463,8 +545,8 @@ fn differential_report(exp: &Differential, o: &Outcome<Pair>, threads: Option<us
     r
 }
 
-fn boomerang_report(exp: &Boomerang, o: &Outcome<Quartet>, threads: Option<usize>) -> Report {
-    let mut r = base("boomerang", o, &exp.dp, &exp.dc, threads);
+fn boomerang_report(exp: &Boomerang, o: &Outcome<Quartet>, ran: Ran) -> Report {
+    let mut r = base("boomerang", o, &exp.dp, &exp.dc, ran);
     r.dk1 = Some(hex::encode(&exp.dk1));
     r.dk2 = Some(hex::encode(&exp.dk2));
     let enc = |v: &[Vec<u8>; 4]| v.iter().map(hex::encode).collect::<Vec<_>>();
@@ -504,6 +586,10 @@ fn merge(files: &[PathBuf]) -> Result<Report, CliError> {
         }
     }
     let bad = |name: &str, what: String| CliError::Usage(format!("{name}: {what}"));
+    // Backends count the same queries, so shards may come from different ones.
+    let backend =
+        if reports.iter().all(|(_, r)| r.backend == first.backend) { first.backend.clone() } else { "mixed".into() };
+    let ran = || Ran { backend: backend.clone(), threads: None };
     match kind.as_str() {
         "differential" => {
             let mut acc: Option<Outcome<Pair>> = None;
@@ -518,7 +604,7 @@ fn merge(files: &[PathBuf]) -> Result<Report, CliError> {
             let mut exp = Differential::new(o.common.clone(), unhex(&first.dp)?, unhex(&first.dc)?);
             exp.dk = unhex(first.dk.as_deref().unwrap_or_default())?;
             exp.dc_mask = unhex(first.dc_mask.as_deref().unwrap_or_default())?;
-            Ok(differential_report(&exp, &o, None))
+            Ok(differential_report(&exp, &o, ran()))
         }
         "boomerang" => {
             let mut acc: Option<Outcome<Quartet>> = None;
@@ -533,7 +619,7 @@ fn merge(files: &[PathBuf]) -> Result<Report, CliError> {
             let mut exp = Boomerang::new(o.common.clone(), unhex(&first.dp)?, unhex(&first.dc)?);
             exp.dk1 = unhex(first.dk1.as_deref().unwrap_or_default())?;
             exp.dk2 = unhex(first.dk2.as_deref().unwrap_or_default())?;
-            Ok(boomerang_report(&exp, &o, None))
+            Ok(boomerang_report(&exp, &o, ran()))
         }
         other => Err(CliError::Usage(format!("{}: unknown experiment {other:?}", reports[0].0))),
     }

@@ -1,0 +1,89 @@
+//! Queries per second of the lab's experiments on a GPU (and, for comparison,
+//! on every CPU core), for the figures in docs/lab.md: 18-round SKINNY-128-256
+//! by default, differential and boomerang, a fresh key every query and every
+//! 4096 queries. Also the kernels' registers and spills.
+//!
+//! `cargo run --release -p skinny-lab --features cuda --example lab_speed -- [LOG2_QUERIES] [CPU_LOG2_QUERIES]`
+
+use skinny::Variant;
+use skinny_cuda::lab::{LabKernel, LabQuery, LabSetup};
+use skinny_lab::gpu::Gpu;
+use skinny_lab::{Boomerang, Common, Control, Differential};
+
+fn main() {
+    let log2: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(34);
+    let cpu_log2: u32 = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(24);
+    let gpu = match Gpu::first() {
+        Ok(g) => Some(g),
+        Err(e) => {
+            println!("no GPU: {e}");
+            None
+        }
+    };
+    let v = Variant::Skinny128_256;
+    let one = |i: usize| {
+        let mut b = vec![0u8; 16];
+        b[i] = 1;
+        b
+    };
+    let mut dk = vec![0u8; 32];
+    dk[16] = 0x20;
+    if let Some(g) = &gpu {
+        println!("{}", g.describe());
+        for (what, query) in [
+            (
+                "differential",
+                LabQuery::Differential { dp: one(0), dc: one(3), dc_mask: vec![0xff; 16], dk: dk.clone() },
+            ),
+            ("boomerang", LabQuery::Boomerang { dp: one(0), dc: one(3), dk1: dk.clone(), dk2: dk.clone() }),
+        ] {
+            let setup = LabSetup { variant: v, rounds: 18, key_every: 1, plain_state: 1, key_state: 2, query };
+            if let Ok(k) = LabKernel::new(g, setup) {
+                if let Some((regs, spill)) = k.kernel_resources() {
+                    println!("{what} kernel: {regs} registers a thread, {spill} bytes of spills");
+                }
+            }
+        }
+    }
+    println!(
+        "{:<13} {:>9} {:>6} {:>8} {:>12} {:>16}  log2 rate",
+        "experiment", "key every", "where", "queries", "seconds", "queries/s"
+    );
+    for key_every in [1u64, 4096] {
+        for boom in [false, true] {
+            for on_gpu in [true, false] {
+                let l = if on_gpu { log2 - u32::from(boom) } else { cpu_log2 - u32::from(boom) };
+                if on_gpu && gpu.is_none() {
+                    continue;
+                }
+                let mut c = Common::new(v, 18, 1u64 << l);
+                c.key_every = key_every;
+                c.seed = 7;
+                let control = Control::new();
+                let (queries, seconds) = if boom {
+                    let mut e = Boomerang::new(c, one(0), one(3));
+                    e.dk1 = dk.clone();
+                    e.dk2 = dk.clone();
+                    let o = if on_gpu { e.run_gpu(gpu.as_ref().unwrap(), &control) } else { e.run() }.expect("run");
+                    (o.queries, o.seconds)
+                } else {
+                    let mut e = Differential::new(c, one(0), one(3));
+                    e.dk = dk.clone();
+                    let o = if on_gpu { e.run_gpu(gpu.as_ref().unwrap(), &control) } else { e.run() }.expect("run");
+                    (o.queries, o.seconds)
+                };
+                let rate = queries as f64 / seconds;
+                println!(
+                    "{:<13} {:>9} {:>6} {:>8} {:>12.3} {:>16.4e}  {:.2}",
+                    if boom { "boomerang" } else { "differential" },
+                    key_every,
+                    if on_gpu { "gpu" } else { "cpu" },
+                    format!("2^{l}"),
+                    seconds,
+                    rate,
+                    rate.log2()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! The experiments on the GPU against the CPU: the same queries must give the
+//! same counts and the same right pairs, for every variant, round counts from
+//! 1 to full, keys every query or every few, sharded runs, and launches with
+//! more hits than one launch records.
+//!
+//! Without a usable GPU each test prints `skip: no usable GPU: <reason>` and
+//! passes; with `SKINNY_REQUIRE_GPU=1` (the GPU machines) that is a failure.
+#![cfg(feature = "cuda")]
+
+use skinny::Variant;
+use skinny_lab::gpu::Gpu;
+use skinny_lab::{Boomerang, Common, Control, Differential, Outcome, Shard, Witness};
+use std::io::Write;
+use std::sync::Arc;
+
+fn gpu() -> Option<Arc<Gpu>> {
+    match Gpu::first() {
+        Ok(g) => Some(g),
+        Err(e) => {
+            if std::env::var_os("SKINNY_REQUIRE_GPU").is_some_and(|v| v == "1") {
+                panic!("no usable GPU, and SKINNY_REQUIRE_GPU=1: {e}");
+            }
+            let _ = std::io::stderr().write_all(format!("skip: no usable GPU: {e}\n").as_bytes());
+            None
+        }
+    }
+}
+
+/// xorshift bytes, a few bits set (`bits` > 0) or all random (`bits` == 0).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn bytes(&mut self, n: usize, bits: usize) -> Vec<u8> {
+        if bits == 0 {
+            return (0..n).map(|_| self.next() as u8).collect();
+        }
+        let mut v = vec![0u8; n];
+        for _ in 0..bits {
+            let b = (self.next() % (8 * n as u64)) as usize;
+            v[b / 8] |= 1 << (b % 8);
+        }
+        v
+    }
+}
+
+fn same<W: Witness + PartialEq + std::fmt::Debug>(what: &str, gpu: &Outcome<W>, cpu: &Outcome<W>) {
+    assert_eq!((gpu.queries, gpu.hits, gpu.interrupted), (cpu.queries, cpu.hits, cpu.interrupted), "{what}");
+    assert_eq!(gpu.right, cpu.right, "{what}: right pairs");
+}
+
+#[test]
+fn differentials_match_the_cpu() {
+    let Some(g) = gpu() else { return };
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    for v in Variant::ALL {
+        let (bb, tk) = (v.block_bytes(), v.tweakey_bytes());
+        for (rounds, key_every, queries) in
+            [(1, 1, 50_000), (2, 7, 70_001), (5, 4096, 100_000), (v.rounds(), 3, 40_000)]
+        {
+            let mut c = Common::new(v, rounds, queries);
+            c.key_every = key_every;
+            c.seed = rng.next();
+            c.show = 7;
+            let mut e = Differential::new(c, rng.bytes(bb, 2), vec![0; bb]);
+            e.dk = rng.bytes(tk, 2);
+            // About 5 compared bits: hits are frequent, so the counts say much.
+            e.dc_mask = rng.bytes(bb, 5);
+            e.dc = rng.bytes(bb, 0).iter().zip(&e.dc_mask).map(|(a, m)| a & m).collect();
+            let what = format!("{v} {rounds} rounds, key every {key_every}");
+            let gpu = e.run_gpu(&g, &Control::new()).expect("gpu run");
+            let cpu = e.run().expect("cpu run");
+            same(&what, &gpu, &cpu);
+        }
+    }
+}
+
+#[test]
+fn boomerangs_match_the_cpu() {
+    let Some(g) = gpu() else { return };
+    let mut rng = Rng(0xfeed_beef_0000_0001);
+    for v in Variant::ALL {
+        let (bb, tk) = (v.block_bytes(), v.tweakey_bytes());
+        for (rounds, key_every) in [(1, 1), (2, 5), (18.min(v.rounds()), 1), (v.rounds(), 4096)] {
+            // Returns always (dc = 0, dk2 = 0), with one-block-sparse
+            // differences, and with everything random.
+            let cases = [
+                (rng.bytes(bb, 3), vec![0; bb], rng.bytes(tk, 4), vec![0; tk]),
+                (rng.bytes(bb, 1), rng.bytes(bb, 1), rng.bytes(tk, 1), rng.bytes(tk, 1)),
+                (rng.bytes(bb, 0), rng.bytes(bb, 0), rng.bytes(tk, 0), rng.bytes(tk, 0)),
+            ];
+            for (dp, dc, dk1, dk2) in cases {
+                let mut c = Common::new(v, rounds, 30_000);
+                c.key_every = key_every;
+                c.seed = rng.next();
+                c.show = 5;
+                let mut e = Boomerang::new(c, dp, dc);
+                e.dk1 = dk1;
+                e.dk2 = dk2;
+                let what = format!("{v} {rounds} rounds, key every {key_every}, {:?}", e.dp);
+                same(&what, &e.run_gpu(&g, &Control::new()).expect("gpu"), &e.run().expect("cpu"));
+            }
+        }
+    }
+}
+
+#[test]
+fn shards_and_busy_launches_match_the_cpu() {
+    let Some(g) = gpu() else { return };
+    // 1-round SKINNY-64-64, cell 0 difference 1 -> 8 in cells 0, 4, 12: 4/16
+    // of the queries hit, far more than a launch records, so the earliest
+    // pairs are searched for again in parts.
+    let mut c = Common::new(Variant::Skinny64_64, 1, 3_000_000);
+    c.show = 10;
+    c.key_every = 1000;
+    let mut dp = vec![0u8; 8];
+    dp[0] = 0x10;
+    let dc = vec![0x80, 0, 0x80, 0, 0, 0, 0x80, 0];
+    for shards in [1, 3] {
+        for i in 0..shards {
+            let mut c = c.clone();
+            c.shard = Shard::new(i, shards).unwrap();
+            let e = Differential::new(c, dp.clone(), dc.clone());
+            let gpu = e.run_gpu(&g, &Control::new()).expect("gpu");
+            assert!(gpu.hits > 100_000);
+            same(&format!("shard {i}/{shards}"), &gpu, &e.run().expect("cpu"));
+        }
+    }
+}
+
+#[test]
+fn a_stopped_run_reports_what_it_did() {
+    let Some(g) = gpu() else { return };
+    let c = Common::new(Variant::Skinny128_256, 18, 1 << 40);
+    let e = Differential::new(c, vec![1; 16], vec![2; 16]);
+    let control = Control::new();
+    control.stop();
+    let o = e.run_gpu(&g, &control).expect("gpu");
+    assert!(o.interrupted);
+    assert_eq!(o.queries, 0);
+}
