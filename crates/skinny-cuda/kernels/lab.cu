@@ -2,13 +2,17 @@
 // plaintext and its own tweakey from the counter-based generator, so every
 // block of a thread has a tweakey of its own, scheduled on the fly.
 //
-// A thread takes 32 consecutive queries q0 .. q0+31 (query q0+j in bit j of
-// every register, as in bitsliced.cu). Its registers hold the 32 states; its
-// 32 tweakeys, bitsliced the same way (Z arrays of 16 cells), live in shared
-// memory, one column per thread: word w of thread t at lab_shared[w*T + t]
-// (T = SKINNY_LAB_THREADS), so a warp's access to one word is 32 consecutive
-// words, free of bank conflicts. 384 words of tweakey and state would not fit
-// in registers next to the 128-register state.
+// A thread takes batches of 32 consecutive queries q0 .. q0+31 (query q0+j in
+// bit j of every register, as in bitsliced.cu). Its registers hold the 32
+// states; its 32 tweakeys, bitsliced the same way (Z arrays of 16 cells), live
+// in shared memory, one column per thread: word w of thread t at
+// lab_shared[w*T + t] (T = SKINNY_LAB_THREADS), so a warp's access to one word
+// is 32 consecutive words, free of bank conflicts (256 words of SKINNY-128-256
+// tweakey would not fit in registers next to the 128-register state). The
+// block kept across the two halves of a query (C, or P3) goes to a global
+// scratch buffer, word w of thread g at scratch[w*G + g] (G threads in the
+// grid): it is touched three times a batch, and in shared memory it would
+// halve the warps an SM can hold.
 //
 // The tweakey schedule moves nothing. Its cell permutation and the LFSRs' bit
 // shifts are renamings, tracked on the host (src/lab.rs): `lab_ark` says which
@@ -29,13 +33,14 @@
 //
 // Kernels (one per block width, tweakey size and experiment):
 //   lab{128,64}_tk{1,2,3}_{differential,boomerang}(start, count, key_every,
-//       plain_state, key_state, rounds, hits, rec_n, rec, rec_cap)
-// run queries start .. start+count. Query q's plaintext words and its key
-// group's (g = q / key_every) tweakey words come from the generator of
-// skinny-lab's rng.rs: word w of item i of a stream = mix(mix(state ^ i) ^
-// (w+1)*phi), state = the stream's seeded state (given). Hits are added to
-// *hits; with rec_cap > 0 each hit's query index goes to rec[atomicAdd(rec_n)]
-// while there is room (the host sees rec_n > rec_cap as overflow).
+//       plain_state, key_state, rounds, hits, rec_n, rec, rec_cap, scratch)
+// run queries start .. start+count in a grid-stride loop. Query q's plaintext
+// words and its key group's (g = q / key_every) tweakey words come from the
+// generator of skinny-lab's rng.rs: word w of item i of a stream =
+// mix(mix(state ^ i) ^ (w+1)*phi), state = the stream's seeded state (given).
+// Hits are added to *hits; with rec_cap > 0 each hit's query index goes to
+// rec[atomicAdd(rec_n)] while there is room (the host sees rec_n > rec_cap as
+// overflow).
 
 #ifndef SKINNY_LAB_THREADS
 #error "SKINNY_LAB_THREADS comes from src/kernels.rs"
@@ -55,7 +60,7 @@ __constant__ u32 lab_delta_init[1 + 384];  // count, then words to negate
 __constant__ u32 lab_delta_fin[1 + 384];
 
 #ifdef SKINNY_HOSTSIM
-static u32 lab_shared[512 * LAB_T];
+static u32 lab_shared[384 * LAB_T];
 #define LAB_WARP_SUM(x) (x)
 #define LAB_LEADER true
 #else
@@ -74,23 +79,29 @@ DEV u64 lab_mix(u64 z) {
 
 DEV u32& lab_word(char* col, u32 off) { return *reinterpret_cast<u32*>(col + off); }
 
-// The 8*CB round-key registers of round r: TK1 ^ TK2 ^ TK3 at the cells of rows
-// 0 and 1, and the round constants c0, c1.
+// AddConstants (c0, c1) and AddRoundTweakey of round r into rows 0 and 1:
+// TK1 ^ TK2 ^ TK3 straight from shared memory, each word used as it arrives
+// (no round-key array held in registers next to the state). The constant
+// c2 = 2 of cell 8 is the caller's.
 template <int CB, int Z>
-DEV void lab_round_key(u32* k, char* col, int r) {
+DEV void lab_add_tweakey(u32* s, char* col, int r) {
     const u32* ark = lab_ark + (r & 15) * 192;
 #pragma unroll
-    for (int ci = 0; ci < 8 * CB; ci++) {
-        u32 x = lab_word(col, ark[ci]);
-        if (Z == 2) x ^= lab_word(col, ark[64 + ci]);
-        if (Z == 3) x = xor3(x, lab_word(col, ark[64 + ci]), lab_word(col, ark[128 + ci]));
-        k[ci] = x;
+    for (int c = 0; c < 8; c++) {
+#pragma unroll
+        for (int i = 0; i < CB; i++) {
+            const int ci = c * CB + i;
+            u32& x = s[reg_of<CB>(c, i)];
+            if (Z == 1) x ^= lab_word(col, ark[ci]);
+            if (Z == 2) x = xor3(x, lab_word(col, ark[ci]), lab_word(col, ark[64 + ci]));
+            if (Z == 3) x = xor3(x, lab_word(col, ark[ci]), lab_word(col, ark[64 + ci])) ^ lab_word(col, ark[128 + ci]);
+        }
     }
     const u32* rc = lab_rc + r * 6;
 #pragma unroll
-    for (int i = 0; i < 4; i++) k[i] ^= rc[i];
-    k[4 * CB] ^= rc[4];
-    k[4 * CB + 1] ^= rc[5];
+    for (int i = 0; i < 4; i++) s[reg_of<CB>(0, i)] ^= rc[i];
+    s[reg_of<CB>(4, 0)] ^= rc[4];
+    s[reg_of<CB>(4, 1)] ^= rc[5];
 }
 
 // The LFSR steps after round r (8 cells of TK2, then of TK3), or their undoing.
@@ -111,30 +122,28 @@ template <int CB, int Z>
 DEV void lab_encrypt(u32* s, char* col, int rounds) {
 #pragma unroll 1
     for (int r = 0; r < rounds; r++) {
-        u32 k[8 * CB];
-        lab_round_key<CB, Z>(k, col, r);
         sub_cells<CB>(s);
-        add_round_masks<CB>(s, k);
+        lab_add_tweakey<CB, Z>(s, col, r);
+        s[reg_of<CB>(8, 1)] = ~s[reg_of<CB>(8, 1)];
         shift_mix<CB>(s);
         lab_lfsr_step<Z>(col, r);
     }
 }
 
-// From the tweakey state after `rounds` rounds back to the first.
+// From the tweakey state after `rounds` rounds back to the first: each round
+// undoes its LFSR steps, then inverse MixColumns and ShiftRows (with the
+// constant c2: the shared helper adds its masks, zero here, folded away), the
+// tweakey, and the inverse S-box.
 template <int CB, int Z>
 DEV void lab_decrypt(u32* s, char* col, int rounds) {
-    u32 k[8 * CB];
-    lab_lfsr_step<Z>(col, rounds - 1);
-    lab_round_key<CB, Z>(k, col, rounds - 1);
-    mix_shift_inv_add<CB>(s, k);
+    const u32 zero[64] = {0};
 #pragma unroll 1
-    for (int r = rounds - 2; r >= 0; r--) {
-        sub_cells_inv<CB>(s);
+    for (int r = rounds - 1; r >= 0; r--) {
         lab_lfsr_step<Z>(col, r);
-        lab_round_key<CB, Z>(k, col, r);
-        mix_shift_inv_add<CB>(s, k);
+        mix_shift_inv_add<CB>(s, zero);
+        lab_add_tweakey<CB, Z>(s, col, r);
+        sub_cells_inv<CB>(s);
     }
-    sub_cells_inv<CB>(s);
 }
 
 template <int Z>
@@ -145,57 +154,71 @@ DEV void lab_unschedule(char* col, int rounds) {
 
 // Swaps the state with the saved block, XORing `d` into what comes back.
 template <int NW>
-DEV void lab_swap_saved(u32* s, char* col, u32 saved, const u32* d) {
+DEV void lab_swap_saved(u32* s, u32* saved, u64 stride, const u32* d) {
 #pragma unroll
     for (int w = 0; w < NW * 32; w++) {
-        const u32 t = lab_word(col, saved + w * LAB_STRIDE);
-        lab_word(col, saved + w * LAB_STRIDE) = s[w];
+        const u32 t = saved[w * stride];
+        saved[w * stride] = s[w];
         s[w] = t ^ d[w];
     }
 }
 
-template <int NW, int CB, int Z, bool BOOMERANG>
-DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 key_state, int rounds,
-                    u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u64 tid, u32 t) {
-    const u64 i0 = tid * 32;
-    const int valid = i0 >= count ? 0 : (int)min(count - i0, (u64)32);
-    const u64 q0 = start + i0;
-    char* col = reinterpret_cast<char*>(lab_shared) + 4 * t;
-    const u32 saved = Z * NW * 32 * LAB_STRIDE;  // the saved block, after the tweakeys
-
-    // The 32 tweakeys, bitsliced into shared memory: u32 word u of a tweakey
-    // is word u % NW of TK(u / NW); its 32 slices go to words u*32 + p.
-    {
-        u64 g = q0 / key_every, within = q0 % key_every;
-        u64 item[32];
-#pragma unroll
-        for (int j = 0; j < 32; j++) {
-            item[j] = lab_mix(key_state ^ g);
-            within++;
-            const bool next = within == key_every;
-            g += next ? 1 : 0;
-            within = next ? 0 : within;
-        }
+// The tweakeys of queries q0 .. q0+31, bitsliced into this thread's column:
+// u32 word u of a tweakey is word u % NW of TK(u / NW); its 32 slices go to
+// words u*32 + p. When all 32 queries share a key (key_every >= 32, away from
+// group edges) the key is drawn once and its bits spread into all-ones /
+// all-zero words; otherwise each query's key is drawn and transposed.
+template <int NW, int Z>
+DEV void lab_load_tweakeys(char* col, u64 q0, u64 key_every, u64 key_state) {
+    u64 g = q0 / key_every, within = q0 % key_every;
+    if (within + 31 < key_every) {
+        const u64 item = lab_mix(key_state ^ g);
 #pragma unroll 1
         for (int w = 0; w < Z * NW / 2; w++) {
-            u32 lo[32], hi[32];
-#pragma unroll
-            for (int j = 0; j < 32; j++) {
-                const u64 x = lab_mix(item[j] ^ ((u64)(w + 1) * LAB_PHI));
-                lo[j] = (u32)x;
-                hi[j] = (u32)(x >> 32);
-            }
-            transpose32(lo);
-            transpose32(hi);
+            const u64 x = lab_mix(item ^ ((u64)(w + 1) * LAB_PHI));
 #pragma unroll
             for (int p = 0; p < 32; p++) {
-                lab_word(col, ((2 * w) * 32 + p) * LAB_STRIDE) = lo[p];
-                lab_word(col, ((2 * w + 1) * 32 + p) * LAB_STRIDE) = hi[p];
+                lab_word(col, ((2 * w) * 32 + p) * LAB_STRIDE) = 0u - (u32)((x >> p) & 1);
+                lab_word(col, ((2 * w + 1) * 32 + p) * LAB_STRIDE) = 0u - (u32)((x >> (32 + p)) & 1);
             }
         }
+        return;
     }
+    u64 item[32];
+#pragma unroll
+    for (int j = 0; j < 32; j++) {
+        item[j] = lab_mix(key_state ^ g);
+        within++;
+        const bool next = within == key_every;
+        g += next ? 1 : 0;
+        within = next ? 0 : within;
+    }
+#pragma unroll 1
+    for (int w = 0; w < Z * NW / 2; w++) {
+        u32 lo[32], hi[32];
+#pragma unroll
+        for (int j = 0; j < 32; j++) {
+            const u64 x = lab_mix(item[j] ^ ((u64)(w + 1) * LAB_PHI));
+            lo[j] = (u32)x;
+            hi[j] = (u32)(x >> 32);
+        }
+        transpose32(lo);
+        transpose32(hi);
+#pragma unroll
+        for (int p = 0; p < 32; p++) {
+            lab_word(col, ((2 * w) * 32 + p) * LAB_STRIDE) = lo[p];
+            lab_word(col, ((2 * w + 1) * 32 + p) * LAB_STRIDE) = hi[p];
+        }
+    }
+}
 
-    // The 32 plaintexts, bitsliced into registers, and a copy in shared memory.
+// One batch: queries q0 .. q0 + valid - 1. Returns the hit lanes.
+template <int NW, int CB, int Z, bool BOOMERANG>
+DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_state, int rounds, char* col,
+                  u32* saved, u64 stride) {
+    lab_load_tweakeys<NW, Z>(col, q0, key_every, key_state);
+
+    // The 32 plaintexts, bitsliced into registers, and a copy in the scratch.
     u32 s[NW * 32];
 #pragma unroll
     for (int j = 0; j < 32; j++) {
@@ -210,54 +233,77 @@ DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 ke
 #pragma unroll
     for (int q = 0; q < NW; q++) transpose32(s + q * 32);
 #pragma unroll
-    for (int w = 0; w < NW * 32; w++) lab_word(col, saved + w * LAB_STRIDE) = s[w];
+    for (int w = 0; w < NW * 32; w++) saved[w * stride] = s[w];
 
     if (!BOOMERANG) {
-        lab_encrypt<CB, Z>(s, col, rounds);            // C = E_K(P)
-        lab_swap_saved<NW>(s, col, saved, lab_dp);    // saved C; s = P ^ dp
+        lab_encrypt<CB, Z>(s, col, rounds);             // C = E_K(P)
+        lab_swap_saved<NW>(s, saved, stride, lab_dp);  // saved C; s = P ^ dp
         lab_unschedule<Z>(col, rounds);
-        lab_negate(col, lab_delta_init);              // K' = K ^ dk
-        lab_encrypt<CB, Z>(s, col, rounds);            // C' = E_K'(P')
+        lab_negate(col, lab_delta_init);               // K' = K ^ dk
+        lab_encrypt<CB, Z>(s, col, rounds);             // C' = E_K'(P')
     } else {
-        lab_encrypt<CB, Z>(s, col, rounds);            // C1 = E_K1(P1)
+        lab_encrypt<CB, Z>(s, col, rounds);             // C1 = E_K1(P1)
 #pragma unroll
         for (int w = 0; w < NW * 32; w++) s[w] ^= lab_dc[w];  // C3
-        lab_negate(col, lab_delta_fin);               // K3 = K1 ^ dk2, at the end
-        lab_decrypt<CB, Z>(s, col, rounds);            // P3 = D_K3(C3)
-        lab_swap_saved<NW>(s, col, saved, lab_dp);    // saved P3; s = P1 ^ dp = P2
-        lab_negate(col, lab_delta_init);              // K2 = K3 ^ dk2 ^ dk1, at the start
-        lab_encrypt<CB, Z>(s, col, rounds);            // C2 = E_K2(P2)
+        lab_negate(col, lab_delta_fin);                // K3 = K1 ^ dk2, at the end
+        lab_decrypt<CB, Z>(s, col, rounds);             // P3 = D_K3(C3)
+        lab_swap_saved<NW>(s, saved, stride, lab_dp);  // saved P3; s = P1 ^ dp = P2
+        lab_negate(col, lab_delta_init);               // K2 = K3 ^ dk2 ^ dk1, at the start
+        lab_encrypt<CB, Z>(s, col, rounds);             // C2 = E_K2(P2)
 #pragma unroll
         for (int w = 0; w < NW * 32; w++) s[w] ^= lab_dc[w];  // C4
-        lab_negate(col, lab_delta_fin);               // K4 = K2 ^ dk2
-        lab_decrypt<CB, Z>(s, col, rounds);            // P4 = D_K4(C4)
+        lab_negate(col, lab_delta_fin);                // K4 = K2 ^ dk2
+        lab_decrypt<CB, Z>(s, col, rounds);             // P4 = D_K4(C4)
     }
 
     // Differential: (C' ^ C ^ dc) & mask == 0; boomerang: P4 ^ P3 ^ dp == 0.
     u32 bad = 0;
 #pragma unroll
-    for (int w = 0; w < NW * 32; w++) bad |= (s[w] ^ lab_word(col, saved + w * LAB_STRIDE) ^ lab_target[w]) & lab_mask[w];
-    u32 hit = ~bad & (valid >= 32 ? ~0u : ((1u << valid) - 1u));
-    const u32 n = LAB_WARP_SUM((u32)__popc(hit));
-    if (LAB_LEADER && n != 0) atomicAdd(reinterpret_cast<unsigned long long*>(hits), (unsigned long long)n);
-    if (rec_cap != 0) {
-        while (hit != 0) {
-            const int j = __ffs(hit) - 1;
-            hit &= hit - 1;
-            const u32 slot = atomicAdd(rec_n, 1u);
-            if (slot < rec_cap) rec[slot] = q0 + j;
+    for (int w = 0; w < NW * 32; w++) bad |= (s[w] ^ saved[w * stride] ^ lab_target[w]) & lab_mask[w];
+    return ~bad & (valid >= 32 ? ~0u : valid <= 0 ? 0u : ((1u << valid) - 1u));
+}
+
+// The thread's batches: batch b (queries start + 32 b ..) for b = gtid,
+// gtid + total, ... A warp's threads take consecutive batches and leave the
+// loop together (the bound is on the warp's first batch), so the warp-wide
+// sum of the hits sees all 32 lanes.
+template <int NW, int CB, int Z, bool BOOMERANG>
+DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 key_state, int rounds,
+                    u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch, u64 gtid, u64 total, u32 t) {
+    char* col = reinterpret_cast<char*>(lab_shared) + 4 * t;
+    u32* saved = scratch + gtid;  // word w at saved[w * total]: coalesced
+    const u64 batches = (count + 31) / 32;
+    u64 found = 0;
+#pragma unroll 1
+    for (u64 first = gtid & ~31ull; first < batches; first += total) {
+        const u64 b = first + (gtid & 31);
+        const u64 i0 = b * 32;
+        const int valid = i0 >= count ? 0 : (int)min(count - i0, (u64)32);
+        u32 hit = lab_batch<NW, CB, Z, BOOMERANG>(start + i0, valid, key_every, plain_state, key_state, rounds, col,
+                                                  saved, total);
+        found += (u64)__popc(hit);
+        if (rec_cap != 0) {
+            while (hit != 0) {
+                const int j = __ffs(hit) - 1;
+                hit &= hit - 1;
+                const u32 slot = atomicAdd(rec_n, 1u);
+                if (slot < rec_cap) rec[slot] = start + i0 + j;
+            }
         }
     }
+    const u32 n = LAB_WARP_SUM((u32)found);
+    if (LAB_LEADER && n != 0) atomicAdd(reinterpret_cast<unsigned long long*>(hits), (unsigned long long)n);
 }
 
 #ifndef SKINNY_HOSTSIM
 #define LAB_ENTRY(name, NW, CB, Z, BOOM)                                                          \
     extern "C" __global__ void __launch_bounds__(LAB_T)                                          \
     name(u64 start, u64 count, u64 key_every, u64 plain_state, u64 key_state, int rounds,       \
-         u64* hits, u32* rec_n, u64* rec, u32 rec_cap) {                                         \
+         u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch) {                           \
         lab_kernel<NW, CB, Z, BOOM>(start, count, key_every, plain_state, key_state, rounds,     \
-                                    hits, rec_n, rec, rec_cap,                                   \
-                                    (u64)blockIdx.x * blockDim.x + threadIdx.x, threadIdx.x);    \
+                                    hits, rec_n, rec, rec_cap, scratch,                          \
+                                    (u64)blockIdx.x * blockDim.x + threadIdx.x,                  \
+                                    (u64)gridDim.x * blockDim.x, threadIdx.x);                   \
     }
 #endif
 

@@ -101,9 +101,10 @@ pub const BITSLICED_THREADS: u32 = 128;
 pub const PAPER_THREADS: u32 = 512;
 
 /// Threads per block of the lab kernels (`SKINNY_LAB_THREADS`): each keeps its
-/// tweakeys and a saved block in shared memory (up to 2 KiB a thread), so
-/// blocks are small to let two or three share an SM.
-pub const LAB_THREADS: u32 = 64;
+/// 32 tweakeys in shared memory (1 KiB a thread for SKINNY-128-256), so
+/// blocks are one warp, letting an SM fill its shared memory with as many
+/// as fit.
+pub const LAB_THREADS: u32 = 32;
 
 /// The most rounds of any variant (SKINNY-128-384): the size of the kernels'
 /// round-constant arrays (`SKINNY_MAX_ROUNDS`).

@@ -211,10 +211,10 @@ fn symbol(name: &'static str, words: Vec<u32>) -> Symbol {
 }
 
 /// Bytes of shared memory a block of the kernel for `variant` needs: the
-/// tweakeys and a saved block, per thread.
+/// bitsliced tweakeys of its threads' 32 queries each.
 pub fn shared_bytes(variant: Variant) -> usize {
     let nw = variant.block_bytes() / 4;
-    (variant.tk_count() + 1) * nw * 32 * LAB_THREADS as usize * 4
+    variant.tk_count() * nw * 32 * LAB_THREADS as usize * 4
 }
 
 /// The `__constant__` data of the lab kernels for `setup` (public data).
@@ -305,6 +305,11 @@ pub struct LabKernel {
     hits: CudaSlice<u64>,
     rec_n: CudaSlice<u32>,
     rec: Option<CudaSlice<u64>>,
+    /// Blocks of the grid: as many as the SMs hold at once (one wave; the
+    /// kernels loop over their batches).
+    grid: u32,
+    /// A block per thread of the grid (the saved block of a query).
+    scratch: CudaSlice<u32>,
 }
 
 impl LabKernel {
@@ -329,7 +334,14 @@ impl LabKernel {
         crate::cipher::upload(&module, &stream, &symbols)?;
         let hits = stream.alloc_zeros::<u64>(1).map_err(GpuError::driver("allocating lab counters"))?;
         let rec_n = stream.alloc_zeros::<u32>(1).map_err(GpuError::driver("allocating lab counters"))?;
-        Ok(Self { gpu: gpu.clone(), setup, stream, _module: module, func, hits, rec_n, rec: None })
+        let per_sm = func
+            .occupancy_max_active_blocks_per_multiprocessor(LAB_THREADS, shared_bytes(v), None)
+            .map_err(GpuError::driver("asking the lab kernel's occupancy"))?
+            .max(1);
+        let grid = per_sm * gpu.sm_count().max(1) as u32;
+        let words = grid as usize * LAB_THREADS as usize * v.block_bytes() * 8;
+        let scratch = stream.alloc_zeros::<u32>(words).map_err(GpuError::driver("allocating the lab scratch"))?;
+        Ok(Self { gpu: gpu.clone(), setup, stream, _module: module, func, hits, rec_n, rec: None, grid, scratch })
     }
 
     /// The GPU.
@@ -369,8 +381,9 @@ impl LabKernel {
                     .map_err(GpuError::driver("allocating the hit record"))?,
             );
         }
-        let threads = count.div_ceil(32);
-        let grid = u32::try_from(threads.div_ceil(u64::from(LAB_THREADS))).map_err(|_| GpuError::LaunchTooLarge)?;
+        // No more blocks than batches of 32 queries to give them.
+        let blocks = count.div_ceil(32 * u64::from(LAB_THREADS));
+        let grid = u32::try_from(blocks).map_or(self.grid, |b| b.min(self.grid)).max(1);
         let cfg = LaunchConfig {
             grid_dim: (grid, 1, 1),
             block_dim: (LAB_THREADS, 1, 1),
@@ -396,11 +409,14 @@ impl LabKernel {
                 Some(r) => b.arg(r),
                 None => b.arg(&null),
             };
-            b.arg(&cap);
+            b.arg(&cap).arg(&mut self.scratch);
             // SAFETY: the arguments match the lab kernels' signature (start, count,
             // key_every, plain_state, key_state, rounds, hits, rec_n, rec,
-            // rec_cap); the kernel writes rec only below rec_cap, the record's
-            // length; the dynamic shared memory asked for is the kernel's layout.
+            // rec_cap, scratch); the kernel writes rec only below rec_cap, the
+            // record's length, and scratch at words w * G + g (g < G, the
+            // grid's threads, at most self.grid blocks, w < 32 x the block's
+            // words), within the scratch's length; the dynamic shared memory
+            // asked for is the kernel's layout.
             unsafe { b.launch(cfg) }.map_err(GpuError::driver("lab kernel launch"))?;
         }
         let hits = self.stream.clone_dtoh(&self.hits).map_err(GpuError::driver("reading lab counts"))?[0];
