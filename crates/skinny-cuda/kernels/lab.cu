@@ -79,29 +79,27 @@ DEV u64 lab_mix(u64 z) {
 
 DEV u32& lab_word(char* col, u32 off) { return *reinterpret_cast<u32*>(col + off); }
 
-// AddConstants (c0, c1) and AddRoundTweakey of round r into rows 0 and 1:
-// TK1 ^ TK2 ^ TK3 straight from shared memory, each word used as it arrives
-// (no round-key array held in registers next to the state). The constant
-// c2 = 2 of cell 8 is the caller's.
+// The 8*CB round-key registers of round r: TK1 ^ TK2 ^ TK3 at the cells of
+// rows 0 and 1, and the round constants c0, c1 (c2 is the round function's).
+// Folding the arrays into one word per bit first keeps 64 values in flight
+// next to the state, not the 128 or 192 loaded words (measured: XORing each
+// loaded word straight into the state made the compiler hoist every load
+// and spill about 1 KiB a thread).
 template <int CB, int Z>
-DEV void lab_add_tweakey(u32* s, char* col, int r) {
+DEV void lab_round_key(u32* k, char* col, int r) {
     const u32* ark = lab_ark + (r & 15) * 192;
 #pragma unroll
-    for (int c = 0; c < 8; c++) {
-#pragma unroll
-        for (int i = 0; i < CB; i++) {
-            const int ci = c * CB + i;
-            u32& x = s[reg_of<CB>(c, i)];
-            if (Z == 1) x ^= lab_word(col, ark[ci]);
-            if (Z == 2) x = xor3(x, lab_word(col, ark[ci]), lab_word(col, ark[64 + ci]));
-            if (Z == 3) x = xor3(x, lab_word(col, ark[ci]), lab_word(col, ark[64 + ci])) ^ lab_word(col, ark[128 + ci]);
-        }
+    for (int ci = 0; ci < 8 * CB; ci++) {
+        u32 x = lab_word(col, ark[ci]);
+        if (Z == 2) x ^= lab_word(col, ark[64 + ci]);
+        if (Z == 3) x = xor3(x, lab_word(col, ark[64 + ci]), lab_word(col, ark[128 + ci]));
+        k[ci] = x;
     }
     const u32* rc = lab_rc + r * 6;
 #pragma unroll
-    for (int i = 0; i < 4; i++) s[reg_of<CB>(0, i)] ^= rc[i];
-    s[reg_of<CB>(4, 0)] ^= rc[4];
-    s[reg_of<CB>(4, 1)] ^= rc[5];
+    for (int i = 0; i < 4; i++) k[i] ^= rc[i];
+    k[4 * CB] ^= rc[4];
+    k[4 * CB + 1] ^= rc[5];
 }
 
 // The LFSR steps after round r (8 cells of TK2, then of TK3), or their undoing.
@@ -122,28 +120,32 @@ template <int CB, int Z>
 DEV void lab_encrypt(u32* s, char* col, int rounds) {
 #pragma unroll 1
     for (int r = 0; r < rounds; r++) {
+        u32 k[8 * CB];
+        lab_round_key<CB, Z>(k, col, r);
         sub_cells<CB>(s);
-        lab_add_tweakey<CB, Z>(s, col, r);
-        s[reg_of<CB>(8, 1)] = ~s[reg_of<CB>(8, 1)];
+        add_round_masks<CB>(s, k);
         shift_mix<CB>(s);
         lab_lfsr_step<Z>(col, r);
     }
 }
 
 // From the tweakey state after `rounds` rounds back to the first: each round
-// undoes its LFSR steps, then inverse MixColumns and ShiftRows (with the
-// constant c2: the shared helper adds its masks, zero here, folded away), the
-// tweakey, and the inverse S-box.
+// first undoes its LFSR steps. Rotated like bitsliced.cu's decrypt_slices, so
+// that the loop body ends with computed values rather than S-box renamings.
 template <int CB, int Z>
 DEV void lab_decrypt(u32* s, char* col, int rounds) {
-    const u32 zero[64] = {0};
+    u32 k[8 * CB];
+    lab_lfsr_step<Z>(col, rounds - 1);
+    lab_round_key<CB, Z>(k, col, rounds - 1);
+    mix_shift_inv_add<CB>(s, k);
 #pragma unroll 1
-    for (int r = rounds - 1; r >= 0; r--) {
-        lab_lfsr_step<Z>(col, r);
-        mix_shift_inv_add<CB>(s, zero);
-        lab_add_tweakey<CB, Z>(s, col, r);
+    for (int r = rounds - 2; r >= 0; r--) {
         sub_cells_inv<CB>(s);
+        lab_lfsr_step<Z>(col, r);
+        lab_round_key<CB, Z>(k, col, r);
+        mix_shift_inv_add<CB>(s, k);
     }
+    sub_cells_inv<CB>(s);
 }
 
 template <int Z>
