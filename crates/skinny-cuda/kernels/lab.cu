@@ -10,9 +10,11 @@
 // is 32 consecutive words, free of bank conflicts (256 words of SKINNY-128-256
 // tweakey would not fit in registers next to the 128-register state). The
 // block kept across the two halves of a query (C, or P3) goes to a global
-// scratch buffer, word w of thread g at scratch[w*G + g] (G threads in the
-// grid): it is touched three times a batch, and in shared memory it would
-// halve the warps an SM can hold.
+// scratch buffer, a slab of 32 x NW*32 words per warp with word w of lane l at
+// slab[w*32 + l]: coalesced, and at offsets known at compile time (a stride
+// given at run time cost one address register per word and spilled). It is
+// touched three times a batch; in shared memory it would halve the warps an
+// SM can hold.
 //
 // The tweakey schedule moves nothing. Its cell permutation and the LFSRs' bit
 // shifts are renamings, tracked on the host (src/lab.rs): `lab_ark` says which
@@ -156,11 +158,11 @@ DEV void lab_unschedule(char* col, int rounds) {
 
 // Swaps the state with the saved block, XORing `d` into what comes back.
 template <int NW>
-DEV void lab_swap_saved(u32* s, u32* saved, u64 stride, const u32* d) {
+DEV void lab_swap_saved(u32* s, u32* saved, const u32* d) {
 #pragma unroll
     for (int w = 0; w < NW * 32; w++) {
-        const u32 t = saved[w * stride];
-        saved[w * stride] = s[w];
+        const u32 t = saved[w * 32];
+        saved[w * 32] = s[w];
         s[w] = t ^ d[w];
     }
 }
@@ -217,7 +219,7 @@ DEV void lab_load_tweakeys(char* col, u64 q0, u64 key_every, u64 key_state) {
 // One batch: queries q0 .. q0 + valid - 1. Returns the hit lanes.
 template <int NW, int CB, int Z, bool BOOMERANG>
 DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_state, int rounds, char* col,
-                  u32* saved, u64 stride) {
+                  u32* saved) {
     lab_load_tweakeys<NW, Z>(col, q0, key_every, key_state);
 
     // The 32 plaintexts, bitsliced into registers, and a copy in the scratch.
@@ -235,11 +237,11 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
 #pragma unroll
     for (int q = 0; q < NW; q++) transpose32(s + q * 32);
 #pragma unroll
-    for (int w = 0; w < NW * 32; w++) saved[w * stride] = s[w];
+    for (int w = 0; w < NW * 32; w++) saved[w * 32] = s[w];
 
     if (!BOOMERANG) {
         lab_encrypt<CB, Z>(s, col, rounds);             // C = E_K(P)
-        lab_swap_saved<NW>(s, saved, stride, lab_dp);  // saved C; s = P ^ dp
+        lab_swap_saved<NW>(s, saved, lab_dp);  // saved C; s = P ^ dp
         lab_unschedule<Z>(col, rounds);
         lab_negate(col, lab_delta_init);               // K' = K ^ dk
         lab_encrypt<CB, Z>(s, col, rounds);             // C' = E_K'(P')
@@ -249,7 +251,7 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
         for (int w = 0; w < NW * 32; w++) s[w] ^= lab_dc[w];  // C3
         lab_negate(col, lab_delta_fin);                // K3 = K1 ^ dk2, at the end
         lab_decrypt<CB, Z>(s, col, rounds);             // P3 = D_K3(C3)
-        lab_swap_saved<NW>(s, saved, stride, lab_dp);  // saved P3; s = P1 ^ dp = P2
+        lab_swap_saved<NW>(s, saved, lab_dp);  // saved P3; s = P1 ^ dp = P2
         lab_negate(col, lab_delta_init);               // K2 = K3 ^ dk2 ^ dk1, at the start
         lab_encrypt<CB, Z>(s, col, rounds);             // C2 = E_K2(P2)
 #pragma unroll
@@ -261,7 +263,7 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
     // Differential: (C' ^ C ^ dc) & mask == 0; boomerang: P4 ^ P3 ^ dp == 0.
     u32 bad = 0;
 #pragma unroll
-    for (int w = 0; w < NW * 32; w++) bad |= (s[w] ^ saved[w * stride] ^ lab_target[w]) & lab_mask[w];
+    for (int w = 0; w < NW * 32; w++) bad |= (s[w] ^ saved[w * 32] ^ lab_target[w]) & lab_mask[w];
     return ~bad & (valid >= 32 ? ~0u : valid <= 0 ? 0u : ((1u << valid) - 1u));
 }
 
@@ -273,7 +275,7 @@ template <int NW, int CB, int Z, bool BOOMERANG>
 DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 key_state, int rounds,
                     u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch, u64 gtid, u64 total, u32 t) {
     char* col = reinterpret_cast<char*>(lab_shared) + 4 * t;
-    u32* saved = scratch + gtid;  // word w at saved[w * total]: coalesced
+    u32* saved = scratch + (gtid >> 5) * (NW * 32 * 32) + (gtid & 31);  // this warp's slab, this lane
     const u64 batches = (count + 31) / 32;
     u64 found = 0;
 #pragma unroll 1
@@ -282,7 +284,7 @@ DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 ke
         const u64 i0 = b * 32;
         const int valid = i0 >= count ? 0 : (int)min(count - i0, (u64)32);
         u32 hit = lab_batch<NW, CB, Z, BOOMERANG>(start + i0, valid, key_every, plain_state, key_state, rounds, col,
-                                                  saved, total);
+                                                  saved);
         found += (u64)__popc(hit);
         if (rec_cap != 0) {
             while (hit != 0) {

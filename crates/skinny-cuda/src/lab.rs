@@ -413,9 +413,9 @@ impl LabKernel {
             // SAFETY: the arguments match the lab kernels' signature (start, count,
             // key_every, plain_state, key_state, rounds, hits, rec_n, rec,
             // rec_cap, scratch); the kernel writes rec only below rec_cap, the
-            // record's length, and scratch at words w * G + g (g < G, the
-            // grid's threads, at most self.grid blocks, w < 32 x the block's
-            // words), within the scratch's length; the dynamic shared memory
+            // record's length, and scratch in one slab of 32 lanes x the
+            // block's bits per warp of the grid (at most self.grid one-warp
+            // blocks), within the scratch's length; the dynamic shared memory
             // asked for is the kernel's layout.
             unsafe { b.launch(cfg) }.map_err(GpuError::driver("lab kernel launch"))?;
         }
