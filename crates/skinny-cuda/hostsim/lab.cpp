@@ -58,14 +58,13 @@ int main(int argc, char** argv) {
             u64 hits = 0;
             u32 rec_n = 0;
             std::vector<u64> rec(count + 64);
-            // A grid of 2 blocks: fewer threads than batches, so each loops.
-            const u64 threads = 2 * LAB_T;
+            const u64 threads = (count + 32 * LAB_T - 1) / (32 * LAB_T) * LAB_T;
             std::vector<u32> scratch(threads * 128);
             for (u64 t = 0; t < threads; t++) {
                 const bool boom = exp == "boomerang";
 #define RUN(NW, CB, Z)                                                                                   \
-    (boom ? lab_kernel<NW, CB, Z, true>(start, count, key_every, plain, key, rounds, &hits, &rec_n, rec.data(), (u32)rec.size(), scratch.data(), t, threads, (u32)(t % LAB_T)) \
-          : lab_kernel<NW, CB, Z, false>(start, count, key_every, plain, key, rounds, &hits, &rec_n, rec.data(), (u32)rec.size(), scratch.data(), t, threads, (u32)(t % LAB_T)))
+    (boom ? lab_kernel<NW, CB, Z, true>(start, count, key_every, plain, key, rounds, &hits, &rec_n, rec.data(), (u32)rec.size(), scratch.data(), t, (u32)(t % LAB_T)) \
+          : lab_kernel<NW, CB, Z, false>(start, count, key_every, plain, key, rounds, &hits, &rec_n, rec.data(), (u32)rec.size(), scratch.data(), t, (u32)(t % LAB_T)))
                 if (bs == 16) { if (z == 1) RUN(4, 8, 1); else if (z == 2) RUN(4, 8, 2); else RUN(4, 8, 3); }
                 else { if (z == 1) RUN(2, 4, 1); else if (z == 2) RUN(2, 4, 2); else RUN(2, 4, 3); }
             }

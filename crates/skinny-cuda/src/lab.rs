@@ -28,6 +28,9 @@ use zeroize::Zeroizing;
 /// a whole turn of an 8-bit and two of a 4-bit LFSR); a test checks it.
 const PERIOD: usize = 16;
 
+/// The most queries in one launch (see [`LabKernel::launch_queries`]).
+const LAUNCH_QUERIES: u64 = 1 << 25;
+
 /// One experiment, as the kernels run it. All public data.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabSetup {
@@ -305,10 +308,7 @@ pub struct LabKernel {
     hits: CudaSlice<u64>,
     rec_n: CudaSlice<u32>,
     rec: Option<CudaSlice<u64>>,
-    /// Blocks of the grid: as many as the SMs hold at once (one wave; the
-    /// kernels loop over their batches).
-    grid: u32,
-    /// A block per thread of the grid (the saved block of a query).
+    /// A block per thread of a launch (the saved block of its queries).
     scratch: CudaSlice<u32>,
 }
 
@@ -334,14 +334,10 @@ impl LabKernel {
         crate::cipher::upload(&module, &stream, &symbols)?;
         let hits = stream.alloc_zeros::<u64>(1).map_err(GpuError::driver("allocating lab counters"))?;
         let rec_n = stream.alloc_zeros::<u32>(1).map_err(GpuError::driver("allocating lab counters"))?;
-        let per_sm = func
-            .occupancy_max_active_blocks_per_multiprocessor(LAB_THREADS, shared_bytes(v), None)
-            .map_err(GpuError::driver("asking the lab kernel's occupancy"))?
-            .max(1);
-        let grid = per_sm * gpu.sm_count().max(1) as u32;
-        let words = grid as usize * LAB_THREADS as usize * v.block_bytes() * 8;
+        // One saved block per thread of the largest launch: 512 MiB for 128-bit blocks.
+        let words = (LAUNCH_QUERIES / 32) as usize * v.block_bytes() * 8;
         let scratch = stream.alloc_zeros::<u32>(words).map_err(GpuError::driver("allocating the lab scratch"))?;
-        Ok(Self { gpu: gpu.clone(), setup, stream, _module: module, func, hits, rec_n, rec: None, grid, scratch })
+        Ok(Self { gpu: gpu.clone(), setup, stream, _module: module, func, hits, rec_n, rec: None, scratch })
     }
 
     /// The GPU.
@@ -359,20 +355,25 @@ impl LabKernel {
         Some((self.func.num_regs().ok()?, self.func.local_size_bytes().ok()?))
     }
 
-    /// Queries per launch that keep the GPU busy for a fraction of a second
-    /// at most (a multiple of a block's 64 x 32 queries).
+    /// The most queries [`LabKernel::run`] takes at once: about 4 ms of an
+    /// H200's work, so a stop request is seen quickly and the host's per-launch
+    /// cost (about 50 us) stays near 1 %.
     pub fn launch_queries(&self) -> u64 {
-        1 << 29
+        LAUNCH_QUERIES
     }
 
-    /// Runs queries `start .. start + count` and waits for them; with
-    /// `record > 0` keeps up to that many hits' query indices.
+    /// Runs queries `start .. start + count` (`count` at most
+    /// [`LabKernel::launch_queries`]) and waits for them; with `record > 0`
+    /// keeps up to that many hits' query indices.
     ///
     /// # Errors
-    /// A launch or copy failure.
+    /// A launch or copy failure; `count` too large.
     pub fn run(&mut self, start: u64, count: u64, record: u32) -> Result<LabCounts, GpuError> {
         if count == 0 {
             return Ok(LabCounts::default());
+        }
+        if count > LAUNCH_QUERIES {
+            return Err(GpuError::LaunchTooLarge);
         }
         if record > 0 && self.rec.as_ref().is_none_or(|r| r.len() < record as usize) {
             self.rec = Some(
@@ -381,9 +382,8 @@ impl LabKernel {
                     .map_err(GpuError::driver("allocating the hit record"))?,
             );
         }
-        // No more blocks than batches of 32 queries to give them.
-        let blocks = count.div_ceil(32 * u64::from(LAB_THREADS));
-        let grid = u32::try_from(blocks).map_or(self.grid, |b| b.min(self.grid)).max(1);
+        // A thread per batch of 32 queries (at most 2^20 one-warp blocks).
+        let grid = count.div_ceil(32 * u64::from(LAB_THREADS)) as u32;
         let cfg = LaunchConfig {
             grid_dim: (grid, 1, 1),
             block_dim: (LAB_THREADS, 1, 1),
@@ -414,9 +414,9 @@ impl LabKernel {
             // key_every, plain_state, key_state, rounds, hits, rec_n, rec,
             // rec_cap, scratch); the kernel writes rec only below rec_cap, the
             // record's length, and scratch in one slab of 32 lanes x the
-            // block's bits per warp of the grid (at most self.grid one-warp
-            // blocks), within the scratch's length; the dynamic shared memory
-            // asked for is the kernel's layout.
+            // block's bits per warp of the grid (count <= LAUNCH_QUERIES, so
+            // within the scratch's length); the dynamic shared memory asked
+            // for is the kernel's layout.
             unsafe { b.launch(cfg) }.map_err(GpuError::driver("lab kernel launch"))?;
         }
         let hits = self.stream.clone_dtoh(&self.hits).map_err(GpuError::driver("reading lab counts"))?[0];
