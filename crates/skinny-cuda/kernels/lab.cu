@@ -239,25 +239,25 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
 #pragma unroll
     for (int w = 0; w < NW * 32; w++) saved[w * 32] = s[w];
 
-    // Both halves of a query run through one copy of the cipher code (a loop
-    // of two): with the calls written out twice, the compiler mixed the copies
-    // and spilled more (measured: 920 bytes a thread for the boomerang).
-#pragma unroll 1
-    for (int half = 0; half < 2; half++) {
-        lab_encrypt<CB, Z>(s, col, rounds);              // C = E_K(P); boomerang: C1, C2
-        if (BOOMERANG) {
+    if (!BOOMERANG) {
+        lab_encrypt<CB, Z>(s, col, rounds);             // C = E_K(P)
+        lab_swap_saved<NW>(s, saved, lab_dp);  // saved C; s = P ^ dp
+        lab_unschedule<Z>(col, rounds);
+        lab_negate(col, lab_delta_init);               // K' = K ^ dk
+        lab_encrypt<CB, Z>(s, col, rounds);             // C' = E_K'(P')
+    } else {
+        lab_encrypt<CB, Z>(s, col, rounds);             // C1 = E_K1(P1)
 #pragma unroll
-            for (int w = 0; w < NW * 32; w++) s[w] ^= lab_dc[w];  // C3, C4
-            lab_negate(col, lab_delta_fin);             // K3 = K1 ^ dk2, K4 = K2 ^ dk2, at the end
-            lab_decrypt<CB, Z>(s, col, rounds);          // P3 = D_K3(C3); P4 = D_K4(C4)
-        }
-        if (half == 0) {
-            lab_swap_saved<NW>(s, saved, lab_dp);       // saved C or P3; s = P ^ dp (P2)
-            if (!BOOMERANG) lab_unschedule<Z>(col, rounds);
-            // Differential: K' = K ^ dk; boomerang: K2 = K3 ^ dk2 ^ dk1 (the host
-            // lists dk, or dk1 ^ dk2, at the start).
-            lab_negate(col, lab_delta_init);
-        }
+        for (int w = 0; w < NW * 32; w++) s[w] ^= lab_dc[w];  // C3
+        lab_negate(col, lab_delta_fin);                // K3 = K1 ^ dk2, at the end
+        lab_decrypt<CB, Z>(s, col, rounds);             // P3 = D_K3(C3)
+        lab_swap_saved<NW>(s, saved, lab_dp);  // saved P3; s = P1 ^ dp = P2
+        lab_negate(col, lab_delta_init);               // K2 = K3 ^ dk2 ^ dk1, at the start
+        lab_encrypt<CB, Z>(s, col, rounds);             // C2 = E_K2(P2)
+#pragma unroll
+        for (int w = 0; w < NW * 32; w++) s[w] ^= lab_dc[w];  // C4
+        lab_negate(col, lab_delta_fin);                // K4 = K2 ^ dk2
+        lab_decrypt<CB, Z>(s, col, rounds);             // P4 = D_K4(C4)
     }
 
     // Differential: (C' ^ C ^ dc) & mask == 0; boomerang: P4 ^ P3 ^ dp == 0.
