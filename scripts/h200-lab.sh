@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# The lab on the H200: its GPU tests (GPU == CPU; a missing GPU fails), the
-# kernels' registers and the query rates (lab_speed), the CLI end to end, and
-# the first GPU runs of the bulk suite for the kernel-source split. Prebuilt
-# binaries in .gpu-bin/ (scripts/gpu-stage.sh).
+# The lab on the H200, in one call: the bulk GPU suite and the selftest (a
+# missing GPU fails), the lab's GPU tests (GPU == CPU, published
+# distinguishers), the query rates of both kernel variants (lab_speed), and a
+# long boomerang end to end through the CLI. Prebuilt binaries in .gpu-bin/
+# (scripts/gpu-stage.sh).
 set -uo pipefail
 B=.gpu-bin
 export XDG_CACHE_HOME=/tmp/skinny-cache SKINNY_REQUIRE_GPU=1
 echo "commit: $(cat $B/COMMIT)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 echo "## bulk GPU suite"; timeout 120 $B/gpu-tests --test-threads=1 2>&1 | grep -E "test result|panicked|FAILED"
-echo "## lab GPU tests"; timeout 300 $B/lab-gpu-tests --test-threads=1 2>&1 | grep -E "^test |test result|panicked|FAILED|left|right"
-echo "## lab_speed (GPU 2^${LAB_LOG2:-35} queries, CPU 2^${CPU_LOG2:-24})"
-timeout 240 $B/lab_speed ${LAB_LOG2:-35} ${CPU_LOG2:-24}
-echo "## CLI"
+echo "## selftest"; timeout 120 $B/skinny selftest 2>&1 | tail -3
+echo "## lab GPU tests"; timeout 200 $B/lab-gpu-tests --test-threads=4 2>&1 | grep -E "^test |test result|panicked|FAILED|left|right|published"
+echo "## lab_speed, default kernels (GPU 2^${LAB_LOG2:-35} queries, CPU 2^${CPU_LOG2:-22})"
+timeout 150 $B/lab_speed ${LAB_LOG2:-35} ${CPU_LOG2:-22}
+echo "## lab_speed, SKINNY_LAB_ARK_HALVES=1 (GPU only)"
+SKINNY_LAB_NVRTC=-DSKINNY_LAB_ARK_HALVES=1 timeout 150 $B/lab_speed ${LAB_LOG2:-35} 0 2>&1 | grep -E "kernel|gpu"
+echo "## CLI: 2^${LONG_LOG2:-38} fresh-key boomerang queries, 18-round SKINNY-128-256"
 DP=01000000000000000000000000000000; DC=00000001000000000000000000000000
 DK=0000000000000000000000000000000020000000000000000000000000000000
-for b in gpu cpu; do
-  q=$([ $b = gpu ] && echo 2^34 || echo 2^22)
-  timeout 120 $B/skinny lab differential -b $b --cipher skinny-128-256 --rounds 18 --dp $DP --dc $DC --dk $DK --queries $q --key-every 1 --json | head -c 600; echo
-done
-timeout 60 $B/skinny lab boomerang -b gpu --cipher skinny-128-256 --rounds 1 --dp 10000000000000000000000000000000 --dc 10000000100000001000000000000000 --queries 2^30 --show 2 --json | head -c 900; echo
+timeout 150 $B/skinny lab boomerang -b gpu --cipher skinny-128-256 --rounds 18 --dp $DP --dc $DC --dk1 $DK --dk2 $DK \
+    --queries 2^${LONG_LOG2:-38} --key-every 1 --json | head -c 700; echo

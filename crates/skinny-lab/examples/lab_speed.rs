@@ -4,6 +4,7 @@
 //! 4096 queries. Also the kernels' registers and spills.
 //!
 //! `cargo run --release -p skinny-lab --features cuda --example lab_speed -- [LOG2_QUERIES] [CPU_LOG2_QUERIES]`
+//! (CPU_LOG2_QUERIES = 0: GPU only)
 
 use skinny::Variant;
 use skinny_cuda::lab::{LabKernel, LabQuery, LabSetup};
@@ -58,7 +59,8 @@ fn main() {
         for boom in [false, true] {
             for on_gpu in [true, false] {
                 let l = if on_gpu { log2 - u32::from(boom) } else { cpu_log2 - u32::from(boom) };
-                if on_gpu && gpu.is_none() {
+                // No GPU, or CPU_LOG2 = 0 (GPU only).
+                if (on_gpu && gpu.is_none()) || (!on_gpu && cpu_log2 == 0) {
                     continue;
                 }
                 let mut c = Common::new(v, 18, 1u64 << l);
