@@ -1,0 +1,220 @@
+//! The block engine: every SKINNY call of the mode goes through [`BlockEngine`].
+//!
+//! The mode (`mode.rs`) never calls the cipher itself. It hands the engine a
+//! batch of blocks, each with its own [`BlockTweak`] (the LFSR counter and the
+//! domain byte); the engine builds each block's tweakey from that tweak and the
+//! message's nonce and key, and runs the cipher. Today's engine, [`SpecEngine`],
+//! expands one tweakey per block and runs the `skinny` specification code
+//! (table-free, constant time). A bitsliced engine with per-block tweakeys (or a
+//! GPU one) can implement the same trait and replace it without touching the
+//! mode.
+
+use skinny::{Skinny, Variant};
+use zeroize::Zeroize;
+
+/// Bytes in a SKINNY-128 block.
+pub(crate) const BLOCK: usize = 16;
+
+/// One block of data.
+pub(crate) type Block = [u8; BLOCK];
+
+/// How many blocks the mode hands the engine at a time (at most).
+pub(crate) const BATCH: usize = 16;
+
+/// Where the counter, domain byte, nonce and key sit in the tweakey.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// M1-M4, SKINNY-128-384: TK1 = 64-bit LFSR (little-endian) ‖ 0^56 ‖ domain;
+    /// TK2 = nonce, zero-padded on the right to 128 bits; TK3 = key.
+    Tk3,
+    /// M5-M6, SKINNY-128-256: TK1 = 24-bit LFSR (little-endian) ‖ domain ‖
+    /// 96-bit nonce; TK2 = key.
+    Tk2,
+}
+
+impl Layout {
+    /// The SKINNY variant this layout runs on.
+    pub(crate) const fn variant(self) -> Variant {
+        match self {
+            Layout::Tk3 => Variant::Skinny128_384,
+            Layout::Tk2 => Variant::Skinny128_256,
+        }
+    }
+
+    /// Bits in the LFSR counter.
+    pub(crate) const fn counter_bits(self) -> u32 {
+        match self {
+            Layout::Tk3 => 64,
+            Layout::Tk2 => 24,
+        }
+    }
+
+    /// The number of distinct counter values (the LFSR's period, 2^bits - 1):
+    /// one domain never sees more blocks than this.
+    pub(crate) const fn counter_period(self) -> u64 {
+        match self {
+            Layout::Tk3 => u64::MAX,
+            Layout::Tk2 => (1 << 24) - 1,
+        }
+    }
+
+    /// The tweakey with the counter and domain slots zero.
+    fn base_tweakey(self, key: &[u8; 16], nonce: &[u8]) -> [u8; 48] {
+        let mut tk = [0u8; 48];
+        match self {
+            Layout::Tk3 => {
+                debug_assert!(nonce.len() <= 16);
+                tk[16..16 + nonce.len()].copy_from_slice(nonce);
+                tk[32..48].copy_from_slice(key);
+            }
+            Layout::Tk2 => {
+                debug_assert_eq!(nonce.len(), 12);
+                tk[4..16].copy_from_slice(nonce);
+                tk[16..32].copy_from_slice(key);
+            }
+        }
+        tk
+    }
+
+    /// Writes a block's counter and domain into its tweakey.
+    fn set_tweak(self, tk: &mut [u8; 48], tweak: BlockTweak) {
+        match self {
+            Layout::Tk3 => {
+                tk[..8].copy_from_slice(&tweak.counter.to_le_bytes());
+                tk[15] = tweak.domain;
+            }
+            Layout::Tk2 => {
+                tk[..3].copy_from_slice(&tweak.counter.to_le_bytes()[..3]);
+                tk[3] = tweak.domain;
+            }
+        }
+    }
+}
+
+/// The part of a block's tweakey that changes from block to block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct BlockTweak {
+    /// The LFSR counter (its value, not its index).
+    pub(crate) counter: u64,
+    /// The domain separation byte.
+    pub(crate) domain: u8,
+}
+
+/// The LFSR counter of the mode: starts at 1; each step multiplies by x modulo
+/// x^64 + x^4 + x^3 + x + 1 (M1-M4) or x^24 + x^4 + x^3 + x + 1 (M5, M6).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lfsr {
+    state: u64,
+    bits: u32,
+}
+
+impl Lfsr {
+    pub(crate) const fn new(layout: Layout) -> Self {
+        Self { state: 1, bits: layout.counter_bits() }
+    }
+
+    /// The current value.
+    pub(crate) const fn value(&self) -> u64 {
+        self.state
+    }
+
+    /// One step. Branch-free (the counter is public anyway).
+    pub(crate) fn step(&mut self) {
+        let top = (self.state >> (self.bits - 1)) & 1;
+        let mask = if self.bits == 64 { u64::MAX } else { (1u64 << self.bits) - 1 };
+        self.state = ((self.state << 1) & mask) ^ (0x1b * top);
+    }
+}
+
+/// Runs SKINNY on a batch of blocks, each under its own tweak, for one message
+/// (one key and nonce). The seam for faster code: the mode calls nothing else.
+pub(crate) trait BlockEngine {
+    /// Encrypts `blocks[i]` in place under `tweaks[i]`.
+    ///
+    /// # Panics
+    /// If the lengths differ.
+    fn encrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]);
+
+    /// Decrypts `blocks[i]` in place under `tweaks[i]`.
+    ///
+    /// # Panics
+    /// If the lengths differ.
+    fn decrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]);
+}
+
+/// The engine on the `skinny` specification code: per block, the tweakey is
+/// assembled and expanded ([`Skinny::new`]), then one block is encrypted.
+/// Every copy of key material (tweakeys, round tweakeys) is wiped after use.
+pub(crate) struct SpecEngine {
+    layout: Layout,
+    base: [u8; 48],
+}
+
+impl SpecEngine {
+    /// The engine for one message: `nonce` is 12 or 16 bytes (12 for `Tk2`).
+    pub(crate) fn new(layout: Layout, key: &[u8; 16], nonce: &[u8]) -> Self {
+        Self { layout, base: layout.base_tweakey(key, nonce) }
+    }
+
+    fn run(&self, tweaks: &[BlockTweak], blocks: &mut [Block], encrypt: bool) {
+        assert_eq!(tweaks.len(), blocks.len(), "one tweak per block");
+        let variant = self.layout.variant();
+        let len = variant.tweakey_bytes();
+        let mut tk = self.base;
+        for (tweak, block) in tweaks.iter().zip(blocks.iter_mut()) {
+            self.layout.set_tweak(&mut tk, *tweak);
+            // `Skinny` wipes its round tweakeys when dropped.
+            let cipher = Skinny::new(variant, &tk[..len])
+                .unwrap_or_else(|_| unreachable!("the layout's tweakey has the variant's length"));
+            if encrypt {
+                cipher.encrypt_block(block);
+            } else {
+                cipher.decrypt_block(block);
+            }
+        }
+        tk.zeroize();
+    }
+}
+
+impl BlockEngine for SpecEngine {
+    fn encrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]) {
+        self.run(tweaks, blocks, true);
+    }
+
+    fn decrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]) {
+        self.run(tweaks, blocks, false);
+    }
+}
+
+impl Drop for SpecEngine {
+    fn drop(&mut self) {
+        self.base.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lfsr_24_wraps_with_feedback() {
+        let mut l = Lfsr::new(Layout::Tk2);
+        for _ in 0..23 {
+            l.step();
+        }
+        assert_eq!(l.value(), 1 << 23);
+        l.step();
+        assert_eq!(l.value(), 0x1b);
+    }
+
+    #[test]
+    fn lfsr_64_wraps_with_feedback() {
+        let mut l = Lfsr::new(Layout::Tk3);
+        for _ in 0..63 {
+            l.step();
+        }
+        assert_eq!(l.value(), 1 << 63);
+        l.step();
+        assert_eq!(l.value(), 0x1b);
+    }
+}

@@ -1,0 +1,230 @@
+//! The SKINNY-AEAD mode (ΘCB3-like, as in the round-2 specification, §2.4),
+//! written once for all six members against a [`BlockEngine`].
+//!
+//! With message blocks M_1 .. M_l (the last one, M_*, possibly partial), AD
+//! blocks A_1 .. A_a, and `lfsr_i` the LFSR counter after i - 1 steps from 1:
+//!
+//! - C_i = E(lfsr_i, d = 0; M_i) for every full block; the checksum Σ is the XOR
+//!   of the plaintext blocks;
+//! - a partial last block of r bytes: C_* = M_* ⊕ E(lfsr_{l+1}, d = 1; 0^128)
+//!   truncated, and Σ ⊕= M_* ‖ 0x80 ‖ 0*;
+//! - the tag block E(lfsr_{l+1}, d = 4; Σ) with no partial block, else
+//!   E(lfsr_{l+2}, d = 5; Σ);
+//! - the AD, with the counter restarted at 1: Auth = ⊕ E(lfsr_i, d = 2; A_i),
+//!   and a partial last block padded with 0x80 0* under d = 3;
+//! - the tag is the first τ bytes of tag block ⊕ Auth.
+//!
+//! Every call also carries the nonce and key in its tweakey (see
+//! [`Layout`](crate::engine::Layout)); the member's prefix is ORed into the
+//! domain byte (bit 4: 96-bit nonce; bit 3: 64-bit tag).
+
+use crate::engine::{Block, BlockEngine, BlockTweak, Layout, Lfsr, BATCH, BLOCK};
+use aead::inout::InOutBuf;
+use aead::Error;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// Domain bits of a full message block.
+const D_MSG: u8 = 0;
+/// ... of the pad of a partial last message block.
+const D_MSG_PARTIAL: u8 = 1;
+/// ... of a full AD block.
+const D_AD: u8 = 2;
+/// ... of a partial last AD block.
+const D_AD_PARTIAL: u8 = 3;
+/// ... of the tag block when the message ends on a block boundary.
+const D_TAG: u8 = 4;
+/// ... of the tag block after a partial message block.
+const D_TAG_PARTIAL: u8 = 5;
+
+/// One member's parameters.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Member {
+    pub(crate) layout: Layout,
+    /// The tag length τ in bytes (16 or 8).
+    pub(crate) tag_len: usize,
+    /// ORed into every domain byte.
+    pub(crate) prefix: u8,
+}
+
+impl Member {
+    fn tweak(self, counter: &mut Lfsr, domain: u8) -> BlockTweak {
+        let t = BlockTweak { counter: counter.value(), domain: self.prefix | domain };
+        counter.step();
+        t
+    }
+
+    /// Refuses inputs whose counters would wrap (only reachable for M5/M6, whose
+    /// 24-bit LFSR repeats after 2^24 - 1 blocks): the message domain uses up
+    /// to l + 2 counter values, the AD domain one per block.
+    fn check_lengths(self, msg_len: usize, ad_len: usize) -> Result<(), Error> {
+        let period = self.layout.counter_period();
+        let msg = u64::try_from(msg_len / BLOCK).unwrap_or(u64::MAX).saturating_add(2);
+        let ad = u64::try_from(ad_len.div_ceil(BLOCK)).unwrap_or(u64::MAX);
+        if msg > period || ad > period {
+            return Err(Error);
+        }
+        Ok(())
+    }
+}
+
+fn xor_into(acc: &mut Block, x: &[u8]) {
+    for (a, b) in acc.iter_mut().zip(x) {
+        *a ^= b;
+    }
+}
+
+/// Encrypts or decrypts the message from `buf`'s input to its output; returns
+/// the tag block (before the AD is folded in).
+fn crypt_message<E: BlockEngine>(m: Member, engine: &E, buf: &mut InOutBuf<'_, '_, u8>, decrypt: bool) -> Block {
+    let len = buf.len();
+    let full = len - len % BLOCK;
+    let mut counter = Lfsr::new(m.layout);
+    let mut sum = [0u8; BLOCK];
+    let mut blocks = [[0u8; BLOCK]; BATCH];
+    let mut tweaks = [BlockTweak::default(); BATCH];
+
+    let mut pos = 0;
+    while pos < full {
+        let n = BATCH.min((full - pos) / BLOCK);
+        let input = &buf.get_in()[pos..pos + n * BLOCK];
+        for (i, chunk) in input.chunks_exact(BLOCK).enumerate() {
+            blocks[i].copy_from_slice(chunk);
+            tweaks[i] = m.tweak(&mut counter, D_MSG);
+        }
+        if decrypt {
+            engine.decrypt(&tweaks[..n], &mut blocks[..n]);
+        } else {
+            for b in &blocks[..n] {
+                xor_into(&mut sum, b);
+            }
+            engine.encrypt(&tweaks[..n], &mut blocks[..n]);
+        }
+        let output = &mut buf.get_out()[pos..pos + n * BLOCK];
+        for (i, chunk) in output.chunks_exact_mut(BLOCK).enumerate() {
+            chunk.copy_from_slice(&blocks[i]);
+            if decrypt {
+                xor_into(&mut sum, &blocks[i]);
+            }
+        }
+        pos += n * BLOCK;
+    }
+
+    let rest = len - full;
+    let tag_domain = if rest > 0 {
+        let mut pad = [[0u8; BLOCK]];
+        engine.encrypt(&[m.tweak(&mut counter, D_MSG_PARTIAL)], &mut pad);
+        // `last` holds the input, then the plaintext padded with 0x80 0*.
+        let mut last = [0u8; BLOCK];
+        last[..rest].copy_from_slice(&buf.get_in()[full..]);
+        let mut out = last;
+        xor_into(&mut out, &pad[0][..rest]);
+        buf.get_out()[full..].copy_from_slice(&out[..rest]);
+        let plain = if decrypt { &mut out } else { &mut last };
+        plain[rest..].fill(0);
+        plain[rest] = 0x80;
+        xor_into(&mut sum, plain);
+        pad.zeroize();
+        last.zeroize();
+        out.zeroize();
+        D_TAG_PARTIAL
+    } else {
+        D_TAG
+    };
+
+    let mut tag = [sum];
+    engine.encrypt(&[m.tweak(&mut counter, tag_domain)], &mut tag);
+    sum.zeroize();
+    blocks.zeroize();
+    tag[0]
+}
+
+/// The XOR of the encrypted AD blocks.
+fn authenticate<E: BlockEngine>(m: Member, engine: &E, ad: &[u8]) -> Block {
+    let mut counter = Lfsr::new(m.layout);
+    let mut auth = [0u8; BLOCK];
+    let mut blocks = [[0u8; BLOCK]; BATCH];
+    let mut tweaks = [BlockTweak::default(); BATCH];
+    let full = ad.len() - ad.len() % BLOCK;
+    for batch in ad[..full].chunks(BATCH * BLOCK) {
+        let n = batch.len() / BLOCK;
+        for (i, chunk) in batch.chunks_exact(BLOCK).enumerate() {
+            blocks[i].copy_from_slice(chunk);
+            tweaks[i] = m.tweak(&mut counter, D_AD);
+        }
+        engine.encrypt(&tweaks[..n], &mut blocks[..n]);
+        for b in &blocks[..n] {
+            xor_into(&mut auth, b);
+        }
+    }
+    let rest = &ad[full..];
+    if !rest.is_empty() {
+        let mut last = [[0u8; BLOCK]];
+        last[0][..rest.len()].copy_from_slice(rest);
+        last[0][rest.len()] = 0x80;
+        engine.encrypt(&[m.tweak(&mut counter, D_AD_PARTIAL)], &mut last);
+        xor_into(&mut auth, &last[0]);
+    }
+    auth
+}
+
+/// Encrypts `buf` (input to output) and returns the full 128-bit tag block;
+/// the tag is its first `m.tag_len` bytes.
+///
+/// # Errors
+/// Only for inputs too long for the member's counter.
+pub(crate) fn seal<E: BlockEngine>(
+    m: Member,
+    engine: &E,
+    ad: &[u8],
+    mut buf: InOutBuf<'_, '_, u8>,
+) -> Result<Block, Error> {
+    m.check_lengths(buf.len(), ad.len())?;
+    let mut tag = crypt_message(m, engine, &mut buf, false);
+    xor_into(&mut tag, &authenticate(m, engine, ad));
+    Ok(tag)
+}
+
+/// Decrypts `buf` (input to output) and checks `tag` in constant time. On
+/// failure the whole output is overwritten with zeros before returning, so no
+/// unverified plaintext is released (in place, that wipes the ciphertext too).
+///
+/// # Errors
+/// A wrong tag, or inputs too long for the member's counter (output untouched).
+pub(crate) fn open<E: BlockEngine>(
+    m: Member,
+    engine: &E,
+    ad: &[u8],
+    mut buf: InOutBuf<'_, '_, u8>,
+    tag: &[u8],
+) -> Result<(), Error> {
+    m.check_lengths(buf.len(), ad.len())?;
+    let mut expected = crypt_message(m, engine, &mut buf, true);
+    xor_into(&mut expected, &authenticate(m, engine, ad));
+    let ok = expected[..m.tag_len].ct_eq(tag);
+    expected.zeroize();
+    if bool::from(ok) {
+        Ok(())
+    } else {
+        buf.get_out().zeroize();
+        Err(Error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_m5_limit() {
+        let m = Member { layout: Layout::Tk2, tag_len: 16, prefix: 0x10 };
+        let period = (1usize << 24) - 1;
+        // full blocks + 2 counters must fit in the period.
+        assert!(m.check_lengths((period - 2) * BLOCK, 0).is_ok());
+        assert!(m.check_lengths((period - 1) * BLOCK, 0).is_err());
+        assert!(m.check_lengths(0, period * BLOCK).is_ok());
+        assert!(m.check_lengths(0, period * BLOCK + 1).is_err());
+        let m1 = Member { layout: Layout::Tk3, tag_len: 16, prefix: 0 };
+        assert!(m1.check_lengths(usize::MAX, usize::MAX).is_ok());
+    }
+}
