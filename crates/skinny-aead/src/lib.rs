@@ -28,9 +28,11 @@
 //! encrypted under the tag domain; the encrypted AD blocks are XORed into it,
 //! and the tag is its first 16 or 8 bytes. The ciphertext is C ‖ tag.
 //!
-//! M5 and M6 refuse (with [`aead::Error`]) a message of 2^24 - 3 blocks or more,
-//! or AD over 2^24 - 1 blocks (256 MiB): past that their 24-bit counter would
-//! repeat. M1-M4 have no practical limit.
+//! M5 and M6 refuse (with [`aead::Error`], before touching the buffer) a message
+//! of 2^24 - 2 full blocks or more, or AD of more than 2^24 - 1 blocks (both
+//! about 256 MiB): the message uses up to l + 2 values of the 24-bit counter,
+//! whose period is 2^24 - 1, and no value may repeat. M1-M4 (64-bit counter)
+//! have no practical limit.
 //!
 //! # Security
 //!
