@@ -1,7 +1,8 @@
 //! The lab against published SKINNY experiments: the boomerang probabilities
 //! that Hadipour, Bagheri and Song measured for their related-tweakey
-//! distinguishers (ToSC 2021(2), repository hadipourh/Boomerang), and the right
-//! quartets they published. The data, with its sources, is in
+//! distinguishers (ToSC 2021(2), repository hadipourh/Boomerang), two
+//! differential probabilities they computed (MILP) for the same distinguishers,
+//! and the right quartets they published. The data, with its sources, is in
 //! `tests/data/published.txt`; docs/lab-validation.md explains the mapping and
 //! gives the long runs.
 //!
@@ -12,7 +13,7 @@
 use std::collections::BTreeMap;
 
 use skinny::{Skinny, Variant};
-use skinny_lab::{stats, Boomerang, Common};
+use skinny_lab::{stats, Boomerang, Common, Differential};
 
 /// A generous level: a failure means a wrong count, not bad luck.
 const ALPHA: f64 = 1e-6;
@@ -83,33 +84,45 @@ fn xor(a: &[u8], b: &[u8]) -> Vec<u8> {
     a.iter().zip(b).map(|(x, y)| x ^ y).collect()
 }
 
-fn boomerang(e: &Entry) -> Boomerang {
+fn common(e: &Entry) -> Common {
     let mut common = Common::new(e.variant(), e.rounds(), e.count("test_queries"));
     common.key_every = e.count("test_key_every");
     common.seed = 2021;
-    let mut b = Boomerang::new(common, e.hex("dp"), e.hex("dc"));
-    b.dk1 = e.hex("dk1");
-    b.dk2 = e.hex("dk2");
-    b
+    common
 }
 
-/// Runs one published boomerang and checks that the published probability
-/// lies in our 1 - 10^-6 interval.
+/// Runs one published boomerang or differential; returns (hits, queries).
+fn run(e: &Entry) -> (u64, u64) {
+    if e.kind == "differential" {
+        let mut d = Differential::new(common(e), e.hex("dp"), e.hex("dc"));
+        d.dk = e.hex("dk");
+        let r = d.run().unwrap();
+        (r.hits, r.queries)
+    } else {
+        let mut b = Boomerang::new(common(e), e.hex("dp"), e.hex("dc"));
+        b.dk1 = e.hex("dk1");
+        b.dk2 = e.hex("dk2");
+        let r = b.run().unwrap();
+        (r.hits, r.queries)
+    }
+}
+
+/// Runs one published boomerang or differential and checks that the published
+/// probability lies in our 1 - 10^-6 interval.
 fn check_probability(e: &Entry) {
     let published = e.get("published_log2_p").parse::<f64>().unwrap();
-    let exp = boomerang(e);
-    // The run must be long enough that a cipher which never returns (zero
-    // hits) would fail: otherwise the check would prove nothing.
-    let none = stats::estimate_at(0, exp.common.queries, ALPHA);
+    // The run must be long enough that a cipher which never hits would fail:
+    // otherwise the check would prove nothing.
+    let none = stats::estimate_at(0, e.count("test_queries"), ALPHA);
     assert!(none.log2_upper < published, "{}: too few test queries", e.name);
-    let r = exp.run().unwrap();
-    let est = stats::estimate_at(r.hits, r.queries, ALPHA);
+    let (hits, queries) = run(e);
+    let est = stats::estimate_at(hits, queries, ALPHA);
     let lower = est.log2_lower.unwrap_or(f64::NEG_INFINITY);
     eprintln!(
         "{}: {} of {} queries, log2 p {:.3}, 1-1e-6 interval [{lower:.3}, {:.3}], published {published}",
         e.name,
-        r.hits,
-        r.queries,
+        hits,
+        queries,
         est.log2_p.unwrap_or(f64::NEG_INFINITY),
         est.log2_upper
     );
@@ -117,7 +130,7 @@ fn check_probability(e: &Entry) {
 }
 
 fn probability_entries(ci: &str) -> Vec<Entry> {
-    entries().into_iter().filter(|e| e.kind == "boomerang" && e.get("ci") == ci).collect()
+    entries().into_iter().filter(|e| e.kind != "quartet" && e.get("ci") == ci).collect()
 }
 
 #[test]
@@ -125,21 +138,23 @@ fn the_data_file_is_consistent() {
     let all = entries();
     let counted = all.iter().filter(|e| e.kind == "boomerang" && e.fields.contains_key("published_hits"));
     assert!(counted.count() >= 2);
+    assert!(all.iter().any(|e| e.kind == "differential"));
     assert!(all.iter().filter(|e| e.kind == "quartet").count() >= 10);
     let mut names = std::collections::BTreeSet::new();
     for e in &all {
         assert!(names.insert(e.name.clone()), "{} twice", e.name);
-        assert!(matches!(e.kind.as_str(), "boomerang" | "quartet"), "{}: kind {}", e.name, e.kind);
+        assert!(matches!(e.kind.as_str(), "boomerang" | "differential" | "quartet"), "{}: kind {}", e.name, e.kind);
         assert!(!e.get("source").is_empty());
         let v = e.variant();
         assert!(e.rounds() >= 1 && e.rounds() <= v.rounds());
         for k in ["dp", "dc"] {
             assert_eq!(e.hex(k).len(), v.block_bytes(), "{} {k}", e.name);
         }
-        for k in ["dk1", "dk2"] {
+        let keys: &[&str] = if e.kind == "differential" { &["dk"] } else { &["dk1", "dk2"] };
+        for &k in keys {
             assert_eq!(e.hex(k).len(), v.tweakey_bytes(), "{} {k}", e.name);
         }
-        if e.kind == "boomerang" {
+        if e.kind != "quartet" {
             let p = e.get("published_log2_p").parse::<f64>().unwrap();
             assert!(p < 0.0);
             // Where the counts are known, the published log2 p is theirs, to its
