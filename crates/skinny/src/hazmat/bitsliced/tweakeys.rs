@@ -104,27 +104,56 @@ fn lfsr_inv<W: Word, const BITS: usize>(z: usize, y: &Cell<W>) -> Cell<W> {
     x
 }
 
+/// `P` as one cycle: `CYCLE[k + 1] = P[CYCLE[k]]`, so new cell `CYCLE[k]` takes
+/// old cell `CYCLE[k + 1]` (indices mod 8). P is a single 8-cycle, so a half is
+/// permuted in place with one cell of temporary instead of a copy of the half.
+const CYCLE: [usize; 8] = {
+    let mut c = [0; 8];
+    let mut k = 1;
+    while k < 8 {
+        c[k] = P[c[k - 1]];
+        assert!(c[k] != 0, "P is a single cycle");
+        k += 1;
+    }
+    assert!(P[c[7]] == 0, "P is a single cycle");
+    c
+};
+
+/// Copies the `BITS` used slices of a cell (4-bit cells leave slices 4..8 zero,
+/// so they are never read or written).
+#[inline(always)]
+fn put<W: Word, const BITS: usize>(dst: &mut Cell<W>, src: &Cell<W>) {
+    dst[..BITS].copy_from_slice(&src[..BITS]);
+}
+
 /// One step of the schedule, round `r` to `r + 1`: half `h` (`(r + 1) mod 2`,
 /// holding rows 2–3) becomes the new rows 0–1, `P` then the LFSR; the other half,
 /// the old rows 0–1, is now rows 2–3 as it is.
 #[inline(always)]
 fn step<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h: usize) {
     for (z, tk) in tks.iter_mut().enumerate() {
-        let old: [Cell<W>; 8] = core::array::from_fn(|i| tk[8 * h + i]);
-        for i in 0..8 {
-            tk[8 * h + i] = lfsr::<W, BITS>(z, &old[P[i]]);
+        let half = &mut tk[8 * h..8 * h + 8];
+        let first = half[CYCLE[0]];
+        for k in 0..7 {
+            let y = lfsr::<W, BITS>(z, &half[CYCLE[k + 1]]);
+            put::<W, BITS>(&mut half[CYCLE[k]], &y);
         }
+        put::<W, BITS>(&mut half[CYCLE[7]], &lfsr::<W, BITS>(z, &first));
     }
 }
 
-/// The inverse of [`step`] on the same half: from round `r + 1` back to `r`.
+/// The inverse of [`step`] on the same half: from round `r + 1` back to `r`
+/// (old cell `CYCLE[k + 1]` is the inverse LFSR of new cell `CYCLE[k]`).
 #[inline(always)]
 fn step_back<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h: usize) {
     for (z, tk) in tks.iter_mut().enumerate() {
-        let new: [Cell<W>; 8] = core::array::from_fn(|i| tk[8 * h + i]);
-        for i in 0..8 {
-            tk[8 * h + P[i]] = lfsr_inv::<W, BITS>(z, &new[i]);
+        let half = &mut tk[8 * h..8 * h + 8];
+        let last = half[CYCLE[7]];
+        for k in (1..8).rev() {
+            let x = lfsr_inv::<W, BITS>(z, &half[CYCLE[k - 1]]);
+            put::<W, BITS>(&mut half[CYCLE[k]], &x);
         }
+        put::<W, BITS>(&mut half[CYCLE[0]], &lfsr_inv::<W, BITS>(z, &last));
     }
 }
 
