@@ -356,16 +356,12 @@ mod tests {
             let nib: [u8; 64] = core::array::from_fn(|j| values[j] & 0xf);
             let xn = slice(&nib);
             for z in 1..3 {
-                let (f8, f4): (fn(u8) -> u8, fn(u8) -> u8) = if z == 1 {
-                    (|v| lfsr_tk2(CellWidth::Byte, v), |v| lfsr_tk2(CellWidth::Nibble, v))
-                } else {
-                    (|v| lfsr_tk3(CellWidth::Byte, v), |v| lfsr_tk3(CellWidth::Nibble, v))
-                };
+                let spec = |width: CellWidth, v: u8| if z == 1 { lfsr_tk2(width, v) } else { lfsr_tk3(width, v) };
                 let y = lfsr::<u64, 8>(z, &x);
-                assert_eq!(unslice(&y, 8), values.map(f8), "TK{} 8-bit", z + 1);
+                assert_eq!(unslice(&y, 8), values.map(|v| spec(CellWidth::Byte, v)), "TK{} 8-bit", z + 1);
                 assert_eq!(lfsr_inv::<u64, 8>(z, &y), x, "TK{} 8-bit inverse", z + 1);
                 let yn = lfsr::<u64, 4>(z, &xn);
-                assert_eq!(unslice(&yn, 4), nib.map(f4), "TK{} 4-bit", z + 1);
+                assert_eq!(unslice(&yn, 4), nib.map(|v| spec(CellWidth::Nibble, v)), "TK{} 4-bit", z + 1);
                 assert_eq!(lfsr_inv::<u64, 4>(z, &yn), xn, "TK{} 4-bit inverse", z + 1);
             }
             assert_eq!(lfsr::<u64, 8>(0, &x), x, "TK1 has no LFSR");
