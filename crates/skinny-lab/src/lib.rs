@@ -9,12 +9,13 @@
 //! shards equals the unsharded run, right pairs included.
 //!
 //! The work runs on the current rayon pool (install one to choose the thread
-//! count) and encrypts with [`skinny::BitslicedSkinny`], whose round tweakey
-//! masks are built once per key: with `key_every` of a few hundred or more that
-//! cost disappears. With `key_every = 1` every query pays for a key schedule
-//! per distinct key (up to two; boomerang: four) and runs on the one-block
-//! specification code instead: correct, but about 40 times slower; fast fresh
-//! keys per query need per-block tweakeys, which are not done yet.
+//! count). With `key_every` of a few hundred or more it encrypts with
+//! [`skinny::BitslicedSkinny`], whose round tweakey masks are built once per
+//! key, so that cost disappears. Smaller key groups (down to a fresh key per
+//! query, `key_every = 1`) run in batches that cut across the groups, each block
+//! with its own tweakey ([`skinny::hazmat::bitsliced::PerBlockTweakeys`]: the
+//! tweakey schedule runs bitsliced beside the rounds), so no query pays for a
+//! key schedule of its own.
 //!
 //! Constant time is not a goal here: everything handled is public random data.
 //! The library never prints; [`stats`] turns counts into estimates.
@@ -29,6 +30,7 @@ pub mod stats;
 
 use rayon::prelude::*;
 use rng::{CounterRng, Stream};
+use skinny::hazmat::bitsliced::PerBlockTweakeys;
 use skinny::{BitslicedSkinny, Skinny, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -39,8 +41,10 @@ use std::time::Instant;
 const BATCH: u64 = 4096;
 
 /// Below this many queries per key the masks of a [`BitslicedSkinny`] (about
-/// 29 KiB built per key) cost more than they save: such groups use
-/// [`Skinny::encrypt_blocks`], which runs short inputs block by block.
+/// 29 KiB built per key) cost more than they save: runs with smaller key groups
+/// encrypt whole batches with per-block tweakeys instead ([`PerBlockTweakeys`],
+/// whose rounds cost 1.5 to 4 times the shared-key ones, see `docs/lab.md`).
+/// Bigger runs' last group, when shorter, uses [`Skinny::encrypt_blocks`].
 const BITSLICE_MIN_GROUP: u64 = 256;
 
 /// Everything that can make an experiment refuse to start or results refuse to
@@ -214,6 +218,35 @@ impl Common {
     fn cipher(&self, key: &[u8]) -> Skinny {
         // Lengths and rounds were checked before any work started.
         Skinny::with_rounds(self.variant, key, self.rounds).expect("checked parameters")
+    }
+
+    /// Whether key groups are too small for a [`BitslicedSkinny`] each, so that
+    /// batches run across groups with per-block tweakeys.
+    fn per_block(&self) -> bool {
+        self.key_every < BITSLICE_MIN_GROUP
+    }
+
+    /// The per-block engine for this experiment's variant and rounds.
+    fn per_block_engine(&self) -> PerBlockTweakeys {
+        // Rounds were checked before any work started.
+        PerBlockTweakeys::new(self.variant, self.rounds).expect("checked parameters")
+    }
+
+    /// The key of the group of query `q`.
+    fn query_key(&self, q: u64) -> Vec<u8> {
+        self.key(q / self.key_every)
+    }
+
+    /// The tweakey buffer of the queries `qs` for [`PerBlockTweakeys`]: each
+    /// query's group key, one after the other.
+    fn batch_keys(&self, qs: core::ops::Range<u64>) -> Vec<u8> {
+        let tk = self.variant.tweakey_bytes();
+        let rng = CounterRng::new(self.seed);
+        let mut out = vec![0u8; (qs.end - qs.start) as usize * tk];
+        for (q, k) in qs.zip(out.chunks_exact_mut(tk)) {
+            rng.fill(Stream::Key, q / self.key_every, k);
+        }
+        out
     }
 }
 
@@ -493,6 +526,26 @@ where
         .into_par_iter()
         .map(|g| if control.stopped() { Tally::empty() } else { group(g) })
         .reduce(Tally::empty, |a, b| a.join(b, show));
+    outcome(common, start, tally, planned)
+}
+
+/// Runs `batch` over this shard's queries in batches that cut across key groups
+/// (each batch finds its queries' keys itself): for groups too small to be
+/// worth their own [`BitslicedSkinny`].
+fn run_across_groups<W, F>(common: &Common, control: &Control, batch: F) -> Outcome<W>
+where
+    W: Witness,
+    F: Fn(core::ops::Range<u64>) -> Tally<W> + Sync,
+{
+    let start = Instant::now();
+    let queries = common.shard_queries();
+    let planned = queries.end - queries.start;
+    let tally = run_batches(queries, common.show, control, batch);
+    outcome(common, start, tally, planned)
+}
+
+/// The outcome of this shard's `tally`, begun at `start`, out of `planned` queries.
+fn outcome<W: Witness>(common: &Common, start: Instant, tally: Tally<W>, planned: u64) -> Outcome<W> {
     Outcome {
         common: common.clone(),
         shards: vec![common.shard],
@@ -564,8 +617,25 @@ impl Differential {
     pub fn run_with(&self, control: &Control) -> Result<Outcome<Pair>, LabError> {
         self.check()?;
         let c = &self.common;
-        let bb = c.variant.block_bytes();
         let target: Vec<u8> = self.dc.iter().zip(&self.dc_mask).map(|(d, m)| d & m).collect();
+        if c.per_block() {
+            let pbt = c.per_block_engine();
+            let related = self.dk.iter().any(|&b| b != 0);
+            return Ok(run_across_groups(c, control, |qs| {
+                let k = c.batch_keys(qs.clone());
+                // With dk = 0 both sides use the same tweakeys.
+                let k2 = related.then(|| {
+                    let mut k2 = k.clone();
+                    xor_each_block(&mut k2, &self.dk);
+                    k2
+                });
+                let encrypt = |side: usize, data: &mut [u8]| match (side, &k2) {
+                    (1, Some(k2)) => pbt.encrypt(data, k2),
+                    _ => pbt.encrypt(data, &k),
+                };
+                self.batch(qs, &target, encrypt, |q| c.query_key(q))
+            }));
+        }
         Ok(run_groups(c, control, |g| {
             let range = c.group_queries(g);
             let k = c.key(g);
@@ -576,42 +646,49 @@ impl Differential {
             let e1 = Engine::new(c.cipher(&k), len);
             let e2_own = (k2 != k).then(|| Engine::new(c.cipher(&k2), len));
             let e2 = e2_own.as_ref().unwrap_or(&e1);
-            run_batches(range, c.show, control, |qs| {
-                let n = (qs.end - qs.start) as usize;
-                let mut x = vec![0u8; n * bb];
-                for (q, block) in qs.clone().zip(x.chunks_exact_mut(bb)) {
-                    c.plaintext(q, block);
-                }
-                let mut y = x.clone();
-                xor_each_block(&mut y, &self.dp);
-                e1.encrypt(&mut x);
-                e2.encrypt(&mut y);
-                let mut t = Tally { queries: n as u64, hits: 0, right: Vec::new() };
-                for (i, (cx, cy)) in x.chunks_exact(bb).zip(y.chunks_exact(bb)).enumerate() {
-                    let hit =
-                        cx.iter().zip(cy).zip(&self.dc_mask).zip(&target).all(|(((a, b), m), t)| (a ^ b) & m == *t);
-                    if hit {
-                        t.hits += 1;
-                        if t.right.len() < c.show {
-                            let q = qs.start + i as u64;
-                            let mut p = vec![0u8; bb];
-                            c.plaintext(q, &mut p);
-                            let p2 = xor(&p, &self.dp);
-                            t.right.push(Pair {
-                                query: q,
-                                p,
-                                p2,
-                                c: cx.to_vec(),
-                                c2: cy.to_vec(),
-                                k: k.clone(),
-                                k2: k2.clone(),
-                            });
-                        }
-                    }
-                }
-                t
-            })
+            let encrypt = |side: usize, data: &mut [u8]| if side == 0 { e1.encrypt(data) } else { e2.encrypt(data) };
+            run_batches(range, c.show, control, |qs| self.batch(qs, &target, encrypt, |_| k.clone()))
         }))
+    }
+
+    /// One batch of queries: P and P ^ dp encrypted by `encrypt(0, ..)` (under
+    /// K) and `encrypt(1, ..)` (under K ^ dk), compared under the mask.
+    /// `key(q)` is K of query `q`, asked only for the right pairs kept.
+    fn batch(
+        &self,
+        qs: core::ops::Range<u64>,
+        target: &[u8],
+        encrypt: impl Fn(usize, &mut [u8]),
+        key: impl Fn(u64) -> Vec<u8>,
+    ) -> Tally<Pair> {
+        let c = &self.common;
+        let bb = c.variant.block_bytes();
+        let n = (qs.end - qs.start) as usize;
+        let mut x = vec![0u8; n * bb];
+        for (q, block) in qs.clone().zip(x.chunks_exact_mut(bb)) {
+            c.plaintext(q, block);
+        }
+        let mut y = x.clone();
+        xor_each_block(&mut y, &self.dp);
+        encrypt(0, &mut x);
+        encrypt(1, &mut y);
+        let mut t = Tally { queries: n as u64, hits: 0, right: Vec::new() };
+        for (i, (cx, cy)) in x.chunks_exact(bb).zip(y.chunks_exact(bb)).enumerate() {
+            let hit = cx.iter().zip(cy).zip(&self.dc_mask).zip(target).all(|(((a, b), m), t)| (a ^ b) & m == *t);
+            if hit {
+                t.hits += 1;
+                if t.right.len() < c.show {
+                    let q = qs.start + i as u64;
+                    let mut p = vec![0u8; bb];
+                    c.plaintext(q, &mut p);
+                    let p2 = xor(&p, &self.dp);
+                    let k = key(q);
+                    let k2 = xor(&k, &self.dk);
+                    t.right.push(Pair { query: q, p, p2, c: cx.to_vec(), c2: cy.to_vec(), k, k2 });
+                }
+            }
+        }
+        t
     }
 }
 
@@ -653,7 +730,30 @@ impl Boomerang {
     pub fn run_with(&self, control: &Control) -> Result<Outcome<Quartet>, LabError> {
         self.check()?;
         let c = &self.common;
-        let bb = c.variant.block_bytes();
+        if c.per_block() {
+            let pbt = c.per_block_engine();
+            return Ok(run_across_groups(c, control, |qs| {
+                // K1 .. K4 of every query of the batch, as for one group below.
+                let k1 = c.batch_keys(qs.clone());
+                let related = |k: &[u8], d: &[u8]| {
+                    let mut out = k.to_vec();
+                    xor_each_block(&mut out, d);
+                    out
+                };
+                let k2 = related(&k1, &self.dk1);
+                let k3 = related(&k1, &self.dk2);
+                let k4 = related(&k2, &self.dk2);
+                let keys = [&k1, &k2, &k3, &k4];
+                let crypt = |i: usize, data: &mut [u8]| {
+                    if i < 2 {
+                        pbt.encrypt(data, keys[i])
+                    } else {
+                        pbt.decrypt(data, keys[i])
+                    }
+                };
+                self.batch(qs, crypt, |q| c.query_key(q))
+            }));
+        }
         Ok(run_groups(c, control, |g| {
             let range = c.group_queries(g);
             let k1 = c.key(g);
@@ -670,58 +770,71 @@ impl Boomerang {
                 }
             }
             let e = keys.map(|k| &engines.iter().find(|(seen, _)| *seen == k).expect("built above").1);
-            run_batches(range, c.show, control, |qs| {
-                let n = (qs.end - qs.start) as usize;
-                let mut x1 = vec![0u8; n * bb];
-                for (q, block) in qs.clone().zip(x1.chunks_exact_mut(bb)) {
-                    c.plaintext(q, block);
-                }
-                let mut x2 = x1.clone();
-                xor_each_block(&mut x2, &self.dp);
-                e[0].encrypt(&mut x1);
-                e[1].encrypt(&mut x2);
-                // Keep C1, C2 only for the quartets shown: recomputed then.
-                let mut x3 = x1;
-                let mut x4 = x2;
-                xor_each_block(&mut x3, &self.dc);
-                xor_each_block(&mut x4, &self.dc);
-                e[2].decrypt(&mut x3);
-                e[3].decrypt(&mut x4);
-                let mut t = Tally { queries: n as u64, hits: 0, right: Vec::new() };
-                for (i, (p3, p4)) in x3.chunks_exact(bb).zip(x4.chunks_exact(bb)).enumerate() {
-                    let back = p3.iter().zip(p4).zip(&self.dp).all(|((a, b), d)| a ^ b == *d);
-                    if back {
-                        t.hits += 1;
-                        if t.right.len() < c.show {
-                            t.right.push(self.quartet(qs.start + i as u64, [&k1, &k2, &k3, &k4], p3, p4));
-                        }
-                    }
-                }
-                t
-            })
+            let crypt = |i: usize, data: &mut [u8]| if i < 2 { e[i].encrypt(data) } else { e[i].decrypt(data) };
+            run_batches(range, c.show, control, |qs| self.batch(qs, crypt, |_| k1.clone()))
         }))
     }
 
-    /// The whole quartet of query `q`, recomputed block by block (only for
-    /// the few shown).
-    fn quartet(&self, q: u64, k: [&Vec<u8>; 4], p3: &[u8], p4: &[u8]) -> Quartet {
+    /// One batch of queries: `crypt(0, ..)` and `crypt(1, ..)` encrypt P1 and
+    /// P1 ^ dp under K1 and K2, `crypt(2, ..)` and `crypt(3, ..)` decrypt
+    /// C1 ^ dc and C2 ^ dc under K3 and K4. `key(q)` is K1 of query `q`, asked
+    /// only for the quartets kept.
+    fn batch(
+        &self,
+        qs: core::ops::Range<u64>,
+        crypt: impl Fn(usize, &mut [u8]),
+        key: impl Fn(u64) -> Vec<u8>,
+    ) -> Tally<Quartet> {
         let c = &self.common;
+        let bb = c.variant.block_bytes();
+        let n = (qs.end - qs.start) as usize;
+        let mut x1 = vec![0u8; n * bb];
+        for (q, block) in qs.clone().zip(x1.chunks_exact_mut(bb)) {
+            c.plaintext(q, block);
+        }
+        let mut x2 = x1.clone();
+        xor_each_block(&mut x2, &self.dp);
+        crypt(0, &mut x1);
+        crypt(1, &mut x2);
+        // Keep C1, C2 only for the quartets shown: recomputed then.
+        let mut x3 = x1;
+        let mut x4 = x2;
+        xor_each_block(&mut x3, &self.dc);
+        xor_each_block(&mut x4, &self.dc);
+        crypt(2, &mut x3);
+        crypt(3, &mut x4);
+        let mut t = Tally { queries: n as u64, hits: 0, right: Vec::new() };
+        for (i, (p3, p4)) in x3.chunks_exact(bb).zip(x4.chunks_exact(bb)).enumerate() {
+            let back = p3.iter().zip(p4).zip(&self.dp).all(|((a, b), d)| a ^ b == *d);
+            if back {
+                t.hits += 1;
+                if t.right.len() < c.show {
+                    let q = qs.start + i as u64;
+                    t.right.push(self.quartet(q, key(q), p3, p4));
+                }
+            }
+        }
+        t
+    }
+
+    /// The whole quartet of query `q` (K1 = `k1`), recomputed block by block
+    /// (only for the few shown).
+    fn quartet(&self, q: u64, k1: Vec<u8>, p3: &[u8], p4: &[u8]) -> Quartet {
+        let c = &self.common;
+        let k2 = xor(&k1, &self.dk1);
+        let (k3, k4) = (xor(&k1, &self.dk2), xor(&k2, &self.dk2));
+        let k = [k1, k2, k3, k4];
         let bb = c.variant.block_bytes();
         let mut p1 = vec![0u8; bb];
         c.plaintext(q, &mut p1);
         let p2 = xor(&p1, &self.dp);
         let mut c1 = p1.clone();
-        c.cipher(k[0]).encrypt_block(&mut c1);
+        c.cipher(&k[0]).encrypt_block(&mut c1);
         let mut c2 = p2.clone();
-        c.cipher(k[1]).encrypt_block(&mut c2);
+        c.cipher(&k[1]).encrypt_block(&mut c2);
         let c3 = xor(&c1, &self.dc);
         let c4 = xor(&c2, &self.dc);
-        Quartet {
-            query: q,
-            p: [p1, p2, p3.to_vec(), p4.to_vec()],
-            c: [c1, c2, c3, c4],
-            k: [k[0].clone(), k[1].clone(), k[2].clone(), k[3].clone()],
-        }
+        Quartet { query: q, p: [p1, p2, p3.to_vec(), p4.to_vec()], c: [c1, c2, c3, c4], k }
     }
 }
 

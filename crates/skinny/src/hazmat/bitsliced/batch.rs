@@ -10,10 +10,12 @@ use super::round::{decrypt_round, encrypt_round, State};
 use super::transpose::transpose64;
 use super::word::Word;
 
-/// Which way a batch goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Direction {
+/// Which way blocks go through the cipher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Plaintext to ciphertext.
     Encrypt,
+    /// Ciphertext to plaintext.
     Decrypt,
 }
 
@@ -33,9 +35,16 @@ const fn slice_position<const BITS: usize>(half: usize, j: usize) -> (usize, usi
 
 /// Loads a batch (`blocks` is exactly `64 · W::LANES` blocks of `BITS · 2` bytes).
 #[inline(always)]
-fn load<W: Word, const BITS: usize>(blocks: &[u8], state: &mut State<W>) {
+pub(super) fn load<W: Word, const BITS: usize>(blocks: &[u8], state: &mut State<W>) {
     let zero = W::splat(0);
     let mut halves = [[zero; 64]; 2];
+    load_with::<W, BITS>(blocks, state, &mut halves);
+}
+
+/// [`load`] with the caller's scratch for the transposition, so that a caller
+/// loading secret values (per-block tweakeys) can wipe it afterwards.
+#[inline(always)]
+pub(super) fn load_with<W: Word, const BITS: usize>(blocks: &[u8], state: &mut State<W>, halves: &mut [[W; 64]; 2]) {
     for i in 0..64 {
         if BITS == 8 {
             let (lo, hi) = W::load_row16(blocks, i);
@@ -56,7 +65,7 @@ fn load<W: Word, const BITS: usize>(blocks: &[u8], state: &mut State<W>) {
 
 /// Stores a batch back into byte order (the inverse of [`load`]).
 #[inline(always)]
-fn store<W: Word, const BITS: usize>(state: &State<W>, blocks: &mut [u8]) {
+pub(super) fn store<W: Word, const BITS: usize>(state: &State<W>, blocks: &mut [u8]) {
     let zero = W::splat(0);
     let mut halves = [[zero; 64]; 2];
     for (half, m) in halves.iter_mut().enumerate().take(BITS / 4) {
@@ -95,22 +104,22 @@ pub(crate) fn crypt_batch<W: Word, const BITS: usize>(
     match dir {
         Direction::Encrypt => {
             for r in (0..paired).step_by(2) {
-                encrypt_round::<W, BITS>(&a, &mut b, keys.round(r));
-                encrypt_round::<W, BITS>(&b, &mut a, keys.round(r + 1));
+                encrypt_round::<W, BITS, _>(&a, &mut b, keys.round(r));
+                encrypt_round::<W, BITS, _>(&b, &mut a, keys.round(r + 1));
             }
             if rounds > paired {
-                encrypt_round::<W, BITS>(&a, &mut b, keys.round(paired));
+                encrypt_round::<W, BITS, _>(&a, &mut b, keys.round(paired));
                 core::mem::swap(&mut a, &mut b);
             }
         }
         Direction::Decrypt => {
             if rounds > paired {
-                decrypt_round::<W, BITS>(&a, &mut b, keys.round(paired));
+                decrypt_round::<W, BITS, _>(&a, &mut b, keys.round(paired));
                 core::mem::swap(&mut a, &mut b);
             }
             for r in (0..paired).step_by(2).rev() {
-                decrypt_round::<W, BITS>(&a, &mut b, keys.round(r + 1));
-                decrypt_round::<W, BITS>(&b, &mut a, keys.round(r));
+                decrypt_round::<W, BITS, _>(&a, &mut b, keys.round(r + 1));
+                decrypt_round::<W, BITS, _>(&b, &mut a, keys.round(r));
             }
         }
     }
@@ -118,7 +127,7 @@ pub(crate) fn crypt_batch<W: Word, const BITS: usize>(
 }
 
 /// The largest batch in bytes: 256 blocks of 16 bytes.
-const MAX_BATCH_BYTES: usize = 256 * 16;
+pub(super) const MAX_BATCH_BYTES: usize = 256 * 16;
 
 /// Encrypts or decrypts whole blocks in place, one batch at a time. A tail shorter
 /// than a batch is copied into a zero-padded batch, processed like any other (so

@@ -16,3 +16,24 @@ pub(crate) fn crypt(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir:
         CellWidth::Byte => crypt_blocks::<u64, 8>(keys, rounds, dir, data),
     }
 }
+
+/// Per-block tweakeys (see `super::tweakeys`), 64 blocks at a time; `tk_count`
+/// is the variant's number of TK arrays (1 to 3).
+pub(crate) fn crypt_per_block(
+    width: CellWidth,
+    tk_count: usize,
+    rounds: usize,
+    dir: Direction,
+    data: &mut [u8],
+    tweakeys: &[u8],
+) {
+    use super::tweakeys::crypt_blocks as per_block;
+    match (width, tk_count) {
+        (CellWidth::Nibble, 1) => per_block::<u64, 4, 1>(rounds, dir, data, tweakeys),
+        (CellWidth::Nibble, 2) => per_block::<u64, 4, 2>(rounds, dir, data, tweakeys),
+        (CellWidth::Nibble, _) => per_block::<u64, 4, 3>(rounds, dir, data, tweakeys),
+        (CellWidth::Byte, 1) => per_block::<u64, 8, 1>(rounds, dir, data, tweakeys),
+        (CellWidth::Byte, 2) => per_block::<u64, 8, 2>(rounds, dir, data, tweakeys),
+        (CellWidth::Byte, _) => per_block::<u64, 8, 3>(rounds, dir, data, tweakeys),
+    }
+}

@@ -3,9 +3,11 @@
 //! `State[cell][bit]` is the slice of bit `bit` of cell `cell` (row by row) over
 //! the whole batch. One round, in word operations per batch:
 //! - SubCells: the S-box circuit on each of the 16 cells (see [`super::sbox`]);
-//! - AddConstants + AddRoundTweakey: one XOR of a precomputed mask per slice of
-//!   the first two rows (the round constants are folded into those masks), plus
-//!   one fixed NOT for the constant 2 of cell 8;
+//! - AddConstants + AddRoundTweakey: with one tweakey for the batch, one XOR of
+//!   a precomputed mask per slice of the first two rows (the round constants are
+//!   folded into those masks); with a tweakey per block, the XOR of the TK
+//!   arrays' slices and six constant masks (see [`RoundKey`]); either way one
+//!   fixed NOT for the constant 2 of cell 8;
 //! - ShiftRows: no operation at all, it only decides which input cell each output
 //!   column reads;
 //! - MixColumns: three XORs per column and bit slice.
@@ -38,11 +40,21 @@ fn sub_cell_inv<W: Word, const BITS: usize>(c: &mut Cell<W>) {
     }
 }
 
-/// AddRoundTweakey (and the row-0/1 constants) on cell `cell` (0..8).
-#[inline(always)]
-fn add_masks<W: Word, const BITS: usize>(c: &mut Cell<W>, masks: &RoundMasks, cell: usize) {
-    for b in 0..BITS {
-        c[b] = c[b].xor(W::splat_mask(masks[8 * cell + b]));
+/// Where a round's tweakey (and its row-0/1 constants) comes from: the same
+/// masks for every block ([`RoundMasks`]), or each block's own bitsliced
+/// tweakey state (`super::tweakeys`). The round code is generic over it, so each
+/// kind is compiled into its own straight-line round.
+pub(crate) trait RoundKey<W: Word> {
+    /// AddRoundTweakey and the round constants c0/c1 on cell `cell` (0..8).
+    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize);
+}
+
+impl<W: Word> RoundKey<W> for RoundMasks {
+    #[inline(always)]
+    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
+        for b in 0..BITS {
+            c[b] = c[b].xor(W::splat_mask(self[8 * cell + b]));
+        }
     }
 }
 
@@ -56,14 +68,18 @@ fn add_row2_constant<W: Word>(c: &mut Cell<W>) {
 /// input column `c - r` (ShiftRows), so each column is finished in one pass. The
 /// column is a const parameter so every index is a constant once compiled.
 #[inline(always)]
-fn encrypt_column<W: Word, const BITS: usize, const C: usize>(s: &State<W>, out: &mut State<W>, masks: &RoundMasks) {
+fn encrypt_column<W: Word, const BITS: usize, const C: usize, K: RoundKey<W>>(
+    s: &State<W>,
+    out: &mut State<W>,
+    masks: &K,
+) {
     let (c1, c2, c3) = ((C + 3) % 4, (C + 2) % 4, (C + 1) % 4);
     let mut a0 = s[C];
     sub_cell::<W, BITS>(&mut a0);
-    add_masks::<W, BITS>(&mut a0, masks, C);
+    masks.add::<BITS>(&mut a0, C);
     let mut a1 = s[4 + c1];
     sub_cell::<W, BITS>(&mut a1);
-    add_masks::<W, BITS>(&mut a1, masks, 4 + c1);
+    masks.add::<BITS>(&mut a1, 4 + c1);
     let mut a2 = s[8 + c2];
     sub_cell::<W, BITS>(&mut a2);
     if c2 == 0 {
@@ -82,17 +98,21 @@ fn encrypt_column<W: Word, const BITS: usize, const C: usize>(s: &State<W>, out:
 
 /// One encryption round from `s` into `out`.
 #[inline(always)]
-pub(crate) fn encrypt_round<W: Word, const BITS: usize>(s: &State<W>, out: &mut State<W>, masks: &RoundMasks) {
-    encrypt_column::<W, BITS, 0>(s, out, masks);
-    encrypt_column::<W, BITS, 1>(s, out, masks);
-    encrypt_column::<W, BITS, 2>(s, out, masks);
-    encrypt_column::<W, BITS, 3>(s, out, masks);
+pub(crate) fn encrypt_round<W: Word, const BITS: usize, K: RoundKey<W>>(s: &State<W>, out: &mut State<W>, masks: &K) {
+    encrypt_column::<W, BITS, 0, K>(s, out, masks);
+    encrypt_column::<W, BITS, 1, K>(s, out, masks);
+    encrypt_column::<W, BITS, 2, K>(s, out, masks);
+    encrypt_column::<W, BITS, 3, K>(s, out, masks);
 }
 
 /// Input column `C` of one decryption round: MixColumns⁻¹, ShiftRows⁻¹ (again
 /// only in where each result is written), the masks, then S-box⁻¹.
 #[inline(always)]
-fn decrypt_column<W: Word, const BITS: usize, const C: usize>(s: &State<W>, out: &mut State<W>, masks: &RoundMasks) {
+fn decrypt_column<W: Word, const BITS: usize, const C: usize, K: RoundKey<W>>(
+    s: &State<W>,
+    out: &mut State<W>,
+    masks: &K,
+) {
     let (c1, c2, c3) = ((C + 3) % 4, (C + 2) % 4, (C + 1) % 4);
     let mut a0 = s[C];
     let mut a1 = s[4 + C];
@@ -106,10 +126,10 @@ fn decrypt_column<W: Word, const BITS: usize, const C: usize>(s: &State<W>, out:
         a2[b] = t;
         a3[b] = b0.xor(b3);
     }
-    add_masks::<W, BITS>(&mut a0, masks, C);
+    masks.add::<BITS>(&mut a0, C);
     sub_cell_inv::<W, BITS>(&mut a0);
     out[C] = a0;
-    add_masks::<W, BITS>(&mut a1, masks, 4 + c1);
+    masks.add::<BITS>(&mut a1, 4 + c1);
     sub_cell_inv::<W, BITS>(&mut a1);
     out[4 + c1] = a1;
     if c2 == 0 {
@@ -123,9 +143,9 @@ fn decrypt_column<W: Word, const BITS: usize, const C: usize>(s: &State<W>, out:
 
 /// One decryption round from `s` into `out`.
 #[inline(always)]
-pub(crate) fn decrypt_round<W: Word, const BITS: usize>(s: &State<W>, out: &mut State<W>, masks: &RoundMasks) {
-    decrypt_column::<W, BITS, 0>(s, out, masks);
-    decrypt_column::<W, BITS, 1>(s, out, masks);
-    decrypt_column::<W, BITS, 2>(s, out, masks);
-    decrypt_column::<W, BITS, 3>(s, out, masks);
+pub(crate) fn decrypt_round<W: Word, const BITS: usize, K: RoundKey<W>>(s: &State<W>, out: &mut State<W>, masks: &K) {
+    decrypt_column::<W, BITS, 0, K>(s, out, masks);
+    decrypt_column::<W, BITS, 1, K>(s, out, masks);
+    decrypt_column::<W, BITS, 2, K>(s, out, masks);
+    decrypt_column::<W, BITS, 3, K>(s, out, masks);
 }

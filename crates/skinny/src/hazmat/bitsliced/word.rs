@@ -35,6 +35,9 @@ pub(crate) trait Word: Copy {
     fn load_row16(blocks: &[u8], i: usize) -> (Self, Self);
     /// Writes row `i` back, the inverse of [`Word::load_row16`].
     fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize);
+    /// Overwrites `words` with zeros by writes the compiler may not drop (for
+    /// scratch that held tweakey bits).
+    fn wipe(words: &mut [Self]);
 }
 
 /// Reads 8 bytes at `at` as a little-endian word.
@@ -107,5 +110,8 @@ impl Word for u64 {
     fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize) {
         write_u64(blocks, 16 * i, lo);
         write_u64(blocks, 16 * i + 8, hi);
+    }
+    fn wipe(words: &mut [Self]) {
+        zeroize::Zeroize::zeroize(words);
     }
 }

@@ -1,0 +1,370 @@
+//! Per-block tweakeys: every block of a batch has its own tweakey, and the
+//! tweakey schedule runs on the fly in bitsliced form, next to the rounds.
+//!
+//! Each TK array of the batch (a block-sized value) is transposed exactly like the
+//! data, so `tks[z][cell][bit]` is the slice of bit `bit` of cell `cell` of
+//! TK(z+1) over the whole batch. A round XORs the first two rows of
+//! TK1 ⊕ TK2 ⊕ TK3 into the state, slice by slice, plus the round constants c0
+//! (cell 0) and c1 (cell 4) as masks made from the public round number.
+//!
+//! The schedule between rounds needs no table and no data-dependent choice:
+//! - PT sends rows 0–1 to rows 2–3 unchanged (`PT[8 + j] = j`) and rows 2–3,
+//!   permuted by [`P`], to rows 0–1. So the two halves of eight cells simply
+//!   swap roles (in round `r` the rows 0–1 are half `r mod 2`), and only the half
+//!   that becomes rows 0–1 is rewritten: its cells are moved by `P` (a renaming,
+//!   whole cells copied) and go through the LFSR.
+//! - The LFSRs of TK2 and TK3 shift the bits of a cell, which on slices is a
+//!   renaming of the cell's words, and XOR two bits into the one shifted in: one
+//!   word XOR per cell.
+//!
+//! Decryption first runs the schedule forward to the last round (only the
+//! permutation and the LFSRs, no rounds), then steps it back round by round with
+//! the inverse LFSRs and `P⁻¹`.
+
+use super::batch::{load, load_with, store, Direction, MAX_BATCH_BYTES};
+use super::round::{decrypt_round, encrypt_round, RoundKey, State};
+use super::sbox::Cell;
+use super::word::Word;
+use crate::spec::round::ROUND_CONSTANTS;
+use crate::spec::tweakey::PT;
+
+/// Cell `i` of the new rows 0–1 is cell `P[i]` of the old rows 2–3 (cell
+/// `PT[i]` of the whole array, `PT[i] ≥ 8`).
+const P: [usize; 8] = {
+    let mut p = [0; 8];
+    let mut i = 0;
+    while i < 8 {
+        assert!(PT[i] >= 8 && PT[8 + i] == i, "PT swaps the halves");
+        p[i] = PT[i] - 8;
+        i += 1;
+    }
+    p
+};
+
+/// The bitsliced TK arrays of one batch: TK1..TKz, each 16 cells as a [`State`].
+/// Half `h` is cells `8h .. 8h + 8`.
+type Tks<W, const Z: usize> = [State<W>; Z];
+
+/// The LFSR of TK(z+1)'s first two rows on one cell's slices (TK1: none). Bit
+/// `b` of the result is one slice of the input, except the bit shifted in, which
+/// costs one XOR (see `spec::tweakey::lfsr_tk2`, `lfsr_tk3`).
+#[inline(always)]
+fn lfsr<W: Word, const BITS: usize>(z: usize, x: &Cell<W>) -> Cell<W> {
+    let mut y = *x;
+    match (z, BITS) {
+        // TK2, 8-bit: (x7..x0) -> (x6..x0, x7 ^ x5).
+        (1, 8) => {
+            y[0] = x[7].xor(x[5]);
+            y[1..8].copy_from_slice(&x[0..7]);
+        }
+        // TK3, 8-bit: (x7..x0) -> (x0 ^ x6, x7..x1).
+        (2, 8) => {
+            y[7] = x[0].xor(x[6]);
+            y[0..7].copy_from_slice(&x[1..8]);
+        }
+        // TK2, 4-bit: (x3..x0) -> (x2, x1, x0, x3 ^ x2).
+        (1, _) => {
+            y[0] = x[3].xor(x[2]);
+            y[1..4].copy_from_slice(&x[0..3]);
+        }
+        // TK3, 4-bit: (x3..x0) -> (x0 ^ x3, x3, x2, x1).
+        (2, _) => {
+            y[3] = x[0].xor(x[3]);
+            y[0..3].copy_from_slice(&x[1..4]);
+        }
+        _ => {}
+    }
+    y
+}
+
+/// The inverse of [`lfsr`]: the bit shifted out is recovered from the one
+/// shifted in and the bit it was XORed with (now one place further on).
+#[inline(always)]
+fn lfsr_inv<W: Word, const BITS: usize>(z: usize, y: &Cell<W>) -> Cell<W> {
+    let mut x = *y;
+    match (z, BITS) {
+        (1, 8) => {
+            x[0..7].copy_from_slice(&y[1..8]);
+            x[7] = y[0].xor(y[6]);
+        }
+        (2, 8) => {
+            x[1..8].copy_from_slice(&y[0..7]);
+            x[0] = y[7].xor(y[5]);
+        }
+        (1, _) => {
+            x[0..3].copy_from_slice(&y[1..4]);
+            x[3] = y[0].xor(y[3]);
+        }
+        (2, _) => {
+            x[1..4].copy_from_slice(&y[0..3]);
+            x[0] = y[3].xor(y[2]);
+        }
+        _ => {}
+    }
+    x
+}
+
+/// `P` as one cycle: `CYCLE[k + 1] = P[CYCLE[k]]`, so new cell `CYCLE[k]` takes
+/// old cell `CYCLE[k + 1]` (indices mod 8). P is a single 8-cycle, so a half is
+/// permuted in place with one cell of temporary instead of a copy of the half.
+const CYCLE: [usize; 8] = {
+    let mut c = [0; 8];
+    let mut k = 1;
+    while k < 8 {
+        c[k] = P[c[k - 1]];
+        assert!(c[k] != 0, "P is a single cycle");
+        k += 1;
+    }
+    assert!(P[c[7]] == 0, "P is a single cycle");
+    c
+};
+
+/// Copies the `BITS` used slices of a cell (4-bit cells leave slices 4..8 zero,
+/// so they are never read or written).
+#[inline(always)]
+fn put<W: Word, const BITS: usize>(dst: &mut Cell<W>, src: &Cell<W>) {
+    dst[..BITS].copy_from_slice(&src[..BITS]);
+}
+
+/// One step of the schedule, round `r` to `r + 1`: half `h` (`(r + 1) mod 2`,
+/// holding rows 2–3) becomes the new rows 0–1, `P` then the LFSR; the other half,
+/// the old rows 0–1, is now rows 2–3 as it is.
+#[inline(always)]
+fn step<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h: usize) {
+    for (z, tk) in tks.iter_mut().enumerate() {
+        let half = &mut tk[8 * h..8 * h + 8];
+        let first = half[CYCLE[0]];
+        for k in 0..7 {
+            let y = lfsr::<W, BITS>(z, &half[CYCLE[k + 1]]);
+            put::<W, BITS>(&mut half[CYCLE[k]], &y);
+        }
+        put::<W, BITS>(&mut half[CYCLE[7]], &lfsr::<W, BITS>(z, &first));
+    }
+}
+
+/// The inverse of [`step`] on the same half: from round `r + 1` back to `r`
+/// (old cell `CYCLE[k + 1]` is the inverse LFSR of new cell `CYCLE[k]`).
+#[inline(always)]
+fn step_back<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h: usize) {
+    for (z, tk) in tks.iter_mut().enumerate() {
+        let half = &mut tk[8 * h..8 * h + 8];
+        let last = half[CYCLE[7]];
+        for k in (1..8).rev() {
+            let x = lfsr_inv::<W, BITS>(z, &half[CYCLE[k - 1]]);
+            put::<W, BITS>(&mut half[CYCLE[k]], &x);
+        }
+        put::<W, BITS>(&mut half[CYCLE[0]], &lfsr_inv::<W, BITS>(z, &last));
+    }
+}
+
+/// The round key of round `r`: rows 0–1 of the TK arrays are half `h` (`r mod 2`).
+struct PerBlockKey<'a, W, const Z: usize> {
+    tks: &'a Tks<W, Z>,
+    h: usize,
+    /// Bits 0..6 of the round constant as masks: c0 = bits 0..4 into cell 0,
+    /// c1 = bits 4..6 into cell 4. Public (they depend on `r` only).
+    rc: [W; 6],
+}
+
+impl<'a, W: Word, const Z: usize> PerBlockKey<'a, W, Z> {
+    #[inline(always)]
+    fn new(tks: &'a Tks<W, Z>, h: usize, r: usize) -> Self {
+        let rc = ROUND_CONSTANTS[r];
+        Self { tks, h, rc: core::array::from_fn(|i| W::splat_mask(0u32.wrapping_sub(u32::from((rc >> i) & 1)))) }
+    }
+}
+
+impl<W: Word, const Z: usize> RoundKey<W> for PerBlockKey<'_, W, Z> {
+    #[inline(always)]
+    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
+        let at = 8 * self.h + cell;
+        for b in 0..BITS {
+            let mut k = self.tks[0][at][b];
+            for tk in &self.tks[1..] {
+                k = k.xor(tk[at][b]);
+            }
+            c[b] = c[b].xor(k);
+        }
+        // `cell` is a constant once the round is inlined, so these tests fold away.
+        if cell == 0 {
+            for b in 0..4 {
+                c[b] = c[b].xor(self.rc[b]);
+            }
+        } else if cell == 4 {
+            c[0] = c[0].xor(self.rc[4]);
+            c[1] = c[1].xor(self.rc[5]);
+        }
+    }
+}
+
+/// Secret scratch of the batches, kept across them and wiped once at the end.
+struct Scratch<W, const Z: usize> {
+    tks: Tks<W, Z>,
+    /// The transposition's scratch while a TK array loads.
+    halves: [[W; 64]; 2],
+    /// One TK array of every block of the batch, gathered contiguously.
+    gathered: [u8; MAX_BATCH_BYTES],
+}
+
+impl<W: Word, const Z: usize> Scratch<W, Z> {
+    fn wipe(&mut self) {
+        W::wipe(self.tks.as_flattened_mut().as_flattened_mut());
+        W::wipe(self.halves.as_flattened_mut());
+        zeroize::Zeroize::zeroize(&mut self.gathered);
+    }
+
+    /// Transposes the TK arrays of the batch's blocks (`tweakeys`: those of up
+    /// to a batch of blocks, `Z` arrays of `block` bytes each; missing blocks
+    /// get all-zero tweakeys).
+    #[inline(always)]
+    fn load_tweakeys<const BITS: usize>(&mut self, tweakeys: &[u8], batch_blocks: usize) {
+        let block = 2 * BITS;
+        let given = tweakeys.len() / (Z * block);
+        for z in 0..Z {
+            let buf = &mut self.gathered[..batch_blocks * block];
+            for (i, dst) in buf.chunks_exact_mut(block).enumerate() {
+                if i < given {
+                    let at = (i * Z + z) * block;
+                    dst.copy_from_slice(&tweakeys[at..at + block]);
+                } else {
+                    dst.fill(0);
+                }
+            }
+            load_with::<W, BITS>(buf, &mut self.tks[z], &mut self.halves);
+        }
+    }
+}
+
+/// Encrypts or decrypts one full batch (`blocks`) in place, each block with its
+/// own tweakey (`tweakeys`: up to a batch of them, see
+/// [`Scratch::load_tweakeys`]). Rounds go in pairs between two states as in
+/// `batch::crypt_batch`, which also keeps every half index a constant.
+#[inline(always)]
+fn crypt_batch<W: Word, const BITS: usize, const Z: usize>(
+    scratch: &mut Scratch<W, Z>,
+    rounds: usize,
+    dir: Direction,
+    blocks: &mut [u8],
+    tweakeys: &[u8],
+) {
+    let batch_blocks = 64 * W::LANES;
+    debug_assert_eq!(blocks.len(), batch_blocks * 2 * BITS);
+    scratch.load_tweakeys::<BITS>(tweakeys, batch_blocks);
+    let tks = &mut scratch.tks;
+    let paired = rounds / 2 * 2;
+    let zero = W::splat(0);
+    let mut a: State<W> = [[zero; 8]; 16];
+    let mut b: State<W> = [[zero; 8]; 16];
+    load::<W, BITS>(blocks, &mut a);
+    match dir {
+        Direction::Encrypt => {
+            for r in (0..paired).step_by(2) {
+                encrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey::new(tks, 0, r));
+                step::<W, BITS, Z>(tks, 1);
+                encrypt_round::<W, BITS, _>(&b, &mut a, &PerBlockKey::new(tks, 1, r + 1));
+                step::<W, BITS, Z>(tks, 0);
+            }
+            if rounds > paired {
+                encrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey::new(tks, 0, paired));
+                core::mem::swap(&mut a, &mut b);
+            }
+        }
+        Direction::Decrypt => {
+            // Forward to the last round's tweakey: rounds - 1 steps, the first
+            // one on half 1.
+            for _ in 0..(rounds - 1) / 2 {
+                step::<W, BITS, Z>(tks, 1);
+                step::<W, BITS, Z>(tks, 0);
+            }
+            if (rounds - 1) % 2 == 1 {
+                step::<W, BITS, Z>(tks, 1);
+            }
+            if rounds > paired {
+                decrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey::new(tks, 0, paired));
+                step_back::<W, BITS, Z>(tks, 0);
+                core::mem::swap(&mut a, &mut b);
+            }
+            for r in (0..paired).step_by(2).rev() {
+                decrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey::new(tks, 1, r + 1));
+                step_back::<W, BITS, Z>(tks, 1);
+                decrypt_round::<W, BITS, _>(&b, &mut a, &PerBlockKey::new(tks, 0, r));
+                step_back::<W, BITS, Z>(tks, 0);
+            }
+        }
+    }
+    store::<W, BITS>(&a, blocks);
+}
+
+/// Encrypts or decrypts whole blocks in place, block `i` with tweakey bytes
+/// `i·t .. (i+1)·t` of `tweakeys` (`t = Z · block`), one batch at a time. A tail
+/// shorter than a batch runs in a zero-padded batch (zero data, zero tweakeys),
+/// so it takes the same time whatever its content; the padding is wiped, as is
+/// every scratch that held tweakey bits.
+#[inline(always)]
+pub(crate) fn crypt_blocks<W: Word, const BITS: usize, const Z: usize>(
+    rounds: usize,
+    dir: Direction,
+    data: &mut [u8],
+    tweakeys: &[u8],
+) {
+    let batch_blocks = 64 * W::LANES;
+    let block = 2 * BITS;
+    debug_assert_eq!(data.len() / block * Z * block, tweakeys.len());
+    let zero = W::splat(0);
+    let mut scratch: Scratch<W, Z> =
+        Scratch { tks: [[[zero; 8]; 16]; Z], halves: [[zero; 64]; 2], gathered: [0; MAX_BATCH_BYTES] };
+    let mut chunks = data.chunks_exact_mut(batch_blocks * block);
+    let mut keys = tweakeys.chunks(batch_blocks * Z * block);
+    for (chunk, tk) in (&mut chunks).zip(&mut keys) {
+        crypt_batch::<W, BITS, Z>(&mut scratch, rounds, dir, chunk, tk);
+    }
+    let tail = chunks.into_remainder();
+    if !tail.is_empty() {
+        let tk = keys.next().unwrap_or(&[]);
+        let mut buf = [0u8; MAX_BATCH_BYTES];
+        let padded = &mut buf[..batch_blocks * block];
+        padded[..tail.len()].copy_from_slice(tail);
+        crypt_batch::<W, BITS, Z>(&mut scratch, rounds, dir, padded, tk);
+        tail.copy_from_slice(&padded[..tail.len()]);
+        zeroize::Zeroize::zeroize(&mut buf);
+    }
+    scratch.wipe();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::tweakey::{lfsr_tk2, lfsr_tk3};
+    use crate::spec::CellWidth;
+
+    /// Spreads 64 cell values into slices (bit `b` of value `j` is bit `j` of slice `b`).
+    fn slice(values: &[u8; 64]) -> Cell<u64> {
+        core::array::from_fn(|b| (0..64).fold(0u64, |w, j| w | (u64::from((values[j] >> b) & 1) << j)))
+    }
+
+    fn unslice(c: &Cell<u64>, bits: usize) -> [u8; 64] {
+        core::array::from_fn(|j| (0..bits).fold(0u8, |v, b| v | ((((c[b] >> j) & 1) as u8) << b)))
+    }
+
+    /// Every 8-bit (and 4-bit) value through the sliced LFSRs and their inverses,
+    /// against the specification's.
+    #[test]
+    fn sliced_lfsrs_match_the_specification() {
+        for chunk in 0..4u8 {
+            let values: [u8; 64] = core::array::from_fn(|j| chunk * 64 + j as u8);
+            let x = slice(&values);
+            let nib: [u8; 64] = core::array::from_fn(|j| values[j] & 0xf);
+            let xn = slice(&nib);
+            for z in 1..3 {
+                let spec = |width: CellWidth, v: u8| if z == 1 { lfsr_tk2(width, v) } else { lfsr_tk3(width, v) };
+                let y = lfsr::<u64, 8>(z, &x);
+                assert_eq!(unslice(&y, 8), values.map(|v| spec(CellWidth::Byte, v)), "TK{} 8-bit", z + 1);
+                assert_eq!(lfsr_inv::<u64, 8>(z, &y), x, "TK{} 8-bit inverse", z + 1);
+                let yn = lfsr::<u64, 4>(z, &xn);
+                assert_eq!(unslice(&yn, 4), nib.map(|v| spec(CellWidth::Nibble, v)), "TK{} 4-bit", z + 1);
+                assert_eq!(lfsr_inv::<u64, 4>(z, &yn), xn, "TK{} 4-bit inverse", z + 1);
+            }
+            assert_eq!(lfsr::<u64, 8>(0, &x), x, "TK1 has no LFSR");
+        }
+    }
+}
