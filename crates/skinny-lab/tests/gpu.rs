@@ -7,24 +7,11 @@
 //! passes; with `SKINNY_REQUIRE_GPU=1` (the GPU machines) that is a failure.
 #![cfg(feature = "cuda")]
 
-use skinny::Variant;
-use skinny_lab::gpu::Gpu;
-use skinny_lab::{Boomerang, Common, Control, Differential, Outcome, Shard, Witness};
-use std::io::Write;
-use std::sync::Arc;
+mod support;
 
-fn gpu() -> Option<Arc<Gpu>> {
-    match Gpu::first() {
-        Ok(g) => Some(g),
-        Err(e) => {
-            if std::env::var_os("SKINNY_REQUIRE_GPU").is_some_and(|v| v == "1") {
-                panic!("no usable GPU, and SKINNY_REQUIRE_GPU=1: {e}");
-            }
-            let _ = std::io::stderr().write_all(format!("skip: no usable GPU: {e}\n").as_bytes());
-            None
-        }
-    }
-}
+use skinny::Variant;
+use skinny_lab::{Boomerang, Common, Control, Differential, Outcome, Shard, Witness};
+use support::gpu;
 
 /// xorshift bytes, a few bits set (`bits` > 0) or all random (`bits` == 0).
 struct Rng(u64);

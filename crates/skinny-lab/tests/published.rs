@@ -9,6 +9,10 @@
 //! Entries marked `ci = always` run here; those that need too many queries for
 //! a test run (`ci = slow`) run with
 //! `cargo test -p skinny-lab --release --test published -- --ignored`.
+//! With the feature `cuda` and a GPU, every entry also runs on the GPU with
+//! the published experiment's own query count and key schedule.
+
+mod support;
 
 use std::collections::BTreeMap;
 
@@ -216,5 +220,43 @@ fn published_probabilities_cheap() {
 fn published_probabilities_slow() {
     for e in probability_entries("slow") {
         check_probability(&e);
+    }
+}
+
+/// Every published probability on the GPU, at the published experiment's
+/// size (its queries and keys), against the published figure.
+#[cfg(feature = "cuda")]
+#[test]
+fn published_probabilities_at_full_size_on_the_gpu() {
+    let Some(g) = support::gpu() else { return };
+    let control = skinny_lab::Control::new();
+    for e in entries().into_iter().filter(|e| e.kind != "quartet") {
+        let mut c = common(&e);
+        if e.fields.contains_key("published_queries") {
+            c.queries = e.count("published_queries");
+        }
+        let (hits, queries, seconds) = if e.kind == "differential" {
+            let mut d = Differential::new(c, e.hex("dp"), e.hex("dc"));
+            d.dk = e.hex("dk");
+            let r = d.run_gpu(&g, &control).unwrap();
+            (r.hits, r.queries, r.seconds)
+        } else {
+            let mut b = Boomerang::new(c, e.hex("dp"), e.hex("dc"));
+            b.dk1 = e.hex("dk1");
+            b.dk2 = e.hex("dk2");
+            let r = b.run_gpu(&g, &control).unwrap();
+            (r.hits, r.queries, r.seconds)
+        };
+        let published = e.get("published_log2_p").parse::<f64>().unwrap();
+        let est = stats::estimate_at(hits, queries, ALPHA);
+        let lower = est.log2_lower.unwrap_or(f64::NEG_INFINITY);
+        eprintln!(
+            "published on the GPU: {}: {hits} of {queries} queries in {seconds:.2} s, log2 p {:.3}, \
+             1-1e-6 interval [{lower:.3}, {:.3}], published {published}",
+            e.name,
+            est.log2_p.unwrap_or(f64::NEG_INFINITY),
+            est.log2_upper
+        );
+        assert!(lower <= published && published <= est.log2_upper, "{}: published 2^{published} outside", e.name);
     }
 }
