@@ -15,8 +15,8 @@ echo "## lab_speed, default kernels (GPU 2^${LAB_LOG2:-35} queries, CPU 2^${CPU_
 timeout 150 $B/lab_speed ${LAB_LOG2:-35} ${CPU_LOG2:-22}
 echo "## lab_speed, SKINNY_LAB_ARK_HALVES=1 (GPU only)"
 SKINNY_LAB_NVRTC=-DSKINNY_LAB_ARK_HALVES=1 timeout 150 $B/lab_speed ${LAB_LOG2:-35} 0 2>&1 | grep -E "kernel|gpu"
-echo "## CLI: 2^${LONG_LOG2:-38} fresh-key boomerang queries, 18-round SKINNY-128-256"
+echo "## CLI: 2^${LONG_LOG2:-37} fresh-key boomerang queries, 18-round SKINNY-128-256"
 DP=01000000000000000000000000000000; DC=00000001000000000000000000000000
 DK=0000000000000000000000000000000020000000000000000000000000000000
 timeout 150 $B/skinny lab boomerang -b gpu --cipher skinny-128-256 --rounds 18 --dp $DP --dc $DC --dk1 $DK --dk2 $DK \
-    --queries 2^${LONG_LOG2:-38} --key-every 1 --json | head -c 700; echo
+    --queries 2^${LONG_LOG2:-37} --key-every 1 --json | head -c 700; echo
