@@ -15,6 +15,8 @@ exe=$(cargo test --release --locked -p skinny-bulk --features cuda --test gpu --
 cp "$exe" .gpu-bin/gpu-tests
 exe=$(cargo test --release --locked -p skinny-lab --features cuda --test gpu --no-run 2>&1 | grep -o 'target/release/deps/gpu-[0-9a-f]*' | head -1)
 cp "$exe" .gpu-bin/lab-gpu-tests
+exe=$(cargo test --release --locked -p skinny-lab --features cuda --test published --no-run 2>&1 | grep -o 'target/release/deps/published-[0-9a-f]*' | head -1)
+cp "$exe" .gpu-bin/lab-published-tests
 cargo build --release --locked -p skinny-lab --features cuda --example lab_speed
 cp target/release/examples/lab_speed .gpu-bin/
 git rev-parse HEAD > .gpu-bin/COMMIT

@@ -11,6 +11,8 @@ echo "commit: $(cat $B/COMMIT)"; nvidia-smi --query-gpu=name,driver_version --fo
 echo "## bulk GPU suite"; timeout 120 $B/gpu-tests --test-threads=1 2>&1 | grep -E "test result|panicked|FAILED"
 echo "## selftest"; timeout 120 $B/skinny selftest 2>&1 | tail -3
 echo "## lab GPU tests"; timeout 200 $B/lab-gpu-tests --test-threads=4 2>&1 | grep -E "^test |test result|panicked|FAILED|left|right|published"
+echo "## published distinguishers (CPU tests, and every probability on the GPU at the published size)"
+timeout 150 $B/lab-published-tests --test-threads=4 --nocapture 2>&1 | grep -E "test result|panicked|FAILED|published on the GPU"
 echo "## lab_speed, default kernels (GPU 2^${LAB_LOG2:-35} queries, CPU 2^${CPU_LOG2:-22})"
 timeout 150 $B/lab_speed ${LAB_LOG2:-35} ${CPU_LOG2:-22}
 echo "## lab_speed, SKINNY_LAB_ARK_HALVES=1 (GPU only)"
