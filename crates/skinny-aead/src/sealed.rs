@@ -302,9 +302,7 @@ impl fmt::Display for SealedError {
             SealedError::TruncatedInside => f.write_str("truncated: the file ends inside its header or a chunk"),
             SealedError::Truncated { chunks } => write!(
                 f,
-                "truncated: the file ends after chunk {} of a longer file (the {} present verified)",
-                chunks,
-                if *chunks == 1 { "one chunk" } else { "chunks" }
+                "truncated: the file ends after chunk {chunks}, which is not the last one (chunks are missing)"
             ),
             SealedError::TrailingData { chunk } => {
                 write!(f, "damaged file: unexpected data after the last chunk (chunk {})", chunk + 1)
