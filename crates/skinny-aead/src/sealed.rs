@@ -588,7 +588,7 @@ fn open_chunk_keeping(
     buf: &mut Vec<u8>,
 ) -> Result<(), aead::Error> {
     let mut copy = Zeroizing::new(buf.clone());
-    match open_fn(key, nonce, ad, &mut *copy) {
+    match open_fn(key, nonce, ad, &mut copy) {
         Ok(()) => {
             core::mem::swap(buf, &mut *copy);
             Ok(())
@@ -611,7 +611,7 @@ fn diagnose(
 ) -> SealedError {
     let (nonce, len) = header.nonce(index, !last);
     let mut copy = Zeroizing::new(ciphertext.to_vec());
-    match open_fn(key, &nonce[..len], ad, &mut *copy) {
+    match open_fn(key, &nonce[..len], ad, &mut copy) {
         Ok(()) if last => SealedError::Truncated { chunks: index + 1 },
         Ok(()) => SealedError::TrailingData { chunk: index },
         Err(_) => SealedError::Authentication { chunk: index },

@@ -127,7 +127,7 @@ fn truncation_anywhere_is_detected_and_named_at_boundaries() {
         let piece = 16 + member.tag_len();
         for cut in 0..file.len() {
             let e = open(&file[..cut], &KEY).unwrap_err();
-            let at_boundary = cut > HEADER_LEN && (cut - HEADER_LEN) % piece == 0;
+            let at_boundary = cut > HEADER_LEN && (cut - HEADER_LEN).is_multiple_of(piece);
             match e {
                 SealedError::Truncated { chunks } if at_boundary => {
                     assert_eq!(chunks as usize, (cut - HEADER_LEN) / piece)

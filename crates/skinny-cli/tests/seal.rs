@@ -131,7 +131,7 @@ fn every_truncation_fails_and_boundaries_are_named() {
     let (file, _) = small();
     for cut in 0..file.len() {
         let e = open_must_fail(dir.path(), &file[..cut], KEY, &format!("cut at {cut}"));
-        if cut > HEADER && (cut - HEADER) % 32 == 0 {
+        if cut > HEADER && (cut - HEADER).is_multiple_of(32) {
             assert!(e.contains("truncated"), "cut at {cut}: {e}");
         }
     }
@@ -189,7 +189,7 @@ fn to_stdout_only_verified_chunks_come_out() {
     file[HEADER + 3 * 32 + 5] ^= 1;
     let o = run(&["open", "-K", KEY], &file);
     one_line(&o, 1, "damaged chunk to stdout");
-    assert!(o.stdout.len() <= 3 * 16 && o.stdout.len() % 16 == 0, "{} bytes", o.stdout.len());
+    assert!(o.stdout.len() <= 3 * 16 && o.stdout.len().is_multiple_of(16), "{} bytes", o.stdout.len());
     assert_eq!(o.stdout, plain[..o.stdout.len()]);
 }
 
