@@ -525,6 +525,18 @@ impl From<BenchBackend> for BackendChoice {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn chunk_sizes_are_powers_of_two_from_16_bytes_to_16_mib() {
+        assert_eq!(super::chunk_size_log2("64K"), Ok(16));
+        assert_eq!(super::chunk_size_log2(" 1m "), Ok(20));
+        assert_eq!(super::chunk_size_log2("16"), Ok(4));
+        assert_eq!(super::chunk_size_log2("16M"), Ok(24));
+        assert_eq!(super::chunk_size_log2("1024KiB"), Ok(20));
+        for bad in ["8", "3K", "32M", "0", "", "x", "64Q", "99999999999999999999M"] {
+            assert!(super::chunk_size_log2(bad).is_err(), "{bad}");
+        }
+    }
     use super::*;
     use clap::CommandFactory;
 

@@ -228,3 +228,47 @@ fn a_failed_seal_keeps_the_existing_output() {
     assert_eq!(std::fs::read(dir.path().join("out")).unwrap(), b"old");
     assert_eq!(listing(dir.path()), ["out"]);
 }
+
+#[test]
+fn a_signal_during_open_leaves_no_file_and_the_old_output() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let ignored = status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
+        .is_some_and(|m| m & (1 << (15 - 1)) != 0);
+    if ignored {
+        println!("skip: SIGTERM is ignored in this test's environment");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("out"), b"old").unwrap();
+    let file = seal(&bytes(8, 1 << 20), &["--chunk-size", "1K"]);
+    let mut child = common::skinny()
+        .args(["open", "-K", KEY, "-q", "-o", "out"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Half the file, then the pipe stays open: `open` is mid-stream, with
+    // verified chunks in its temporary file.
+    stdin.write_all(&file[..file.len() / 2]).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !listing(dir.path()).iter().any(|n| n.starts_with(".skinny-")) {
+        assert!(std::time::Instant::now() < deadline, "no temporary file appeared");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let killed = std::process::Command::new("sh").arg("-c").arg(format!("kill -TERM {}", child.id())).status().unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(128 + 15), "{status:?}");
+    assert_eq!(listing(dir.path()), ["out"]);
+    assert_eq!(std::fs::read(dir.path().join("out")).unwrap(), b"old");
+}
