@@ -214,3 +214,60 @@ fn bad_options_are_refused() {
         assert!(matches!(e, Err(SealedError::InvalidOptions(_))));
     }
 }
+
+/// A reader that hands out at most a few bytes a call, and is interrupted now
+/// and then, as pipes and signals do.
+struct Trickle<'a> {
+    data: &'a [u8],
+    calls: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.calls % 5 == 0 {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        let n = (self.calls % 7 + 1).min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn short_reads_change_nothing() {
+    let plain = data(16 * 9 + 3);
+    let options = SealOptions { member: Member::M2, chunk_log2: 4 };
+    let prefix = [9u8; 7];
+    let mut whole = Vec::new();
+    sealed::seal_with_prefix(&plain[..], &mut whole, &KEY, &options, &prefix).unwrap();
+    let mut trickled = Vec::new();
+    sealed::seal_with_prefix(Trickle { data: &plain, calls: 0 }, &mut trickled, &KEY, &options, &prefix).unwrap();
+    assert_eq!(whole, trickled);
+    let mut back = Vec::new();
+    sealed::open(Trickle { data: &whole, calls: 0 }, &mut back, &KEY).unwrap();
+    assert_eq!(back, plain);
+}
+
+#[test]
+fn the_bytes_do_not_depend_on_threads_or_window() {
+    // Windows of 2, 6 and (16 MiB chunks) 1 chunk: the same file each time.
+    let prefix = [3u8; 11];
+    for (log2, len) in [(4u8, 16 * 50 + 1), (24, (16 << 20) + 100)] {
+        let plain = data(len);
+        let options = SealOptions { member: Member::M1, chunk_log2: log2 };
+        let mut files = Vec::new();
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let mut out = Vec::new();
+            pool.install(|| sealed::seal_with_prefix(&plain[..], &mut out, &KEY, &options, &prefix)).unwrap();
+            let mut back = Vec::new();
+            pool.install(|| sealed::open(&out[..], &mut back, &KEY)).unwrap();
+            assert!(back == plain, "2^{log2}, {threads} threads");
+            files.push(out);
+        }
+        assert!(files[0] == files[1], "2^{log2}");
+        assert_eq!(files[0].len(), HEADER_LEN + len + len.div_ceil(1 << log2) * 16);
+    }
+}
