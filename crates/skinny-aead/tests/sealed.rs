@@ -225,7 +225,7 @@ struct Trickle<'a> {
 impl std::io::Read for Trickle<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         self.calls += 1;
-        if self.calls % 5 == 0 {
+        if self.calls.is_multiple_of(5) {
             return Err(std::io::ErrorKind::Interrupted.into());
         }
         let n = (self.calls % 7 + 1).min(buf.len()).min(self.data.len());
