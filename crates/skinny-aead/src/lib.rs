@@ -75,16 +75,28 @@
 //! assert!(cipher.decrypt(&nonce, Payload { msg: &ct, aad: b"other" }).is_err());
 //! ```
 //!
-//! `no_std`; the default feature `alloc` adds [`aead::Aead`] (results in a `Vec`).
-//! Without it, use [`aead::AeadInOut`] (in place, or from one buffer to another).
+//! # Sealed files
+//!
+//! With the default feature `std`, [`sealed`] encrypts a stream of any length
+//! into a versioned, chunked file format (STREAM over SKINNY-AEAD) and back,
+//! detecting truncation, reordering, splicing and header changes.
+//!
+//! `no_std` without the `std` feature; `alloc` (part of the default `std`) adds
+//! [`aead::Aead`] (results in a `Vec`). Without it, use [`aead::AeadInOut`] (in
+//! place, or from one buffer to another).
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+#[cfg(feature = "std")]
+extern crate std;
 
 pub use aead;
 
 mod engine;
 mod mode;
+#[cfg(feature = "std")]
+pub mod sealed;
 
 use aead::consts::{U12, U16, U8};
 use aead::inout::InOutBuf;

@@ -18,6 +18,9 @@ pub enum CliError {
     Gpu(String),
     /// Writing a report to stdout failed (a closed pipe, a full disk).
     Output(std::io::Error),
+    /// A sealed file did not open (not sealed, truncated, failed to verify), or
+    /// sealing options were refused.
+    Sealed(skinny_aead::sealed::SealedError),
     /// Stopped by a signal (Ctrl-C, SIGTERM) after printing a partial result.
     Interrupted {
         /// The line to show.
@@ -33,6 +36,7 @@ impl fmt::Display for CliError {
             CliError::Usage(m) | CliError::Io(m) | CliError::Check(m) | CliError::Gpu(m) => f.write_str(m),
             CliError::Interrupted { message, .. } => f.write_str(message),
             CliError::Bulk(e) => f.write_str(&bulk_message(e)),
+            CliError::Sealed(e) => write!(f, "{e}"),
             CliError::Output(e) => write!(f, "cannot write output: {}", reason(e)),
         }
     }
@@ -65,6 +69,20 @@ fn bulk_message(e: &skinny_bulk::Error) -> String {
             format!("input is {}, not a whole number of {block}-byte blocks", count(*len, "byte"))
         }
         other => other.to_string(),
+    }
+}
+
+impl From<skinny_aead::sealed::SealedError> for CliError {
+    fn from(e: skinny_aead::sealed::SealedError) -> Self {
+        use skinny_aead::sealed::SealedError as S;
+        match e {
+            S::Read(e) => CliError::Io(format!("cannot read input: {}", reason(&e))),
+            // As for encrypt: the reader of stdout went away, quietly.
+            S::Write(e) if e.kind() == std::io::ErrorKind::BrokenPipe => CliError::Output(e),
+            S::Write(e) => CliError::Io(format!("cannot write output: {}", reason(&e))),
+            S::InvalidOptions(why) => CliError::Usage(format!("invalid seal options: {why}")),
+            other => CliError::Sealed(other),
+        }
     }
 }
 

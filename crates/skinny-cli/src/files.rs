@@ -1,4 +1,4 @@
-//! Where `encrypt` and `decrypt` read and write.
+//! Where `encrypt`, `decrypt`, `seal` and `open` read and write.
 //!
 //! The output to a file is written to a temporary file beside it (same
 //! directory, unpredictable name, created exclusively) and renamed over the

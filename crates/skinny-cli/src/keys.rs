@@ -44,29 +44,57 @@ pub fn decode_hex(what: &str, text: &str) -> Result<Zeroizing<Vec<u8>>, CliError
 /// Neither or both given, bad hex, an unreadable file, or the wrong length.
 pub fn load_key(variant: Variant, key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let want = variant.tweakey_bytes();
+    let name = variant.to_string();
+    load_key_of(&KeyKind { name: &name, len: want, what: "the whole tweakey TK1||TK2||TK3, " }, key, key_file)
+}
+
+/// The 16-byte SKINNY-AEAD key of `seal` and `open`, from `--key HEX` or
+/// `--key-file PATH` (exactly one), by the same rules as [`load_key`].
+///
+/// # Errors
+/// Neither or both given, bad hex, an unreadable file, or not 16 bytes.
+pub fn load_aead_key(key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<[u8; 16]>, CliError> {
+    let bytes = load_key_of(&KeyKind { name: "SKINNY-AEAD", len: 16, what: "" }, key, key_file)?;
+    let mut out = Zeroizing::new([0u8; 16]);
+    out.copy_from_slice(&bytes);
+    Ok(out)
+}
+
+/// What a key is for, in messages: `name` needs `len` bytes; `what` is said
+/// before the hex length.
+struct KeyKind<'a> {
+    name: &'a str,
+    len: usize,
+    what: &'a str,
+}
+
+fn load_key_of(kind: &KeyKind<'_>, key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let (name, want) = (kind.name, kind.len);
     match (key, key_file) {
         (None, None) => Err(CliError::Usage(format!(
-            "a key is required: --key HEX or --key-file PATH ({variant} takes {want} bytes, {} hex digits)",
+            "a key is required: --key HEX or --key-file PATH ({name} takes {want} bytes, {} hex digits)",
             2 * want
         ))),
         (Some(_), Some(_)) => Err(CliError::Usage("give the key once: --key or --key-file, not both".into())),
         (Some(hex), None) => {
             let bytes = decode_hex("--key", hex)?;
-            check_key_length(variant, bytes.len())?;
+            check_key_length(kind, bytes.len())?;
             Ok(bytes)
         }
-        (None, Some(path)) => read_key_file(variant, path),
+        (None, Some(path)) => read_key_file(kind, path),
     }
 }
 
-fn check_key_length(variant: Variant, got: usize) -> Result<(), CliError> {
-    let want = variant.tweakey_bytes();
+fn check_key_length(kind: &KeyKind<'_>, got: usize) -> Result<(), CliError> {
+    let want = kind.len;
     if got == want {
         Ok(())
     } else {
         Err(CliError::Usage(format!(
-            "{variant} needs {} key (the whole tweakey TK1||TK2||TK3, {} hex digits), got {}",
+            "{} needs {} key ({}{} hex digits), got {}",
+            kind.name,
             crate::error::an(want, "byte"),
+            kind.what,
             2 * want,
             crate::error::count(got as u64, "byte")
         )))
@@ -82,8 +110,8 @@ fn check_key_length(variant: Variant, got: usize) -> Result<(), CliError> {
 /// from a random source are all-hex with negligible probability, while a hex
 /// key of the wrong length taken as raw bytes would silently be another key.
 /// Messages give lengths, never content.
-fn read_key_file(variant: Variant, path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    let want = variant.tweakey_bytes();
+fn read_key_file(kind: &KeyKind<'_>, path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let (variant, want) = (kind.name, kind.len);
     let shown = path.display();
     let file = std::fs::File::open(path)
         .map_err(|e| CliError::Io(format!("cannot read key file {shown}: {}", crate::error::reason(&e))))?;

@@ -13,6 +13,17 @@ use std::time::{Duration, Instant};
 
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const IV: &str = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+/// The 16-byte key of `seal` and `open`.
+const KEY16: &str = "000102030405060708090a0b0c0d0e0f";
+
+/// `plain` sealed under [`KEY16`] by the library (chunks of 1 KiB).
+fn sealed(plain: &[u8]) -> Vec<u8> {
+    let key: [u8; 16] = core::array::from_fn(|i| i as u8);
+    let options = skinny_aead::sealed::SealOptions { chunk_log2: 10, ..Default::default() };
+    let mut out = Vec::new();
+    skinny_aead::sealed::seal(plain, &mut out, &key, &options).expect("seal");
+    out
+}
 
 /// Each command in a small, quick form, and the input it reads.
 fn commands() -> Vec<(&'static str, Vec<&'static str>, Vec<u8>)> {
@@ -33,6 +44,8 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, Vec<u8>)> {
     vec![
         ("encrypt", vec!["encrypt", "-K", KEY, "--iv", IV, "-q"], bytes(1, 256 << 10)),
         ("decrypt", vec!["decrypt", "-K", KEY, "--iv", IV, "-q"], bytes(2, 256 << 10)),
+        ("seal", vec!["seal", "-K", KEY16, "-q"], bytes(5, 256 << 10)),
+        ("open", vec!["open", "-K", KEY16, "-q"], sealed(&bytes(6, 256 << 10))),
         ("info", vec!["info"], Vec::new()),
         ("selftest", vec!["selftest", "--rounds", "1", "--max-bytes", "64"], Vec::new()),
         ("bench", tiny_bench, Vec::new()),
@@ -158,10 +171,36 @@ fn random_args(rng: &mut Rng) -> Vec<String> {
     const INPUTS: &[&str] = &["in", "blocks", "-", ".", "missing", "empty"];
     const KEY_FILES: &[&str] = &["k", "k8", "missing", ".", "in", "empty"];
     let mut args: Vec<String> = Vec::new();
-    let cmd =
-        rng.pick(&["encrypt", "decrypt", "encrypt", "decrypt", "info", "selftest", "bench", "completions", "nope"]);
+    let cmd = rng.pick(&[
+        "encrypt",
+        "decrypt",
+        "encrypt",
+        "decrypt",
+        "seal",
+        "open",
+        "info",
+        "selftest",
+        "bench",
+        "completions",
+        "nope",
+    ]);
     args.push(cmd.into());
     match cmd {
+        "seal" | "open" => {
+            const KEYS16: &[&str] = &[KEY16, KEY16, "0011", KEY, "zz", ""];
+            const SEAL_INPUTS: &[&str] = &["in", "sealed", "-", ".", "missing", "empty"];
+            for _ in 0..rng.below(7) {
+                match rng.below(10) {
+                    0..=2 => args.extend(["-K".into(), rng.pick(KEYS16).into()]),
+                    3 => args.extend(["--key-file".into(), rng.pick(&["k16", "k", "missing", "."]).into()]),
+                    4 => args.extend(["--member".into(), rng.pick(&["m1", "M5", "m6", "m7", ""]).into()]),
+                    5 => args.extend(["--chunk-size".into(), rng.pick(&["16", "64K", "3K", "1m", "x"]).into()]),
+                    6 | 7 => args.extend(["-o".into(), rng.pick(OUTPUTS).into()]),
+                    8 => args.push(rng.pick(&["--force", "-q", "--threads", "--bogus"]).into()),
+                    _ => args.push(rng.pick(SEAL_INPUTS).into()),
+                }
+            }
+        }
         "encrypt" | "decrypt" => {
             for _ in 0..rng.below(9) {
                 match rng.below(16) {
@@ -207,6 +246,8 @@ fn fuzz_dir(dir: &Path) {
     std::fs::write(dir.join("empty"), b"").unwrap();
     std::fs::write(dir.join("k"), format!("{KEY}\n")).unwrap();
     std::fs::write(dir.join("k8"), "0001020304050607").unwrap();
+    std::fs::write(dir.join("k16"), KEY16).unwrap();
+    std::fs::write(dir.join("sealed"), sealed(&bytes(9, 3000))).unwrap();
 }
 
 #[test]

@@ -3,4 +3,5 @@
 pub mod crypt;
 pub mod info;
 pub mod lab;
+pub mod seal;
 pub mod selftest;

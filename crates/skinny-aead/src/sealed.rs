@@ -1,0 +1,619 @@
+//! The sealed file format: a stream of any length encrypted and authenticated
+//! in chunks with SKINNY-AEAD, by the STREAM construction (Hoang, Reyhanitabar,
+//! Rogaway, Vizár: *Online authenticated-encryption and its nonce-reuse
+//! misuse-resistance*, CRYPTO 2015). Needs the `std` feature.
+//!
+//! ```text
+//! header (24 bytes) | chunk 0 | chunk 1 | ... | chunk n-1 (the last)
+//!
+//! header = "SKINNYSEAL" (10) | version = 1 (1) | member id 1..6 (1)
+//!        | log2 chunk size 4..24 (1) | nonce prefix field (11)
+//! chunk i = SKINNY-AEAD(key, nonce_i, AD = the 24 header bytes, plaintext_i)
+//!         = ciphertext_i (as long as plaintext_i) | tag_i (16 or 8 bytes)
+//! nonce_i = prefix | i as 32-bit big-endian | 0x01 for the last chunk, else 0x00
+//! ```
+//!
+//! Every chunk but the last holds exactly `chunk size` plaintext bytes; the last
+//! holds 0 to `chunk size` (an empty input is one empty last chunk). The prefix
+//! is drawn from the operating system for every file: 11 bytes for the members
+//! with a 128-bit nonce (M1, M3), 7 bytes for those with a 96-bit nonce (the
+//! last 4 bytes of the field are then zero). Because every chunk's nonce holds
+//! its position and whether it is the last, and every chunk authenticates the
+//! whole header, reordering, dropping (also at a chunk boundary), appending or
+//! splicing chunks, and changing the header, are all detected, and so is a
+//! wrong key. The repository's `docs/sealed-format.md` is the full
+//! specification, with a test vector.
+//!
+//! [`seal`] and [`open`] move a reader to a writer with bounded memory (a
+//! window of chunks, sealed or opened in parallel on rayon's pool). [`open`]
+//! writes a chunk's plaintext only after its tag verified; on failure, the
+//! chunks already written stay written (the writer's owner decides what to do
+//! with them, e.g. delete a temporary file).
+//!
+//! ```
+//! use skinny_aead::sealed::{self, SealOptions};
+//! let key = [7u8; 16];
+//! let mut file = Vec::new();
+//! sealed::seal(&b"attack at dawn"[..], &mut file, &key, &SealOptions::default())?;
+//! let mut plain = Vec::new();
+//! sealed::open(&file[..], &mut plain, &key)?;
+//! assert_eq!(plain, b"attack at dawn");
+//! file[30] ^= 1;
+//! assert!(sealed::open(&file[..], &mut Vec::new(), &key).is_err());
+//! # Ok::<(), sealed::SealedError>(())
+//! ```
+
+use crate::{SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};
+use aead::{AeadCore, AeadInOut, Key, KeyInit, Nonce, Tag};
+use core::fmt;
+use rayon::prelude::*;
+use std::io::{self, Read, Write};
+use std::vec::Vec;
+use zeroize::{Zeroize, Zeroizing};
+
+/// The first bytes of every sealed file.
+pub const MAGIC: [u8; 10] = *b"SKINNYSEAL";
+/// The format version this module writes and reads.
+pub const VERSION: u8 = 1;
+/// The header's length in bytes.
+pub const HEADER_LEN: usize = 24;
+/// The length of the header's nonce prefix field.
+pub const PREFIX_FIELD_LEN: usize = 11;
+/// The smallest chunk size, as a power of two (16 bytes; for tests and examples).
+pub const MIN_CHUNK_LOG2: u8 = 4;
+/// The largest chunk size, as a power of two (16 MiB).
+pub const MAX_CHUNK_LOG2: u8 = 24;
+/// The default chunk size, as a power of two (64 KiB).
+pub const DEFAULT_CHUNK_LOG2: u8 = 16;
+/// The most chunks a file may have (the counter is 32 bits).
+pub const MAX_CHUNKS: u64 = 1 << 32;
+
+/// Memory for a window of chunks in flight is kept near this (at least one chunk).
+const WINDOW_BYTES: usize = 16 << 20;
+
+/// A SKINNY-AEAD member, with its id in the header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Member {
+    /// [`SkinnyAeadM1`]: SKINNY-128-384, 128-bit nonce and tag (the default).
+    #[default]
+    M1,
+    /// [`SkinnyAeadM2`]: SKINNY-128-384, 96-bit nonce, 128-bit tag.
+    M2,
+    /// [`SkinnyAeadM3`]: SKINNY-128-384, 128-bit nonce, 64-bit tag.
+    M3,
+    /// [`SkinnyAeadM4`]: SKINNY-128-384, 96-bit nonce, 64-bit tag.
+    M4,
+    /// [`SkinnyAeadM5`]: SKINNY-128-256, 96-bit nonce, 128-bit tag.
+    M5,
+    /// [`SkinnyAeadM6`]: SKINNY-128-256, 96-bit nonce, 64-bit tag.
+    M6,
+}
+
+impl Member {
+    /// All six, in id order.
+    pub const ALL: [Member; 6] = [Member::M1, Member::M2, Member::M3, Member::M4, Member::M5, Member::M6];
+
+    /// The id stored in the header: 1 to 6.
+    pub fn id(self) -> u8 {
+        match self {
+            Member::M1 => 1,
+            Member::M2 => 2,
+            Member::M3 => 3,
+            Member::M4 => 4,
+            Member::M5 => 5,
+            Member::M6 => 6,
+        }
+    }
+
+    /// The member with header id `id`, if any.
+    pub fn from_id(id: u8) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    /// The nonce length in bytes (16 or 12).
+    pub fn nonce_len(self) -> usize {
+        match self {
+            Member::M1 | Member::M3 => 16,
+            _ => 12,
+        }
+    }
+
+    /// The tag length in bytes (16 or 8).
+    pub fn tag_len(self) -> usize {
+        match self {
+            Member::M1 | Member::M2 | Member::M5 => 16,
+            _ => 8,
+        }
+    }
+
+    /// The random nonce prefix's length in bytes: the nonce less the 4-byte
+    /// counter and the flag byte (11 or 7).
+    pub fn prefix_len(self) -> usize {
+        self.nonce_len() - 5
+    }
+
+    fn ops(self) -> (SealFn, OpenFn) {
+        match self {
+            Member::M1 => (seal_chunk::<SkinnyAeadM1>, open_chunk::<SkinnyAeadM1>),
+            Member::M2 => (seal_chunk::<SkinnyAeadM2>, open_chunk::<SkinnyAeadM2>),
+            Member::M3 => (seal_chunk::<SkinnyAeadM3>, open_chunk::<SkinnyAeadM3>),
+            Member::M4 => (seal_chunk::<SkinnyAeadM4>, open_chunk::<SkinnyAeadM4>),
+            Member::M5 => (seal_chunk::<SkinnyAeadM5>, open_chunk::<SkinnyAeadM5>),
+            Member::M6 => (seal_chunk::<SkinnyAeadM6>, open_chunk::<SkinnyAeadM6>),
+        }
+    }
+}
+
+impl fmt::Display for Member {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SKINNY-AEAD-M{}", self.id())
+    }
+}
+
+/// How [`seal`] writes a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SealOptions {
+    /// The AEAD member (default M1).
+    pub member: Member,
+    /// The chunk size as a power of two, [`MIN_CHUNK_LOG2`] to [`MAX_CHUNK_LOG2`]
+    /// (default [`DEFAULT_CHUNK_LOG2`], 64 KiB).
+    pub chunk_log2: u8,
+}
+
+impl Default for SealOptions {
+    fn default() -> Self {
+        Self { member: Member::M1, chunk_log2: DEFAULT_CHUNK_LOG2 }
+    }
+}
+
+/// A parsed header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The AEAD member of every chunk.
+    pub member: Member,
+    /// The chunk size as a power of two.
+    pub chunk_log2: u8,
+    /// The nonce prefix field: the member's [`Member::prefix_len`] bytes, then zeros.
+    pub prefix: [u8; PREFIX_FIELD_LEN],
+}
+
+impl Header {
+    /// The plaintext bytes of every chunk but the last.
+    pub fn chunk_size(&self) -> usize {
+        1 << self.chunk_log2
+    }
+
+    /// The 24 header bytes (also each chunk's associated data).
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[..10].copy_from_slice(&MAGIC);
+        h[10] = VERSION;
+        h[11] = self.member.id();
+        h[12] = self.chunk_log2;
+        h[13..].copy_from_slice(&self.prefix);
+        h
+    }
+
+    /// Parses and checks a header.
+    ///
+    /// # Errors
+    /// [`SealedError::NotSealed`] (other magic), [`SealedError::UnsupportedVersion`],
+    /// [`SealedError::BadHeader`] (unknown member, chunk size out of range,
+    /// nonzero bytes after a 7-byte prefix).
+    pub fn parse(bytes: &[u8; HEADER_LEN]) -> Result<Self, SealedError> {
+        if bytes[..10] != MAGIC {
+            return Err(SealedError::NotSealed);
+        }
+        if bytes[10] != VERSION {
+            return Err(SealedError::UnsupportedVersion(bytes[10]));
+        }
+        let member = Member::from_id(bytes[11]).ok_or(SealedError::BadHeader("unknown AEAD member id"))?;
+        let chunk_log2 = bytes[12];
+        if !(MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&chunk_log2) {
+            return Err(SealedError::BadHeader("chunk size out of range"));
+        }
+        let mut prefix = [0u8; PREFIX_FIELD_LEN];
+        prefix.copy_from_slice(&bytes[13..]);
+        if prefix[member.prefix_len()..].iter().any(|&b| b != 0) {
+            return Err(SealedError::BadHeader("nonzero bytes after the nonce prefix"));
+        }
+        Ok(Self { member, chunk_log2, prefix })
+    }
+
+    /// The nonce of chunk `index` (`last`: whether it is the final chunk).
+    fn nonce(&self, index: u64, last: bool) -> ([u8; 16], usize) {
+        let p = self.member.prefix_len();
+        let mut n = [0u8; 16];
+        n[..p].copy_from_slice(&self.prefix[..p]);
+        // index < MAX_CHUNKS = 2^32, checked by the callers.
+        n[p..p + 4].copy_from_slice(&(index as u32).to_be_bytes());
+        n[p + 4] = u8::from(last);
+        (n, self.member.nonce_len())
+    }
+}
+
+/// What [`seal`] or [`open`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The file's header.
+    pub header: Header,
+    /// Chunks written or verified.
+    pub chunks: u64,
+    /// Plaintext bytes read (seal) or written (open).
+    pub plaintext_bytes: u64,
+}
+
+/// Why sealing or opening failed. Messages name no command-line option.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SealedError {
+    /// Reading the input failed.
+    Read(io::Error),
+    /// Writing the output failed.
+    Write(io::Error),
+    /// The operating system gave no random prefix.
+    Random(getrandom::Error),
+    /// Bad [`SealOptions`] or prefix given to [`seal`] / [`seal_with_prefix`].
+    InvalidOptions(&'static str),
+    /// More than [`MAX_CHUNKS`] chunks would be needed.
+    TooLong,
+    /// The input does not start with [`MAGIC`].
+    NotSealed,
+    /// A format version this code does not know.
+    UnsupportedVersion(u8),
+    /// A header field out of range.
+    BadHeader(&'static str),
+    /// The input ends inside the header, right after it, or inside a chunk
+    /// (fewer bytes than a tag).
+    TruncatedInside,
+    /// The input ends at a chunk boundary: chunk `chunks - 1` verified as a
+    /// chunk that is not the last, so whole chunks are missing.
+    Truncated {
+        /// Chunks present (all verified).
+        chunks: u64,
+    },
+    /// Chunk `chunk` verified as the last one, yet more bytes follow it.
+    TrailingData {
+        /// The index of the real last chunk.
+        chunk: u64,
+    },
+    /// Chunk `chunk` did not verify: a wrong key, or a damaged or changed file.
+    Authentication {
+        /// The index of the first chunk that failed.
+        chunk: u64,
+    },
+}
+
+impl fmt::Display for SealedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SealedError::Read(e) => write!(f, "cannot read input: {e}"),
+            SealedError::Write(e) => write!(f, "cannot write output: {e}"),
+            SealedError::Random(e) => write!(f, "no random nonce prefix from the operating system: {e}"),
+            SealedError::InvalidOptions(why) => write!(f, "invalid sealing options: {why}"),
+            SealedError::TooLong => {
+                write!(f, "input too long for this chunk size (at most 2^32 chunks); use larger chunks")
+            }
+            SealedError::NotSealed => f.write_str("not a sealed file (it does not start with SKINNYSEAL)"),
+            SealedError::UnsupportedVersion(v) => {
+                write!(f, "sealed-file format version {v} is not supported (this program reads version {VERSION})")
+            }
+            SealedError::BadHeader(why) => write!(f, "damaged sealed-file header: {why}"),
+            SealedError::TruncatedInside => f.write_str("truncated: the file ends inside its header or a chunk"),
+            SealedError::Truncated { chunks } => write!(
+                f,
+                "truncated: the file ends after chunk {chunks}, which is not the last one (chunks are missing)"
+            ),
+            SealedError::TrailingData { chunk } => {
+                write!(f, "damaged file: unexpected data after the last chunk (chunk {})", chunk + 1)
+            }
+            SealedError::Authentication { chunk } => {
+                write!(f, "authentication failed: wrong key or damaged/tampered file (chunk {})", chunk + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for SealedError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SealedError::Read(e) | SealedError::Write(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+type SealFn = fn(&[u8; 16], &[u8], &[u8], &mut Vec<u8>) -> Result<(), aead::Error>;
+type OpenFn = fn(&[u8; 16], &[u8], &[u8], &mut Vec<u8>) -> Result<(), aead::Error>;
+
+/// Encrypts `buf` in place and appends the tag.
+fn seal_chunk<A: AeadInOut + KeyInit>(
+    key: &[u8; 16],
+    nonce: &[u8],
+    ad: &[u8],
+    buf: &mut Vec<u8>,
+) -> Result<(), aead::Error>
+where
+    Key<A>: From<[u8; 16]>,
+{
+    let cipher = A::new(&Key::<A>::from(*key));
+    let nonce = Nonce::<A>::try_from(nonce).map_err(|_| aead::Error)?;
+    let tag: Tag<A> = cipher.encrypt_inout_detached(&nonce, ad, buf.as_mut_slice().into())?;
+    buf.extend_from_slice(&tag);
+    Ok(())
+}
+
+/// Verifies and decrypts `buf` (ciphertext ‖ tag) in place, leaving the
+/// plaintext; on failure the buffer holds nothing of the plaintext.
+fn open_chunk<A: AeadInOut + KeyInit>(
+    key: &[u8; 16],
+    nonce: &[u8],
+    ad: &[u8],
+    buf: &mut Vec<u8>,
+) -> Result<(), aead::Error>
+where
+    Key<A>: From<[u8; 16]>,
+{
+    use aead::array::typenum::Unsigned;
+    let t = <A as AeadCore>::TagSize::USIZE;
+    let Some(body) = buf.len().checked_sub(t) else {
+        return Err(aead::Error);
+    };
+    let cipher = A::new(&Key::<A>::from(*key));
+    let nonce = Nonce::<A>::try_from(nonce).map_err(|_| aead::Error)?;
+    let tag = Tag::<A>::try_from(&buf[body..]).map_err(|_| aead::Error)?;
+    cipher.decrypt_inout_detached(&nonce, ad, (&mut buf[..body]).into(), &tag)?;
+    buf.truncate(body);
+    Ok(())
+}
+
+/// Chunks in flight at once: enough for every rayon thread twice, within
+/// [`WINDOW_BYTES`], at least one.
+fn window(chunk_size: usize) -> usize {
+    let by_threads = 2 * rayon::current_num_threads().max(1);
+    by_threads.min((WINDOW_BYTES / chunk_size).max(1))
+}
+
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Reads pieces of up to `piece` bytes into `pending` until it holds `want`
+/// pieces or the input ended (then `*eof`). A short piece ends the input; an
+/// empty piece is kept only when nothing came before (`first`).
+fn fill(
+    reader: &mut impl Read,
+    pending: &mut Vec<Vec<u8>>,
+    want: usize,
+    piece: usize,
+    extra: usize,
+    first: bool,
+    eof: &mut bool,
+) -> io::Result<()> {
+    while !*eof && pending.len() < want {
+        let mut buf = Vec::with_capacity(piece + extra);
+        buf.resize(piece, 0);
+        let n = read_full(reader, &mut buf)?;
+        buf.truncate(n);
+        if n < piece {
+            *eof = true;
+            if n == 0 && !(first && pending.is_empty()) {
+                break;
+            }
+        }
+        pending.push(buf);
+    }
+    Ok(())
+}
+
+/// Seals `reader` into `writer` as a sealed file under `key`, with a fresh
+/// random nonce prefix from the operating system.
+///
+/// Memory: a window of chunks (about 16 MiB at most, or one chunk when chunks
+/// are larger), sealed in parallel on rayon's current pool.
+///
+/// # Errors
+/// Bad options, no randomness, a read or write error, or more than
+/// [`MAX_CHUNKS`] chunks. What was written before an error is incomplete.
+pub fn seal<R: Read, W: Write>(
+    reader: R,
+    writer: W,
+    key: &[u8; 16],
+    options: &SealOptions,
+) -> Result<Report, SealedError> {
+    let mut prefix = [0u8; PREFIX_FIELD_LEN];
+    let p = options.member.prefix_len();
+    getrandom::fill(&mut prefix[..p]).map_err(SealedError::Random)?;
+    seal_with_prefix(reader, writer, key, options, &prefix[..p])
+}
+
+/// As [`seal`], with the nonce prefix given instead of drawn at random.
+///
+/// **For test vectors only**: two files sealed with one key and one prefix
+/// reuse nonces, which gives away the XOR of their plaintexts and allows
+/// forgeries. `prefix` must be [`Member::prefix_len`] bytes (11 or 7).
+///
+/// # Errors
+/// As [`seal`]; a prefix of the wrong length is [`SealedError::InvalidOptions`].
+pub fn seal_with_prefix<R: Read, W: Write>(
+    mut reader: R,
+    mut writer: W,
+    key: &[u8; 16],
+    options: &SealOptions,
+    prefix: &[u8],
+) -> Result<Report, SealedError> {
+    if !(MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&options.chunk_log2) {
+        return Err(SealedError::InvalidOptions("the chunk size must be 2^4 to 2^24 bytes"));
+    }
+    let member = options.member;
+    if prefix.len() != member.prefix_len() {
+        return Err(SealedError::InvalidOptions("the nonce prefix has the wrong length for this member"));
+    }
+    let mut field = [0u8; PREFIX_FIELD_LEN];
+    field[..prefix.len()].copy_from_slice(prefix);
+    let header = Header { member, chunk_log2: options.chunk_log2, prefix: field };
+    let ad = header.to_bytes();
+    let key = Zeroizing::new(*key);
+    let (seal_fn, _) = member.ops();
+    writer.write_all(&ad).map_err(SealedError::Write)?;
+
+    let cs = header.chunk_size();
+    let window = window(cs);
+    let mut pending: Vec<Vec<u8>> = Vec::new();
+    let mut eof = false;
+    let mut counter: u64 = 0;
+    let mut plaintext_bytes: u64 = 0;
+    loop {
+        fill(&mut reader, &mut pending, window + 1, cs, member.tag_len(), counter == 0, &mut eof)
+            .map_err(SealedError::Read)?;
+        let take = if eof { pending.len() } else { window };
+        if counter + take as u64 > MAX_CHUNKS {
+            return Err(SealedError::TooLong);
+        }
+        let mut batch: Vec<Vec<u8>> = pending.drain(..take).collect();
+        plaintext_bytes += batch.iter().map(|b| b.len() as u64).sum::<u64>();
+        batch
+            .par_iter_mut()
+            .enumerate()
+            .try_for_each(|(i, buf)| {
+                let last = eof && i + 1 == take;
+                let (nonce, len) = header.nonce(counter + i as u64, last);
+                seal_fn(&key, &nonce[..len], &ad, buf)
+            })
+            // Cannot fail: the nonce and key lengths are the member's, and chunks
+            // are far below every member's message limit.
+            .map_err(|_| SealedError::InvalidOptions("the AEAD refused a chunk"))?;
+        for buf in &batch {
+            writer.write_all(buf).map_err(SealedError::Write)?;
+        }
+        counter += take as u64;
+        if eof {
+            break;
+        }
+    }
+    writer.flush().map_err(SealedError::Write)?;
+    Ok(Report { header, chunks: counter, plaintext_bytes })
+}
+
+/// Reads the header, then verifies and decrypts every chunk of a sealed file
+/// from `reader` into `writer`.
+///
+/// No byte of a chunk reaches `writer` before that chunk's tag verified, and
+/// chunks are written in order; when a later chunk fails, the chunks before it
+/// have been written already. The member and chunk size come from the header.
+///
+/// # Errors
+/// Not a sealed file, an unknown version, a damaged header, truncation,
+/// data after the last chunk, a chunk that does not verify (wrong key or a
+/// changed file), or a read or write error.
+pub fn open<R: Read, W: Write>(mut reader: R, mut writer: W, key: &[u8; 16]) -> Result<Report, SealedError> {
+    let mut hb = [0u8; HEADER_LEN];
+    let n = read_full(&mut reader, &mut hb).map_err(SealedError::Read)?;
+    if n < HEADER_LEN {
+        let m = n.min(MAGIC.len());
+        return Err(if n > 0 && hb[..m] == MAGIC[..m] { SealedError::TruncatedInside } else { SealedError::NotSealed });
+    }
+    let header = Header::parse(&hb)?;
+    let key = Zeroizing::new(*key);
+    let (_, open_fn) = header.member.ops();
+    let tag = header.member.tag_len();
+    let piece = header.chunk_size() + tag;
+    let window = window(piece);
+    let mut pending: Vec<Vec<u8>> = Vec::new();
+    let mut eof = false;
+    let mut counter: u64 = 0;
+    let mut plaintext_bytes: u64 = 0;
+    loop {
+        fill(&mut reader, &mut pending, window + 1, piece, 0, counter == 0, &mut eof).map_err(SealedError::Read)?;
+        if pending.is_empty() {
+            // Only the header.
+            return Err(SealedError::TruncatedInside);
+        }
+        let take = if eof { pending.len() } else { window };
+        if counter + take as u64 > MAX_CHUNKS {
+            return Err(SealedError::TooLong);
+        }
+        let mut batch: Vec<Vec<u8>> = pending.drain(..take).collect();
+        if eof && batch[take - 1].len() < tag {
+            // Too short to hold a tag: cut inside a chunk. Nothing of this
+            // batch is released (the earlier chunks could verify; a file
+            // output is discarded anyway).
+            return Err(SealedError::TruncatedInside);
+        }
+        let results: Vec<Result<(), aead::Error>> = batch
+            .par_iter_mut()
+            .enumerate()
+            .map(|(i, buf)| {
+                let last = eof && i + 1 == take;
+                let (nonce, len) = header.nonce(counter + i as u64, last);
+                open_chunk_keeping(open_fn, &key, &nonce[..len], &hb, buf)
+            })
+            .collect();
+        for (i, (buf, ok)) in batch.iter_mut().zip(&results).enumerate() {
+            let index = counter + i as u64;
+            if ok.is_err() {
+                let last = eof && i + 1 == take;
+                return Err(diagnose(&header, open_fn, &key, &hb, index, last, buf));
+            }
+            writer.write_all(buf).map_err(SealedError::Write)?;
+            plaintext_bytes += buf.len() as u64;
+            buf.zeroize();
+        }
+        counter += take as u64;
+        if eof {
+            break;
+        }
+    }
+    writer.flush().map_err(SealedError::Write)?;
+    Ok(Report { header, chunks: counter, plaintext_bytes })
+}
+
+/// Opens a chunk, keeping the ciphertext in `buf` when it fails (the AEAD
+/// zeroes its output on failure), so that [`diagnose`] can try again.
+fn open_chunk_keeping(
+    open_fn: OpenFn,
+    key: &[u8; 16],
+    nonce: &[u8],
+    ad: &[u8],
+    buf: &mut Vec<u8>,
+) -> Result<(), aead::Error> {
+    let mut copy = Zeroizing::new(buf.clone());
+    match open_fn(key, nonce, ad, &mut copy) {
+        Ok(()) => {
+            core::mem::swap(buf, &mut *copy);
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Why chunk `index` failed: if it verifies with the other value of the last
+/// flag, the file was cut at a chunk boundary (or has data appended);
+/// otherwise the key is wrong or the file was changed.
+fn diagnose(
+    header: &Header,
+    open_fn: OpenFn,
+    key: &[u8; 16],
+    ad: &[u8],
+    index: u64,
+    last: bool,
+    ciphertext: &[u8],
+) -> SealedError {
+    let (nonce, len) = header.nonce(index, !last);
+    let mut copy = Zeroizing::new(ciphertext.to_vec());
+    match open_fn(key, &nonce[..len], ad, &mut copy) {
+        Ok(()) if last => SealedError::Truncated { chunks: index + 1 },
+        Ok(()) => SealedError::TrailingData { chunk: index },
+        Err(_) => SealedError::Authentication { chunk: index },
+    }
+}

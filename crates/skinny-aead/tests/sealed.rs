@@ -1,0 +1,273 @@
+//! The sealed file format: round trips at the chunk boundaries for every member,
+//! the documented test vector (recomputed from the AEAD directly), and every
+//! kind of damage detected with nothing of a failing chunk released.
+#![cfg(feature = "std")]
+
+use skinny_aead::aead::{Aead, KeyInit, Payload};
+use skinny_aead::sealed::{self, Member, SealOptions, SealedError, HEADER_LEN};
+use skinny_aead::SkinnyAeadM1;
+
+const KEY: [u8; 16] = [0x42; 16];
+
+fn data(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 7 + i / 251) as u8).collect()
+}
+
+fn seal_with(member: Member, log2: u8, plain: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let r = sealed::seal(plain, &mut out, &KEY, &SealOptions { member, chunk_log2: log2 }).unwrap();
+    assert_eq!(r.plaintext_bytes, plain.len() as u64);
+    out
+}
+
+fn open(file: &[u8], key: &[u8; 16]) -> Result<Vec<u8>, SealedError> {
+    let mut out = Vec::new();
+    sealed::open(file, &mut out, key).map(|_| out)
+}
+
+fn expected_len(member: Member, log2: u8, n: usize) -> usize {
+    let cs = 1usize << log2;
+    let chunks = if n == 0 { 1 } else { n.div_ceil(cs) };
+    HEADER_LEN + n + chunks * member.tag_len()
+}
+
+#[test]
+fn round_trips_at_every_boundary_for_every_member() {
+    for member in Member::ALL {
+        for log2 in [4u8, 6, 10] {
+            let cs = 1usize << log2;
+            for n in [0, 1, cs - 1, cs, cs + 1, 3 * cs, 3 * cs + 5, 40 * cs + 3] {
+                let plain = data(n);
+                let file = seal_with(member, log2, &plain);
+                assert_eq!(file.len(), expected_len(member, log2, n), "{member} 2^{log2} {n}");
+                assert_eq!(open(&file, &KEY).unwrap(), plain, "{member} 2^{log2} {n}");
+            }
+        }
+    }
+}
+
+#[test]
+fn default_options_and_a_large_input() {
+    let plain = data((1 << 16) * 5 + 77);
+    let file = seal_with(Member::M1, sealed::DEFAULT_CHUNK_LOG2, &plain);
+    assert_eq!(&file[..10], b"SKINNYSEAL");
+    assert_eq!(file[12], 16);
+    assert_eq!(open(&file, &KEY).unwrap(), plain);
+}
+
+#[test]
+fn two_seals_differ_by_their_random_prefix() {
+    let a = seal_with(Member::M1, 4, b"same");
+    let b = seal_with(Member::M1, 4, b"same");
+    assert_ne!(a[13..24], b[13..24]);
+    // 96-bit members: 7 random bytes, then zeros.
+    let c = seal_with(Member::M5, 4, b"same");
+    assert_eq!(c[20..24], [0, 0, 0, 0]);
+}
+
+const VECTOR: &str = "534b494e4e595345414c010104a0a1a2a3a4a5a6a7a8a9aa4376df7bf676be4b\
+                      196e22136a382ace0a5a532ec2f6d73a0541369d923dde571e330aea81ec5db6\
+                      3583ae3e1eb4e03459591281950341b8";
+
+#[test]
+fn the_documented_test_vector() {
+    let key: [u8; 16] = core::array::from_fn(|i| i as u8);
+    let prefix: [u8; 11] = core::array::from_fn(|i| 0xa0 + i as u8);
+    let plain = b"Sealed with SKINNY-AEAD!";
+    let options = SealOptions { member: Member::M1, chunk_log2: 4 };
+    let mut file = Vec::new();
+    sealed::seal_with_prefix(&plain[..], &mut file, &key, &options, &prefix).unwrap();
+    assert_eq!(hex::encode(&file), VECTOR);
+    // The same bytes from the AEAD itself, by the format's definition.
+    let header = &file[..HEADER_LEN];
+    let aead = SkinnyAeadM1::new(&key.into());
+    let mut expect = header.to_vec();
+    for (i, (part, last)) in [(&plain[..16], 0u8), (&plain[16..], 1u8)].into_iter().enumerate() {
+        let mut nonce = [0u8; 16];
+        nonce[..11].copy_from_slice(&prefix);
+        nonce[11..15].copy_from_slice(&(i as u32).to_be_bytes());
+        nonce[15] = last;
+        expect.extend(aead.encrypt(&nonce.into(), Payload { msg: part, aad: header }).unwrap());
+    }
+    assert_eq!(file, expect);
+    assert_eq!(open(&file, &key).unwrap(), plain);
+    // A prefix of the wrong length is refused.
+    let e = sealed::seal_with_prefix(&plain[..], Vec::new(), &key, &options, &prefix[..7]).unwrap_err();
+    assert!(matches!(e, SealedError::InvalidOptions(_)), "{e}");
+}
+
+/// A file of three chunks of 16 bytes and a last one of 5, for the damage tests.
+fn small(member: Member) -> (Vec<u8>, Vec<u8>) {
+    let plain = data(3 * 16 + 5);
+    (seal_with(member, 4, &plain), plain)
+}
+
+#[test]
+fn every_flipped_byte_is_detected() {
+    for member in Member::ALL {
+        let (file, _) = small(member);
+        for i in 0..file.len() {
+            for bit in [0x01u8, 0x80] {
+                let mut bad = file.clone();
+                bad[i] ^= bit;
+                let mut out = Vec::new();
+                let e = sealed::open(&bad[..], &mut out, &KEY).unwrap_err();
+                // A chunk that fails releases nothing of itself.
+                let chunk = (i.saturating_sub(HEADER_LEN)) / (16 + member.tag_len());
+                assert!(out.len() <= 16 * chunk, "{member} byte {i}: {} bytes out, {e}", out.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn truncation_anywhere_is_detected_and_named_at_boundaries() {
+    for member in Member::ALL {
+        let (file, _) = small(member);
+        let piece = 16 + member.tag_len();
+        for cut in 0..file.len() {
+            let e = open(&file[..cut], &KEY).unwrap_err();
+            let at_boundary = cut > HEADER_LEN && (cut - HEADER_LEN).is_multiple_of(piece);
+            match e {
+                SealedError::Truncated { chunks } if at_boundary => {
+                    assert_eq!(chunks as usize, (cut - HEADER_LEN) / piece)
+                }
+                SealedError::NotSealed if cut == 0 => {}
+                SealedError::TruncatedInside | SealedError::Authentication { .. } if !at_boundary => {}
+                other => panic!("{member} cut at {cut}: {other}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn swapped_spliced_and_appended_chunks_are_detected() {
+    for member in Member::ALL {
+        let (file, _) = small(member);
+        let piece = 16 + member.tag_len();
+        let chunk = |f: &[u8], i: usize| f[HEADER_LEN + i * piece..HEADER_LEN + (i + 1) * piece].to_vec();
+        // Two chunks swapped.
+        let mut swapped = file[..HEADER_LEN].to_vec();
+        for i in [1, 0, 2] {
+            swapped.extend(chunk(&file, i));
+        }
+        swapped.extend(&file[HEADER_LEN + 3 * piece..]);
+        assert!(matches!(open(&swapped, &KEY), Err(SealedError::Authentication { chunk: 0 })));
+        // A chunk from another file under the same key, same position.
+        let (other, _) = small(member);
+        let mut spliced = file.clone();
+        spliced[HEADER_LEN + piece..HEADER_LEN + 2 * piece].copy_from_slice(&chunk(&other, 1));
+        let mut out = Vec::new();
+        assert!(matches!(sealed::open(&spliced[..], &mut out, &KEY), Err(SealedError::Authentication { chunk: 1 })));
+        assert!(out.len() <= 16, "{member}");
+        // Another file's header on this file's chunks.
+        let mut reheaded = other[..HEADER_LEN].to_vec();
+        reheaded.extend(&file[HEADER_LEN..]);
+        assert!(matches!(open(&reheaded, &KEY), Err(SealedError::Authentication { chunk: 0 })));
+        // Bytes after the last chunk.
+        let mut longer = file.clone();
+        longer.extend([0u8; 7]);
+        assert!(open(&longer, &KEY).is_err());
+        // A whole chunk appended after a full last chunk: named.
+        let full = seal_with(member, 4, &data(48));
+        let mut appended = full.clone();
+        appended.extend(chunk(&full, 0));
+        assert!(matches!(open(&appended, &KEY), Err(SealedError::TrailingData { chunk: 2 })), "{member}");
+        // A dropped middle chunk.
+        let mut dropped = file[..HEADER_LEN + piece].to_vec();
+        dropped.extend(&file[HEADER_LEN + 2 * piece..]);
+        assert!(matches!(open(&dropped, &KEY), Err(SealedError::Authentication { chunk: 1 })));
+    }
+}
+
+#[test]
+fn header_changes_and_wrong_keys_are_detected() {
+    let (file, _) = small(Member::M1);
+    let mut wrong = KEY;
+    wrong[15] ^= 1;
+    assert!(matches!(open(&file, &wrong), Err(SealedError::Authentication { chunk: 0 })));
+    // Another valid member id, chunk size or version.
+    for (at, value) in [(11usize, 3u8), (12, 5), (10, 2), (0, b'X'), (11, 9), (12, 30)] {
+        let mut bad = file.clone();
+        bad[at] = value;
+        let e = open(&bad, &KEY).unwrap_err();
+        let ok = match at {
+            0 => matches!(e, SealedError::NotSealed),
+            10 => matches!(e, SealedError::UnsupportedVersion(2)),
+            _ => matches!(e, SealedError::Authentication { .. } | SealedError::BadHeader(_)),
+        };
+        assert!(ok, "byte {at} = {value}: {e}");
+    }
+    // A 96-bit member's unused prefix bytes must be zero.
+    let (mut m5, _) = small(Member::M5);
+    m5[23] = 1;
+    assert!(matches!(open(&m5, &KEY), Err(SealedError::BadHeader(_))));
+    assert!(matches!(open(b"hello", &KEY), Err(SealedError::NotSealed)));
+    assert!(matches!(open(b"SKINNY", &KEY), Err(SealedError::TruncatedInside)));
+    assert!(matches!(open(&file[..HEADER_LEN], &KEY), Err(SealedError::TruncatedInside)));
+}
+
+#[test]
+fn bad_options_are_refused() {
+    for log2 in [0u8, 3, 25] {
+        let e = sealed::seal(&b""[..], Vec::new(), &KEY, &SealOptions { member: Member::M1, chunk_log2: log2 });
+        assert!(matches!(e, Err(SealedError::InvalidOptions(_))));
+    }
+}
+
+/// A reader that hands out at most a few bytes a call, and is interrupted now
+/// and then, as pipes and signals do.
+struct Trickle<'a> {
+    data: &'a [u8],
+    calls: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.calls.is_multiple_of(5) {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        let n = (self.calls % 7 + 1).min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn short_reads_change_nothing() {
+    let plain = data(16 * 9 + 3);
+    let options = SealOptions { member: Member::M2, chunk_log2: 4 };
+    let prefix = [9u8; 7];
+    let mut whole = Vec::new();
+    sealed::seal_with_prefix(&plain[..], &mut whole, &KEY, &options, &prefix).unwrap();
+    let mut trickled = Vec::new();
+    sealed::seal_with_prefix(Trickle { data: &plain, calls: 0 }, &mut trickled, &KEY, &options, &prefix).unwrap();
+    assert_eq!(whole, trickled);
+    let mut back = Vec::new();
+    sealed::open(Trickle { data: &whole, calls: 0 }, &mut back, &KEY).unwrap();
+    assert_eq!(back, plain);
+}
+
+#[test]
+fn the_bytes_do_not_depend_on_threads_or_window() {
+    // Windows of 2, 6 and (16 MiB chunks) 1 chunk: the same file each time.
+    let prefix = [3u8; 11];
+    for (log2, len) in [(4u8, 16 * 50 + 1), (24, (16 << 20) + 100)] {
+        let plain = data(len);
+        let options = SealOptions { member: Member::M1, chunk_log2: log2 };
+        let mut files = Vec::new();
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let mut out = Vec::new();
+            pool.install(|| sealed::seal_with_prefix(&plain[..], &mut out, &KEY, &options, &prefix)).unwrap();
+            let mut back = Vec::new();
+            pool.install(|| sealed::open(&out[..], &mut back, &KEY)).unwrap();
+            assert!(back == plain, "2^{log2}, {threads} threads");
+            files.push(out);
+        }
+        assert!(files[0] == files[1], "2^{log2}");
+        assert_eq!(files[0].len(), HEADER_LEN + len + len.div_ceil(1 << log2) * 16);
+    }
+}
