@@ -104,42 +104,6 @@ DEV void lab_round_key(u32* k, char* col, int r) {
     k[4 * CB + 1] ^= rc[5];
 }
 
-// The same for one row (0 or 1) of the state, folded into 4*CB registers:
-// with SKINNY_LAB_ARK_HALVES=1 the rounds add the round tweakey a row at a
-// time, after the S-box, so fewer values are in flight next to the state
-// (ptxas: the boomerang kernel's spill stores 936 -> 664 bytes). An NVRTC
-// option, so both can be measured from one build (lab_speed reads
-// SKINNY_LAB_NVRTC).
-#ifndef SKINNY_LAB_ARK_HALVES
-#define SKINNY_LAB_ARK_HALVES 0
-#endif
-template <int CB, int Z>
-DEV void lab_add_row_key(u32* s, char* col, int r, int row) {
-    const u32* ark = lab_ark + (r & 15) * 192;
-    u32 k[4 * CB];
-#pragma unroll
-    for (int j = 0; j < 4 * CB; j++) {
-        const int ci = row * 4 * CB + j;
-        u32 x = lab_word(col, ark[ci]);
-        if (Z == 2) x ^= lab_word(col, ark[64 + ci]);
-        if (Z == 3) x = xor3(x, lab_word(col, ark[64 + ci]), lab_word(col, ark[128 + ci]));
-        k[j] = x;
-    }
-    const u32* rc = lab_rc + r * 6;
-    if (row == 0) {
-#pragma unroll
-        for (int i = 0; i < 4; i++) k[i] ^= rc[i];
-    } else {
-        k[0] ^= rc[4];
-        k[1] ^= rc[5];
-    }
-#pragma unroll
-    for (int c = 0; c < 4; c++) {
-#pragma unroll
-        for (int i = 0; i < CB; i++) s[reg_of<CB>(row * 4 + c, i)] ^= k[c * CB + i];
-    }
-}
-
 // The LFSR steps after round r (8 cells of TK2, then of TK3), or their undoing.
 template <int Z>
 DEV void lab_lfsr_step(char* col, int r) {
@@ -158,17 +122,10 @@ template <int CB, int Z>
 DEV void lab_encrypt(u32* s, char* col, int rounds) {
 #pragma unroll 1
     for (int r = 0; r < rounds; r++) {
-#if SKINNY_LAB_ARK_HALVES
-        sub_cells<CB>(s);
-        lab_add_row_key<CB, Z>(s, col, r, 0);
-        lab_add_row_key<CB, Z>(s, col, r, 1);
-        s[reg_of<CB>(8, 1)] = ~s[reg_of<CB>(8, 1)];
-#else
         u32 k[8 * CB];
         lab_round_key<CB, Z>(k, col, r);
         sub_cells<CB>(s);
         add_round_masks<CB>(s, k);
-#endif
         shift_mix<CB>(s);
         lab_lfsr_step<Z>(col, r);
     }
@@ -177,20 +134,6 @@ DEV void lab_encrypt(u32* s, char* col, int rounds) {
 // From the tweakey state after `rounds` rounds back to the first: each round
 // first undoes its LFSR steps. Rotated like bitsliced.cu's decrypt_slices, so
 // that the loop body ends with computed values rather than S-box renamings.
-#if SKINNY_LAB_ARK_HALVES
-template <int CB, int Z>
-DEV void lab_decrypt(u32* s, char* col, int rounds) {
-    const u32 zero[64] = {0};
-#pragma unroll 1
-    for (int r = rounds - 1; r >= 0; r--) {
-        lab_lfsr_step<Z>(col, r);
-        mix_shift_inv_add<CB>(s, zero);
-        lab_add_row_key<CB, Z>(s, col, r, 0);
-        lab_add_row_key<CB, Z>(s, col, r, 1);
-        sub_cells_inv<CB>(s);
-    }
-}
-#else
 template <int CB, int Z>
 DEV void lab_decrypt(u32* s, char* col, int rounds) {
     u32 k[8 * CB];
@@ -206,7 +149,6 @@ DEV void lab_decrypt(u32* s, char* col, int rounds) {
     }
     sub_cells_inv<CB>(s);
 }
-#endif
 
 template <int Z>
 DEV void lab_unschedule(char* col, int rounds) {
