@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The lab on the H200, in one call: the bulk GPU suite and the selftest (a
 # missing GPU fails), the lab's GPU tests (GPU == CPU, published
-# distinguishers), the query rates of both kernel variants (lab_speed), and a
+# distinguishers), the query rates (lab_speed), and a
 # long boomerang end to end through the CLI. Prebuilt binaries in .gpu-bin/
 # (scripts/gpu-stage.sh).
 set -uo pipefail
@@ -15,8 +15,6 @@ echo "## published distinguishers (CPU tests, and every probability on the GPU a
 timeout 150 $B/lab-published-tests --test-threads=4 --nocapture 2>&1 | grep -E "test result|panicked|FAILED|published on the GPU"
 echo "## lab_speed, default kernels (GPU 2^${LAB_LOG2:-35} queries, CPU 2^${CPU_LOG2:-22})"
 timeout 150 $B/lab_speed ${LAB_LOG2:-35} ${CPU_LOG2:-22}
-echo "## lab_speed, SKINNY_LAB_ARK_HALVES=1 (GPU only)"
-SKINNY_LAB_NVRTC=-DSKINNY_LAB_ARK_HALVES=1 timeout 150 $B/lab_speed ${LAB_LOG2:-35} 0 2>&1 | grep -E "kernel|gpu"
 echo "## CLI: 2^${LONG_LOG2:-37} fresh-key boomerang queries, 18-round SKINNY-128-256"
 DP=01000000000000000000000000000000; DC=00000001000000000000000000000000
 DK=0000000000000000000000000000000020000000000000000000000000000000

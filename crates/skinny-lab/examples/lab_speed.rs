@@ -14,7 +14,7 @@ fn main() {
     let log2: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(34);
     let cpu_log2: u32 = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(24);
     // Extra NVRTC options for the kernels, to compare variants from one build
-    // (e.g. SKINNY_LAB_NVRTC=-DSKINNY_LAB_ARK_HALVES=1).
+    // (SKINNY_LAB_NVRTC="-DNAME=VALUE ...", for a kernel variant under test).
     let extra: Vec<String> =
         std::env::var("SKINNY_LAB_NVRTC").map(|s| s.split_whitespace().map(String::from).collect()).unwrap_or_default();
     let gpu = match skinny_cuda::Gpu::open_with(0, &skinny_cuda::GpuOptions::with_nvrtc_options(extra))
