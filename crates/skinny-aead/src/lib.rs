@@ -88,7 +88,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "std")]
+#[cfg(any(test, feature = "std"))]
 extern crate std;
 
 pub use aead;
@@ -101,7 +101,7 @@ pub mod sealed;
 use aead::consts::{U12, U16, U8};
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Error, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
-use engine::{Layout, SpecEngine};
+use engine::{BitslicedEngine, Layout};
 use mode::Member;
 use zeroize::Zeroize;
 
@@ -148,7 +148,7 @@ macro_rules! member {
                 associated_data: &[u8],
                 buffer: InOutBuf<'_, '_, u8>,
             ) -> Result<Tag<Self>, Error> {
-                let engine = SpecEngine::new(Self::MEMBER.layout, &self.key, nonce);
+                let engine = BitslicedEngine::new(Self::MEMBER.layout, &self.key, nonce);
                 let mut full = mode::seal(Self::MEMBER, &engine, associated_data, buffer)?;
                 let mut tag = Tag::<Self>::default();
                 tag.copy_from_slice(&full[..$tag_len]);
@@ -163,7 +163,7 @@ macro_rules! member {
                 buffer: InOutBuf<'_, '_, u8>,
                 tag: &Tag<Self>,
             ) -> Result<(), Error> {
-                let engine = SpecEngine::new(Self::MEMBER.layout, &self.key, nonce);
+                let engine = BitslicedEngine::new(Self::MEMBER.layout, &self.key, nonce);
                 mode::open(Self::MEMBER, &engine, associated_data, buffer, tag)
             }
         }
