@@ -236,6 +236,15 @@ impl BitslicedEngine {
         Self { small: 0, ..Self::new(layout, key, nonce) }
     }
 
+    /// [`BitslicedEngine::always_bitsliced`] on the portable `u64` path (64-block
+    /// batches, four per mode batch), whatever the CPU has.
+    #[cfg(test)]
+    pub(crate) fn always_portable(layout: Layout, key: &[u8; 16], nonce: &[u8]) -> Self {
+        let e = Self::always_bitsliced(layout, key, nonce);
+        let pbt = e.pbt.on_path(skinny::hazmat::bitsliced::Path::PortableU64).expect("portable runs anywhere");
+        Self { pbt, ..e }
+    }
+
     fn run(&self, tweaks: &[BlockTweak], blocks: &mut [Block], encrypt: bool) {
         assert_eq!(tweaks.len(), blocks.len(), "one tweak per block");
         if blocks.len() < self.small {
