@@ -1,6 +1,6 @@
 //! One-thread speed of each member on this machine (encryption of 1 MiB with
-//! 16 bytes of AD, best of 3): the figure the fast paths (bitsliced per-block
-//! tweakeys, GPU) should beat. `cargo run --release -p skinny-aead --example aead_speed`
+//! 16 bytes of AD, best of 3), on the bitsliced per-block-tweakey engine
+//! (figures in docs/aead.md). `cargo run --release -p skinny-aead --example aead_speed`
 
 use skinny_aead::aead::array::typenum::Unsigned;
 use skinny_aead::aead::{AeadCore, AeadInOut, Key, KeyInit, Nonce};
