@@ -197,15 +197,7 @@ fn crypt_per_block_with_avx2(
     data: &mut [u8],
     tweakeys: &[u8],
 ) {
-    use super::tweakeys::crypt_blocks as per_block;
-    match (width, tk_count) {
-        (CellWidth::Nibble, 1) => per_block::<Avx2Word, 4, 1>(rounds, dir, data, tweakeys),
-        (CellWidth::Nibble, 2) => per_block::<Avx2Word, 4, 2>(rounds, dir, data, tweakeys),
-        (CellWidth::Nibble, _) => per_block::<Avx2Word, 4, 3>(rounds, dir, data, tweakeys),
-        (CellWidth::Byte, 1) => per_block::<Avx2Word, 8, 1>(rounds, dir, data, tweakeys),
-        (CellWidth::Byte, 2) => per_block::<Avx2Word, 8, 2>(rounds, dir, data, tweakeys),
-        (CellWidth::Byte, _) => per_block::<Avx2Word, 8, 3>(rounds, dir, data, tweakeys),
-    }
+    super::tweakeys::crypt_blocks_for::<Avx2Word>(width, tk_count, rounds, dir, data, tweakeys);
 }
 
 /// Encrypts or decrypts whole blocks in place with per-block tweakeys, 256 at a

@@ -27,13 +27,5 @@ pub(crate) fn crypt_per_block(
     data: &mut [u8],
     tweakeys: &[u8],
 ) {
-    use super::tweakeys::crypt_blocks as per_block;
-    match (width, tk_count) {
-        (CellWidth::Nibble, 1) => per_block::<u64, 4, 1>(rounds, dir, data, tweakeys),
-        (CellWidth::Nibble, 2) => per_block::<u64, 4, 2>(rounds, dir, data, tweakeys),
-        (CellWidth::Nibble, _) => per_block::<u64, 4, 3>(rounds, dir, data, tweakeys),
-        (CellWidth::Byte, 1) => per_block::<u64, 8, 1>(rounds, dir, data, tweakeys),
-        (CellWidth::Byte, 2) => per_block::<u64, 8, 2>(rounds, dir, data, tweakeys),
-        (CellWidth::Byte, _) => per_block::<u64, 8, 3>(rounds, dir, data, tweakeys),
-    }
+    super::tweakeys::crypt_blocks_for::<u64>(width, tk_count, rounds, dir, data, tweakeys);
 }

@@ -27,6 +27,7 @@ use super::sbox::Cell;
 use super::word::Word;
 use crate::spec::round::ROUND_CONSTANTS;
 use crate::spec::tweakey::PT;
+use crate::spec::CellWidth;
 
 /// Cell `i` of the new rows 0–1 is cell `P[i]` of the old rows 2–3 (cell
 /// `PT[i]` of the whole array, `PT[i] ≥ 8`).
@@ -293,6 +294,28 @@ fn crypt_batch<W: Word, const BITS: usize, const Z: usize>(
         }
     }
     store::<W, BITS>(&a, blocks);
+}
+
+/// [`crypt_blocks`] for a cell width and TK-array count known at run time:
+/// the one place that turns them into the const parameters (both paths call
+/// it; inlined, so the AVX2 path compiles it with AVX2 enabled).
+#[inline(always)]
+pub(crate) fn crypt_blocks_for<W: Word>(
+    width: CellWidth,
+    tk_count: usize,
+    rounds: usize,
+    dir: Direction,
+    data: &mut [u8],
+    tweakeys: &[u8],
+) {
+    match (width, tk_count) {
+        (CellWidth::Nibble, 1) => crypt_blocks::<W, 4, 1>(rounds, dir, data, tweakeys),
+        (CellWidth::Nibble, 2) => crypt_blocks::<W, 4, 2>(rounds, dir, data, tweakeys),
+        (CellWidth::Nibble, _) => crypt_blocks::<W, 4, 3>(rounds, dir, data, tweakeys),
+        (CellWidth::Byte, 1) => crypt_blocks::<W, 8, 1>(rounds, dir, data, tweakeys),
+        (CellWidth::Byte, 2) => crypt_blocks::<W, 8, 2>(rounds, dir, data, tweakeys),
+        (CellWidth::Byte, _) => crypt_blocks::<W, 8, 3>(rounds, dir, data, tweakeys),
+    }
 }
 
 /// Encrypts or decrypts whole blocks in place, block `i` with tweakey bytes
