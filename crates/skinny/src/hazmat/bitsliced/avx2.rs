@@ -8,6 +8,7 @@
 
 use super::batch::{crypt_blocks, Direction};
 use super::keys::SlicedTweakeys;
+use super::tweakeys::BlockKeys;
 use super::word::Word;
 use crate::spec::tweakey::RoundTweakeys;
 use crate::spec::CellWidth;
@@ -189,31 +190,23 @@ pub(crate) fn crypt(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir:
 /// Per-block tweakeys (see `super::tweakeys`) with every Avx2Word operation
 /// compiled to AVX2 instructions.
 #[target_feature(enable = "avx2")]
-fn crypt_per_block_with_avx2(
-    width: CellWidth,
-    tk_count: usize,
-    rounds: usize,
-    dir: Direction,
-    data: &mut [u8],
-    tweakeys: &[u8],
-) {
-    super::tweakeys::crypt_blocks_for::<Avx2Word>(width, tk_count, rounds, dir, data, tweakeys);
+fn crypt_per_block_with_avx2(width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8], keys: BlockKeys<'_>) {
+    super::tweakeys::crypt_blocks_for::<Avx2Word>(width, rounds, dir, data, keys);
 }
 
 /// Encrypts or decrypts whole blocks in place with per-block tweakeys, 256 at a
 /// time. Returns false, touching nothing, when this CPU has no AVX2.
 pub(crate) fn crypt_per_block(
     width: CellWidth,
-    tk_count: usize,
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
-    tweakeys: &[u8],
+    keys: BlockKeys<'_>,
 ) -> bool {
     if !detected() {
         return false;
     }
     // SAFETY: `crypt_per_block_with_avx2` needs AVX2, which `detected` just confirmed.
-    unsafe { crypt_per_block_with_avx2(width, tk_count, rounds, dir, data, tweakeys) };
+    unsafe { crypt_per_block_with_avx2(width, rounds, dir, data, keys) };
     true
 }

@@ -41,8 +41,10 @@ pub use batch::Direction;
 pub use keys::round_key_bits;
 pub(crate) use keys::SlicedTweakeys;
 
+use crate::spec::tweakey::RoundTweakeys;
 use crate::spec::CellWidth;
-use crate::{InvalidRounds, Variant};
+use crate::{InvalidRounds, InvalidTweakeyLength, SetupError, Variant};
+use tweakeys::BlockKeys;
 
 /// A bitsliced code path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -242,17 +244,160 @@ impl PerBlockTweakeys {
         if data.is_empty() {
             return;
         }
-        let (width, z, rounds) = (v.cell_width(), v.tk_count(), self.rounds);
-        match self.path {
-            Path::PortableU64 => portable::crypt_per_block(width, z, rounds, direction, data, tweakeys),
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx2 => {
-                let ran = avx2::crypt_per_block(width, z, rounds, direction, data, tweakeys);
-                // The path was checked when `self` was made, and CPUs do not lose AVX2.
-                assert!(ran, "the avx2 path was available when chosen");
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            Path::Avx2 => unreachable!("on_path refuses avx2 off x86-64"),
+        let keys = BlockKeys::Whole { tk_count: v.tk_count(), tweakeys };
+        crypt_per_block(self.path, v.cell_width(), self.rounds, direction, data, keys);
+    }
+}
+
+/// Runs per-block keying on `path`, which was checked to be available when the
+/// caller's value was made.
+fn crypt_per_block(path: Path, width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8], keys: BlockKeys<'_>) {
+    match path {
+        Path::PortableU64 => portable::crypt_per_block(width, rounds, dir, data, keys),
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2 => {
+            let ran = avx2::crypt_per_block(width, rounds, dir, data, keys);
+            // The path was checked when the caller's value was made, and CPUs do
+            // not lose AVX2.
+            assert!(ran, "the avx2 path was available when chosen");
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        Path::Avx2 => unreachable!("on_path refuses avx2 off x86-64"),
+    }
+}
+
+/// Reduced- or full-round SKINNY in which every block has its own TK1 and all
+/// blocks share TK2..TKz, run bitsliced and in constant time: the shape of
+/// SKINNY-AEAD, whose TK1 holds a block counter and domain (and, in M5/M6, the
+/// nonce) while the key (and, in M1-M4, the nonce) fills the other arrays.
+///
+/// The shared arrays' round tweakeys are expanded once, in [`PerBlockTk1::new`],
+/// into the same masks one-tweakey code uses; per batch only the blocks' TK1s
+/// are transposed and permuted (TK1 has no LFSR). Faster than
+/// [`PerBlockTweakeys`] for the same work, by as much as there are shared
+/// arrays. The value holds the expanded masks (about 14 KiB for 56 rounds):
+/// secret, wiped when dropped.
+///
+/// Block `i` of the data is encrypted under the tweakey
+/// `tk1[i·b .. (i+1)·b] ‖ TK2 ‖ .. ‖ TKz` (`b` = the block size).
+///
+/// ```
+/// use skinny::hazmat::bitsliced::PerBlockTk1;
+/// use skinny::{Skinny, Variant};
+///
+/// let v = Variant::Skinny128_256;
+/// let mut tweakey = [9u8; 32]; // TK1 (ignored here) ‖ TK2
+/// let cipher = PerBlockTk1::new(v, v.rounds(), &tweakey).unwrap();
+/// let tk1s = [[1u8; 16], [2u8; 16]].concat();
+/// let mut data = [7u8; 32]; // two blocks
+/// cipher.encrypt(&mut data, &tk1s);
+/// tweakey[..16].fill(2);
+/// let mut second = [7u8; 16];
+/// Skinny::new(v, &tweakey).unwrap().encrypt_block(&mut second);
+/// assert_eq!(data[16..], second);
+/// cipher.decrypt(&mut data, &tk1s);
+/// assert_eq!(data, [7u8; 32]);
+/// ```
+#[derive(Clone)]
+pub struct PerBlockTk1 {
+    variant: Variant,
+    rounds: usize,
+    path: Path,
+    shared: SlicedTweakeys,
+}
+
+impl PerBlockTk1 {
+    /// `rounds` rounds of `variant` (1 ..= `variant.rounds()`; fewer than the
+    /// full count are for cryptanalysis only) on [`Path::best`], with TK2..TKz
+    /// taken from `tweakey` (a whole tweakey, TK1 ‖ TK2 ‖ TK3, whose TK1 is not
+    /// used: every block brings its own).
+    ///
+    /// # Errors
+    /// [`SetupError`] for a tweakey of the wrong length or a round count out of
+    /// range.
+    pub fn new(variant: Variant, rounds: usize, tweakey: &[u8]) -> Result<Self, SetupError> {
+        if tweakey.len() != variant.tweakey_bytes() {
+            return Err(SetupError::Tweakey(InvalidTweakeyLength { variant, got: tweakey.len() }));
+        }
+        if !(1..=variant.rounds()).contains(&rounds) {
+            return Err(SetupError::Rounds(InvalidRounds { variant, got: rounds }));
+        }
+        let mut shared_only = [0u8; 48];
+        let shared_only = &mut shared_only[..tweakey.len()];
+        let b = variant.block_bytes();
+        shared_only[b..].copy_from_slice(&tweakey[b..]);
+        let rtk = RoundTweakeys::expand_rounds(variant, shared_only, rounds);
+        zeroize::Zeroize::zeroize(shared_only);
+        Ok(Self { variant, rounds, path: Path::best(), shared: SlicedTweakeys::new(&rtk) })
+    }
+
+    /// The same on a chosen path (tests force [`Path::PortableU64`] with it).
+    ///
+    /// # Errors
+    /// [`PathUnavailable`] if this CPU cannot run `path`.
+    pub fn on_path(self, path: Path) -> Result<Self, PathUnavailable> {
+        if !path.is_available() {
+            return Err(PathUnavailable(path));
+        }
+        Ok(Self { path, ..self })
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The rounds run.
+    pub fn rounds(&self) -> usize {
+        self.rounds
+    }
+
+    /// The bitsliced path used.
+    pub fn path(&self) -> Path {
+        self.path
+    }
+
+    /// Encrypts whole blocks of `data` in place, block `i` under its own TK1
+    /// (`tk1s`: one block-sized TK1 per block) and the shared arrays. A tail
+    /// shorter than a batch is padded to one (and the padding wiped).
+    ///
+    /// # Panics
+    /// If `data` is not a whole number of blocks, or `tk1s` is not exactly one
+    /// block per block of `data`.
+    pub fn encrypt(&self, data: &mut [u8], tk1s: &[u8]) {
+        self.crypt(Direction::Encrypt, data, tk1s);
+    }
+
+    /// Decrypts whole blocks of `data` in place (see [`PerBlockTk1::encrypt`]).
+    ///
+    /// # Panics
+    /// As [`PerBlockTk1::encrypt`].
+    pub fn decrypt(&self, data: &mut [u8], tk1s: &[u8]) {
+        self.crypt(Direction::Decrypt, data, tk1s);
+    }
+
+    /// [`PerBlockTk1::encrypt`] or [`PerBlockTk1::decrypt`].
+    ///
+    /// # Panics
+    /// As [`PerBlockTk1::encrypt`].
+    pub fn crypt(&self, direction: Direction, data: &mut [u8], tk1s: &[u8]) {
+        let bs = self.variant.block_bytes();
+        assert_eq!(data.len() % bs, 0, "whole blocks");
+        assert_eq!(tk1s.len(), data.len(), "one TK1 per block");
+        if data.is_empty() {
+            return;
+        }
+        let keys = BlockKeys::Tk1 { shared: &self.shared, tk1: tk1s };
+        crypt_per_block(self.path, self.variant.cell_width(), self.rounds, direction, data, keys);
+    }
+}
+
+impl core::fmt::Debug for PerBlockTk1 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PerBlockTk1")
+            .field("variant", &self.variant)
+            .field("rounds", &self.rounds)
+            .field("path", &self.path)
+            .finish_non_exhaustive()
     }
 }

@@ -3,6 +3,7 @@
 
 use super::batch::{crypt_blocks, Direction};
 use super::keys::SlicedTweakeys;
+use super::tweakeys::BlockKeys;
 use crate::spec::CellWidth;
 
 /// Blocks per batch of this path.
@@ -17,15 +18,7 @@ pub(crate) fn crypt(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir:
     }
 }
 
-/// Per-block tweakeys (see `super::tweakeys`), 64 blocks at a time; `tk_count`
-/// is the variant's number of TK arrays (1 to 3).
-pub(crate) fn crypt_per_block(
-    width: CellWidth,
-    tk_count: usize,
-    rounds: usize,
-    dir: Direction,
-    data: &mut [u8],
-    tweakeys: &[u8],
-) {
-    super::tweakeys::crypt_blocks_for::<u64>(width, tk_count, rounds, dir, data, tweakeys);
+/// Per-block tweakeys (see `super::tweakeys`), 64 blocks at a time.
+pub(crate) fn crypt_per_block(width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8], keys: BlockKeys<'_>) {
+    super::tweakeys::crypt_blocks_for::<u64>(width, rounds, dir, data, keys);
 }

@@ -58,6 +58,13 @@ impl<W: Word> RoundKey<W> for RoundMasks {
     }
 }
 
+impl<W: Word, K: RoundKey<W>> RoundKey<W> for &K {
+    #[inline(always)]
+    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
+        (**self).add::<BITS>(c, cell);
+    }
+}
+
 /// The constant 2 that AddConstants puts into cell 8 (row 2, column 0) every round.
 #[inline(always)]
 fn add_row2_constant<W: Word>(c: &mut Cell<W>) {

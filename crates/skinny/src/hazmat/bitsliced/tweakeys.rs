@@ -20,8 +20,17 @@
 //! Decryption first runs the schedule forward to the last round (only the
 //! permutation and the LFSRs, no rounds), then steps it back round by round with
 //! the inverse LFSRs and `P⁻¹`.
+//!
+//! A second keying, [`BlockKeys::Tk1`], gives each block its own TK1 only and
+//! shares TK2..TKz (a key, and a nonce in SKINNY-AEAD) between all blocks. The
+//! schedule is linear in each TK array, so a round tweakey is the shared
+//! arrays' contribution (precomputed masks, with the round constants folded in,
+//! exactly as for one tweakey) XOR TK1's, which needs no LFSR: only TK1 is
+//! transposed and moved by `P`. That is 16 bytes a block to gather and
+//! transpose instead of up to 48, and one TK array's slices a round.
 
 use super::batch::{load, load_with, store, Direction, MAX_BATCH_BYTES};
+use super::keys::SlicedTweakeys;
 use super::round::{decrypt_round, encrypt_round, RoundKey, State};
 use super::sbox::Cell;
 use super::word::Word;
@@ -120,6 +129,30 @@ const CYCLE: [usize; 8] = {
     c
 };
 
+/// Where TK1's cells are in round `r`: cell `j` of TK1 in round `r` is cell
+/// `TK1_CELLS[r mod 16][j]` of the TK1 given (TK1 has no LFSR, so its schedule
+/// is the permutation `PT` alone, whose period is 16). With TK1 as the only
+/// per-block array, the rounds read its slices through this table instead of
+/// moving them: the indices depend on the public round number only.
+const TK1_CELLS: [[usize; 16]; 16] = {
+    let mut q = [[0usize; 16]; 16];
+    let mut j = 0;
+    while j < 16 {
+        q[0][j] = j;
+        j += 1;
+    }
+    let mut r = 1;
+    while r < 16 {
+        let mut j = 0;
+        while j < 16 {
+            q[r][j] = q[r - 1][PT[j]];
+            j += 1;
+        }
+        r += 1;
+    }
+    q
+};
+
 /// Copies the `BITS` used slices of a cell (4-bit cells leave slices 4..8 zero,
 /// so they are never read or written).
 #[inline(always)]
@@ -129,9 +162,13 @@ fn put<W: Word, const BITS: usize>(dst: &mut Cell<W>, src: &Cell<W>) {
 
 /// One step of the schedule, round `r` to `r + 1`: half `h` (`(r + 1) mod 2`,
 /// holding rows 2–3) becomes the new rows 0–1, `P` then the LFSR; the other half,
-/// the old rows 0–1, is now rows 2–3 as it is.
+/// the old rows 0–1, is now rows 2–3 as it is. With TK1 alone nothing moves:
+/// the rounds find its cells through `TK1_CELLS`.
 #[inline(always)]
 fn step<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h: usize) {
+    if Z == 1 {
+        return;
+    }
     for (z, tk) in tks.iter_mut().enumerate() {
         let half = &mut tk[8 * h..8 * h + 8];
         let first = half[CYCLE[0]];
@@ -147,6 +184,9 @@ fn step<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h: usiz
 /// (old cell `CYCLE[k + 1]` is the inverse LFSR of new cell `CYCLE[k]`).
 #[inline(always)]
 fn step_back<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h: usize) {
+    if Z == 1 {
+        return;
+    }
     for (z, tk) in tks.iter_mut().enumerate() {
         let half = &mut tk[8 * h..8 * h + 8];
         let last = half[CYCLE[7]];
@@ -158,34 +198,26 @@ fn step_back<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h:
     }
 }
 
-/// The round key of round `r`: rows 0–1 of the TK arrays are half `h` (`r mod 2`).
-struct PerBlockKey<'a, W, const Z: usize> {
-    tks: &'a Tks<W, Z>,
-    h: usize,
-    /// Bits 0..6 of the round constant as masks: c0 = bits 0..4 into cell 0,
-    /// c1 = bits 4..6 into cell 4. Public (they depend on `r` only).
+/// The round constants c0 (cell 0) and c1 (cell 4) of one round as masks, for
+/// per-block tweakeys whose every TK array is per block (the shared masks of
+/// [`BlockKeys::Tk1`] hold them already). Public: they depend on the round only.
+struct RoundConstantMasks<W> {
+    /// Bits 0..6 of the round constant: c0 = bits 0..4 into cell 0, c1 = bits
+    /// 4..6 into cell 4.
     rc: [W; 6],
 }
 
-impl<'a, W: Word, const Z: usize> PerBlockKey<'a, W, Z> {
+impl<W: Word> RoundConstantMasks<W> {
     #[inline(always)]
-    fn new(tks: &'a Tks<W, Z>, h: usize, r: usize) -> Self {
+    fn new(r: usize) -> Self {
         let rc = ROUND_CONSTANTS[r];
-        Self { tks, h, rc: core::array::from_fn(|i| W::splat_mask(0u32.wrapping_sub(u32::from((rc >> i) & 1)))) }
+        Self { rc: core::array::from_fn(|i| W::splat_mask(0u32.wrapping_sub(u32::from((rc >> i) & 1)))) }
     }
 }
 
-impl<W: Word, const Z: usize> RoundKey<W> for PerBlockKey<'_, W, Z> {
+impl<W: Word> RoundKey<W> for RoundConstantMasks<W> {
     #[inline(always)]
     fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
-        let at = 8 * self.h + cell;
-        for b in 0..BITS {
-            let mut k = self.tks[0][at][b];
-            for tk in &self.tks[1..] {
-                k = k.xor(tk[at][b]);
-            }
-            c[b] = c[b].xor(k);
-        }
         // `cell` is a constant once the round is inlined, so these tests fold away.
         if cell == 0 {
             for b in 0..4 {
@@ -195,6 +227,32 @@ impl<W: Word, const Z: usize> RoundKey<W> for PerBlockKey<'_, W, Z> {
             c[0] = c[0].xor(self.rc[4]);
             c[1] = c[1].xor(self.rc[5]);
         }
+    }
+}
+
+/// The round key of round `r`: rows 0–1 of the per-block TK arrays are half `h`
+/// (`r mod 2`), or, with TK1 alone (`Z == 1`, never moved), the cells
+/// `TK1_CELLS[r mod 16][..8]`; `fixed` adds what every block shares (the round
+/// constants, or the shared TK arrays' masks with the constants in them).
+struct PerBlockKey<'a, W, const Z: usize, F> {
+    tks: &'a Tks<W, Z>,
+    h: usize,
+    r: usize,
+    fixed: F,
+}
+
+impl<W: Word, const Z: usize, F: RoundKey<W>> RoundKey<W> for PerBlockKey<'_, W, Z, F> {
+    #[inline(always)]
+    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
+        let at = if Z == 1 { TK1_CELLS[self.r % 16][cell] } else { 8 * self.h + cell };
+        for b in 0..BITS {
+            let mut k = self.tks[0][at][b];
+            for tk in &self.tks[1..] {
+                k = k.xor(tk[at][b]);
+            }
+            c[b] = c[b].xor(k);
+        }
+        self.fixed.add::<BITS>(c, cell);
     }
 }
 
@@ -238,15 +296,17 @@ impl<W: Word, const Z: usize> Scratch<W, Z> {
 
 /// Encrypts or decrypts one full batch (`blocks`) in place, each block with its
 /// own tweakey (`tweakeys`: up to a batch of them, see
-/// [`Scratch::load_tweakeys`]). Rounds go in pairs between two states as in
+/// [`Scratch::load_tweakeys`]; `fixed(r)`: what round `r` adds for every block
+/// besides them). Rounds go in pairs between two states as in
 /// `batch::crypt_batch`, which also keeps every half index a constant.
 #[inline(always)]
-fn crypt_batch<W: Word, const BITS: usize, const Z: usize>(
+fn crypt_batch<W: Word, const BITS: usize, const Z: usize, F: RoundKey<W>>(
     scratch: &mut Scratch<W, Z>,
     rounds: usize,
     dir: Direction,
     blocks: &mut [u8],
     tweakeys: &[u8],
+    fixed: &impl Fn(usize) -> F,
 ) {
     let batch_blocks = 64 * W::LANES;
     debug_assert_eq!(blocks.len(), batch_blocks * 2 * BITS);
@@ -260,13 +320,13 @@ fn crypt_batch<W: Word, const BITS: usize, const Z: usize>(
     match dir {
         Direction::Encrypt => {
             for r in (0..paired).step_by(2) {
-                encrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey::new(tks, 0, r));
+                encrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
                 step::<W, BITS, Z>(tks, 1);
-                encrypt_round::<W, BITS, _>(&b, &mut a, &PerBlockKey::new(tks, 1, r + 1));
+                encrypt_round::<W, BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
                 step::<W, BITS, Z>(tks, 0);
             }
             if rounds > paired {
-                encrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey::new(tks, 0, paired));
+                encrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
                 core::mem::swap(&mut a, &mut b);
             }
         }
@@ -281,14 +341,14 @@ fn crypt_batch<W: Word, const BITS: usize, const Z: usize>(
                 step::<W, BITS, Z>(tks, 1);
             }
             if rounds > paired {
-                decrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey::new(tks, 0, paired));
+                decrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
                 step_back::<W, BITS, Z>(tks, 0);
                 core::mem::swap(&mut a, &mut b);
             }
             for r in (0..paired).step_by(2).rev() {
-                decrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey::new(tks, 1, r + 1));
+                decrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
                 step_back::<W, BITS, Z>(tks, 1);
-                decrypt_round::<W, BITS, _>(&b, &mut a, &PerBlockKey::new(tks, 0, r));
+                decrypt_round::<W, BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
                 step_back::<W, BITS, Z>(tks, 0);
             }
         }
@@ -296,39 +356,64 @@ fn crypt_batch<W: Word, const BITS: usize, const Z: usize>(
     store::<W, BITS>(&a, blocks);
 }
 
-/// [`crypt_blocks`] for a cell width and TK-array count known at run time:
-/// the one place that turns them into the const parameters (both paths call
-/// it; inlined, so the AVX2 path compiles it with AVX2 enabled).
+/// Where the tweakeys of a per-block call come from.
+#[derive(Clone, Copy)]
+pub(crate) enum BlockKeys<'a> {
+    /// Every block's whole tweakey: `tk_count` TK arrays (the variant's) per
+    /// block, back to back.
+    Whole { tk_count: usize, tweakeys: &'a [u8] },
+    /// One TK1 per block (`tk1`, block-sized each); TK2..TKz the same for all
+    /// blocks, as masks with the round constants folded in (`shared`, built
+    /// from a tweakey whose TK1 is zero).
+    Tk1 { shared: &'a SlicedTweakeys, tk1: &'a [u8] },
+}
+
+/// [`crypt_blocks`] for a cell width and keying known at run time: the one
+/// place that turns them into the const parameters (every path calls it;
+/// inlined, so a vector path compiles it with its features enabled).
 #[inline(always)]
 pub(crate) fn crypt_blocks_for<W: Word>(
     width: CellWidth,
-    tk_count: usize,
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
-    tweakeys: &[u8],
+    keys: BlockKeys<'_>,
 ) {
-    match (width, tk_count) {
-        (CellWidth::Nibble, 1) => crypt_blocks::<W, 4, 1>(rounds, dir, data, tweakeys),
-        (CellWidth::Nibble, 2) => crypt_blocks::<W, 4, 2>(rounds, dir, data, tweakeys),
-        (CellWidth::Nibble, _) => crypt_blocks::<W, 4, 3>(rounds, dir, data, tweakeys),
-        (CellWidth::Byte, 1) => crypt_blocks::<W, 8, 1>(rounds, dir, data, tweakeys),
-        (CellWidth::Byte, 2) => crypt_blocks::<W, 8, 2>(rounds, dir, data, tweakeys),
-        (CellWidth::Byte, _) => crypt_blocks::<W, 8, 3>(rounds, dir, data, tweakeys),
+    match keys {
+        BlockKeys::Whole { tk_count, tweakeys } => {
+            let constants = RoundConstantMasks::<W>::new;
+            match (width, tk_count) {
+                (CellWidth::Nibble, 1) => crypt_blocks::<W, 4, 1, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Nibble, 2) => crypt_blocks::<W, 4, 2, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Nibble, _) => crypt_blocks::<W, 4, 3, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, 1) => crypt_blocks::<W, 8, 1, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, 2) => crypt_blocks::<W, 8, 2, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, _) => crypt_blocks::<W, 8, 3, _>(rounds, dir, data, tweakeys, &constants),
+            }
+        }
+        BlockKeys::Tk1 { shared, tk1 } => {
+            let masks = |r: usize| shared.round(r);
+            match width {
+                CellWidth::Nibble => crypt_blocks::<W, 4, 1, _>(rounds, dir, data, tk1, &masks),
+                CellWidth::Byte => crypt_blocks::<W, 8, 1, _>(rounds, dir, data, tk1, &masks),
+            }
+        }
     }
 }
 
 /// Encrypts or decrypts whole blocks in place, block `i` with tweakey bytes
-/// `i·t .. (i+1)·t` of `tweakeys` (`t = Z · block`), one batch at a time. A tail
-/// shorter than a batch runs in a zero-padded batch (zero data, zero tweakeys),
-/// so it takes the same time whatever its content; the padding is wiped, as is
-/// every scratch that held tweakey bits.
+/// `i·t .. (i+1)·t` of `tweakeys` (`t = Z · block`: its per-block TK arrays)
+/// and `fixed(r)` added in round `r` for all blocks, one batch at a time. A
+/// tail shorter than a batch runs in a zero-padded batch (zero data, zero
+/// tweakeys), so it takes the same time whatever its content; the padding is
+/// wiped, as is every scratch that held tweakey bits.
 #[inline(always)]
-pub(crate) fn crypt_blocks<W: Word, const BITS: usize, const Z: usize>(
+pub(crate) fn crypt_blocks<W: Word, const BITS: usize, const Z: usize, F: RoundKey<W>>(
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
     tweakeys: &[u8],
+    fixed: &impl Fn(usize) -> F,
 ) {
     let batch_blocks = 64 * W::LANES;
     let block = 2 * BITS;
@@ -339,7 +424,7 @@ pub(crate) fn crypt_blocks<W: Word, const BITS: usize, const Z: usize>(
     let mut chunks = data.chunks_exact_mut(batch_blocks * block);
     let mut keys = tweakeys.chunks(batch_blocks * Z * block);
     for (chunk, tk) in (&mut chunks).zip(&mut keys) {
-        crypt_batch::<W, BITS, Z>(&mut scratch, rounds, dir, chunk, tk);
+        crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, chunk, tk, fixed);
     }
     let tail = chunks.into_remainder();
     if !tail.is_empty() {
@@ -347,7 +432,7 @@ pub(crate) fn crypt_blocks<W: Word, const BITS: usize, const Z: usize>(
         let mut buf = [0u8; MAX_BATCH_BYTES];
         let padded = &mut buf[..batch_blocks * block];
         padded[..tail.len()].copy_from_slice(tail);
-        crypt_batch::<W, BITS, Z>(&mut scratch, rounds, dir, padded, tk);
+        crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, padded, tk, fixed);
         tail.copy_from_slice(&padded[..tail.len()]);
         zeroize::Zeroize::zeroize(&mut buf);
     }
@@ -367,6 +452,17 @@ mod tests {
 
     fn unslice(c: &Cell<u64>, bits: usize) -> [u8; 64] {
         core::array::from_fn(|j| (0..bits).fold(0u8, |v, b| v | ((((c[b] >> j) & 1) as u8) << b)))
+    }
+
+    /// TK1's cells by the table are the specification's schedule of TK1, for
+    /// more than one period.
+    #[test]
+    fn tk1_cells_follow_the_schedule() {
+        let mut tk: [usize; 16] = core::array::from_fn(|j| j);
+        for r in 0..40 {
+            assert_eq!(TK1_CELLS[r % 16], tk, "round {r}");
+            tk = core::array::from_fn(|j| tk[PT[j]]);
+        }
     }
 
     /// Every 8-bit (and 4-bit) value through the sliced LFSRs and their inverses,
