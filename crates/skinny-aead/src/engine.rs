@@ -4,14 +4,15 @@
 //! batch of blocks, each with its own [`BlockTweak`] (the LFSR counter and the
 //! domain byte); the engine builds each block's tweakey from that tweak and the
 //! message's nonce and key, and runs the cipher. The mode's engine,
-//! [`BitslicedEngine`], gathers the batch's tweakeys and runs them all at once
-//! through the bitsliced per-block-tweakey path of `skinny`
-//! ([`PerBlockTweakeys`]); [`SpecEngine`] expands one tweakey per block and runs
+//! [`BitslicedEngine`], builds the batch's TK1s and runs them all at once
+//! through the bitsliced per-block-TK1 path of `skinny` ([`PerBlockTk1`]);
+//! [`SpecEngine`] expands one tweakey per block and runs
 //! the `skinny` specification code (table-free, constant time). Both are
 //! constant time; the tests check that the mode gives the same bytes through
 //! both.
 
-use skinny::hazmat::bitsliced::PerBlockTweakeys;
+use core::cell::OnceCell;
+use skinny::hazmat::bitsliced::{Path, PerBlockTk1};
 use skinny::{Skinny, Variant};
 use zeroize::Zeroize;
 
@@ -25,9 +26,6 @@ pub(crate) type Block = [u8; BLOCK];
 /// bitsliced batch (256 blocks), four portable ones (64 each), so long inputs
 /// fill whole bitsliced batches.
 pub(crate) const BATCH: usize = 256;
-
-/// Bytes of the largest tweakey (SKINNY-128-384).
-const TK_MAX: usize = 48;
 
 /// Where the counter, domain byte, nonce and key sit in the tweakey.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +65,7 @@ impl Layout {
     }
 
     /// The tweakey with the counter and domain slots zero.
-    fn base_tweakey(self, key: &[u8; 16], nonce: &[u8]) -> [u8; 48] {
+    pub(crate) fn base_tweakey(self, key: &[u8; 16], nonce: &[u8]) -> [u8; 48] {
         let mut tk = [0u8; 48];
         match self {
             Layout::Tk3 => {
@@ -84,8 +82,9 @@ impl Layout {
         tk
     }
 
-    /// Writes a block's counter and domain into its tweakey.
-    fn set_tweak(self, tk: &mut [u8; 48], tweak: BlockTweak) {
+    /// Writes a block's counter and domain into its tweakey (or into its TK1
+    /// alone: both live in the first 16 bytes).
+    pub(crate) fn set_tweak(self, tk: &mut [u8], tweak: BlockTweak) {
         match self {
             Layout::Tk3 => {
                 tk[..8].copy_from_slice(&tweak.counter.to_le_bytes());
@@ -119,6 +118,13 @@ pub(crate) struct Lfsr {
 impl Lfsr {
     pub(crate) const fn new(layout: Layout) -> Self {
         Self { state: 1, bits: layout.counter_bits() }
+    }
+
+    /// The counter whose current value is `value` (the value some number of
+    /// steps from 1; the GPU path skips whole runs of blocks at once).
+    #[cfg(feature = "cuda")]
+    pub(crate) const fn at(layout: Layout, value: u64) -> Self {
+        Self { state: value, bits: layout.counter_bits() }
     }
 
     /// The current value.
@@ -200,33 +206,40 @@ impl Drop for SpecEngine {
     }
 }
 
-/// The engine on the bitsliced per-block-tweakey path of `skinny`
-/// ([`PerBlockTweakeys`], AVX2 when the CPU has it, else portable `u64`):
-/// the tweakeys of up to [`BATCH`] blocks are gathered (the base tweakey with
-/// each block's counter and domain written in, exactly as [`SpecEngine`] builds
-/// them) and the blocks are encrypted together in one call.
+/// The engine on the bitsliced per-block-TK1 path of `skinny`
+/// ([`PerBlockTk1`], AVX2 when the CPU has it, else portable `u64`). In every
+/// member only TK1 changes from block to block (it holds the counter and
+/// domain, and in M5/M6 the nonce too); TK2 and TK3 (the nonce and the key, or
+/// the key) are the same for the whole message. So their round tweakeys are
+/// expanded once per message into bitsliced masks, and per block only the
+/// 16-byte TK1 is built (the base tweakey's TK1 with the block's counter and
+/// domain written in, exactly as [`SpecEngine`] builds it) and transposed.
 ///
 /// A bitsliced call costs a whole batch (64 or 256 blocks) however few blocks it
 /// holds, so calls of fewer than `small` blocks (the mode's pad and tag blocks,
-/// a partial AD block) go through [`SpecEngine`] instead. The choice depends on
-/// the number of blocks only, a public length; both codes are constant time.
-/// The tweakey scratch is wiped after every call.
+/// a partial AD block) go through [`SpecEngine`] instead, and the masks are only
+/// built at the first call that needs them (a short message never does). The
+/// choice depends on the number of blocks only, a public length; both codes are
+/// constant time. The TK1 scratch is wiped after every call; the masks when the
+/// engine is dropped.
 pub(crate) struct BitslicedEngine {
     spec: SpecEngine,
-    pbt: PerBlockTweakeys,
+    cipher: OnceCell<PerBlockTk1>,
+    path: Path,
     small: usize,
 }
 
 impl BitslicedEngine {
     /// The engine for one message: `nonce` is 12 or 16 bytes (12 for `Tk2`).
     pub(crate) fn new(layout: Layout, key: &[u8; 16], nonce: &[u8]) -> Self {
-        let variant = layout.variant();
-        let pbt = PerBlockTweakeys::new(variant, variant.rounds())
-            .unwrap_or_else(|_| unreachable!("the variant's own round count is valid"));
+        Self::on_path(layout, key, nonce, Path::best())
+    }
+
+    fn on_path(layout: Layout, key: &[u8; 16], nonce: &[u8], path: Path) -> Self {
         // Below about 1/16 of a bitsliced batch, block-by-block reference code
         // is cheaper than a whole (mostly padding) bitsliced batch.
-        let small = (pbt.path().batch_blocks() / 16).max(1);
-        Self { spec: SpecEngine::new(layout, key, nonce), pbt, small }
+        let small = (path.batch_blocks() / 16).max(1);
+        Self { spec: SpecEngine::new(layout, key, nonce), cipher: OnceCell::new(), path, small }
     }
 
     /// The same engine with every call, however short, on the bitsliced path
@@ -240,9 +253,19 @@ impl BitslicedEngine {
     /// batches, four per mode batch), whatever the CPU has.
     #[cfg(test)]
     pub(crate) fn always_portable(layout: Layout, key: &[u8; 16], nonce: &[u8]) -> Self {
-        let e = Self::always_bitsliced(layout, key, nonce);
-        let pbt = e.pbt.on_path(skinny::hazmat::bitsliced::Path::PortableU64).expect("portable runs anywhere");
-        Self { pbt, ..e }
+        Self { small: 0, ..Self::on_path(layout, key, nonce, Path::PortableU64) }
+    }
+
+    /// The per-block-TK1 cipher, its masks built on first use.
+    fn cipher(&self) -> &PerBlockTk1 {
+        self.cipher.get_or_init(|| {
+            let variant = self.spec.layout.variant();
+            let tweakey = &self.spec.base[..variant.tweakey_bytes()];
+            PerBlockTk1::new(variant, variant.rounds(), tweakey)
+                .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))
+                .on_path(self.path)
+                .unwrap_or_else(|_| unreachable!("the path was chosen among the available ones"))
+        })
     }
 
     fn run(&self, tweaks: &[BlockTweak], blocks: &mut [Block], encrypt: bool) {
@@ -251,22 +274,21 @@ impl BitslicedEngine {
             self.spec.run(tweaks, blocks, encrypt);
             return;
         }
+        let cipher = self.cipher();
         let layout = self.spec.layout;
-        let t = layout.variant().tweakey_bytes();
-        let mut scratch = [0u8; BATCH * TK_MAX];
+        let base_tk1 = &self.spec.base[..BLOCK];
+        let mut scratch = [0u8; BATCH * BLOCK];
         for (tweaks, blocks) in tweaks.chunks(BATCH).zip(blocks.chunks_mut(BATCH)) {
-            let tks = &mut scratch[..tweaks.len() * t];
-            let mut tk = self.spec.base;
-            for (tweak, dst) in tweaks.iter().zip(tks.chunks_exact_mut(t)) {
-                layout.set_tweak(&mut tk, *tweak);
-                dst.copy_from_slice(&tk[..t]);
+            let tk1s = &mut scratch[..tweaks.len() * BLOCK];
+            for (tweak, tk1) in tweaks.iter().zip(tk1s.chunks_exact_mut(BLOCK)) {
+                tk1.copy_from_slice(base_tk1);
+                layout.set_tweak(tk1, *tweak);
             }
-            tk.zeroize();
             let data = blocks.as_flattened_mut();
             if encrypt {
-                self.pbt.encrypt(data, tks);
+                cipher.encrypt(data, tk1s);
             } else {
-                self.pbt.decrypt(data, tks);
+                cipher.decrypt(data, tk1s);
             }
         }
         scratch.zeroize();

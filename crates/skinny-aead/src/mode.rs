@@ -25,17 +25,17 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 /// Domain bits of a full message block.
-const D_MSG: u8 = 0;
+pub(crate) const D_MSG: u8 = 0;
 /// ... of the pad of a partial last message block.
-const D_MSG_PARTIAL: u8 = 1;
+pub(crate) const D_MSG_PARTIAL: u8 = 1;
 /// ... of a full AD block.
-const D_AD: u8 = 2;
+pub(crate) const D_AD: u8 = 2;
 /// ... of a partial last AD block.
-const D_AD_PARTIAL: u8 = 3;
+pub(crate) const D_AD_PARTIAL: u8 = 3;
 /// ... of the tag block when the message ends on a block boundary.
-const D_TAG: u8 = 4;
+pub(crate) const D_TAG: u8 = 4;
 /// ... of the tag block after a partial message block.
-const D_TAG_PARTIAL: u8 = 5;
+pub(crate) const D_TAG_PARTIAL: u8 = 5;
 
 /// One member's parameters.
 #[derive(Clone, Copy, Debug)]
@@ -48,7 +48,7 @@ pub(crate) struct Member {
 }
 
 impl Member {
-    fn tweak(self, counter: &mut Lfsr, domain: u8) -> BlockTweak {
+    pub(crate) fn tweak(self, counter: &mut Lfsr, domain: u8) -> BlockTweak {
         let t = BlockTweak { counter: counter.value(), domain: self.prefix | domain };
         counter.step();
         t
@@ -57,7 +57,7 @@ impl Member {
     /// Refuses inputs whose counters would wrap (only reachable for M5/M6, whose
     /// 24-bit LFSR repeats after 2^24 - 1 blocks): the message domain uses up
     /// to l + 2 counter values, the AD domain one per block.
-    fn check_lengths(self, msg_len: usize, ad_len: usize) -> Result<(), Error> {
+    pub(crate) fn check_lengths(self, msg_len: usize, ad_len: usize) -> Result<(), Error> {
         let period = self.layout.counter_period();
         let msg = u64::try_from(msg_len / BLOCK).unwrap_or(u64::MAX).saturating_add(2);
         let ad = u64::try_from(ad_len.div_ceil(BLOCK)).unwrap_or(u64::MAX);
@@ -68,7 +68,11 @@ impl Member {
     }
 }
 
-fn xor_into(acc: &mut Block, x: &[u8]) {
+pub(crate) fn xor_into(acc: &mut Block, x: &[u8]) {
+    xor_into_slice(acc, x);
+}
+
+fn xor_into_slice(acc: &mut [u8], x: &[u8]) {
     for (a, b) in acc.iter_mut().zip(x) {
         *a ^= b;
     }
@@ -111,36 +115,57 @@ fn crypt_message<E: BlockEngine>(m: Member, engine: &E, buf: &mut InOutBuf<'_, '
     }
 
     let rest = len - full;
+    let mut last = [0u8; BLOCK];
+    last[..rest].copy_from_slice(&buf.get_in()[full..]);
+    let tag = finish_message(m, engine, &mut counter, &mut sum, &mut last[..rest], decrypt);
+    buf.get_out()[full..].copy_from_slice(&last[..rest]);
+    last.zeroize();
+    blocks.zeroize();
+    tag
+}
+
+/// The end of a message after its whole blocks (`counter` and `sum` as they
+/// left them): a partial last block (`last`, under 16 bytes, turned from input
+/// into output in place) with its checksum padding, then the tag block, which
+/// is returned (before the AD is folded in). `sum` is wiped.
+pub(crate) fn finish_message<E: BlockEngine>(
+    m: Member,
+    engine: &E,
+    counter: &mut Lfsr,
+    sum: &mut Block,
+    last: &mut [u8],
+    decrypt: bool,
+) -> Block {
+    let rest = last.len();
+    debug_assert!(rest < BLOCK);
     let tag_domain = if rest > 0 {
         let mut pad = [[0u8; BLOCK]];
-        engine.encrypt(&[m.tweak(&mut counter, D_MSG_PARTIAL)], &mut pad);
-        // `last` holds the input, then the plaintext padded with 0x80 0*.
-        let mut last = [0u8; BLOCK];
-        last[..rest].copy_from_slice(&buf.get_in()[full..]);
-        let mut out = last;
-        xor_into(&mut out, &pad[0][..rest]);
-        buf.get_out()[full..].copy_from_slice(&out[..rest]);
-        let plain = if decrypt { &mut out } else { &mut last };
-        plain[rest..].fill(0);
+        engine.encrypt(&[m.tweak(counter, D_MSG_PARTIAL)], &mut pad);
+        // `plain` gets the plaintext padded with 0x80 0*.
+        let mut plain = [0u8; BLOCK];
+        if !decrypt {
+            plain[..rest].copy_from_slice(last);
+        }
+        xor_into_slice(last, &pad[0][..rest]);
+        if decrypt {
+            plain[..rest].copy_from_slice(last);
+        }
         plain[rest] = 0x80;
-        xor_into(&mut sum, plain);
+        xor_into(sum, &plain);
         pad.zeroize();
-        last.zeroize();
-        out.zeroize();
+        plain.zeroize();
         D_TAG_PARTIAL
     } else {
         D_TAG
     };
-
-    let mut tag = [sum];
-    engine.encrypt(&[m.tweak(&mut counter, tag_domain)], &mut tag);
+    let mut tag = [*sum];
+    engine.encrypt(&[m.tweak(counter, tag_domain)], &mut tag);
     sum.zeroize();
-    blocks.zeroize();
     tag[0]
 }
 
 /// The XOR of the encrypted AD blocks.
-fn authenticate<E: BlockEngine>(m: Member, engine: &E, ad: &[u8]) -> Block {
+pub(crate) fn authenticate<E: BlockEngine>(m: Member, engine: &E, ad: &[u8]) -> Block {
     let mut counter = Lfsr::new(m.layout);
     let mut auth = [0u8; BLOCK];
     let mut blocks = [[0u8; BLOCK]; BATCH];
