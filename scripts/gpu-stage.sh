@@ -19,6 +19,10 @@ exe=$(cargo test --release --locked -p skinny-lab --features cuda --test publish
 cp "$exe" .gpu-bin/lab-published-tests
 cargo build --release --locked -p skinny-lab --features cuda --example lab_speed
 cp target/release/examples/lab_speed .gpu-bin/
+exe=$(cargo test --release --locked -p skinny-aead --features cuda --test gpu --no-run 2>&1 | grep -o 'target/release/deps/gpu-[0-9a-f]*' | head -1)
+cp "$exe" .gpu-bin/aead-gpu-tests
+cargo build --release --locked -p skinny-aead --features cuda --example gpu_aead_speed --example aead_speed
+cp target/release/examples/gpu_aead_speed target/release/examples/aead_speed .gpu-bin/
 git rev-parse HEAD > .gpu-bin/COMMIT
 git status --porcelain --untracked-files=no | grep -q . && echo "dirty" >> .gpu-bin/COMMIT || true
 ls -la .gpu-bin

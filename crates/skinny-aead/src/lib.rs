@@ -95,6 +95,8 @@ extern crate std;
 pub use aead;
 
 mod engine;
+#[cfg(feature = "cuda")]
+pub mod gpu;
 mod mode;
 #[cfg(feature = "std")]
 pub mod sealed;

@@ -46,6 +46,25 @@ pub enum GpuError {
         /// The loader's first line.
         message: String,
     },
+    /// An AEAD tweakey of the wrong length for the kernel's variant.
+    #[error("the AEAD kernel takes a {need}-byte tweakey, got {}", count_bytes(*got))]
+    AeadTweakeyLength {
+        /// The variant's tweakey length.
+        need: usize,
+        /// What was given.
+        got: usize,
+    },
+    /// An AEAD run before any tweakey was set.
+    #[error("the AEAD kernel has no tweakey yet")]
+    AeadNoTweakey,
+    /// AEAD device buffers shorter than the blocks asked for.
+    #[error("AEAD device buffers too short: {need} bytes needed, {} given", count_bytes(*got))]
+    AeadBufferTooShort {
+        /// Bytes of the blocks asked for.
+        need: usize,
+        /// The shorter buffer's length.
+        got: usize,
+    },
     /// The device ran out of memory.
     #[error("GPU out of memory ({what})")]
     OutOfMemory {
@@ -145,8 +164,10 @@ pub enum GpuError {
 }
 
 impl GpuError {
-    /// A driver error during `what`, out-of-memory told apart.
-    pub(crate) fn driver(what: &'static str) -> impl Fn(DriverError) -> GpuError {
+    /// A driver error during `what`, out-of-memory told apart: for
+    /// `map_err` on cudarc calls (here and in crates that use this one's
+    /// buffers and streams).
+    pub fn driver(what: &'static str) -> impl Fn(DriverError) -> GpuError {
         move |source| {
             if source.0 == cudarc::driver::sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
                 GpuError::OutOfMemory { what, source }

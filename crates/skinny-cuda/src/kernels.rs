@@ -41,6 +41,16 @@ pub const LAB: KernelSource = KernelSource {
     ),
 };
 
+/// SKINNY-AEAD's runs of blocks (a counter per block in TK1, the rest shared).
+pub const AEAD: KernelSource = KernelSource {
+    name: "aead",
+    text: concat!(
+        include_str!("../kernels/common.cuh"),
+        include_str!("../kernels/bitsliced_round.cuh"),
+        include_str!("../kernels/aead.cu")
+    ),
+};
+
 /// Which kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KernelKind {
@@ -256,7 +266,7 @@ mod tests {
     fn shared_constants_match_the_cipher_and_reach_the_sources() {
         let most = skinny::Variant::ALL.iter().map(|v| v.rounds()).max().unwrap();
         assert_eq!(MAX_ROUNDS, most);
-        for source in [&BITSLICED, &PAPER, &LAB] {
+        for source in [&BITSLICED, &PAPER, &LAB, &AEAD] {
             assert!(source.text.contains("SKINNY_MAX_ROUNDS"), "{} uses the shared round count", source.name);
         }
         assert!(BITSLICED.text.contains("SKINNY_BS_THREADS"));

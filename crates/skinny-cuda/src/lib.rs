@@ -14,11 +14,14 @@
 //!   `transfer` (host memory: [`HostPath`]), `resident` (data already on the
 //!   device: [`GpuCipher::run_device`]) and `timing` (kernel-only benchmarks).
 //! - [`constants`]: what each kernel needs of a key in `__constant__` memory.
+//! - [`aead`]: SKINNY-AEAD's runs of blocks (`aead.cu`: a block counter in
+//!   each block's TK1, everything else shared), for `skinny-aead`.
 //! - [`lab`]: the experiments of `skinny-lab` on the GPU (`lab.cu`: reduced
 //!   rounds, a tweakey per query scheduled on the device).
 
 #![warn(missing_docs)]
 
+pub mod aead;
 pub mod cipher;
 pub mod constants;
 pub mod device;

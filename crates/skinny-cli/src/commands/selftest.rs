@@ -70,10 +70,76 @@ fn run_to(a: &SelftestArgs, out: &mut impl Write) -> Result<(), CliError> {
         }
         failures += tally.mismatches.len();
     }
+    #[cfg(feature = "cuda")]
+    {
+        failures += check_gpu_aead(out, &mut rng)?;
+    }
     if failures > 0 {
         return Err(CliError::Check(format!("selftest failed: {failures} mismatch(es), listed above")));
     }
     writeln!(out, "selftest passed").map_err(CliError::Output)
+}
+
+/// SKINNY-AEAD on the GPU (`skinny_aead::gpu`) against the CPU types: M1 and
+/// M5 (one of each kernel family), random keys, nonces, AD and messages of
+/// lengths around blocks, warps and beyond 1 MiB, sealed and opened. Returns
+/// the mismatches; no GPU is a visible skip.
+#[cfg(feature = "cuda")]
+fn check_gpu_aead(out: &mut impl Write, rng: &mut impl RngCore) -> Result<usize, CliError> {
+    use skinny_aead::aead::{AeadCore, AeadInOut, KeyInit, Nonce, Tag};
+    use skinny_aead::gpu::{Gpu, GpuAead};
+    use skinny_aead::sealed::Member;
+    use skinny_aead::{SkinnyAeadM1, SkinnyAeadM5};
+
+    fn cpu<A: AeadInOut + KeyInit + AeadCore>(key: &[u8; 16], nonce: &[u8], ad: &[u8], msg: &mut [u8]) -> Vec<u8> {
+        let cipher = A::new_from_slice(key).unwrap_or_else(|_| unreachable!("16-byte key"));
+        let nonce = Nonce::<A>::try_from(nonce).unwrap_or_else(|_| unreachable!("the member's nonce length"));
+        let tag: Tag<A> = cipher
+            .encrypt_inout_detached(&nonce, ad, msg.into())
+            .unwrap_or_else(|_| unreachable!("lengths far below the limits"));
+        tag.to_vec()
+    }
+
+    let gpu = match Gpu::first() {
+        Ok(g) => g,
+        Err(e) => {
+            writeln!(out, "skip: gpu aead: {e}").map_err(CliError::Output)?;
+            return Ok(0);
+        }
+    };
+    let (mut checks, mut mismatches) = (0usize, Vec::new());
+    for member in [Member::M1, Member::M5] {
+        let mut key = [0u8; 16];
+        rng.fill_bytes(&mut key);
+        let mut aead = GpuAead::new(&gpu, member, &key).map_err(|e| CliError::Gpu(format!("gpu aead: {e}")))?;
+        for len in [0, 1, 16, 17, 32 * 16 + 5, 1024 * 16 + 9, (1 << 20) + 3, rng.random_range(0..65536)] {
+            let mut nonce = vec![0u8; member.nonce_len()];
+            rng.fill_bytes(&mut nonce);
+            let mut ad = vec![0u8; rng.random_range(0..40)];
+            rng.fill_bytes(&mut ad);
+            let mut msg = vec![0u8; len];
+            rng.fill_bytes(&mut msg);
+            let mut want = msg.clone();
+            let want_tag = match member {
+                Member::M1 => cpu::<SkinnyAeadM1>(&key, &nonce, &ad, &mut want),
+                _ => cpu::<SkinnyAeadM5>(&key, &nonce, &ad, &mut want),
+            };
+            let mut got = msg.clone();
+            let tag = aead.seal(&nonce, &ad, &mut got).map_err(|e| CliError::Gpu(format!("gpu aead: {e}")))?;
+            let mut back = got.clone();
+            let opened = aead.open(&nonce, &ad, &mut back, &tag).is_ok() && back == msg;
+            checks += 1;
+            if got != want || tag != want_tag || !opened {
+                mismatches.push(format!("{member}, {len} bytes, AD {} bytes", ad.len()));
+            }
+        }
+    }
+    writeln!(out, "gpu aead: {checks} checks, {} mismatches ({})", mismatches.len(), gpu.describe())
+        .map_err(CliError::Output)?;
+    for m in &mismatches {
+        writeln!(out, "mismatch: gpu aead: {m}").map_err(CliError::Output)?;
+    }
+    Ok(mismatches.len())
 }
 
 /// The six vectors, both directions, each through `Skinny` and through the CLI's
