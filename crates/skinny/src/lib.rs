@@ -70,8 +70,8 @@
 //! assert_eq!(&data, b"attack at dawn, attack at dawn!");
 //! ```
 #![no_std]
-// Only the AVX2 module opts back in to `unsafe` (intrinsics), each block with a
-// SAFETY comment.
+// Only the two x86 intrinsics modules (bitsliced AVX2, single-block SSSE3 /
+// AVX-512) opt back in to `unsafe`, each block with a SAFETY comment.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -225,7 +225,7 @@ impl Skinny {
     }
 
     /// Encrypts one block in place with the single-block path built for
-    /// latency ([`single::Path::best`]): what serial modes such as CBC want.
+    /// latency ([`single::Path::best_for`]): what serial modes such as CBC want.
     ///
     /// # Panics
     /// If `block` is not exactly one block long.
@@ -235,7 +235,7 @@ impl Skinny {
         single::encrypt_block(self.variant.cell_width(), &self.rtk, block);
     }
 
-    /// Decrypts one block in place ([`single::Path::best`]).
+    /// Decrypts one block in place ([`single::Path::best_for`]).
     ///
     /// # Panics
     /// If `block` is not exactly one block long.

@@ -37,26 +37,26 @@ const fn g(target: u32, a: u32, b: u32) -> Gate {
 }
 
 /// S8's four layers, two gates each, in place.
-pub(crate) const S8_LAYERS: [[Gate; 2]; 4] =
+const S8_LAYERS: [[Gate; 2]; 4] =
     [[g(0, 3, 2), g(4, 7, 6)], [g(5, 4, 0), g(6, 2, 1)], [g(7, 6, 5), g(1, 0, 3)], [g(2, 1, 7), g(3, 5, 4)]];
 /// Where S8's output bit `j` lies after [`S8_LAYERS`].
-pub(crate) const S8_OUT: [u32; 8] = [2, 7, 6, 1, 3, 0, 4, 5];
+const S8_OUT: [u32; 8] = [2, 7, 6, 1, 3, 0, 4, 5];
 
 /// S8⁻¹'s four layers in place.
-pub(crate) const S8_INV_LAYERS: [[Gate; 2]; 4] =
+const S8_INV_LAYERS: [[Gate; 2]; 4] =
     [[g(0, 3, 1), g(4, 7, 6)], [g(1, 2, 7), g(3, 5, 4)], [g(7, 6, 5), g(2, 0, 3)], [g(5, 4, 0), g(6, 1, 2)]];
 /// Where S8⁻¹'s output bit `j` lies after [`S8_INV_LAYERS`].
-pub(crate) const S8_INV_OUT: [u32; 8] = [5, 3, 0, 4, 6, 7, 2, 1];
+const S8_INV_OUT: [u32; 8] = [5, 3, 0, 4, 6, 7, 2, 1];
 
 /// S4's four layers (one gate each) in place.
-pub(crate) const S4_LAYERS: [[Gate; 1]; 4] = [[g(0, 3, 2)], [g(3, 2, 1)], [g(2, 1, 0)], [g(1, 0, 3)]];
+const S4_LAYERS: [[Gate; 1]; 4] = [[g(0, 3, 2)], [g(3, 2, 1)], [g(2, 1, 0)], [g(1, 0, 3)]];
 /// Where S4's output bit `j` lies after [`S4_LAYERS`] (a nibble rotation).
-pub(crate) const S4_OUT: [u32; 4] = [1, 2, 3, 0];
+const S4_OUT: [u32; 4] = [1, 2, 3, 0];
 
 /// S4⁻¹'s four layers in place.
-pub(crate) const S4_INV_LAYERS: [[Gate; 1]; 4] = [[g(0, 3, 2)], [g(1, 0, 3)], [g(2, 1, 0)], [g(3, 2, 1)]];
+const S4_INV_LAYERS: [[Gate; 1]; 4] = [[g(0, 3, 2)], [g(1, 0, 3)], [g(2, 1, 0)], [g(3, 2, 1)]];
 /// Where S4⁻¹'s output bit `j` lies after [`S4_INV_LAYERS`].
-pub(crate) const S4_INV_OUT: [u32; 4] = [3, 0, 1, 2];
+const S4_INV_OUT: [u32; 4] = [3, 0, 1, 2];
 
 /// A machine word (or SIMD register) of cells, one cell per byte.
 pub(crate) trait Bits: Copy {
@@ -83,27 +83,82 @@ pub(crate) trait Bits: Copy {
         a.xor(b.xor(c))
     }
 
-    /// Moves bit `out[j]` of every byte to bit `j` (the other bits of each byte
-    /// are dropped). Shifts and masks, one per distinct distance.
+    /// Moves the bits of every byte to where `gather` says (the other bits of
+    /// each byte are dropped): one mask and shift per distinct distance, ORed
+    /// together in a tree (its depth, not the count, is on the critical path).
     #[inline(always)]
-    fn gather_bits<const N: usize>(self, out: &[u32; N]) -> Self {
-        let mut acc = Self::splat8(0);
-        let mut d = -7i32;
-        while d <= 7 {
-            let mut mask = 0u8;
-            for (j, &p) in out.iter().enumerate() {
-                if j as i32 - p as i32 == d {
-                    mask |= 1 << p;
-                }
-            }
-            if mask != 0 {
-                acc = acc.or(shift(self.and(Self::splat8(mask)), d));
-            }
-            d += 1;
+    fn gather_bits<const M: usize>(self, gather: &Gather<M>) -> Self {
+        let t: [Self; M] =
+            core::array::from_fn(|i| shift(self.and(Self::splat8(gather.moves[i].mask)), gather.moves[i].by));
+        match M {
+            2 => t[0].or(t[1]),
+            6 => (t[0].or(t[1])).or(t[2].or(t[3])).or(t[4].or(t[5])),
+            _ => t.iter().fold(Self::splat8(0), |a, &b| a.or(b)),
         }
-        acc
     }
 }
+
+/// The bits of a byte that move by the same distance.
+#[derive(Clone, Copy)]
+pub(crate) struct Move {
+    /// Left shift (right for a negative value).
+    pub by: i32,
+    /// Which bits move.
+    pub mask: u8,
+}
+
+/// The final permutation of an S-box circuit, computed at compile time from
+/// where each output bit lies: as shifts and masks (`M` distinct distances),
+/// and as the 8×8 bit matrix of a GFNI affine instruction (row `7 - j`, a
+/// single bit at the source of output bit `j`).
+pub(crate) struct Gather<const M: usize> {
+    pub moves: [Move; M],
+    pub matrix: u64,
+}
+
+const fn gather<const M: usize, const W: usize>(out: [u32; W]) -> Gather<M> {
+    let mut moves = [Move { by: 0, mask: 0 }; M];
+    let mut count = 0;
+    let mut by = -7i32;
+    while by <= 7 {
+        let mut mask = 0u8;
+        let mut j = 0;
+        while j < W {
+            if j as i32 - out[j] as i32 == by {
+                mask |= 1 << out[j];
+            }
+            j += 1;
+        }
+        if mask != 0 {
+            moves[count] = Move { by, mask };
+            count += 1;
+        }
+        by += 1;
+    }
+    assert!(count == M, "M must be the number of distinct distances");
+    let mut matrix = 0u64;
+    let mut j = 0;
+    while j < W {
+        matrix |= (1u64 << out[j]) << (8 * (7 - j));
+        j += 1;
+    }
+    Gather { moves, matrix }
+}
+
+/// An S-box circuit: four layers of `G` gates, then the gather of `M` moves.
+pub(crate) struct Circuit<const G: usize, const M: usize> {
+    pub layers: [[Gate; G]; 4],
+    pub gather: Gather<M>,
+}
+
+/// S8.
+pub(crate) const S8: Circuit<2, 6> = Circuit { layers: S8_LAYERS, gather: gather(S8_OUT) };
+/// S8⁻¹.
+pub(crate) const S8_INV: Circuit<2, 6> = Circuit { layers: S8_INV_LAYERS, gather: gather(S8_INV_OUT) };
+/// S4.
+pub(crate) const S4: Circuit<1, 2> = Circuit { layers: S4_LAYERS, gather: gather(S4_OUT) };
+/// S4⁻¹.
+pub(crate) const S4_INV: Circuit<1, 2> = Circuit { layers: S4_INV_LAYERS, gather: gather(S4_INV_OUT) };
 
 /// Shifts left by `by` bits, right for a negative `by`.
 #[inline(always)]
@@ -136,16 +191,12 @@ fn layer<B: Bits, const N: usize>(x: B, gates: &[Gate; N]) -> B {
 /// A whole S-box circuit on complemented cells: the layers in place, then the
 /// one permutation.
 #[inline(always)]
-pub(crate) fn sbox<B: Bits, const G: usize, const W: usize>(
-    x: B,
-    layers: &[[Gate; G]; 4],
-    out: &[u32; W],
-) -> B {
-    let x = layer(x, &layers[0]);
-    let x = layer(x, &layers[1]);
-    let x = layer(x, &layers[2]);
-    let x = layer(x, &layers[3]);
-    x.gather_bits(out)
+pub(crate) fn sbox<B: Bits, const G: usize, const M: usize>(x: B, c: &Circuit<G, M>) -> B {
+    let x = layer(x, &c.layers[0]);
+    let x = layer(x, &c.layers[1]);
+    let x = layer(x, &c.layers[2]);
+    let x = layer(x, &c.layers[3]);
+    x.gather_bits(&c.gather)
 }
 
 /// The constants of round `r` in cells 0 and 4 (c0 = rc3..rc0, c1 = rc5 rc4) as
@@ -260,17 +311,12 @@ mod tests {
 
     /// Runs a circuit on all 256 (or 16) cell values, eight per word, through the
     /// complemented domain, against the specification's S-box.
-    fn check<const G: usize, const W: usize>(
-        layers: &[[Gate; G]; 4],
-        out: &[u32; W],
-        ones: u8,
-        reference: fn(u8) -> u8,
-    ) {
-        let values = if W == 8 { 256 } else { 16 };
+    fn check<const G: usize, const M: usize>(c: &Circuit<G, M>, ones: u8, reference: fn(u8) -> u8) {
+        let values = if ones == 0xff { 256 } else { 16 };
         for base in (0..values).step_by(8) {
             let cells: [u8; 8] = core::array::from_fn(|i| (base + i) as u8);
             let x = u64::from_le_bytes(cells) ^ u64::splat8(ones);
-            let y = (sbox(x, layers, out) ^ u64::splat8(ones)).to_le_bytes();
+            let y = (sbox(x, c) ^ u64::splat8(ones)).to_le_bytes();
             for (c, y) in cells.iter().zip(y) {
                 assert_eq!(y, reference(*c), "cell {c:#x}");
             }
@@ -279,10 +325,10 @@ mod tests {
 
     #[test]
     fn circuits_match_the_specification_sboxes() {
-        check(&S8_LAYERS, &S8_OUT, 0xff, sbox8);
-        check(&S8_INV_LAYERS, &S8_INV_OUT, 0xff, sbox8_inv);
-        check(&S4_LAYERS, &S4_OUT, 0x0f, sbox4);
-        check(&S4_INV_LAYERS, &S4_INV_OUT, 0x0f, sbox4_inv);
+        check(&S8, 0xff, sbox8);
+        check(&S8_INV, 0xff, sbox8_inv);
+        check(&S4, 0x0f, sbox4);
+        check(&S4_INV, 0x0f, sbox4_inv);
     }
 
     fn cells(seed: u8) -> [u8; 16] {
@@ -290,7 +336,9 @@ mod tests {
     }
 
     fn shuffled_xor(p: &[[u8; 16]; 3], s: &[u8; 16]) -> [u8; 16] {
-        core::array::from_fn(|i| p.iter().map(|p| if p[i] & 0x80 != 0 { 0 } else { s[p[i] as usize] }).fold(0, |a, b| a ^ b))
+        core::array::from_fn(|i| {
+            p.iter().map(|p| if p[i] & 0x80 != 0 { 0 } else { s[p[i] as usize] }).fold(0, |a, b| a ^ b)
+        })
     }
 
     #[test]

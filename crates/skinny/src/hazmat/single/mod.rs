@@ -23,7 +23,7 @@
 //! constant-time argument.
 //!
 //! [`crate::Skinny::encrypt_block`] (and so the RustCrypto types' single
-//! blocks and the tweakable types) runs [`Path::best`]; [`encrypt_block_with`]
+//! blocks and the tweakable types) runs [`Path::best_for`] its cell width; [`encrypt_block_with`]
 //! runs a chosen path, so tests can compare every path with the specification.
 
 mod circuit;
@@ -74,15 +74,23 @@ impl Path {
         }
     }
 
-    /// The fastest path this CPU can run.
+    /// The fastest path this CPU can run for cells of `width`, as measured on
+    /// the dev machine (`docs/cpu-single-block.md`):
+    ///
+    /// - 4-bit cells: [`Path::Avx512Gfni`], else [`Path::Ssse3`] (S4 is one
+    ///   register shuffle there), else [`Path::Portable`];
+    /// - 8-bit cells: [`Path::Portable`]. On the dev machine (AMD Zen 5) the
+    ///   scalar `u64` code beat both XMM paths, whose 128-bit integer operations
+    ///   take two cycles of latency there against one for scalar ones; a CPU with
+    ///   one-cycle vector latency may prefer [`Path::Avx512Gfni`] (not measured,
+    ///   so not chosen).
     #[inline]
-    pub fn best() -> Path {
-        if Path::Avx512Gfni.is_available() {
-            Path::Avx512Gfni
-        } else if Path::Ssse3.is_available() {
-            Path::Ssse3
-        } else {
-            Path::Portable
+    pub fn best_for(width: CellWidth) -> Path {
+        match width {
+            CellWidth::Byte => Path::Portable,
+            CellWidth::Nibble if Path::Avx512Gfni.is_available() => Path::Avx512Gfni,
+            CellWidth::Nibble if Path::Ssse3.is_available() => Path::Ssse3,
+            CellWidth::Nibble => Path::Portable,
         }
     }
 }
@@ -99,22 +107,23 @@ impl core::fmt::Display for PathUnavailable {
 
 impl core::error::Error for PathUnavailable {}
 
-/// Encrypts one block (`width.block_bytes()` bytes) in place on the best path.
+/// Encrypts one block (`width.block_bytes()` bytes) in place on
+/// [`Path::best_for`] `width`.
 ///
 /// # Panics
 /// If `block` is not exactly one block long.
 #[inline]
 pub fn encrypt_block(width: CellWidth, rtk: &RoundTweakeys, block: &mut [u8]) {
-    crypt(Path::best(), true, width, rtk, block);
+    crypt(Path::best_for(width), true, width, rtk, block);
 }
 
-/// Decrypts one block in place on the best path.
+/// Decrypts one block in place on [`Path::best_for`] `width`.
 ///
 /// # Panics
 /// If `block` is not exactly one block long.
 #[inline]
 pub fn decrypt_block(width: CellWidth, rtk: &RoundTweakeys, block: &mut [u8]) {
-    crypt(Path::best(), false, width, rtk, block);
+    crypt(Path::best_for(width), false, width, rtk, block);
 }
 
 /// Encrypts one block in place on `path`, for tests and benchmarks.

@@ -93,26 +93,25 @@ fn ones_and_fixed(width: CellWidth) -> (u64, u64) {
         CellWidth::Nibble => 0x0f,
     };
     let fixed = circuit::fixed_addition(ones);
-    (u64::splat8(ones), u64::from_le_bytes([fixed[8], fixed[9], fixed[10], fixed[11], fixed[12], fixed[13], fixed[14], fixed[15]]))
+    (
+        u64::splat8(ones),
+        u64::from_le_bytes([fixed[8], fixed[9], fixed[10], fixed[11], fixed[12], fixed[13], fixed[14], fixed[15]]),
+    )
 }
 
 /// Encrypts one block in place.
 pub(crate) fn encrypt_block(width: CellWidth, rtk: &RoundTweakeys, block: &mut [u8]) {
     match width {
-        CellWidth::Byte => encrypt(width, rtk, block, |x| circuit::sbox(x, &circuit::S8_LAYERS, &circuit::S8_OUT)),
-        CellWidth::Nibble => encrypt(width, rtk, block, |x| circuit::sbox(x, &circuit::S4_LAYERS, &circuit::S4_OUT)),
+        CellWidth::Byte => encrypt(width, rtk, block, |x| circuit::sbox(x, &circuit::S8)),
+        CellWidth::Nibble => encrypt(width, rtk, block, |x| circuit::sbox(x, &circuit::S4)),
     }
 }
 
 /// Decrypts one block in place.
 pub(crate) fn decrypt_block(width: CellWidth, rtk: &RoundTweakeys, block: &mut [u8]) {
     match width {
-        CellWidth::Byte => {
-            decrypt(width, rtk, block, |x| circuit::sbox(x, &circuit::S8_INV_LAYERS, &circuit::S8_INV_OUT))
-        }
-        CellWidth::Nibble => {
-            decrypt(width, rtk, block, |x| circuit::sbox(x, &circuit::S4_INV_LAYERS, &circuit::S4_INV_OUT))
-        }
+        CellWidth::Byte => decrypt(width, rtk, block, |x| circuit::sbox(x, &circuit::S8_INV)),
+        CellWidth::Nibble => decrypt(width, rtk, block, |x| circuit::sbox(x, &circuit::S4_INV)),
     }
 }
 

@@ -128,15 +128,11 @@ sse_bits!(Avx512 {
     }
 
     #[inline(always)]
-    fn gather_bits<const N: usize>(self, out: &[u32; N]) -> Self {
-        // Output bit j of each byte is the parity of (matrix byte 7-j) & input:
-        // a single set bit, at the source position, makes it a bit move.
-        let mut matrix = 0u64;
-        for (j, &p) in out.iter().enumerate() {
-            matrix |= (1u64 << p) << (8 * (7 - j));
-        }
+    fn gather_bits<const M: usize>(self, gather: &circuit::Gather<M>) -> Self {
+        // Output bit j of each byte is the parity of (matrix byte 7-j) & input;
+        // with one bit set per matrix byte, that is a bit move.
         // SAFETY: GFNI was detected before any Avx512 value exists (module rule).
-        Self(unsafe { _mm_gf2p8affine_epi64_epi8::<0>(self.0, _mm_set1_epi64x(matrix as i64)) })
+        Self(unsafe { _mm_gf2p8affine_epi64_epi8::<0>(self.0, _mm_set1_epi64x(gather.matrix as i64)) })
     }
 });
 
@@ -241,7 +237,10 @@ fn encrypt_rounds(rtk: &RoundTweakeys, mut x: __m128i, ones: u8, sbox: impl Fn(_
     let [p0, p1, p2] = circuit::linear_shuffles().map(constant);
     // The part of each round's addition that is the same in all rounds, after
     // the linear layer (it is linear): the complement fix and c2.
-    let fixed = constant(circuit::linear(circuit::fixed_addition(ones)));
+    // `black_box` keeps LLVM from treating it as a constant, which it would
+    // move to the end of the XOR chain, onto the critical path; as an opaque
+    // loop-invariant value it is combined with the round tweakey first.
+    let fixed = core::hint::black_box(constant(circuit::linear(circuit::fixed_addition(ones))));
     let all = constant([ones; 16]);
     x = xor(x, all);
     for (r, k) in rtk.as_cells().iter().enumerate() {
@@ -256,14 +255,10 @@ fn encrypt_rounds(rtk: &RoundTweakeys, mut x: __m128i, ones: u8, sbox: impl Fn(_
 
 /// The round loop of decryption (see [`encrypt_rounds`]).
 #[inline(always)]
-fn decrypt_rounds(
-    rtk: &RoundTweakeys,
-    mut x: __m128i,
-    ones: u8,
-    sbox_inv: impl Fn(__m128i) -> __m128i,
-) -> __m128i {
+fn decrypt_rounds(rtk: &RoundTweakeys, mut x: __m128i, ones: u8, sbox_inv: impl Fn(__m128i) -> __m128i) -> __m128i {
     let [q0, q1, q2] = circuit::linear_inv_shuffles().map(constant);
-    let fixed = constant(circuit::fixed_addition(ones));
+    // Opaque for the same reason as in `encrypt_rounds`.
+    let fixed = core::hint::black_box(constant(circuit::fixed_addition(ones)));
     let all = constant([ones; 16]);
     x = xor(x, all);
     for (r, k) in rtk.as_cells().iter().enumerate().rev() {
@@ -278,12 +273,8 @@ fn decrypt_rounds(
 fn crypt<B: Xmm>(encrypt: bool, width: CellWidth, rtk: &RoundTweakeys, block: &mut [u8]) {
     let x = load(width, block);
     let y = match (width, encrypt) {
-        (CellWidth::Byte, true) => {
-            encrypt_rounds(rtk, x, 0xff, |x| circuit::sbox(B::new(x), &circuit::S8_LAYERS, &circuit::S8_OUT).get())
-        }
-        (CellWidth::Byte, false) => decrypt_rounds(rtk, x, 0xff, |x| {
-            circuit::sbox(B::new(x), &circuit::S8_INV_LAYERS, &circuit::S8_INV_OUT).get()
-        }),
+        (CellWidth::Byte, true) => encrypt_rounds(rtk, x, 0xff, |x| circuit::sbox(B::new(x), &circuit::S8).get()),
+        (CellWidth::Byte, false) => decrypt_rounds(rtk, x, 0xff, |x| circuit::sbox(B::new(x), &circuit::S8_INV).get()),
         (CellWidth::Nibble, true) => {
             let table = constant(S4_TABLE);
             encrypt_rounds(rtk, x, 0, |x| shuffle(table, x))
