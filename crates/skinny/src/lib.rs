@@ -21,8 +21,9 @@
 //! - [`Skinny`]: a cipher whose variant is chosen at run time, for bulk layers;
 //!   [`BitslicedSkinny`]: the same with its bitsliced round-tweakey masks kept,
 //!   for engines that encrypt many pieces with one key.
-//! - [`hazmat`]: the specification code, the bitsliced engine and the round
-//!   tweakeys, for this workspace's other crates and for tests; not a stable API.
+//! - [`hazmat`]: the specification code, the bitsliced engine, the single-block
+//!   path and the round tweakeys, for this workspace's other crates and for
+//!   tests; not a stable API.
 //!
 //! # Security
 //!
@@ -38,8 +39,9 @@
 //! # Platforms
 //!
 //! `#![no_std]` and no allocator, whatever the features (`std`, on by default,
-//! changes nothing today). AVX2 is found at run time on x86-64 (with `cpufeatures`,
-//! also without std); every other CPU runs the portable bitsliced code.
+//! changes nothing today). AVX2 (many blocks) and SSSE3 or AVX-512VL with GFNI
+//! (single blocks) are found at run time on x86-64 (with `cpufeatures`, also
+//! without std); every other CPU runs the portable bitsliced and single-block code.
 //! `checks/no-std` in the repository builds a `#![no_std]` static library on it.
 //!
 //! ```
@@ -68,8 +70,8 @@
 //! assert_eq!(&data, b"attack at dawn, attack at dawn!");
 //! ```
 #![no_std]
-// Only the AVX2 module opts back in to `unsafe` (intrinsics), each block with a
-// SAFETY comment.
+// Only the two x86 intrinsics modules (bitsliced AVX2, single-block SSSE3 /
+// AVX-512) opt back in to `unsafe`, each block with a SAFETY comment.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -83,18 +85,20 @@ mod variant;
 
 // Short paths for the crate's own code.
 use hazmat::spec::tweakey::RoundTweakeys;
-use hazmat::{bitsliced, spec};
+use hazmat::{bitsliced, single, spec};
 
 pub use hazmat::spec::CellWidth;
 pub use tweakable::{TweakableSkinny128_256, TweakableSkinny128_384, TweakableSkinny64_128, TweakableSkinny64_192};
 pub use typed::{Skinny128_128, Skinny128_256, Skinny128_384, Skinny64_128, Skinny64_192, Skinny64_64};
 pub use variant::{UnknownVariant, Variant};
 
-/// Tails of up to this many blocks after the last whole batch go through the
-/// specification code one block at a time: measured with `examples/cpu_speed`,
-/// one block costs about 1/5 of a padded 256-block AVX2 batch of SKINNY-128
-/// (and 1/10 of a padded 64-block portable one).
-const SPEC_TAIL_BLOCKS: usize = 4;
+/// Tails of up to this many blocks after the last whole batch go one block at a
+/// time through the single-block path: measured with `examples/cpu_speed`, one
+/// block of the *specification* code costs about 1/5 of a padded 256-block AVX2
+/// batch of SKINNY-128 (and 1/10 of a padded 64-block portable one); the
+/// single-block path is faster than that, so the limit is on the safe side (not
+/// measured again).
+const SINGLE_TAIL_BLOCKS: usize = 4;
 
 /// The tweakey given does not have the variant's length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -220,24 +224,25 @@ impl Skinny {
         self.variant.block_bytes()
     }
 
-    /// Encrypts one block in place.
+    /// Encrypts one block in place with the single-block path built for
+    /// latency ([`single::Path::best_for`]): what serial modes such as CBC want.
     ///
     /// # Panics
     /// If `block` is not exactly one block long.
     #[inline]
     pub fn encrypt_block(&self, block: &mut [u8]) {
         assert_eq!(block.len(), self.block_bytes(), "one block");
-        spec::encrypt_block(self.variant.cell_width(), &self.rtk, block);
+        single::encrypt_block(self.variant.cell_width(), &self.rtk, block);
     }
 
-    /// Decrypts one block in place.
+    /// Decrypts one block in place ([`single::Path::best_for`]).
     ///
     /// # Panics
     /// If `block` is not exactly one block long.
     #[inline]
     pub fn decrypt_block(&self, block: &mut [u8]) {
         assert_eq!(block.len(), self.block_bytes(), "one block");
-        spec::decrypt_block(self.variant.cell_width(), &self.rtk, block);
+        single::decrypt_block(self.variant.cell_width(), &self.rtk, block);
     }
 
     /// Encrypts whole blocks in place, with the fastest constant-time code this CPU
@@ -261,7 +266,7 @@ impl Skinny {
         self.crypt_blocks_best(bitsliced::Direction::Decrypt, data, None);
     }
 
-    /// Whole batches on the best path; a tail of at most [`SPEC_TAIL_BLOCKS`]
+    /// Whole batches on the best path; a tail of at most [`SINGLE_TAIL_BLOCKS`]
     /// blocks one by one with the specification code (cheaper than a padded batch,
     /// and just as constant-time: which code runs depends on the length only).
     /// The masks are `sliced` when given, else built here if a batch needs them.
@@ -276,7 +281,7 @@ impl Skinny {
         let path = bitsliced::Path::best();
         let blocks = data.len() / bs;
         let tail = blocks % path.batch_blocks();
-        let split = if tail <= SPEC_TAIL_BLOCKS { (blocks - tail) * bs } else { data.len() };
+        let split = if tail <= SINGLE_TAIL_BLOCKS { (blocks - tail) * bs } else { data.len() };
         let (batched, rest) = data.split_at_mut(split);
         if !batched.is_empty() {
             self.crypt_sliced(path, dir, batched, sliced)
@@ -285,8 +290,8 @@ impl Skinny {
         let width = self.variant.cell_width();
         for block in rest.chunks_exact_mut(bs) {
             match dir {
-                bitsliced::Direction::Encrypt => spec::encrypt_block(width, &self.rtk, block),
-                bitsliced::Direction::Decrypt => spec::decrypt_block(width, &self.rtk, block),
+                bitsliced::Direction::Encrypt => single::encrypt_block(width, &self.rtk, block),
+                bitsliced::Direction::Decrypt => single::decrypt_block(width, &self.rtk, block),
             }
         }
     }

@@ -74,14 +74,14 @@ macro_rules! define_tweakable {
         impl TweakBlockCipherEncBackend for $name {
             fn encrypt_block_inout(&self, tweak: &Tweak<Self>, block: InOut<'_, '_, Block<Self>>) {
                 let rtk = self.key.with_tweak(tweak.as_slice());
-                spec::encrypt_block($variant.cell_width(), &rtk, block.into_out_with_copied_in());
+                crate::hazmat::single::encrypt_block($variant.cell_width(), &rtk, block.into_out_with_copied_in());
             }
         }
 
         impl TweakBlockCipherDecBackend for $name {
             fn decrypt_block_inout(&self, tweak: &Tweak<Self>, block: InOut<'_, '_, Block<Self>>) {
                 let rtk = self.key.with_tweak(tweak.as_slice());
-                spec::decrypt_block($variant.cell_width(), &rtk, block.into_out_with_copied_in());
+                crate::hazmat::single::decrypt_block($variant.cell_width(), &rtk, block.into_out_with_copied_in());
             }
         }
 

@@ -1,12 +1,15 @@
 //! `cpu-serial`: the portable specification code (`skinny::hazmat::spec`), one block at a
 //! time on one thread. The paper's CPU side, and the reference every other
 //! backend must match. It deliberately does not use the bitsliced batches that
-//! `Skinny::encrypt_blocks` and the RustCrypto types' parallel blocks run on.
+//! `Skinny::encrypt_blocks` and the RustCrypto types' parallel blocks run on, nor
+//! the single-block path (`skinny::hazmat::single`) behind `Skinny::encrypt_block`:
+//! it calls the specification code by name.
 
 use super::{Backend, Engine, Workload};
 use crate::mode::Direction;
 use crate::Error;
 use skinny::counter::Counter;
+use skinny::hazmat::{round_tweakeys, spec};
 use skinny::{Skinny, Variant};
 
 /// The portable one-thread backend.
@@ -40,12 +43,21 @@ struct SpecEngine {
     cipher: Skinny,
 }
 
+impl SpecEngine {
+    /// One block through the specification code.
+    fn encrypt(&self, block: &mut [u8]) {
+        spec::encrypt_block(self.cipher.variant().cell_width(), round_tweakeys(&self.cipher), block);
+    }
+}
+
 impl Engine for SpecEngine {
     fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), Error> {
         for block in blocks.chunks_exact_mut(self.cipher.block_bytes()) {
             match dir {
-                Direction::Encrypt => self.cipher.encrypt_block(block),
-                Direction::Decrypt => self.cipher.decrypt_block(block),
+                Direction::Encrypt => self.encrypt(block),
+                Direction::Decrypt => {
+                    spec::decrypt_block(self.cipher.variant().cell_width(), round_tweakeys(&self.cipher), block)
+                }
             }
         }
         Ok(())
@@ -56,7 +68,7 @@ impl Engine for SpecEngine {
         let mut keystream = [0u8; 16];
         for piece in data.chunks_mut(bs) {
             counter.write_block(&mut keystream[..bs]);
-            self.cipher.encrypt_block(&mut keystream[..bs]);
+            self.encrypt(&mut keystream[..bs]);
             super::xor_in_place(piece, &keystream[..bs]);
             counter.advance(1);
         }

@@ -14,10 +14,15 @@
 //!   time, portable `u64` otherwise), constant time; what
 //!   [`Skinny::encrypt_blocks`] and the RustCrypto types' parallel blocks use.
 //!   Tests and benchmarks pick a path with [`bitsliced::Path`].
+//! - [`single`]: one block at a time for the serial modes, built for latency
+//!   (AVX-512 with GFNI or SSSE3 found at run time, portable `u64` otherwise),
+//!   constant time; what [`Skinny::encrypt_block`] and the RustCrypto types'
+//!   single blocks use. Tests pick a path with [`single::Path`].
 //! - [`round_tweakeys`]: a cipher's expanded round tweakeys, for backends that
 //!   run the rounds elsewhere (the GPU crate uploads them).
 
 pub mod bitsliced;
+pub mod single;
 pub mod spec;
 
 pub use spec::tweakey::RoundTweakeys;

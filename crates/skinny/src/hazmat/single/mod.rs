@@ -1,0 +1,180 @@
+//! One block at a time, for the serial modes (CBC and CFB encryption, OFB) and
+//! the tweakable single-block calls: constant time and built for latency, since
+//! each block of a chain waits for the one before.
+//!
+//! All paths run the same round structure on a state of 16 cells, one cell per
+//! byte, kept complemented from the first round to the last (see `circuit`):
+//!
+//! - [`Path::Portable`]: two `u64` words; the S-box circuit on eight cells per
+//!   word, the linear layer on `u32` rows. Every target.
+//! - [`Path::Ssse3`]: the state in one XMM register; the linear layer is three
+//!   byte shuffles; S8 is the circuit on all 16 cells, S4 a 16-entry shuffle
+//!   table held in a register. x86-64 with SSSE3, found at run time.
+//! - [`Path::Avx512Gfni`]: the same with S8's gates in three-input logic
+//!   instructions and its final bit gather in one GFNI affine instruction.
+//!   x86-64 with AVX-512F, AVX-512VL and GFNI, found at run time. (The 4-bit
+//!   cells run the same code as on [`Path::Ssse3`].)
+//!
+//! Round tweakeys are those of `spec::tweakey` (eight cells a round, expanded
+//! at key setup); the round constants come from a public table indexed by the
+//! round number. Nothing branches on or indexes memory by secret data; the one
+//! data-dependent shuffle index (S4) selects among register bytes. See
+//! `docs/cpu-single-block.md` for the operation counts, the speeds and the
+//! constant-time argument.
+//!
+//! [`crate::Skinny::encrypt_block`] (and so the RustCrypto types' single
+//! blocks and the tweakable types) runs [`Path::best_for`] its cell width; [`encrypt_block_with`]
+//! runs a chosen path, so tests can compare every path with the specification.
+
+mod circuit;
+mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+use crate::spec::tweakey::RoundTweakeys;
+use crate::spec::CellWidth;
+
+/// A single-block code path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Path {
+    /// Two `u64` words; runs everywhere.
+    Portable,
+    /// One XMM register with SSSE3 shuffles; x86-64 with SSSE3 only.
+    Ssse3,
+    /// One XMM register with AVX-512VL ternary logic and GFNI; x86-64 with
+    /// AVX-512F, AVX-512VL and GFNI only.
+    Avx512Gfni,
+}
+
+impl Path {
+    /// Every path, slowest first.
+    pub const ALL: [Path; 3] = [Path::Portable, Path::Ssse3, Path::Avx512Gfni];
+
+    /// Short name, e.g. for benchmark tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Path::Portable => "portable-u64",
+            Path::Ssse3 => "ssse3",
+            Path::Avx512Gfni => "avx512-gfni",
+        }
+    }
+
+    /// Whether this CPU (and build) can run the path. The answer of the CPUID
+    /// query is cached after the first call.
+    #[inline]
+    pub fn is_available(self) -> bool {
+        match self {
+            Path::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Path::Ssse3 => x86::ssse3_detected(),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512Gfni => x86::avx512_gfni_detected(),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The fastest path this CPU can run for cells of `width`, as measured on
+    /// the dev machine (`docs/cpu-single-block.md`):
+    ///
+    /// - 4-bit cells: [`Path::Avx512Gfni`], else [`Path::Ssse3`] (S4 is one
+    ///   register shuffle there), else [`Path::Portable`];
+    /// - 8-bit cells: [`Path::Portable`]. On the dev machine (AMD Zen 5) the
+    ///   scalar `u64` code beat both XMM paths, whose 128-bit integer operations
+    ///   take two cycles of latency there against one for scalar ones; a CPU with
+    ///   one-cycle vector latency may prefer [`Path::Avx512Gfni`] (not measured,
+    ///   so not chosen).
+    #[inline]
+    pub fn best_for(width: CellWidth) -> Path {
+        match width {
+            CellWidth::Byte => Path::Portable,
+            CellWidth::Nibble if Path::Avx512Gfni.is_available() => Path::Avx512Gfni,
+            CellWidth::Nibble if Path::Ssse3.is_available() => Path::Ssse3,
+            CellWidth::Nibble => Path::Portable,
+        }
+    }
+}
+
+/// A path was asked for that this CPU cannot run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathUnavailable(pub Path);
+
+impl core::fmt::Display for PathUnavailable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "the {} single-block path is not available on this CPU", self.0.name())
+    }
+}
+
+impl core::error::Error for PathUnavailable {}
+
+/// Encrypts one block (`width.block_bytes()` bytes) in place on
+/// [`Path::best_for`] `width`.
+///
+/// # Panics
+/// If `block` is not exactly one block long.
+#[inline]
+pub fn encrypt_block(width: CellWidth, rtk: &RoundTweakeys, block: &mut [u8]) {
+    crypt(Path::best_for(width), true, width, rtk, block);
+}
+
+/// Decrypts one block in place on [`Path::best_for`] `width`.
+///
+/// # Panics
+/// If `block` is not exactly one block long.
+#[inline]
+pub fn decrypt_block(width: CellWidth, rtk: &RoundTweakeys, block: &mut [u8]) {
+    crypt(Path::best_for(width), false, width, rtk, block);
+}
+
+/// Encrypts one block in place on `path`, for tests and benchmarks.
+///
+/// # Errors
+/// [`PathUnavailable`], with `block` untouched, if this CPU cannot run `path`.
+///
+/// # Panics
+/// If `block` is not exactly one block long.
+pub fn encrypt_block_with(
+    path: Path,
+    width: CellWidth,
+    rtk: &RoundTweakeys,
+    block: &mut [u8],
+) -> Result<(), PathUnavailable> {
+    if !path.is_available() {
+        return Err(PathUnavailable(path));
+    }
+    crypt(path, true, width, rtk, block);
+    Ok(())
+}
+
+/// Decrypts one block in place on `path`, for tests and benchmarks.
+///
+/// # Errors
+/// [`PathUnavailable`], with `block` untouched, if this CPU cannot run `path`.
+///
+/// # Panics
+/// If `block` is not exactly one block long.
+pub fn decrypt_block_with(
+    path: Path,
+    width: CellWidth,
+    rtk: &RoundTweakeys,
+    block: &mut [u8],
+) -> Result<(), PathUnavailable> {
+    if !path.is_available() {
+        return Err(PathUnavailable(path));
+    }
+    crypt(path, false, width, rtk, block);
+    Ok(())
+}
+
+#[inline]
+fn crypt(path: Path, encrypt: bool, width: CellWidth, rtk: &RoundTweakeys, block: &mut [u8]) {
+    assert_eq!(block.len(), width.block_bytes(), "one block");
+    match path {
+        Path::Portable if encrypt => portable::encrypt_block(width, rtk, block),
+        Path::Portable => portable::decrypt_block(width, rtk, block),
+        #[cfg(target_arch = "x86_64")]
+        _ => x86::crypt_block(path, encrypt, width, rtk, block),
+        #[cfg(not(target_arch = "x86_64"))]
+        _ => unreachable!("only the portable path is available here"),
+    }
+}
