@@ -14,6 +14,8 @@
 //!   `transfer` (host memory: [`HostPath`]), `resident` (data already on the
 //!   device: [`GpuCipher::run_device`]) and `timing` (kernel-only benchmarks).
 //! - [`constants`]: what each kernel needs of a key in `__constant__` memory.
+//! - [`multi`]: several GPUs of one host: a [`GpuSet`] and [`MultiGpuCipher`],
+//!   host-to-host work striped over them.
 //! - [`lab`]: the experiments of `skinny-lab` on the GPU (`lab.cu`: reduced
 //!   rounds, a tweakey per query scheduled on the device).
 
@@ -25,6 +27,7 @@ pub mod device;
 mod error;
 pub mod kernels;
 pub mod lab;
+pub mod multi;
 mod nvrtc;
 mod resident;
 mod timing;
@@ -36,5 +39,6 @@ pub use cipher::GpuCipher;
 pub use cudarc;
 pub use device::{describe_gpus, Gpu, GpuOptions};
 pub use error::GpuError;
+pub use multi::{GpuSet, MultiGpuCipher};
 pub use kernels::{KernelKind, KernelSource, LabExperiment, Op};
 pub use transfer::HostPath;
