@@ -58,6 +58,9 @@ pub const GPU_MIN_CALL_BYTES: usize = 1 << 20;
 /// The `auto` backend.
 pub struct AutoBackend {
     cpu: CpuBackend,
+    /// The GPUs to open when the work repays them.
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code, reason = "only the GPU side reads it"))]
+    gpus: super::GpuSelection,
     /// Why the GPU could not be used, once an engine tried.
     unavailable: Arc<Mutex<Option<String>>>,
     #[cfg(feature = "cuda")]
@@ -66,9 +69,10 @@ pub struct AutoBackend {
 }
 
 impl AutoBackend {
-    pub(super) fn new(cpu: CpuBackend) -> Self {
+    pub(super) fn new(cpu: CpuBackend, gpus: super::GpuSelection) -> Self {
         Self {
             cpu,
+            gpus,
             unavailable: Arc::new(Mutex::new(None)),
             #[cfg(feature = "cuda")]
             gpu: Arc::new(std::sync::OnceLock::new()),
@@ -126,6 +130,8 @@ impl Backend for AutoBackend {
             unavailable: self.unavailable.clone(),
             #[cfg(feature = "cuda")]
             shared: self.gpu.clone(),
+            #[cfg(feature = "cuda")]
+            gpus: self.gpus.clone(),
         }))
     }
 }
@@ -165,6 +171,8 @@ struct AutoEngine {
     unavailable: Arc<Mutex<Option<String>>>,
     #[cfg(feature = "cuda")]
     shared: Arc<std::sync::OnceLock<Result<Arc<dyn Backend>, String>>>,
+    #[cfg(feature = "cuda")]
+    gpus: super::GpuSelection,
 }
 
 impl AutoEngine {
@@ -224,9 +232,10 @@ impl AutoEngine {
         {
             let shared = self.shared.clone();
             let cipher = self.cipher.clone();
+            let gpus = self.gpus.clone();
             let spawned = std::thread::Builder::new().name("skinny-gpu-open".into()).spawn(move || {
                 let backend =
-                    shared.get_or_init(|| super::gpu::open(false).map(Arc::from).map_err(|e| e.to_string())).clone()?;
+                    shared.get_or_init(|| super::gpu::open_set(false, &gpus).map(Arc::from).map_err(|e| e.to_string())).clone()?;
                 backend.engine(&cipher).map_err(|e| e.to_string())
             });
             self.gpu = match spawned {
@@ -371,7 +380,7 @@ mod tests {
     }
 
     fn auto() -> AutoBackend {
-        AutoBackend::new(CpuBackend::new(Some(2)).unwrap())
+        AutoBackend::new(CpuBackend::new(Some(2)).unwrap(), super::super::GpuSelection::All)
     }
 
     /// An engine whose next call believes the CPU has already been busy for a
@@ -392,6 +401,8 @@ mod tests {
             unavailable: backend.unavailable.clone(),
             #[cfg(feature = "cuda")]
             shared: backend.gpu.clone(),
+            #[cfg(feature = "cuda")]
+            gpus: backend.gpus.clone(),
         }
     }
 
