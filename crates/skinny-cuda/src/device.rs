@@ -115,7 +115,10 @@ fn driver_version() -> Result<i32, GpuError> {
 
 /// Every GPU opened through [`Gpu::get`], by ordinal: each is opened once per
 /// process (one context each), whoever asks first.
-static OPENED: OnceLock<Mutex<HashMap<usize, Arc<OnceLock<Result<Arc<Gpu>, GpuError>>>>>> = OnceLock::new();
+static OPENED: OnceLock<Mutex<HashMap<usize, Arc<OpenOnce>>>> = OnceLock::new();
+
+/// One GPU's opening, done once: the GPU or why it cannot be used.
+type OpenOnce = OnceLock<Result<Arc<Gpu>, GpuError>>;
 
 impl Gpu {
     /// The first GPU, opened once per process.
@@ -183,8 +186,7 @@ impl Gpu {
             .map_err(on_device)?;
         let describe = || -> Result<_, GpuError> {
             let name = ctx.name().map_err(|e| GpuError::driver("cannot read the GPU name")(e))?;
-            let cc =
-                ctx.compute_capability().map_err(|e| GpuError::driver("cannot read the compute capability")(e))?;
+            let cc = ctx.compute_capability().map_err(|e| GpuError::driver("cannot read the compute capability")(e))?;
             let total_mem = ctx.total_mem().map_err(|e| GpuError::driver("cannot read the GPU memory size")(e))?;
             let sm_count = ctx
                 .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
