@@ -59,7 +59,6 @@ pub const GPU_MIN_CALL_BYTES: usize = 1 << 20;
 pub struct AutoBackend {
     cpu: CpuBackend,
     /// The GPUs to open when the work repays them.
-    #[cfg_attr(not(feature = "cuda"), allow(dead_code, reason = "only the GPU side reads it"))]
     gpus: super::GpuSelection,
     /// Why the GPU could not be used, once an engine tried.
     unavailable: Arc<Mutex<Option<String>>>,
@@ -94,9 +93,17 @@ impl Backend for AutoBackend {
 
     fn describe(&self) -> String {
         format!(
-            "{}; a GPU, opened in the background, takes calls of {} MiB and more once the work left repays its \
+            "{}; {}, opened in the background, take calls of {} MiB and more once the work left repays their \
              opening",
             self.cpu.describe(),
+            match &self.gpus {
+                super::GpuSelection::All => "every GPU".to_string(),
+                super::GpuSelection::First(1) => "GPU 0".to_string(),
+                super::GpuSelection::First(n) => format!("the first {n} GPUs"),
+                super::GpuSelection::List(l) => {
+                    format!("GPUs {}", l.iter().map(usize::to_string).collect::<Vec<_>>().join(","))
+                }
+            },
             GPU_MIN_CALL_BYTES >> 20
         )
     }
@@ -234,8 +241,9 @@ impl AutoEngine {
             let cipher = self.cipher.clone();
             let gpus = self.gpus.clone();
             let spawned = std::thread::Builder::new().name("skinny-gpu-open".into()).spawn(move || {
-                let backend =
-                    shared.get_or_init(|| super::gpu::open_set(false, &gpus).map(Arc::from).map_err(|e| e.to_string())).clone()?;
+                let backend = shared
+                    .get_or_init(|| super::gpu::open_set(false, &gpus).map(Arc::from).map_err(|e| e.to_string()))
+                    .clone()?;
                 backend.engine(&cipher).map_err(|e| e.to_string())
             });
             self.gpu = match spawned {

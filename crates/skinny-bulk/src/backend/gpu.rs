@@ -140,12 +140,10 @@ impl DeviceBench for GpuBackend {
             return Err(GpuError::NoKernel { kind: self.kind, op }.into());
         }
         if c.len() == 1 {
-            return Ok(c.cipher_mut(0).ok_or(GpuError::Internal("no GPU in the set"))?.time_kernel(
-                op,
-                bytes,
-                warmup,
-                runs,
-            )?);
+            return Ok(c
+                .cipher_mut(0)
+                .ok_or(GpuError::Internal("no GPU in the set"))?
+                .time_kernel(op, bytes, warmup, runs)?);
         }
         // Several GPUs: each times its share of `bytes` at once; a run takes as
         // long as the slowest GPU's, so `bytes` over it is the set's rate.
