@@ -39,6 +39,6 @@ pub use cipher::GpuCipher;
 pub use cudarc;
 pub use device::{describe_gpus, Gpu, GpuOptions};
 pub use error::GpuError;
-pub use multi::{GpuSet, MultiGpuCipher};
 pub use kernels::{KernelKind, KernelSource, LabExperiment, Op};
+pub use multi::{GpuSet, MultiGpuCipher};
 pub use transfer::HostPath;
