@@ -40,7 +40,7 @@ for exp in differential boomerang; do
     one=""
     for n in $(seq 1 "$MAX"); do
         if [ $exp = differential ]; then
-            q=$(( (1 << 36) * n )); extra="--dk $DK"
+            q=$(( (1 << 35) * n )); extra="--dk $DK"
         else
             q=$(( (1 << 34) * n )); extra="--dk1 $DK --dk2 $DK"
         fi
