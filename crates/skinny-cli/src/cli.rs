@@ -615,7 +615,8 @@ mod tests {
             for good in ["all", "2", "0,2", "1,"] {
                 let mut args = vec![cmd, "--gpus", good];
                 if cmd == "lab" {
-                    args = vec!["lab", "differential", "--gpus", good];
+                    args = vec!["lab", "differential", "--rounds", "1", "--dp", "01", "--dc", "01", "--queries", "1"];
+                    args.extend(["--gpus", good]);
                 }
                 assert!(ok(&args), "{args:?}");
             }
