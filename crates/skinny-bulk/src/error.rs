@@ -85,6 +85,9 @@ pub enum Error {
     /// A GPU backend was asked for in a build without CUDA support.
     #[error("this build has no CUDA support (built without the `cuda` feature)")]
     NoCudaSupport,
+    /// A GPU selection that does not fit this machine.
+    #[error("{0}")]
+    GpuSelection(#[from] crate::backend::GpuSelectionError),
     /// The GPU failed or cannot be used (the driver's code and NVRTC's log kept).
     #[cfg(feature = "cuda")]
     #[error(transparent)]

@@ -4,7 +4,7 @@
 use clap::builder::{EnumValueParser, PossibleValue, RangedU64ValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skinny::Variant;
-use skinny_bulk::backend::BackendChoice;
+use skinny_bulk::backend::{BackendChoice, GpuSelection};
 use skinny_bulk::mode::Mode;
 use std::ffi::OsStr;
 use std::marker::PhantomData;
@@ -167,6 +167,11 @@ pub struct CryptArgs {
     /// Worker threads for the cpu backend, 1 to 1024 (default: all cores).
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<usize>,
+
+    /// GPUs of the gpu, gpu-paper and auto backends: all, a count N (the first
+    /// N), or GPU numbers such as 0,2 (one GPU: 1,).
+    #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
+    pub gpus: GpuSelection,
 
     /// Expert: run only the first R rounds (1 to the cipher's full count: 32 to
     /// 56). Reduced-round SKINNY is INSECURE; it is for cryptanalysis
@@ -353,6 +358,11 @@ pub struct SelftestArgs {
 /// The parser of every `--threads`: 1 to [`MAX_THREADS`].
 pub fn threads_parser() -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64)
+}
+
+/// The parser of every `--gpus`: `all`, a count, or a list of GPU numbers.
+pub fn gpus_parser(s: &str) -> Result<GpuSelection, String> {
+    s.parse::<GpuSelection>().map_err(|e| e.to_string())
 }
 
 /// A parser for a decimal number from `lo` to `hi` (finite: `inf` and `nan` are
@@ -601,5 +611,18 @@ mod tests {
         assert!(!ok(&["bench", "--runs", "0"]) && !ok(&["bench", "--runs", "1001"]));
         assert!(!ok(&["bench", "--max-time-per-size", "86400.5"]) && !ok(&["bench", "--min-run-ms", "-1"]));
         assert!(!ok(&["bench", "--threads", "0"]) && !ok(&["bench", "--threads", "1025"]));
+        for cmd in ["encrypt", "decrypt", "bench", "lab"] {
+            for good in ["all", "2", "0,2", "1,"] {
+                let mut args = vec![cmd, "--gpus", good];
+                if cmd == "lab" {
+                    args = vec!["lab", "differential", "--rounds", "1", "--dp", "01", "--dc", "01", "--queries", "1"];
+                    args.extend(["--gpus", good]);
+                }
+                assert!(ok(&args), "{args:?}");
+            }
+        }
+        for bad in ["0", "none", "1,1", "", "-2"] {
+            assert!(!ok(&["encrypt", "--gpus", bad]), "{bad:?}");
+        }
     }
 }

@@ -59,6 +59,7 @@ fn bulk_message(e: &skinny_bulk::Error) -> String {
         E::IvNotAllowed => "ECB mode takes no IV; remove --iv".into(),
         E::PaddingNotApplicable { mode } => format!("--no-pad applies only to ecb and cbc ({mode} never pads)"),
         E::ZeroThreads => "--threads must be at least 1".into(),
+        E::GpuSelection(e) => format!("--gpus: {e}"),
         // The library's wording says "1 bytes" and "a 8-byte"; these are said
         // right here.
         E::IvLength { variant, got } => {
@@ -111,7 +112,8 @@ impl CliError {
                 | skinny_bulk::Error::IvNotAllowed
                 | skinny_bulk::Error::IvLength { .. }
                 | skinny_bulk::Error::PaddingNotApplicable { .. }
-                | skinny_bulk::Error::ZeroThreads,
+                | skinny_bulk::Error::ZeroThreads
+                | skinny_bulk::Error::GpuSelection(_),
             ) => 2,
             // As a shell reports a command ended by that signal (130 for Ctrl-C).
             CliError::Interrupted { signal, .. } => 128 + signal,

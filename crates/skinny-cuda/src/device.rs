@@ -60,6 +60,7 @@ pub fn probe_libraries() -> Result<(), GpuError> {
 
 /// One GPU with its context, ready to load kernels.
 pub struct Gpu {
+    ordinal: usize,
     ctx: Arc<CudaContext>,
     name: String,
     cc: (i32, i32),
@@ -112,7 +113,12 @@ fn driver_version() -> Result<i32, GpuError> {
     Ok(v)
 }
 
-static FIRST_GPU: OnceLock<Result<Arc<Gpu>, GpuError>> = OnceLock::new();
+/// Every GPU opened through [`Gpu::get`], by ordinal: each is opened once per
+/// process (one context each), whoever asks first.
+static OPENED: OnceLock<Mutex<HashMap<usize, Arc<OpenOnce>>>> = OnceLock::new();
+
+/// One GPU's opening, done once: the GPU or why it cannot be used.
+type OpenOnce = OnceLock<Result<Arc<Gpu>, GpuError>>;
 
 impl Gpu {
     /// The first GPU, opened once per process.
@@ -121,7 +127,34 @@ impl Gpu {
     /// One line saying why no GPU can be used: no driver, no NVRTC, no device,
     /// or a device that fails to start.
     pub fn first() -> Result<Arc<Gpu>, GpuError> {
-        FIRST_GPU.get_or_init(|| Gpu::open(0).map(Arc::new)).clone()
+        Gpu::get(0)
+    }
+
+    /// GPU `ordinal`, opened once per process (as [`Gpu::first`] for GPU 0):
+    /// every caller asking for the same ordinal shares its context and its
+    /// cache of compiled kernels.
+    ///
+    /// # Errors
+    /// As [`Gpu::first`]; [`GpuError::NoSuchDevice`] for an ordinal the driver
+    /// does not see; a device that fails to start, its error naming the ordinal
+    /// ([`GpuError::Device`]).
+    pub fn get(ordinal: usize) -> Result<Arc<Gpu>, GpuError> {
+        let cell = {
+            let mut map = OPENED.get_or_init(|| Mutex::new(HashMap::new())).lock().map_err(|_| GpuError::Poisoned)?;
+            map.entry(ordinal).or_default().clone()
+        };
+        cell.get_or_init(|| Gpu::open(ordinal).map(Arc::new)).clone()
+    }
+
+    /// How many GPUs the driver sees (0 with a driver and no GPU).
+    ///
+    /// # Errors
+    /// No driver, no NVRTC, or a driver that cannot start.
+    pub fn count() -> Result<usize, GpuError> {
+        probe_libraries()?;
+        let count = guarded("cuInit", CudaContext::device_count)?
+            .map_err(|e| GpuError::driver("the NVIDIA driver cannot start")(e))?;
+        Ok(usize::try_from(count).unwrap_or(0))
     }
 
     /// Opens GPU `ordinal`.
@@ -146,17 +179,25 @@ impl Gpu {
         if ordinal >= count as usize {
             return Err(GpuError::NoSuchDevice { ordinal, count: count as usize });
         }
-        let ctx = guarded("context creation", || CudaContext::new(ordinal))?
-            .map_err(|e| GpuError::driver("cannot open the GPU")(e))?;
-        let name = ctx.name().map_err(|e| GpuError::driver("cannot read the GPU name")(e))?;
-        let cc = ctx.compute_capability().map_err(|e| GpuError::driver("cannot read the compute capability")(e))?;
-        let total_mem = ctx.total_mem().map_err(|e| GpuError::driver("cannot read the GPU memory size")(e))?;
-        let sm_count = ctx
-            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .map_err(|e| GpuError::driver("cannot read the multiprocessor count")(e))?;
+        // Past this point every failure is this device's: the error names it.
+        let on_device = |e: GpuError| if count > 1 || ordinal > 0 { GpuError::on_device(ordinal, e) } else { e };
+        let ctx = guarded("context creation", || CudaContext::new(ordinal))
+            .and_then(|r| r.map_err(|e| GpuError::driver("cannot open the GPU")(e)))
+            .map_err(on_device)?;
+        let describe = || -> Result<_, GpuError> {
+            let name = ctx.name().map_err(|e| GpuError::driver("cannot read the GPU name")(e))?;
+            let cc = ctx.compute_capability().map_err(|e| GpuError::driver("cannot read the compute capability")(e))?;
+            let total_mem = ctx.total_mem().map_err(|e| GpuError::driver("cannot read the GPU memory size")(e))?;
+            let sm_count = ctx
+                .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+                .map_err(|e| GpuError::driver("cannot read the multiprocessor count")(e))?;
+            Ok((name, cc, total_mem, sm_count))
+        };
+        let (name, cc, total_mem, sm_count) = describe().map_err(on_device)?;
         let driver_version = driver_version()?;
         let nvrtc_version = nvrtc_version()?;
         Ok(Gpu {
+            ordinal,
             ctx,
             name,
             cc,
@@ -183,6 +224,12 @@ impl Gpu {
             self.nvrtc_version.0,
             self.nvrtc_version.1
         )
+    }
+
+    /// The driver's number for this GPU (as `nvidia-smi` and
+    /// `CUDA_VISIBLE_DEVICES` count them).
+    pub fn ordinal(&self) -> usize {
+        self.ordinal
     }
 
     /// The device name.
@@ -220,9 +267,12 @@ impl Gpu {
     /// # Errors
     /// When the driver cannot page-lock that much.
     pub fn alloc_host(&self, len: usize) -> Result<cudarc::driver::PinnedHostSlice<u8>, GpuError> {
+        // Portable: page-locked for every context, so that a [`crate::GpuSet`]
+        // copies a stripe of it straight to each of its GPUs.
+        let flags = sys::CU_MEMHOSTALLOC_WRITECOMBINED | sys::CU_MEMHOSTALLOC_PORTABLE;
         // SAFETY: zeroed below before anyone reads it.
-        let mut buf =
-            unsafe { self.ctx.alloc_pinned::<u8>(len) }.map_err(GpuError::driver("allocating pinned memory"))?;
+        let mut buf = unsafe { self.ctx.alloc_pinned_with_flags::<u8>(len, flags) }
+            .map_err(GpuError::driver("allocating pinned memory"))?;
         buf.as_mut_slice().map_err(GpuError::driver("allocating pinned memory"))?.fill(0);
         Ok(buf)
     }
@@ -367,16 +417,21 @@ impl Fnv64 {
     }
 }
 
-/// One line per GPU the driver sees, or why none can be used.
+/// One line per GPU the driver sees, or why none can be used; a GPU that
+/// fails to open gets its line saying why.
 ///
 /// # Errors
 /// One line: no driver, no NVRTC, no device.
 pub fn describe_gpus() -> Result<Vec<String>, GpuError> {
+    let count = Gpu::count()?;
+    if count == 0 {
+        return Err(GpuError::NoDevice);
+    }
+    // GPU 0 first: when it cannot open, the reason is the whole answer (as before).
     let first = Gpu::first()?;
-    let count = guarded("cuDeviceGetCount", CudaContext::device_count)?.map_err(GpuError::driver("counting GPUs"))?;
     let mut out = vec![format!("GPU 0: {}", first.describe())];
-    for i in 1..count.max(1) as usize {
-        match Gpu::open(i) {
+    for i in 1..count {
+        match Gpu::get(i) {
             Ok(g) => out.push(format!("GPU {i}: {}", g.describe())),
             Err(e) => out.push(format!("GPU {i}: unusable: {e}")),
         }

@@ -155,6 +155,18 @@ pub enum GpuError {
         /// The data's size.
         need: usize,
     },
+    /// A failure on one GPU of several: the error says which.
+    #[error("GPU {ordinal}: {source}")]
+    Device {
+        /// The driver's number for the GPU.
+        ordinal: usize,
+        /// What failed there.
+        #[source]
+        source: Box<GpuError>,
+    },
+    /// A set of GPUs that lists none.
+    #[error("no GPU chosen")]
+    EmptySet,
     /// A broken invariant of this crate (a bug: please report it).
     #[error("internal error: {0}")]
     Internal(&'static str),
@@ -181,7 +193,24 @@ impl GpuError {
     pub fn driver_error(&self) -> Option<DriverError> {
         match self {
             GpuError::OutOfMemory { source, .. } | GpuError::Driver { source, .. } => Some(*source),
+            GpuError::Device { source, .. } => source.driver_error(),
             _ => None,
+        }
+    }
+
+    /// `e`, which happened on GPU `ordinal`, saying so (once).
+    pub fn on_device(ordinal: usize, e: GpuError) -> GpuError {
+        match e {
+            GpuError::Device { .. } => e,
+            e => GpuError::Device { ordinal, source: Box::new(e) },
+        }
+    }
+
+    /// The error itself, without the GPU it happened on.
+    pub fn without_device(&self) -> &GpuError {
+        match self {
+            GpuError::Device { source, .. } => source.without_device(),
+            e => e,
         }
     }
 }

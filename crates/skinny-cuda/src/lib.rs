@@ -16,6 +16,8 @@
 //! - [`constants`]: what each kernel needs of a key in `__constant__` memory.
 //! - [`aead`]: SKINNY-AEAD's runs of blocks (`aead.cu`: a block counter in
 //!   each block's TK1, everything else shared), for `skinny-aead`.
+//! - [`multi`]: several GPUs of one host: a [`GpuSet`] and [`MultiGpuCipher`],
+//!   host-to-host work striped over them.
 //! - [`lab`]: the experiments of `skinny-lab` on the GPU (`lab.cu`: reduced
 //!   rounds, a tweakey per query scheduled on the device).
 
@@ -28,6 +30,7 @@ pub mod device;
 mod error;
 pub mod kernels;
 pub mod lab;
+pub mod multi;
 mod nvrtc;
 mod resident;
 mod timing;
@@ -40,4 +43,5 @@ pub use cudarc;
 pub use device::{describe_gpus, Gpu, GpuOptions};
 pub use error::GpuError;
 pub use kernels::{KernelKind, KernelSource, LabExperiment, Op};
+pub use multi::{GpuSet, MultiGpuCipher};
 pub use transfer::HostPath;

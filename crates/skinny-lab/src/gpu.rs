@@ -7,15 +7,23 @@
 //! the query indices of its hits. Each kept hit is then recomputed here with
 //! the one-block specification code, which must agree: the pairs shown are the
 //! CPU's, and a GPU that counts wrongly is caught on every pair it shows.
+//!
+//! On several GPUs ([`Differential::run_gpus`], [`Boomerang::run_gpus`]) the
+//! shard's query range is cut into contiguous, disjoint ranges, one per GPU
+//! ([`split_queries`]), run at once; counts add up and each GPU keeps the first
+//! right pairs of its own range, so the pairs kept overall are the first of the
+//! whole range in index order: the same outcome as one GPU or the CPU, for
+//! any number of GPUs.
 
 use crate::rng::{CounterRng, Stream};
 use crate::{Boomerang, Common, Control, Differential, LabError, Outcome, Pair, Quartet, Witness};
 use skinny_cuda::lab::{LabKernel, LabQuery, LabSetup};
+use std::ops::Range;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
-pub use skinny_cuda::{Gpu, GpuError};
+pub use skinny_cuda::{Gpu, GpuError, GpuSet};
 
 /// Hit indices kept per launch while right pairs are wanted; a launch with
 /// more hits than this is searched again in parts (see [`first_hits`]).
@@ -37,6 +45,22 @@ impl Differential {
         };
         run(&self.common, query, gpu, control, |q| self.pair_at(q))
     }
+
+    /// [`Differential::run_with`] on every GPU of `gpus` at once: the same
+    /// outcome as on one GPU.
+    ///
+    /// # Errors
+    /// As [`Differential::run_gpu`], a GPU's error naming it.
+    pub fn run_gpus(&self, gpus: &GpuSet, control: &Control) -> Result<Outcome<Pair>, LabError> {
+        self.check()?;
+        let query = LabQuery::Differential {
+            dp: self.dp.clone(),
+            dc: self.dc.clone(),
+            dc_mask: self.dc_mask.clone(),
+            dk: self.dk.clone(),
+        };
+        run_set(&self.common, &query, gpus, control, &|q| self.pair_at(q))
+    }
 }
 
 impl Boomerang {
@@ -55,6 +79,103 @@ impl Boomerang {
         };
         run(&self.common, query, gpu, control, |q| self.quartet_at(q))
     }
+
+    /// [`Boomerang::run_with`] on every GPU of `gpus` at once: the same
+    /// outcome as on one GPU.
+    ///
+    /// # Errors
+    /// As [`Boomerang::run_gpu`], a GPU's error naming it.
+    pub fn run_gpus(&self, gpus: &GpuSet, control: &Control) -> Result<Outcome<Quartet>, LabError> {
+        self.check()?;
+        let query = LabQuery::Boomerang {
+            dp: self.dp.clone(),
+            dc: self.dc.clone(),
+            dk1: self.dk1.clone(),
+            dk2: self.dk2.clone(),
+        };
+        run_set(&self.common, &query, gpus, control, &|q| self.quartet_at(q))
+    }
+}
+
+/// `range` cut into at most `parts` contiguous, disjoint, non-empty ranges of
+/// equal length (the first ones one longer), in order.
+pub fn split_queries(range: Range<u64>, parts: usize) -> Vec<Range<u64>> {
+    let len = range.end.saturating_sub(range.start);
+    if len == 0 {
+        return Vec::new();
+    }
+    let k = (parts.max(1) as u64).min(len);
+    let (per, extra) = (len / k, len % k);
+    let mut out = Vec::with_capacity(k as usize);
+    let mut s = range.start;
+    for i in 0..k {
+        let n = per + u64::from(i < extra);
+        out.push(s..s + n);
+        s += n;
+    }
+    out
+}
+
+/// What one GPU did with its range.
+struct Part<W> {
+    queries: u64,
+    hits: u64,
+    right: Vec<W>,
+    complete: bool,
+}
+
+/// The shard's queries over every GPU of `gpus`, one range and thread each.
+fn run_set<W: Witness>(
+    common: &Common,
+    query: &LabQuery,
+    gpus: &GpuSet,
+    control: &Control,
+    witness: &(dyn Fn(u64) -> Option<W> + Sync),
+) -> Result<Outcome<W>, LabError> {
+    if gpus.len() == 1 {
+        return run(common, query.clone(), &gpus.gpus()[0], control, witness);
+    }
+    let start = Instant::now();
+    let range = common.shard_queries();
+    let ranges = split_queries(range.clone(), gpus.len());
+    let results: Vec<Result<Part<W>, LabError>> = std::thread::scope(|sc| {
+        let handles: Vec<_> = ranges
+            .iter()
+            .zip(gpus.gpus())
+            .map(|(r, gpu)| {
+                let r = r.clone();
+                sc.spawn(move || {
+                    run_range(common, query.clone(), gpu, control, r, witness).map_err(|e| match e {
+                        LabError::Gpu(g) => LabError::Gpu(GpuError::on_device(gpu.ordinal(), g)),
+                        e => e,
+                    })
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(Err(LabError::Gpu(GpuError::Internal("a GPU thread panicked")))))
+            .collect()
+    });
+    let (mut queries, mut hits, mut right, mut complete) = (0u64, 0u64, Vec::new(), true);
+    for r in results {
+        let p = r?;
+        queries += p.queries;
+        hits += p.hits;
+        complete &= p.complete;
+        // Ranges in order, each's pairs in order: the first pairs overall.
+        right.extend(p.right);
+    }
+    right.truncate(common.show);
+    Ok(Outcome {
+        common: common.clone(),
+        shards: vec![common.shard],
+        queries,
+        hits,
+        right,
+        seconds: start.elapsed().as_secs_f64(),
+        interrupted: !complete,
+    })
 }
 
 /// Runs this shard's queries in launches, checking for a stop between them.
@@ -66,6 +187,27 @@ fn run<W: Witness>(
     witness: impl Fn(u64) -> Option<W>,
 ) -> Result<Outcome<W>, LabError> {
     let start = Instant::now();
+    let p = run_range(common, query, gpu, control, common.shard_queries(), witness)?;
+    Ok(Outcome {
+        common: common.clone(),
+        shards: vec![common.shard],
+        queries: p.queries,
+        hits: p.hits,
+        right: p.right,
+        seconds: start.elapsed().as_secs_f64(),
+        interrupted: !p.complete,
+    })
+}
+
+/// Runs queries `range` on `gpu` in launches, checking for a stop between them.
+fn run_range<W: Witness>(
+    common: &Common,
+    query: LabQuery,
+    gpu: &Arc<Gpu>,
+    control: &Control,
+    range: Range<u64>,
+    witness: impl Fn(u64) -> Option<W>,
+) -> Result<Part<W>, LabError> {
     let rng = CounterRng::new(common.seed);
     let setup = LabSetup {
         variant: common.variant,
@@ -76,7 +218,6 @@ fn run<W: Witness>(
         query,
     };
     let mut kernel = LabKernel::new(gpu, setup)?;
-    let range = common.shard_queries();
     let step = kernel.launch_queries();
     let (mut q, mut hits) = (range.start, 0u64);
     let mut right: Vec<W> = Vec::new();
@@ -96,15 +237,7 @@ fn run<W: Witness>(
         control.done.fetch_add(n, Ordering::Relaxed);
         q += n;
     }
-    Ok(Outcome {
-        common: common.clone(),
-        shards: vec![common.shard],
-        queries: q - range.start,
-        hits,
-        right,
-        seconds: start.elapsed().as_secs_f64(),
-        interrupted: q < range.end,
-    })
+    Ok(Part { queries: q - range.start, hits, right, complete: q >= range.end })
 }
 
 /// The first `wanted` hits of queries `start .. start + n`, whose launch had
@@ -125,4 +258,28 @@ fn first_hits(kernel: &mut LabKernel, start: u64, n: u64, wanted: usize) -> Resu
         s += m;
     }
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_queries;
+
+    #[test]
+    fn ranges_are_disjoint_contiguous_and_cover_the_shard() {
+        for &(s, e, n) in &[(0u64, 10u64, 3usize), (5, 6, 4), (7, 7, 2), (0, 1 << 40, 8), (100, 1000, 1)] {
+            let parts = split_queries(s..e, n);
+            assert!(parts.len() <= n);
+            let mut at = s;
+            for p in &parts {
+                assert_eq!(p.start, at);
+                assert!(!p.is_empty());
+                at = p.end;
+            }
+            assert_eq!(at, e.max(s));
+            let lens: Vec<u64> = parts.iter().map(|p| p.end - p.start).collect();
+            if let (Some(a), Some(b)) = (lens.iter().max(), lens.iter().min()) {
+                assert!(a - b <= 1);
+            }
+        }
+    }
 }

@@ -130,3 +130,65 @@ fn a_stopped_run_reports_what_it_did() {
     assert!(o.interrupted);
     assert_eq!(o.queries, 0);
 }
+
+/// Every GPU, and every GPU plus GPU 0 again (so striping is checked on a
+/// machine with one GPU too), or None on a machine without one.
+fn gpu_sets() -> Option<Vec<skinny_lab::gpu::GpuSet>> {
+    let g = gpu()?;
+    let all = skinny_lab::gpu::GpuSet::all().expect("every GPU opens when GPU 0 does");
+    let mut doubled = all.gpus().to_vec();
+    doubled.push(g);
+    Some(vec![all, skinny_lab::gpu::GpuSet::from_gpus(doubled).unwrap()])
+}
+
+#[test]
+fn several_gpus_give_the_outcome_of_one() {
+    let Some(g) = gpu() else { return };
+    let Some(sets) = gpu_sets() else { return };
+    // Busy (many hits, right pairs searched again) and sparse experiments,
+    // sharded and not: counts and the first right pairs must not depend on
+    // how many GPUs share the queries.
+    let mut c = Common::new(Variant::Skinny64_64, 1, 2_000_003);
+    c.show = 10;
+    c.key_every = 1000;
+    let mut dp = vec![0u8; 8];
+    dp[0] = 0x10;
+    let dc = vec![0x80, 0, 0x80, 0, 0, 0, 0x80, 0];
+    for shards in [1, 3] {
+        let mut c = c.clone();
+        c.shard = Shard::new(shards - 1, shards).unwrap();
+        let e = Differential::new(c, dp.clone(), dc.clone());
+        let one = e.run_gpu(&g, &Control::new()).expect("one gpu");
+        for set in &sets {
+            let many = e.run_gpus(set, &Control::new()).expect("gpus");
+            same(&format!("{} GPUs, shard of {shards}", set.len()), &many, &one);
+        }
+        same("one GPU against the CPU", &one, &e.run().expect("cpu"));
+    }
+    let mut rng = Rng(0x5151_7777_0000_0003);
+    let v = Variant::Skinny128_256;
+    let mut c = Common::new(v, 6, 200_001);
+    c.key_every = 1;
+    c.seed = 42;
+    c.show = 5;
+    let mut b = Boomerang::new(c, rng.bytes(16, 1), vec![0; 16]);
+    b.dk1 = rng.bytes(32, 2);
+    let one = b.run_gpu(&g, &Control::new()).expect("one gpu");
+    for set in &sets {
+        same(&format!("boomerang, {} GPUs", set.len()), &b.run_gpus(set, &Control::new()).expect("gpus"), &one);
+    }
+}
+
+#[test]
+fn a_stopped_run_on_several_gpus_reports_what_it_did() {
+    let Some(sets) = gpu_sets() else { return };
+    let c = Common::new(Variant::Skinny128_256, 18, 1 << 40);
+    let e = Differential::new(c, vec![1; 16], vec![2; 16]);
+    let control = Control::new();
+    control.stop();
+    for set in &sets {
+        let o = e.run_gpus(set, &control).expect("gpus");
+        assert!(o.interrupted);
+        assert_eq!(o.queries, 0);
+    }
+}

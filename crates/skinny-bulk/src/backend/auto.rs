@@ -58,6 +58,8 @@ pub const GPU_MIN_CALL_BYTES: usize = 1 << 20;
 /// The `auto` backend.
 pub struct AutoBackend {
     cpu: CpuBackend,
+    /// The GPUs to open when the work repays them.
+    gpus: super::GpuSelection,
     /// Why the GPU could not be used, once an engine tried.
     unavailable: Arc<Mutex<Option<String>>>,
     #[cfg(feature = "cuda")]
@@ -66,9 +68,10 @@ pub struct AutoBackend {
 }
 
 impl AutoBackend {
-    pub(super) fn new(cpu: CpuBackend) -> Self {
+    pub(super) fn new(cpu: CpuBackend, gpus: super::GpuSelection) -> Self {
         Self {
             cpu,
+            gpus,
             unavailable: Arc::new(Mutex::new(None)),
             #[cfg(feature = "cuda")]
             gpu: Arc::new(std::sync::OnceLock::new()),
@@ -90,9 +93,17 @@ impl Backend for AutoBackend {
 
     fn describe(&self) -> String {
         format!(
-            "{}; a GPU, opened in the background, takes calls of {} MiB and more once the work left repays its \
+            "{}; {}, opened in the background, take calls of {} MiB and more once the work left repays their \
              opening",
             self.cpu.describe(),
+            match &self.gpus {
+                super::GpuSelection::All => "every GPU".to_string(),
+                super::GpuSelection::First(1) => "GPU 0".to_string(),
+                super::GpuSelection::First(n) => format!("the first {n} GPUs"),
+                super::GpuSelection::List(l) => {
+                    format!("GPUs {}", l.iter().map(usize::to_string).collect::<Vec<_>>().join(","))
+                }
+            },
             GPU_MIN_CALL_BYTES >> 20
         )
     }
@@ -126,6 +137,8 @@ impl Backend for AutoBackend {
             unavailable: self.unavailable.clone(),
             #[cfg(feature = "cuda")]
             shared: self.gpu.clone(),
+            #[cfg(feature = "cuda")]
+            gpus: self.gpus.clone(),
         }))
     }
 }
@@ -165,6 +178,8 @@ struct AutoEngine {
     unavailable: Arc<Mutex<Option<String>>>,
     #[cfg(feature = "cuda")]
     shared: Arc<std::sync::OnceLock<Result<Arc<dyn Backend>, String>>>,
+    #[cfg(feature = "cuda")]
+    gpus: super::GpuSelection,
 }
 
 impl AutoEngine {
@@ -224,9 +239,11 @@ impl AutoEngine {
         {
             let shared = self.shared.clone();
             let cipher = self.cipher.clone();
+            let gpus = self.gpus.clone();
             let spawned = std::thread::Builder::new().name("skinny-gpu-open".into()).spawn(move || {
-                let backend =
-                    shared.get_or_init(|| super::gpu::open(false).map(Arc::from).map_err(|e| e.to_string())).clone()?;
+                let backend = shared
+                    .get_or_init(|| super::gpu::open_set(false, &gpus).map(Arc::from).map_err(|e| e.to_string()))
+                    .clone()?;
                 backend.engine(&cipher).map_err(|e| e.to_string())
             });
             self.gpu = match spawned {
@@ -371,7 +388,7 @@ mod tests {
     }
 
     fn auto() -> AutoBackend {
-        AutoBackend::new(CpuBackend::new(Some(2)).unwrap())
+        AutoBackend::new(CpuBackend::new(Some(2)).unwrap(), super::super::GpuSelection::All)
     }
 
     /// An engine whose next call believes the CPU has already been busy for a
@@ -392,6 +409,8 @@ mod tests {
             unavailable: backend.unavailable.clone(),
             #[cfg(feature = "cuda")]
             shared: backend.gpu.clone(),
+            #[cfg(feature = "cuda")]
+            gpus: backend.gpus.clone(),
         }
     }
 

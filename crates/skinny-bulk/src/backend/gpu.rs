@@ -3,35 +3,69 @@
 //!   CFB decryption each one kernel.
 //! - `gpu-paper`: the T-table kernel of Xie, Wei and Liu (2021), SKINNY-128 only,
 //!   NOT constant time (table look-ups indexed by secret data): the baseline.
+//!
+//! Both run on a set of GPUs ([`GpuSelection`]: all by default): each call's
+//! data is striped over them ([`MultiGpuCipher`], one thread, context, stream
+//! set and pinned buffers per GPU). With one GPU it is exactly the one-GPU
+//! engine of before.
 
-use super::{Backend, DeviceBench, Engine, Workload};
+use super::{Backend, DeviceBench, Engine, GpuSelection, Workload};
 use crate::mode::{Direction, Mode};
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
-use skinny_cuda::{Gpu, GpuCipher, GpuError, KernelKind, Op};
+use skinny_cuda::{Gpu, GpuError, GpuSet, KernelKind, MultiGpuCipher, Op};
 
-/// Bytes per call through a GPU engine: enough for the transfer pipeline to
-/// split into pieces that overlap copies and kernels, while a few buffers in
-/// flight stay under 100 MiB of host memory.
+/// Bytes per call through a GPU engine, per GPU: enough for the transfer
+/// pipeline to split into pieces that overlap copies and kernels, while a few
+/// buffers in flight stay under 100 MiB of host memory per GPU.
 pub const GPU_CHUNK_BYTES: usize = 16 << 20;
-use std::sync::Arc;
 
-/// A GPU backend.
+/// A GPU backend: one or more GPUs.
 pub struct GpuBackend {
-    gpu: Arc<Gpu>,
+    set: GpuSet,
     kind: KernelKind,
 }
 
-/// Opens the first GPU with the paper's kernel (`paper`) or the bitsliced ones.
+/// Opens GPU 0 alone with the paper's kernel (`paper`) or the bitsliced ones.
 ///
 /// # Errors
 /// [`Error::Gpu`]: no driver, no NVRTC, no device, or the kernels fail to
 /// compile.
 pub fn open(paper: bool) -> Result<Box<dyn Backend>, Error> {
-    let gpu = Gpu::first()?;
+    open_set(paper, &GpuSelection::First(1))
+}
+
+/// Opens the GPUs `gpus` with the paper's kernel (`paper`) or the bitsliced ones.
+///
+/// # Errors
+/// [`Error::Gpu`]: no driver, no NVRTC, no device, a GPU that fails to open;
+/// [`Error::GpuSelection`]: a selection that does not fit this machine.
+pub fn open_set(paper: bool, gpus: &GpuSelection) -> Result<Box<dyn Backend>, Error> {
+    let set = open_gpus(gpus)?;
     let kind = if paper { KernelKind::Paper } else { KernelKind::Bitsliced };
-    Ok(Box::new(GpuBackend { gpu, kind }))
+    Ok(Box::new(GpuBackend { set, kind }))
+}
+
+/// The GPUs of `gpus` on this machine, each opened once per process.
+///
+/// # Errors
+/// As [`open_set`].
+pub fn open_gpus(gpus: &GpuSelection) -> Result<GpuSet, Error> {
+    // GPU 0 first, as before: when no GPU can be used, its reason is the answer.
+    let count = Gpu::count()?;
+    if count == 0 {
+        return Err(GpuError::NoDevice.into());
+    }
+    let ordinals = gpus.resolve(count)?;
+    Ok(GpuSet::open(&ordinals)?)
+}
+
+impl GpuBackend {
+    /// The GPUs in use.
+    pub fn gpus(&self) -> &GpuSet {
+        &self.set
+    }
 }
 
 impl Backend for GpuBackend {
@@ -45,11 +79,16 @@ impl Backend for GpuBackend {
     fn describe(&self) -> String {
         match self.kind {
             KernelKind::Paper => format!(
-                "{}: the paper's T-table CUDA kernel, SKINNY-128 only, NOT constant time (table look-ups indexed by secret data)",
-                self.gpu.describe()
+                "{}: the paper's T-table CUDA kernel, SKINNY-128 only, NOT constant time (table look-ups indexed by secret data){}",
+                self.set.describe(),
+                striped(&self.set)
             ),
             KernelKind::Bitsliced => {
-                format!("{}: bitsliced constant-time CUDA kernels, 32 blocks per thread", self.gpu.describe())
+                format!(
+                    "{}: bitsliced constant-time CUDA kernels, 32 blocks per thread{}",
+                    self.set.describe(),
+                    striped(&self.set)
+                )
             }
         }
     }
@@ -66,7 +105,7 @@ impl Backend for GpuBackend {
         if !self.supports(cipher.variant()) {
             return Err(Error::Unsupported { backend: self.name(), variant: cipher.variant() });
         }
-        let c = GpuCipher::new(&self.gpu, self.kind, cipher)?;
+        let c = MultiGpuCipher::new(&self.set, self.kind, cipher)?;
         Ok(Box::new(GpuEngine { cipher: c }))
     }
 
@@ -96,17 +135,54 @@ impl DeviceBench for GpuBackend {
         if !self.supports(cipher.variant()) {
             return Err(Error::Unsupported { backend: self.name(), variant: cipher.variant() });
         }
-        let mut c = GpuCipher::new(&self.gpu, self.kind, cipher)?;
+        let mut c = MultiGpuCipher::new(&self.set, self.kind, cipher)?;
         if !c.has_kernel(op) {
             return Err(GpuError::NoKernel { kind: self.kind, op }.into());
         }
-        Ok(c.time_kernel(op, bytes, warmup, runs)?)
+        if c.len() == 1 {
+            return Ok(c
+                .cipher_mut(0)
+                .ok_or(GpuError::Internal("no GPU in the set"))?
+                .time_kernel(op, bytes, warmup, runs)?);
+        }
+        // Several GPUs: each times its share of `bytes` at once; a run takes as
+        // long as the slowest GPU's, so `bytes` over it is the set's rate.
+        let n = c.len();
+        let share = bytes.div_ceil(n);
+        let each: Vec<Result<Vec<f64>, GpuError>> = std::thread::scope(|sc| {
+            let handles: Vec<_> = c
+                .ciphers_mut()
+                .iter_mut()
+                .map(|g| {
+                    sc.spawn(move || {
+                        g.time_kernel(op, share, warmup, runs).map_err(|e| GpuError::on_device(g.gpu().ordinal(), e))
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(Err(GpuError::Internal("a GPU thread panicked")))).collect()
+        });
+        let mut slowest = vec![0.0f64; runs];
+        for times in each {
+            for (s, t) in slowest.iter_mut().zip(times?) {
+                *s = s.max(t);
+            }
+        }
+        Ok(slowest)
+    }
+}
+
+/// ", striped over N GPUs" for several, nothing for one.
+fn striped(set: &GpuSet) -> String {
+    if set.len() > 1 {
+        format!(", each call striped over {} GPUs", set.len())
+    } else {
+        String::new()
     }
 }
 
 /// One key on a GPU backend.
 struct GpuEngine {
-    cipher: GpuCipher,
+    cipher: MultiGpuCipher,
 }
 
 impl Engine for GpuEngine {
@@ -124,7 +200,7 @@ impl Engine for GpuEngine {
     }
 
     fn preferred_chunk(&self) -> usize {
-        GPU_CHUNK_BYTES
+        GPU_CHUNK_BYTES * self.cipher.len()
     }
 
     fn name(&self) -> &'static str {

@@ -12,6 +12,8 @@ pub mod auto;
 pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod gpu;
+mod gpus;
+pub use gpus::{GpuSelection, GpuSelectionError};
 pub mod serial;
 
 use crate::mode::Direction;
@@ -175,6 +177,40 @@ pub fn describe_gpus() -> Result<Vec<String>, Error> {
     }
 }
 
+/// How many GPUs the driver sees (0 when it sees none).
+///
+/// # Errors
+/// No driver, no NVRTC, or a build without CUDA.
+pub fn gpu_count() -> Result<usize, Error> {
+    #[cfg(feature = "cuda")]
+    {
+        Ok(skinny_cuda::Gpu::count()?)
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        Err(Error::NoCudaSupport)
+    }
+}
+
+/// Checks that `gpus` fits this machine when it has GPUs: a count or an
+/// ordinal beyond them is an error now rather than a GPU quietly left out
+/// (`auto`). With no usable GPU at all this says nothing: opening a GPU
+/// backend reports why. [`GpuSelection::All`] always fits and costs nothing
+/// (the driver is not started); any other selection starts the driver to
+/// count the GPUs (about 0.3 s the first time in a process).
+///
+/// # Errors
+/// [`Error::GpuSelection`].
+pub fn check_gpus(gpus: &GpuSelection) -> Result<(), Error> {
+    if *gpus == GpuSelection::All {
+        return Ok(());
+    }
+    match gpu_count() {
+        Ok(n) if n > 0 => gpus.resolve(n).map(|_| ()).map_err(Error::from),
+        _ => Ok(()),
+    }
+}
+
 /// Kernel-only timing on a device, for benchmarks: data already resident on the
 /// device, transfers and compilation excluded.
 pub trait DeviceBench {
@@ -262,12 +298,20 @@ impl FromStr for BackendChoice {
 pub struct Options {
     /// Worker threads for `cpu` and `auto`'s CPU side (None: one per core).
     pub threads: Option<usize>,
+    /// The GPUs of `gpu`, `gpu-paper` and `auto`'s GPU side (default: all).
+    pub gpus: GpuSelection,
 }
 
 impl Options {
     /// Options with `threads` CPU workers (None: one per core).
     pub fn with_threads(threads: Option<usize>) -> Self {
-        Self { threads }
+        Self { threads, gpus: GpuSelection::All }
+    }
+
+    /// These options with the GPUs `gpus`.
+    pub fn gpus(mut self, gpus: GpuSelection) -> Self {
+        self.gpus = gpus;
+        self
     }
 }
 
@@ -283,9 +327,11 @@ pub fn open(choice: BackendChoice, opts: &Options) -> Result<Box<dyn Backend>, E
     match choice {
         BackendChoice::CpuSerial => Ok(Box::new(serial::SerialBackend)),
         BackendChoice::Cpu => Ok(Box::new(cpu::CpuBackend::new(opts.threads)?)),
-        BackendChoice::GpuPaper => open_gpu(true),
-        BackendChoice::Gpu => open_gpu(false),
-        BackendChoice::Auto => Ok(Box::new(auto::AutoBackend::new(cpu::CpuBackend::new(opts.threads)?))),
+        BackendChoice::GpuPaper => open_gpu(true, &opts.gpus),
+        BackendChoice::Gpu => open_gpu(false, &opts.gpus),
+        BackendChoice::Auto => {
+            Ok(Box::new(auto::AutoBackend::new(cpu::CpuBackend::new(opts.threads)?, opts.gpus.clone())))
+        }
     }
 }
 
@@ -301,11 +347,11 @@ pub(crate) fn default_cpu() -> Result<&'static cpu::CpuBackend, Error> {
 }
 
 #[cfg(feature = "cuda")]
-fn open_gpu(paper: bool) -> Result<Box<dyn Backend>, Error> {
-    gpu::open(paper)
+fn open_gpu(paper: bool, gpus: &GpuSelection) -> Result<Box<dyn Backend>, Error> {
+    gpu::open_set(paper, gpus)
 }
 
 #[cfg(not(feature = "cuda"))]
-fn open_gpu(_paper: bool) -> Result<Box<dyn Backend>, Error> {
+fn open_gpu(_paper: bool, _gpus: &GpuSelection) -> Result<Box<dyn Backend>, Error> {
     Err(Error::NoCudaSupport)
 }

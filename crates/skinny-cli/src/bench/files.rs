@@ -33,7 +33,7 @@ pub fn run(plan: &Plan, cipher: &Skinny, out: &mut dyn Write) -> Result<(), CliE
     if !choices.contains(&BackendChoice::Auto) {
         choices.push(BackendChoice::Auto);
     }
-    let opts = Options::with_threads(plan.threads);
+    let opts = Options::with_threads(plan.threads).gpus(plan.gpus.clone());
     let mut backends = Vec::new();
     for choice in choices {
         match backend::open(choice, &opts) {

@@ -508,6 +508,7 @@ mod tests {
             max_time_per_size: None,
             min_run_secs: 1e-4,
             threads: None,
+            gpus: skinny_bulk::backend::GpuSelection::All,
         }
     }
 

@@ -74,6 +74,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<usize>,
 
+    /// GPUs of the gpu, gpu-paper and auto backends: all, a count N (the first
+    /// N), or GPU numbers such as 0,2 (one GPU: 1,).
+    #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = crate::cli::gpus_parser)]
+    pub gpus: skinny_bulk::backend::GpuSelection,
+
     /// Stop timing a size once its runs have taken this many seconds, 0 to 86400
     /// (keeping at least 3 runs): bounds slow backends at the largest sizes.
     #[arg(long, value_name = "SECONDS", value_parser = number_in(0.0, MAX_TIME_PER_SIZE_S))]
@@ -123,6 +128,9 @@ const MAX_MIN_RUN_MS: f64 = 10_000.0;
 /// A message for the user: bad arguments, no usable backend, a file not written.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let plan = make_plan(args).map_err(CliError::Usage)?;
+    if plan.backends.iter().any(|b| b.needs_gpu() || *b == BackendChoice::Auto) {
+        skinny_bulk::backend::check_gpus(&plan.gpus)?;
+    }
     for p in [&args.csv, &args.json].into_iter().flatten() {
         check_output(p)?;
     }
@@ -266,6 +274,7 @@ fn make_plan(a: &BenchArgs) -> Result<Plan, String> {
         max_time_per_size: a.max_time_per_size,
         min_run_secs: a.min_run_ms / 1e3,
         threads: a.threads,
+        gpus: a.gpus.clone(),
     })
 }
 
@@ -283,7 +292,7 @@ fn distinct<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
 /// Opens each asked backend and its engine; those that cannot run here (no GPU,
 /// variant not supported) come back as (name, reason) instead.
 fn open_subjects(plan: &Plan, cipher: &Skinny) -> (Vec<Subject>, Vec<(String, String)>) {
-    let opts = backend::Options::with_threads(plan.threads);
+    let opts = backend::Options::with_threads(plan.threads).gpus(plan.gpus.clone());
     let mut subjects = Vec::new();
     let mut skipped = Vec::new();
     for &choice in &plan.backends {

@@ -35,6 +35,8 @@ pub struct Plan {
     pub min_run_secs: f64,
     /// Worker threads for `cpu`.
     pub threads: Option<usize>,
+    /// GPUs of the GPU backends and `auto`.
+    pub gpus: skinny_bulk::backend::GpuSelection,
 }
 
 /// Runs kept even when `--max-time-per-size` is exceeded, so a median exists.

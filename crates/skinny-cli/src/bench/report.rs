@@ -494,6 +494,7 @@ mod tests {
             max_time_per_size: None,
             min_run_secs: 0.002,
             threads: None,
+            gpus: skinny_bulk::backend::GpuSelection::All,
         };
         let mut records = Vec::new();
         for &n in &plan.sizes {

@@ -59,7 +59,10 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
 
     let source = Source::open(a.input.as_deref())?;
     check_length_up_front(&plan, source.len())?;
-    let backend = backend::open(plan.backend, &Options::with_threads(a.threads))
+    if plan.backend.needs_gpu() || plan.backend == backend::BackendChoice::Auto {
+        backend::check_gpus(&a.gpus)?;
+    }
+    let backend = backend::open(plan.backend, &Options::with_threads(a.threads).gpus(a.gpus.clone()))
         .map_err(|e| CliError::Io(format!("cannot use backend {}: {e}", plan.backend)))?;
     if !backend.supports(plan.variant) {
         return Err(skinny_bulk::Error::Unsupported { backend: backend.name(), variant: plan.variant }.into());

@@ -23,7 +23,10 @@ fn report(out: &mut impl Write) -> io::Result<()> {
     match backend::describe_gpus() {
         Ok(gpus) if gpus.is_empty() => writeln!(out, "gpus: none")?,
         Ok(gpus) => {
+            writeln!(out, "gpus: {} (the gpu backends and auto use all unless --gpus says otherwise)", gpus.len())?;
             for (i, g) in gpus.iter().enumerate() {
+                // The library's lines start "GPU i: ".
+                let g = g.strip_prefix(&format!("GPU {i}: ")).unwrap_or(g);
                 writeln!(out, "gpu {i}: {g}")?;
             }
         }

@@ -1,7 +1,7 @@
 //! `skinny lab`: differential and boomerang experiments on reduced-round SKINNY
 //! (the `skinny-lab` crate), their reports, and merging the reports of shards.
 
-use crate::cli::{threads_parser, CipherName, Trimmed};
+use crate::cli::{gpus_parser, threads_parser, CipherName, Trimmed};
 use crate::error::CliError;
 use clap::{Args, Subcommand};
 use serde::{Deserialize, Serialize};
@@ -97,6 +97,12 @@ pub struct CommonArgs {
     /// backend counts the same queries: same counts, same right pairs.
     #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND")]
     pub backend: LabBackendName,
+
+    /// GPUs of the gpu and auto backends: all, a count N (the first N), or GPU
+    /// numbers such as 0,2 (one GPU: 1,). The queries are split into one range
+    /// per GPU: same counts, same right pairs, whatever the number of GPUs.
+    #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
+    pub gpus: skinny_bulk::backend::GpuSelection,
 }
 
 /// `--backend` of the lab.
@@ -119,7 +125,20 @@ const AUTO_GPU_QUERIES: u64 = 1 << 26;
 enum LabEngine {
     Cpu(usize),
     #[cfg(feature = "cuda")]
-    Gpu(std::sync::Arc<skinny_lab::gpu::Gpu>),
+    Gpu(skinny_lab::gpu::GpuSet),
+}
+
+/// The GPUs of `--gpus`, opened.
+#[cfg(feature = "cuda")]
+fn open_gpus(sel: &skinny_bulk::backend::GpuSelection) -> Result<skinny_lab::gpu::GpuSet, CliError> {
+    use skinny_lab::gpu::{Gpu, GpuSet};
+    let count = Gpu::count().map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
+    if count == 0 {
+        // GPU 0's own reason (no device), as before.
+        Gpu::first().map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
+    }
+    let ordinals = sel.resolve(count).map_err(|e| CliError::Usage(format!("--gpus {sel}: {e}")))?;
+    GpuSet::open(&ordinals).map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))
 }
 
 impl LabEngine {
@@ -129,17 +148,18 @@ impl LabEngine {
         match a.backend {
             LabBackendName::Cpu => Ok(cpu),
             #[cfg(feature = "cuda")]
-            LabBackendName::Gpu => skinny_lab::gpu::Gpu::first()
-                .map(LabEngine::Gpu)
-                .map_err(|e| CliError::Gpu(format!("--backend gpu: {e}"))),
+            LabBackendName::Gpu => open_gpus(&a.gpus).map(LabEngine::Gpu),
             #[cfg(not(feature = "cuda"))]
             LabBackendName::Gpu => {
                 Err(CliError::Gpu("--backend gpu: this skinny was built without CUDA support".into()))
             }
             #[cfg(feature = "cuda")]
-            LabBackendName::Auto if queries.end - queries.start >= AUTO_GPU_QUERIES => {
-                Ok(skinny_lab::gpu::Gpu::first().map_or(cpu, LabEngine::Gpu))
-            }
+            LabBackendName::Auto if queries.end - queries.start >= AUTO_GPU_QUERIES => match open_gpus(&a.gpus) {
+                Ok(set) => Ok(LabEngine::Gpu(set)),
+                // A --gpus that does not fit the machine is the user's to fix.
+                Err(e @ CliError::Usage(_)) if skinny_lab::gpu::Gpu::count().is_ok_and(|n| n > 0) => Err(e),
+                Err(_) => Ok(cpu),
+            },
             LabBackendName::Auto => Ok(cpu),
         }
     }
@@ -149,7 +169,9 @@ impl LabEngine {
         match self {
             LabEngine::Cpu(threads) => Ran { backend: "cpu".into(), threads: Some(*threads) },
             #[cfg(feature = "cuda")]
-            LabEngine::Gpu(_) => Ran { backend: "gpu".into(), threads: None },
+            LabEngine::Gpu(set) if set.len() == 1 => Ran { backend: "gpu".into(), threads: None },
+            #[cfg(feature = "cuda")]
+            LabEngine::Gpu(set) => Ran { backend: format!("gpu x{}", set.len()), threads: None },
         }
     }
 }
@@ -307,7 +329,7 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
             let run = |c: &Control| match &engine {
                 LabEngine::Cpu(_) => exp.run_with(c),
                 #[cfg(feature = "cuda")]
-                LabEngine::Gpu(gpu) => exp.run_gpu(gpu, c),
+                LabEngine::Gpu(gpus) => exp.run_gpus(gpus, c),
             };
             experiment(&a.common, &exp.common, run, |o| differential_report(&exp, o, engine.ran()))
         }
@@ -317,7 +339,7 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
             let run = |c: &Control| match &engine {
                 LabEngine::Cpu(_) => exp.run_with(c),
                 #[cfg(feature = "cuda")]
-                LabEngine::Gpu(gpu) => exp.run_gpu(gpu, c),
+                LabEngine::Gpu(gpus) => exp.run_gpus(gpus, c),
             };
             experiment(&a.common, &exp.common, run, |o| boomerang_report(&exp, o, engine.ran()))
         }

@@ -8,7 +8,7 @@ use crate::cli::SelftestArgs;
 use crate::error::CliError;
 use rand::{Rng, RngCore};
 use skinny::{Skinny, Variant};
-use skinny_bulk::backend::{self, Backend, BackendChoice, Options};
+use skinny_bulk::backend::{self, Backend, BackendChoice, GpuSelection, Options};
 use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
 use std::io::{self, Write};
 
@@ -46,18 +46,33 @@ fn run_to(a: &SelftestArgs, out: &mut impl Write) -> Result<(), CliError> {
     let mut failures = check_spec_vectors(out)?;
     let reference = backend::open(BackendChoice::CpuSerial, &Options::default())?;
     let mut rng = rand::rng();
-    for choice in [BackendChoice::Cpu, BackendChoice::GpuPaper, BackendChoice::Gpu] {
-        let tested = match backend::open(choice, &Options::default()) {
+    // Each GPU on its own, then (with several) all of them striped together.
+    let gpus = backend::gpu_count().unwrap_or(0);
+    let mut subjects: Vec<(BackendChoice, String, GpuSelection)> =
+        vec![(BackendChoice::Cpu, BackendChoice::Cpu.to_string(), GpuSelection::All)];
+    for choice in [BackendChoice::GpuPaper, BackendChoice::Gpu] {
+        if gpus <= 1 {
+            subjects.push((choice, choice.to_string(), GpuSelection::All));
+            continue;
+        }
+        for i in 0..gpus {
+            subjects.push((choice, format!("{choice} (GPU {i})"), GpuSelection::List(vec![i])));
+        }
+        subjects.push((choice, format!("{choice} (GPUs 0-{} striped)", gpus - 1), GpuSelection::All));
+    }
+    for (choice, choice_label, selection) in subjects {
+        let choice_label = choice_label.as_str();
+        let tested = match backend::open(choice, &Options::default().gpus(selection)) {
             Ok(b) => b,
             Err(e) => {
-                writeln!(out, "skip: {choice}: {e}").map_err(CliError::Output)?;
+                writeln!(out, "skip: {choice_label}: {e}").map_err(CliError::Output)?;
                 continue;
             }
         };
         let tally = cross_check(tested.as_ref(), reference.as_ref(), a, &mut rng)?;
         writeln!(
             out,
-            "{choice}: {} checks, {} variants, {} bytes, {} mismatches ({})",
+            "{choice_label}: {} checks, {} variants, {} bytes, {} mismatches ({})",
             tally.checks,
             tally.variants,
             tally.bytes,
@@ -66,7 +81,7 @@ fn run_to(a: &SelftestArgs, out: &mut impl Write) -> Result<(), CliError> {
         )
         .map_err(CliError::Output)?;
         for m in &tally.mismatches {
-            writeln!(out, "mismatch: {choice}: {m}").map_err(CliError::Output)?;
+            writeln!(out, "mismatch: {choice_label}: {m}").map_err(CliError::Output)?;
         }
         failures += tally.mismatches.len();
     }
