@@ -21,10 +21,10 @@ pub(crate) const BLOCK: usize = 16;
 /// One block of data.
 pub(crate) type Block = [u8; BLOCK];
 
-/// How many blocks the mode hands the engine at a time (at most): the AVX2
-/// bitsliced batch (256 blocks), four portable ones (64 each), so long inputs
-/// fill whole bitsliced batches.
-pub(crate) const BATCH: usize = 256;
+/// How many blocks the mode hands the engine at a time (at most): the AVX-512
+/// bitsliced batch (512 blocks), two AVX2 ones (256), eight portable ones (64),
+/// so long inputs fill whole bitsliced batches.
+pub(crate) const BATCH: usize = 512;
 
 /// Bytes of the largest tweakey (SKINNY-128-384).
 const TK_MAX: usize = 48;
@@ -201,12 +201,12 @@ impl Drop for SpecEngine {
 }
 
 /// The engine on the bitsliced per-block-tweakey path of `skinny`
-/// ([`PerBlockTweakeys`], AVX2 when the CPU has it, else portable `u64`):
+/// ([`PerBlockTweakeys`], AVX-512 or AVX2 when the CPU has it, else portable `u64`):
 /// the tweakeys of up to [`BATCH`] blocks are gathered (the base tweakey with
 /// each block's counter and domain written in, exactly as [`SpecEngine`] builds
 /// them) and the blocks are encrypted together in one call.
 ///
-/// A bitsliced call costs a whole batch (64 or 256 blocks) however few blocks it
+/// A bitsliced call costs a whole batch (64, 256 or 512 blocks) however few blocks it
 /// holds, so calls of fewer than `small` blocks (the mode's pad and tag blocks,
 /// a partial AD block) go through [`SpecEngine`] instead. The choice depends on
 /// the number of blocks only, a public length; both codes are constant time.

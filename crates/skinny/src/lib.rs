@@ -38,8 +38,9 @@
 //! # Platforms
 //!
 //! `#![no_std]` and no allocator, whatever the features (`std`, on by default,
-//! changes nothing today). AVX2 is found at run time on x86-64 (with `cpufeatures`,
-//! also without std); every other CPU runs the portable bitsliced code.
+//! changes nothing today). AVX-512F and AVX2 are found at run time on x86-64
+//! (with `cpufeatures`, also without std); every other CPU runs the portable
+//! bitsliced code.
 //! `checks/no-std` in the repository builds a `#![no_std]` static library on it.
 //!
 //! ```
@@ -68,8 +69,8 @@
 //! assert_eq!(&data, b"attack at dawn, attack at dawn!");
 //! ```
 #![no_std]
-// Only the AVX2 module opts back in to `unsafe` (intrinsics), each block with a
-// SAFETY comment.
+// Only the AVX2 and AVX-512 modules opt back in to `unsafe` (intrinsics), each
+// block with a SAFETY comment.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -93,7 +94,8 @@ pub use variant::{UnknownVariant, Variant};
 /// Tails of up to this many blocks after the last whole batch go through the
 /// specification code one block at a time: measured with `examples/cpu_speed`,
 /// one block costs about 1/5 of a padded 256-block AVX2 batch of SKINNY-128
-/// (and 1/10 of a padded 64-block portable one).
+/// (and 1/10 of a padded 64-block portable one; a padded 512-block AVX-512 batch
+/// costs no less than an AVX2 one, so the bound holds there too).
 const SPEC_TAIL_BLOCKS: usize = 4;
 
 /// The tweakey given does not have the variant's length.

@@ -46,6 +46,9 @@ const P: [usize; 8] = {
 /// Half `h` is cells `8h .. 8h + 8`.
 type Tks<W, const Z: usize> = [State<W>; Z];
 
+/// The most TK arrays a variant has.
+const Z_MAX: usize = 3;
+
 /// The LFSR of TK(z+1)'s first two rows on one cell's slices (TK1: none). Bit
 /// `b` of the result is one slice of the input, except the bit shifted in, which
 /// costs one XOR (see `spec::tweakey::lfsr_tk2`, `lfsr_tk3`).
@@ -177,24 +180,37 @@ impl<'a, W: Word, const Z: usize> PerBlockKey<'a, W, Z> {
 
 impl<W: Word, const Z: usize> RoundKey<W> for PerBlockKey<'_, W, Z> {
     #[inline(always)]
-    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
+    fn xor_key(&self, x: W, cell: usize, b: usize, extra: Option<W>) -> W {
         let at = 8 * self.h + cell;
-        for b in 0..BITS {
-            let mut k = self.tks[0][at][b];
-            for tk in &self.tks[1..] {
-                k = k.xor(tk[at][b]);
-            }
-            c[b] = c[b].xor(k);
+        // The terms: TK1..TKz of this slice, the round constant's bit where
+        // there is one (`cell` and `b` are constants once the round is inlined,
+        // so these tests fold away), and `extra`; XORed into `x` two at a time
+        // ([`Word::xor3`]: one operation on AVX-512, two elsewhere).
+        let rc = match (cell, b) {
+            (0, 0..4) => Some(self.rc[b]),
+            (4, 0..2) => Some(self.rc[4 + b]),
+            _ => None,
+        };
+        let mut terms = [x; Z_MAX + 2];
+        let mut n = 0;
+        for tk in self.tks {
+            terms[n] = tk[at][b];
+            n += 1;
         }
-        // `cell` is a constant once the round is inlined, so these tests fold away.
-        if cell == 0 {
-            for b in 0..4 {
-                c[b] = c[b].xor(self.rc[b]);
-            }
-        } else if cell == 4 {
-            c[0] = c[0].xor(self.rc[4]);
-            c[1] = c[1].xor(self.rc[5]);
+        for t in [rc, extra].into_iter().flatten() {
+            terms[n] = t;
+            n += 1;
         }
+        let mut acc = x;
+        let mut i = 0;
+        while i + 1 < n {
+            acc = acc.xor3(terms[i], terms[i + 1]);
+            i += 2;
+        }
+        if i < n {
+            acc = acc.xor(terms[i]);
+        }
+        acc
     }
 }
 
