@@ -22,10 +22,10 @@ pub(crate) const BLOCK: usize = 16;
 /// One block of data.
 pub(crate) type Block = [u8; BLOCK];
 
-/// How many blocks the mode hands the engine at a time (at most): the AVX-512
-/// bitsliced batch (512 blocks), two AVX2 ones (256), eight portable ones (64),
-/// so long inputs fill whole bitsliced batches.
-pub(crate) const BATCH: usize = 512;
+/// How many blocks the mode hands the engine at a time (at most): the AVX2
+/// bitsliced batch (256 blocks), four portable ones (64 each), so long inputs
+/// fill whole bitsliced batches.
+pub(crate) const BATCH: usize = 256;
 
 /// Where the counter, domain byte, nonce and key sit in the tweakey.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,7 +207,7 @@ impl Drop for SpecEngine {
 }
 
 /// The engine on the bitsliced per-block-TK1 path of `skinny`
-/// ([`PerBlockTk1`], AVX-512 or AVX2 when the CPU has it, else portable `u64`). In every
+/// ([`PerBlockTk1`], AVX2 when the CPU has it, else portable `u64`). In every
 /// member only TK1 changes from block to block (it holds the counter and
 /// domain, and in M5/M6 the nonce too); TK2 and TK3 (the nonce and the key, or
 /// the key) are the same for the whole message. So their round tweakeys are
@@ -215,7 +215,7 @@ impl Drop for SpecEngine {
 /// 16-byte TK1 is built (the base tweakey's TK1 with the block's counter and
 /// domain written in, exactly as [`SpecEngine`] builds it) and transposed.
 ///
-/// A bitsliced call costs a whole batch (64, 256 or 512 blocks) however few blocks it
+/// A bitsliced call costs a whole batch (64 or 256 blocks) however few blocks it
 /// holds, so calls of fewer than `small` blocks (the mode's pad and tag blocks,
 /// a partial AD block) go through [`SpecEngine`] instead, and the masks are only
 /// built at the first call that needs them (a short message never does). The

@@ -53,8 +53,8 @@
 //! # Speed, and what can replace the block code
 //!
 //! Every block has its own tweakey (the counter changes every block). The
-//! blocks go in batches of 512 through `skinny`'s constant-time bitsliced code
-//! with a tweakey per block (AVX-512 or AVX2 when the CPU has it): a few hundred MiB/s on
+//! blocks go in batches of 256 through `skinny`'s constant-time bitsliced code
+//! with a tweakey per block (AVX2 when the CPU has it): a few hundred MiB/s on
 //! one core of the dev VM, `examples/aead_speed.rs`. All calls go through one
 //! internal seam, a *block engine* that takes a batch of (tweak, block) pairs
 //! for one key and nonce; a GPU engine could replace it without touching the
