@@ -62,6 +62,11 @@ pub enum GpuAeadError {
     Tag,
 }
 
+/// The mode's counter after `steps` blocks from its start (the GPU ran them).
+fn counter_after(layout: Layout, steps: u64) -> Lfsr {
+    Lfsr::at(layout, lfsr_advance(layout.counter_bits(), Lfsr::new(layout).value(), steps))
+}
+
 /// The parameters of `member` as the mode knows them.
 fn params(member: Member) -> mode::Member {
     match member {
@@ -249,7 +254,7 @@ impl GpuAead {
             let op = if decrypt { AeadOp::Decrypt } else { AeadOp::Encrypt };
             sum = self.kernel.run_device_in_place(op, Lfsr::new(layout).value(), data, full)?;
         }
-        let mut counter = Lfsr::at(layout, lfsr_advance(layout.counter_bits(), Lfsr::new(layout).value(), full));
+        let mut counter = counter_after(layout, full);
         let rest = len % BLOCK;
         let mut last = [0u8; BLOCK];
         let stream = self.kernel.stream().clone();
@@ -287,8 +292,7 @@ impl GpuAead {
             self.kernel.run_device_in_place(AeadOp::Authenticate, Lfsr::new(layout).value(), &mut dev, full as u64)?;
         let rest = &ad[full * BLOCK..];
         if !rest.is_empty() {
-            let mut counter =
-                Lfsr::at(layout, lfsr_advance(layout.counter_bits(), Lfsr::new(layout).value(), full as u64));
+            let mut counter = counter_after(layout, full as u64);
             let mut last = [[0u8; BLOCK]];
             last[0][..rest.len()].copy_from_slice(rest);
             last[0][rest.len()] = 0x80;

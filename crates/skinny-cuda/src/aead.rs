@@ -75,7 +75,13 @@ pub enum AeadOp {
 }
 
 impl AeadOp {
+    /// In declaration order, so `ALL[op.index()] == op`.
     const ALL: [AeadOp; 3] = [AeadOp::Encrypt, AeadOp::Decrypt, AeadOp::Authenticate];
+
+    /// Position in [`AeadOp::ALL`] (and in the kernel's function list).
+    fn index(self) -> usize {
+        self as usize
+    }
 
     fn suffix(self) -> &'static str {
         match self {
@@ -347,7 +353,7 @@ impl AeadKernel {
             let (ip, op_ptr) = (input + done * 16, output + done * 16);
             let (wc, _s1) = self.warp_counters.device_ptr(&stream);
             let (sums, _s2) = self.sums.device_ptr_mut(&stream);
-            let f = &self.funcs[AeadOp::ALL.iter().position(|&o| o == op).unwrap_or(0)];
+            let f = &self.funcs[op.index()];
             let mut b = stream.launch_builder(f);
             b.arg(&ip).arg(&op_ptr).arg(&n).arg(&wc).arg(&sums).arg(&self.rounds);
             // SAFETY: the arguments match aead_*_{enc,dec,auth}(in, out, n,
