@@ -4,6 +4,9 @@
 //! ECB encryption, each timed around a synchronised call (wall clock), one
 //! warm-up then `RUNS` runs, best and median (figures in docs/aead.md).
 //! `cargo run --release -p skinny-aead --features cuda --example gpu_aead_speed [MIB] [RUNS]`
+//!
+//! `SKINNY_EXAMPLE_NVRTC` (space-separated NVRTC options, e.g. `-DAEAD_MIN_BLOCKS=2`)
+//! compiles the kernels with tuning switches, to compare them in one run.
 
 use skinny::{Skinny, Variant};
 use skinny_aead::gpu::{Gpu, GpuAead};
@@ -21,7 +24,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mib: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1024);
     let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(5);
     let len = mib << 20;
-    let gpu = Gpu::first()?;
+    let extra: Vec<String> =
+        std::env::var("SKINNY_EXAMPLE_NVRTC").unwrap_or_default().split_whitespace().map(String::from).collect();
+    if !extra.is_empty() {
+        println!("NVRTC options: {}", extra.join(" "));
+    }
+    let gpu = Gpu::open_with(0, &skinny_cuda::GpuOptions::with_nvrtc_options(extra))?;
     println!("{}", gpu.describe());
     let stream = gpu.context().default_stream();
     let host: Vec<u8> =

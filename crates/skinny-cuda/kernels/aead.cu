@@ -10,8 +10,9 @@
 // are in rows 0-1 in even rounds only: round 2k adds them permuted k times by P
 // (P = PT[0..8] - 8), and in odd rounds they sit in rows 2-3, which take no key.
 // Each even round therefore XORs the counter slices into the state in the same
-// 3-input operation as the masks, and the counter slices are renamed by P
-// between even rounds.
+// 3-input operation as the masks; the counter slices wait in shared memory and
+// the renaming by P between even rounds is a change of address (see
+// counter_slot).
 //
 // Blocks go to lanes as in bitsliced.cu: lane l of warp w takes block
 // w*1024 + 32 j + l as its j-th block (coalesced loads). Block g of a launch
@@ -77,51 +78,53 @@ DEV void warp_counters(u64* counters, u64 nwarps, u64 start, const u64* pow_lo, 
     counters[w] = lfsr_mul<BITS>(lfsr_mul<BITS>(start, pow_lo[w & 255]), pow_hi[w >> 8]);
 }
 
-// One even round's counter cells XORed into rows 0-1 together with the masks,
-// one 3-input operation a slice: cell c of the state takes counter cell
-// ctr[c]. All eight cells, even for a 3-byte counter: the renamings by P move
-// its cells all over the half.
-DEV void add_masks_and_counter(u32* s, const u32* k, const u32* ctr) {
+// The counter slices live in shared memory, not registers: beside the
+// 128-slice state, 64 more live registers pushed the kernel past the 168 a
+// thread that three blocks an SM allow, and it spilled (run 25: M1 seal at
+// 0.48x the ECB kernel). Slice i of a cell is word `(slot * 8 + i) * T + tid`
+// (T threads a block): a warp's 32 lanes read 32 consecutive words, no bank
+// conflicts.
+//
+// The renaming by P between even rounds moves nothing. P = (1, 7, 0, 5, 2, 6,
+// 4, 3) (new cell i = old cell P[i]) is one 8-cycle, 0 -> 1 -> 7 -> 3 -> 5 ->
+// 6 -> 4 -> 2 -> 0, so with slot j holding round 0's cell CYCLE[j], k
+// renamings are a rotation of the slots by k: in round 2k cell c takes slot
+// (SLOT_OF[c] + k) mod 8.
+#ifndef AEAD_MIN_BLOCKS
+#define AEAD_MIN_BLOCKS 3
+#endif
+#define AEAD_T SKINNY_BS_THREADS
+#ifdef SKINNY_HOSTSIM
+// The simulator runs threads one after another: each uses its own column.
+static u32 aead_counter_slices[64 * AEAD_T];
+#else
+__shared__ u32 aead_counter_slices[64 * AEAD_T];
+#endif
+
+// SLOT_OF[CYCLE[j]] = j, CYCLE = (0, 1, 7, 3, 5, 6, 4, 2).
+DEV int counter_slot(int c, int k) {
+    const int SLOT_OF[8] = {0, 1, 7, 3, 6, 4, 5, 2};
+    return (SLOT_OF[c] + k) & 7;
+}
+
+// One even round's masks and counter cells into rows 0-1, one 3-input
+// operation a slice; `ctr` is this thread's column, `k` the round's number of
+// renamings (round 2k). All eight cells, even for a 3-byte counter: the
+// renamings move its cells all over the half.
+DEV void add_masks_and_counter(u32* s, const u32* k, const u32* ctr, int rot) {
 #pragma unroll
     for (int c = 0; c < 8; c++) {
+        const u32* cell = ctr + counter_slot(c, rot) * 8 * AEAD_T;
 #pragma unroll
-        for (int i = 0; i < 8; i++) s[reg_of<8>(c, i)] = xor3(s[reg_of<8>(c, i)], k[c * 8 + i], ctr[c * 8 + i]);
+        for (int i = 0; i < 8; i++) s[reg_of<8>(c, i)] = xor3(s[reg_of<8>(c, i)], k[c * 8 + i], cell[i * AEAD_T]);
     }
     s[reg_of<8>(8, 1)] = ~s[reg_of<8>(8, 1)];
 }
 
-// The counter cells of the next even round: new cell i is old cell P[i], P =
-// (1, 7, 0, 5, 2, 6, 4, 3) (checked against the specification's PT by the
-// host's tests through the kernel's results).
-DEV void permute_counter(u32* t) {
-    const int P[8] = {1, 7, 0, 5, 2, 6, 4, 3};
-    u32 n[64];
-#pragma unroll
-    for (int c = 0; c < 8; c++) {
-#pragma unroll
-        for (int i = 0; i < 8; i++) n[c * 8 + i] = t[P[c] * 8 + i];
-    }
-#pragma unroll
-    for (int q = 0; q < 64; q++) t[q] = n[q];
-}
-
-// The inverse renaming: old cell P[i] is new cell i.
-DEV void permute_counter_inv(u32* t) {
-    const int P[8] = {1, 7, 0, 5, 2, 6, 4, 3};
-    u32 n[64];
-#pragma unroll
-    for (int c = 0; c < 8; c++) {
-#pragma unroll
-        for (int i = 0; i < 8; i++) n[P[c] * 8 + i] = t[c * 8 + i];
-    }
-#pragma unroll
-    for (int q = 0; q < 64; q++) t[q] = n[q];
-}
-
-// Inverse MixColumns then inverse ShiftRows (as mix_shift_inv_add in
-// bitsliced_round.cuh, without the masks: here they go in apart, with the
-// counter in even rounds).
-DEV void mix_shift_inv8(u32* s) {
+// mix_shift_inv_add (bitsliced_round.cuh) with an even round's counter cells
+// added to rows 0-1 beside the masks: one operation more a column and bit, for
+// row 1.
+DEV void mix_shift_inv_add_counter(u32* s, const u32* k, const u32* ctr, int rot) {
 #pragma unroll
     for (int i = 0; i < 8; i++) {
         u32 t[16];
@@ -129,55 +132,54 @@ DEV void mix_shift_inv8(u32* s) {
         for (int col = 0; col < 4; col++) {
             const u32 b0 = s[reg_of<8>(col, i)], b1 = s[reg_of<8>(4 + col, i)];
             const u32 b2 = s[reg_of<8>(8 + col, i)], b3 = s[reg_of<8>(12 + col, i)];
+            const int c0 = col, c1 = 4 + ((col + 3) & 3), c2 = 8 + ((col + 2) & 3), c3 = 12 + ((col + 1) & 3);
             const u32 r2 = b1 ^ b3;
-            t[col] = b1;
-            t[4 + ((col + 3) & 3)] = r2 ^ b2;
-            t[8 + ((col + 2) & 3)] = r2;
-            t[12 + ((col + 1) & 3)] = b0 ^ b3;
+            t[c0] = xor3(b1, k[c0 * 8 + i], ctr[(counter_slot(c0, rot) * 8 + i) * AEAD_T]);
+            t[c1] = xor3(r2, b2, k[c1 * 8 + i]) ^ ctr[(counter_slot(c1, rot) * 8 + i) * AEAD_T];
+            t[c2] = (c2 == 8 && i == 1) ? ~r2 : r2;
+            t[c3] = b0 ^ b3;
         }
 #pragma unroll
         for (int c = 0; c < 16; c++) s[reg_of<8>(c, i)] = t[c];
     }
 }
 
-// Full rounds with the counter slices `t` (cells 0..7 of round 0's rows 0-1).
-DEV void aead_encrypt_slices(u32* s, u32* t, int rounds) {
+// Full rounds, two a loop pass (the counter in the even one).
+DEV void aead_encrypt_slices(u32* s, const u32* ctr, int rounds) {
+    int k = 0;
 #pragma unroll 1
-    for (int r = 0; r + 1 < rounds; r += 2) {
+    for (int r = 0; r + 1 < rounds; r += 2, k++) {
         sub_cells<8>(s);
-        add_masks_and_counter(s, aead_masks + r * 64, t);
+        add_masks_and_counter(s, aead_masks + r * 64, ctr, k);
         shift_mix<8>(s);
         sub_cells<8>(s);
         add_round_masks<8>(s, aead_masks + (r + 1) * 64);
         shift_mix<8>(s);
-        permute_counter(t);
     }
     if (rounds & 1) {
         sub_cells<8>(s);
-        add_masks_and_counter(s, aead_masks + (rounds - 1) * 64, t);
+        add_masks_and_counter(s, aead_masks + (rounds - 1) * 64, ctr, k);
         shift_mix<8>(s);
     }
 }
 
-// The inverse: the counter slices are first renamed forward to the last even
-// round, then back by P^-1 after each even round undone.
-DEV void aead_decrypt_slices(u32* s, u32* t, int rounds) {
-    const int last_even = (rounds - 1) & ~1;
+// The inverse rounds for an even number of rounds (every SKINNY-128 variant:
+// 40, 48, 56), rotated as decrypt_slices in bitsliced.cu so the loop body ends
+// with computed values. Step i undoes round rounds-1-i with masks_rev + 64 i;
+// the odd steps are the even rounds, with the counter.
+DEV void aead_decrypt_slices(u32* s, const u32* ctr, int rounds) {
+    mix_shift_inv_add<8>(s, aead_masks_rev);
+    int k = (rounds - 2) / 2;
 #pragma unroll 1
-    for (int r = 0; r < last_even; r += 2) permute_counter(t);
-    // Round i of the loop undoes round rounds-1-i; masks_rev + i*64 are its masks.
-#pragma unroll 1
-    for (int i = 0; i < rounds; i++) {
-        const int r = rounds - 1 - i;
-        mix_shift_inv8(s);
-        if ((r & 1) == 0) {
-            add_masks_and_counter(s, aead_masks_rev + i * 64, t);
-            if (r > 0) permute_counter_inv(t);
-        } else {
-            add_round_masks<8>(s, aead_masks_rev + i * 64);
-        }
+    for (int i = 1; i + 1 < rounds; i += 2, k--) {
         sub_cells_inv<8>(s);
+        mix_shift_inv_add_counter(s, aead_masks_rev + i * 64, ctr, k);
+        sub_cells_inv<8>(s);
+        mix_shift_inv_add<8>(s, aead_masks_rev + (i + 1) * 64);
     }
+    sub_cells_inv<8>(s);
+    mix_shift_inv_add_counter(s, aead_masks_rev + (rounds - 1) * 64, ctr, 0);
+    sub_cells_inv<8>(s);
 }
 
 // XOR of `w` over the warp, into slot `slot` of `sums` (lane 0 writes).
@@ -228,6 +230,12 @@ DEV void aead_kernel(const u32* in, u32* out, u64 n, const u64* counters, u32* s
     // transpose32 gives t[q*32 + p] = bit p of word q, i.e. bit 8 c + i of the
     // counter at index 8 c + i for c < 4 (word 0) and 32 + 8 (c - 4) + i for
     // c >= 4 (word 1): that is t[8 c + i] for every c.
+    u32* ctr = aead_counter_slices + threadIdx.x;
+#pragma unroll
+    for (int c = 0; c < 8; c++) {
+#pragma unroll
+        for (int i = 0; i < 8; i++) ctr[(counter_slot(c, 0) * 8 + i) * AEAD_T] = t[8 * c + i];
+    }
 
     u32 s[128];
     u32 sum[4] = {0, 0, 0, 0};
@@ -248,8 +256,8 @@ DEV void aead_kernel(const u32* in, u32* out, u64 n, const u64* counters, u32* s
 #pragma unroll
     for (int q = 0; q < 4; q++) transpose32(s + q * 32);
 
-    if (MODE == AEAD_DEC) aead_decrypt_slices(s, t, rounds);
-    else aead_encrypt_slices(s, t, rounds);
+    if (MODE == AEAD_DEC) aead_decrypt_slices(s, ctr, rounds);
+    else aead_encrypt_slices(s, ctr, rounds);
 
 #pragma unroll
     for (int q = 0; q < 4; q++) transpose32(s + q * 32);
@@ -269,7 +277,7 @@ DEV void aead_kernel(const u32* in, u32* out, u64 n, const u64* counters, u32* s
 
 #ifndef SKINNY_HOSTSIM
 #define AEAD_ENTRY(name, BITS, MODE)                                                          \
-    extern "C" __global__ void __launch_bounds__(SKINNY_BS_THREADS, 3)                             \
+    extern "C" __global__ void __launch_bounds__(SKINNY_BS_THREADS, AEAD_MIN_BLOCKS)                             \
     name(const u32* in, u32* out, u64 n, const u64* counters, u32* sums, int rounds) {                \
         aead_kernel<BITS, MODE>(in, out, n, counters, sums, rounds,                          \
                                       (u64)blockIdx.x * blockDim.x + threadIdx.x);                 \
