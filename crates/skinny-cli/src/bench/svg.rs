@@ -343,7 +343,8 @@ pub fn render_speedups(series: &[SpeedupSeries], subtitle: &str) -> String {
         };
         for (v, text) in ticks {
             let y = py(v);
-            let stroke = if (eff && v == 0.0) || (!eff && v == 0.0) { "#999" } else { "#ddd" };
+            // Break-even, darker: E = 1 (log 0) and S = 0 %.
+            let stroke = if v == 0.0 { "#999" } else { "#ddd" };
             let _ = writeln!(
                 s,
                 "<line x1=\"{x_left:.1}\" y1=\"{y:.1}\" x2=\"{x_right:.1}\" y2=\"{y:.1}\" stroke=\"{stroke}\"/>\
