@@ -180,12 +180,21 @@ impl Certainty {
 }
 
 /// One cell of the paper's tables.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Cell {
     /// The value, if read or derived.
     pub value: Option<f64>,
     /// How surely.
     pub read: Certainty,
+    /// The value as transcribed (trailing zeros kept: `0.30`).
+    pub raw: String,
+}
+
+impl Cell {
+    /// The value as transcribed, with its mark.
+    fn marked(&self) -> String {
+        self.read.mark(self.value, |_| self.raw.clone())
+    }
 }
 
 /// One row of the paper's Table 3 (ECB) or 4 (CTR).
@@ -258,7 +267,7 @@ pub fn parse_paper(csv: &str) -> Result<Vec<PaperRow>, String> {
             if value.is_none() && read != Certainty::Unread {
                 return Err(bad(&format!("{} is empty but marked read", PAPER_FIELDS[i])));
             }
-            Ok(Cell { value, read })
+            Ok(Cell { value, read, raw: cells[i].to_string() })
         };
         let mode: Mode = cells[1].parse().map_err(|_| bad("unknown mode"))?;
         let bytes: usize = cells[2].parse().map_err(|_| bad("bytes is not a count"))?;
@@ -470,13 +479,9 @@ pub fn markdown(pooled: &[Pooled], paper: &[PaperRow], files: &[PathBuf], machin
                 let mut c = vec![size_label(b)];
                 match prow(b) {
                     Some(r) => {
-                        c.push(r.cpu_ms.read.mark(r.cpu_ms.value, |x| x.to_string()));
-                        c.push(r.gpu_ms.read.mark(r.gpu_ms.value, |x| x.to_string()));
-                        if is_s {
-                            c.push(r.efficiency_pct.read.mark(r.efficiency_pct.value, fmt_s));
-                        } else {
-                            c.push(r.speedup.read.mark(r.speedup.value, fmt_e));
-                        }
+                        c.push(r.cpu_ms.marked());
+                        c.push(r.gpu_ms.marked());
+                        c.push(if is_s { r.efficiency_pct.marked() } else { r.speedup.marked() });
                     }
                     None => c.extend(["-".to_string(), "-".into(), "-".into()]),
                 }
@@ -509,7 +514,7 @@ pub fn markdown(pooled: &[Pooled], paper: &[PaperRow], files: &[PathBuf], machin
         for &b in &sizes {
             let mut c = vec![size_label(b)];
             let rate = |cell: Option<&Cell>| match cell {
-                Some(Cell { value: Some(ms), read }) if *read != Certainty::Unread => {
+                Some(Cell { value: Some(ms), read, .. }) if *read != Certainty::Unread => {
                     read.mark(Some(gbps(b, *ms)), fmt_ms)
                 }
                 _ => "-".into(),
@@ -682,7 +687,9 @@ mod tests {
         let rows = parse_paper(PAPER).unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].mode, Mode::Ecb);
-        assert_eq!(rows[0].cpu_ms, Cell { value: Some(0.08), read: Certainty::Likely });
+        assert_eq!(rows[0].cpu_ms, Cell { value: Some(0.08), read: Certainty::Likely, raw: "0.08".into() });
+        assert_eq!(rows[0].efficiency_pct.marked(), "[-237.5]");
+        assert_eq!(rows[1].gpu_ms.marked(), "0.3");
         assert_eq!(rows[0].speedup.read, Certainty::Unread);
         assert_eq!(rows[1].cpu_ms.value, None);
         // E: from the times where not read, as read otherwise.
