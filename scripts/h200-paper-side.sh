@@ -42,6 +42,7 @@ OUT="${OUT:?set OUT to the folder for the results}"
 REPEATS="${REPEATS:-5}"
 LIMIT_S="${LIMIT_S:-480}"
 PAPER_TABLES="${PAPER_TABLES:-docs/paper-tables.csv}"
+SIZES="${SIZES:-16..64M}"   # the paper's; smaller only for a dry run
 
 if [ ! -x "$BIN" ]; then
     echo "h200-paper-side: no executable skinny at $BIN (set SKINNY_BIN)" >&2
@@ -65,7 +66,7 @@ pin() { # pin CPU-LIST command...: taskset when there is one and the CPUs exist
 t0=$(date +%s)
 bench() { # NAME [pin CPUs] -- skinny bench options...
     local name=$1 cpus=$2; shift 2
-    pin "$cpus" timeout "$LIMIT_S" "$BIN" bench --quiet \
+    pin "$cpus" timeout "$LIMIT_S" "$BIN" bench --quiet --sizes "$SIZES" \
         --json "$OUT/$name.json" --csv "$OUT/$name.csv" "$@" \
         > "$OUT/$name.txt" 2> "$OUT/$name-stderr.txt"
     local rc=$?
