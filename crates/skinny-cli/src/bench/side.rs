@@ -332,8 +332,11 @@ pub fn run(
             machines.push(&l.machine);
         }
     }
-    let subtitle =
-        format!("{}; {} file{} pooled", machines.join(" | "), loaded.len(), if loaded.len() == 1 { "" } else { "s" });
+    let subtitle = if loaded.len() > 1 {
+        format!("{}; {} runs pooled", machines.join(" | "), loaded.len())
+    } else {
+        machines.join(" | ")
+    };
     if let Some(p) = plot {
         super::write_atomic(p, svg::render(&plan_of(&records), &records, &subtitle).as_bytes())?;
     }
