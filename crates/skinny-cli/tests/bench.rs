@@ -242,3 +242,67 @@ fn files_mode_times_file_to_file_beside_a_copy() {
     let o = skinny(&["bench", "--files", "--json", "x.json"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Two CPU runs saved as JSON, read back pooled beside the committed
+/// transcription of the paper's tables: Markdown tables and both charts, no
+/// measurement.
+#[test]
+fn from_json_pools_repeats_beside_the_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for i in 0..2 {
+        let json = dir.path().join(format!("r{i}.json"));
+        let out = skinny(&[
+            "bench",
+            "--paper",
+            "--backends",
+            "cpu-serial,cpu",
+            "--sizes",
+            "16..32",
+            "--runs",
+            "2",
+            "--min-run-ms",
+            "0.2",
+            "-q",
+            "--json",
+            json.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+        files.push(json.display().to_string());
+    }
+    let paper = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/paper-tables.csv");
+    let (plot, speedup) = (dir.path().join("t.svg"), dir.path().join("e.svg"));
+    let out = skinny(&[
+        "bench",
+        "--from-json",
+        &files.join(","),
+        "--paper-tables",
+        paper,
+        "--plot",
+        plot.to_str().unwrap(),
+        "--speedup-plot",
+        speedup.to_str().unwrap(),
+    ]);
+    let md = text(&out.stdout);
+    assert!(out.status.success(), "stdout: {md}\nstderr: {}", text(&out.stderr));
+    assert!(md.contains("### ECB speed-up E: the paper's Table 3 beside ours"), "{md}");
+    assert!(md.contains("### CTR efficiency S (%): the paper's Table 4 beside ours"), "{md}");
+    // The paper's 16 B ECB row as transcribed, and our cpu-serial pooled: 2 files x 2 runs.
+    let row = md.lines().find(|l| l.starts_with("| 16 B | 0.08~ | 0.28~ |")).expect(&md);
+    assert!(row.contains(" (4) |"), "{row}");
+    // Sizes the run did not measure still show the paper's row.
+    assert!(md.lines().any(|l| l.starts_with("| 64 MiB | 93934.64~ | 140.69~ | 667.90~ | - |")), "{md}");
+    for p in [&plot, &speedup] {
+        let svg = std::fs::read_to_string(p).unwrap();
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    }
+    let svg = std::fs::read_to_string(&speedup).unwrap();
+    assert!(svg.contains("data-series=\"paper (GTX TITAN X, its Tables 3-4) ecb\""), "{svg}");
+    assert!(svg.contains("data-series=\"cpu ctr\""), "{svg}");
+
+    // Measuring options do not mix with it, and a missing file is one line.
+    let out = skinny(&["bench", "--from-json", &files[0], "--json", "x.json"]);
+    assert!(!out.status.success());
+    let out = skinny(&["bench", "--from-json", "/nonexistent/r.json"]);
+    assert!(!out.status.success() && text(&out.stderr).contains("cannot read"), "{}", text(&out.stderr));
+}

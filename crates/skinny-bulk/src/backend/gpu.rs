@@ -14,7 +14,7 @@ use crate::mode::{Direction, Mode};
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
-use skinny_cuda::{Gpu, GpuError, GpuSet, KernelKind, MultiGpuCipher, Op};
+use skinny_cuda::{Gpu, GpuError, GpuSet, HostPath, KernelKind, MultiGpuCipher, Op};
 
 /// Bytes per call through a GPU engine, per GPU: enough for the transfer
 /// pipeline to split into pieces that overlap copies and kernels, while a few
@@ -25,6 +25,8 @@ pub const GPU_CHUNK_BYTES: usize = 16 << 20;
 pub struct GpuBackend {
     set: GpuSet,
     kind: KernelKind,
+    /// Engines copy through plain pageable copies ([`HostPath::Pageable`]).
+    pageable: bool,
 }
 
 /// Opens GPU 0 alone with the paper's kernel (`paper`) or the bitsliced ones.
@@ -42,9 +44,19 @@ pub fn open(paper: bool) -> Result<Box<dyn Backend>, Error> {
 /// [`Error::Gpu`]: no driver, no NVRTC, no device, a GPU that fails to open;
 /// [`Error::GpuSelection`]: a selection that does not fit this machine.
 pub fn open_set(paper: bool, gpus: &GpuSelection) -> Result<Box<dyn Backend>, Error> {
+    open_set_with(paper, gpus, false)
+}
+
+/// [`open_set`], with engines that copy through plain pageable copies, one
+/// piece at a time (`pageable`), as the paper's program did, instead of the
+/// fastest path: for benchmarks that compare like with like.
+///
+/// # Errors
+/// As [`open_set`].
+pub fn open_set_with(paper: bool, gpus: &GpuSelection, pageable: bool) -> Result<Box<dyn Backend>, Error> {
     let set = open_gpus(gpus)?;
     let kind = if paper { KernelKind::Paper } else { KernelKind::Bitsliced };
-    Ok(Box::new(GpuBackend { set, kind }))
+    Ok(Box::new(GpuBackend { set, kind, pageable }))
 }
 
 /// The GPUs of `gpus` on this machine, each opened once per process.
@@ -79,15 +91,17 @@ impl Backend for GpuBackend {
     fn describe(&self) -> String {
         match self.kind {
             KernelKind::Paper => format!(
-                "{}: the paper's T-table CUDA kernel, SKINNY-128 only, NOT constant time (table look-ups indexed by secret data){}",
+                "{}: the paper's T-table CUDA kernel, SKINNY-128 only, NOT constant time (table look-ups indexed by secret data){}{}",
                 self.set.describe(),
-                striped(&self.set)
+                striped(&self.set),
+                pageable_note(self.pageable)
             ),
             KernelKind::Bitsliced => {
                 format!(
-                    "{}: bitsliced constant-time CUDA kernels, 32 blocks per thread{}",
+                    "{}: bitsliced constant-time CUDA kernels, 32 blocks per thread{}{}",
                     self.set.describe(),
-                    striped(&self.set)
+                    striped(&self.set),
+                    pageable_note(self.pageable)
                 )
             }
         }
@@ -105,7 +119,10 @@ impl Backend for GpuBackend {
         if !self.supports(cipher.variant()) {
             return Err(Error::Unsupported { backend: self.name(), variant: cipher.variant() });
         }
-        let c = MultiGpuCipher::new(&self.set, self.kind, cipher)?;
+        let mut c = MultiGpuCipher::new(&self.set, self.kind, cipher)?;
+        if self.pageable {
+            c.set_host_path(HostPath::Pageable);
+        }
         Ok(Box::new(GpuEngine { cipher: c }))
     }
 
@@ -177,6 +194,15 @@ fn striped(set: &GpuSet) -> String {
         format!(", each call striped over {} GPUs", set.len())
     } else {
         String::new()
+    }
+}
+
+/// ", plain pageable copies" when the engines copy that way, nothing otherwise.
+fn pageable_note(pageable: bool) -> &'static str {
+    if pageable {
+        ", plain pageable copies"
+    } else {
+        ""
     }
 }
 

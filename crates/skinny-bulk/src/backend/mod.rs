@@ -300,12 +300,23 @@ pub struct Options {
     pub threads: Option<usize>,
     /// The GPUs of `gpu`, `gpu-paper` and `auto`'s GPU side (default: all).
     pub gpus: GpuSelection,
+    /// `gpu` and `gpu-paper` engines copy with plain copies from and to the
+    /// caller's pageable memory, one piece at a time, instead of the fastest
+    /// path (the paper's way; for benchmarks that compare with it).
+    pub pageable_transfers: bool,
 }
 
 impl Options {
     /// Options with `threads` CPU workers (None: one per core).
     pub fn with_threads(threads: Option<usize>) -> Self {
-        Self { threads, gpus: GpuSelection::All }
+        Self { threads, gpus: GpuSelection::All, pageable_transfers: false }
+    }
+
+    /// These options with plain pageable copies for the GPU engines (see
+    /// [`Options::pageable_transfers`]).
+    pub fn pageable_transfers(mut self, on: bool) -> Self {
+        self.pageable_transfers = on;
+        self
     }
 
     /// These options with the GPUs `gpus`.
@@ -327,8 +338,8 @@ pub fn open(choice: BackendChoice, opts: &Options) -> Result<Box<dyn Backend>, E
     match choice {
         BackendChoice::CpuSerial => Ok(Box::new(serial::SerialBackend)),
         BackendChoice::Cpu => Ok(Box::new(cpu::CpuBackend::new(opts.threads)?)),
-        BackendChoice::GpuPaper => open_gpu(true, &opts.gpus),
-        BackendChoice::Gpu => open_gpu(false, &opts.gpus),
+        BackendChoice::GpuPaper => open_gpu(true, opts),
+        BackendChoice::Gpu => open_gpu(false, opts),
         BackendChoice::Auto => {
             Ok(Box::new(auto::AutoBackend::new(cpu::CpuBackend::new(opts.threads)?, opts.gpus.clone())))
         }
@@ -347,11 +358,11 @@ pub(crate) fn default_cpu() -> Result<&'static cpu::CpuBackend, Error> {
 }
 
 #[cfg(feature = "cuda")]
-fn open_gpu(paper: bool, gpus: &GpuSelection) -> Result<Box<dyn Backend>, Error> {
-    gpu::open_set(paper, gpus)
+fn open_gpu(paper: bool, opts: &Options) -> Result<Box<dyn Backend>, Error> {
+    gpu::open_set_with(paper, &opts.gpus, opts.pageable_transfers)
 }
 
 #[cfg(not(feature = "cuda"))]
-fn open_gpu(_paper: bool, _gpus: &GpuSelection) -> Result<Box<dyn Backend>, Error> {
+fn open_gpu(_paper: bool, _opts: &Options) -> Result<Box<dyn Backend>, Error> {
     Err(Error::NoCudaSupport)
 }

@@ -19,19 +19,55 @@ const MAX_REPS: usize = 1 << 20;
 /// What a time covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Timing {
-    /// Host buffer in, host buffer out: transfers and launch overhead included.
+    /// Host buffer in, host buffer out: transfers and launch overhead included,
+    /// through the engine's fastest path (pinned double-buffering for GPU calls
+    /// of several MiB).
     EndToEnd,
     /// The kernel alone on resident data, timed with device events.
     Kernel,
+    /// End to end through plain copies from and to pageable host memory, one
+    /// piece at a time (the paper's way); GPU backends only.
+    Pageable,
+    /// Everything per operation, as a program that does one job would see it:
+    /// opening an engine for the key (module instance, key and table upload,
+    /// stream), device allocation, plain pageable copies, the kernel, and
+    /// freeing it all again; GPU backends only.
+    Cold,
 }
 
 impl Timing {
-    /// The name in CSV and JSON.
+    /// Every timing, in the order measured.
+    pub const ALL: [Timing; 4] = [Timing::EndToEnd, Timing::Kernel, Timing::Pageable, Timing::Cold];
+
+    /// The name in CSV and JSON, and for `--timings`.
     pub const fn name(self) -> &'static str {
         match self {
             Timing::EndToEnd => "end-to-end",
             Timing::Kernel => "kernel",
+            Timing::Pageable => "pageable",
+            Timing::Cold => "cold",
         }
+    }
+
+    /// The short name in series labels (`gpu-paper e2e`).
+    pub const fn short(self) -> &'static str {
+        match self {
+            Timing::EndToEnd => "e2e",
+            Timing::Kernel => "kernel",
+            Timing::Pageable => "pageable",
+            Timing::Cold => "cold",
+        }
+    }
+
+    /// From [`Timing::name`] or [`Timing::short`], any case.
+    pub fn from_name(s: &str) -> Option<Self> {
+        let s = s.trim();
+        Self::ALL.into_iter().find(|t| t.name().eq_ignore_ascii_case(s) || t.short().eq_ignore_ascii_case(s))
+    }
+
+    /// Index into per-timing arrays.
+    pub const fn index(self) -> usize {
+        self as usize
     }
 }
 
@@ -49,8 +85,13 @@ pub struct Subject {
     pub engine_secs: f64,
     /// Whether the backend has a kernel-only timer.
     pub has_kernel: bool,
-    /// Set once a measurement failed: the backend is left out after that.
-    pub failed: [bool; 2],
+    /// The same backend opened for plain pageable copies, with its engine:
+    /// the [`Timing::Pageable`] and [`Timing::Cold`] series (GPU backends, when asked).
+    pub pageable: Option<(Box<dyn Backend>, Box<dyn Engine>)>,
+    /// The timings asked for (those this subject cannot do are left out).
+    pub asked: Vec<Timing>,
+    /// Set once a measurement failed, per timing: left out after that.
+    pub failed: [bool; 4],
 }
 
 impl Subject {
@@ -63,26 +104,55 @@ impl Subject {
         let engine = backend.engine(cipher)?;
         let engine_secs = t.elapsed().as_secs_f64();
         let has_kernel = backend.device_bench().is_some();
-        Ok(Self { name: backend.name(), backend, engine, open_secs, engine_secs, has_kernel, failed: [false; 2] })
+        Ok(Self {
+            name: backend.name(),
+            backend,
+            engine,
+            open_secs,
+            engine_secs,
+            has_kernel,
+            pageable: None,
+            asked: vec![Timing::EndToEnd, Timing::Kernel],
+            failed: [false; 4],
+        })
     }
 
-    /// The series this subject yields: end to end, and kernel when it can.
+    /// Adds the backend opened for plain pageable copies (the pageable and cold series).
+    ///
+    /// # Errors
+    /// The backend's message.
+    pub fn with_pageable(mut self, backend: Box<dyn Backend>, cipher: &Skinny) -> Result<Self, skinny_bulk::Error> {
+        let engine = backend.engine(cipher)?;
+        self.pageable = Some((backend, engine));
+        Ok(self)
+    }
+
+    /// Whether this subject has several series (and so labels them by timing).
+    pub fn several(&self) -> bool {
+        self.has_kernel || self.pageable.is_some()
+    }
+
+    /// The series this subject yields: end to end always (the CPU baselines'
+    /// only one), the others when asked and possible.
     pub fn timings(&self) -> Vec<Timing> {
-        if self.has_kernel {
-            vec![Timing::EndToEnd, Timing::Kernel]
-        } else {
-            vec![Timing::EndToEnd]
-        }
+        Timing::ALL
+            .into_iter()
+            .filter(|t| match t {
+                Timing::EndToEnd => true,
+                Timing::Kernel => self.has_kernel && self.asked.contains(t),
+                Timing::Pageable | Timing::Cold => self.pageable.is_some() && self.asked.contains(t),
+            })
+            .collect()
     }
 }
 
 /// A series' label in tables and charts: the backend name, with the timing
-/// added for backends that have both.
-pub fn series_label(backend: &str, timing: Timing, has_kernel: bool) -> String {
-    match (has_kernel, timing) {
-        (false, _) => backend.to_string(),
-        (true, Timing::EndToEnd) => format!("{backend} e2e"),
-        (true, Timing::Kernel) => format!("{backend} kernel"),
+/// added for backends that have several.
+pub fn series_label(backend: &str, timing: Timing, several: bool) -> String {
+    if several {
+        format!("{backend} {}", timing.short())
+    } else {
+        backend.to_string()
     }
 }
 
@@ -130,6 +200,10 @@ pub struct Record {
     pub vs_cpu_serial: Option<SpeedUp>,
     /// Against `cpu` (None for itself or when not measured).
     pub vs_cpu: Option<SpeedUp>,
+    /// Against `cpu-serial`, from the means (the paper averaged its runs).
+    pub vs_cpu_serial_mean: Option<SpeedUp>,
+    /// Against `cpu`, from the means.
+    pub vs_cpu_mean: Option<SpeedUp>,
 }
 
 impl Record {
@@ -139,7 +213,15 @@ impl Record {
     }
     /// Mean ms.
     pub fn mean_ms(&self) -> f64 {
-        self.times_ms.iter().sum::<f64>() / self.times_ms.len() as f64
+        super::stats::mean(&self.times_ms)
+    }
+    /// Maximum ms.
+    pub fn max_ms(&self) -> f64 {
+        self.times_ms.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+    }
+    /// Sample standard deviation of the runs, ms (0 for one run).
+    pub fn sd_ms(&self) -> f64 {
+        super::stats::sample_sd(&self.times_ms)
     }
     /// Median ms (mean of the two middle runs for an even count).
     pub fn median_ms(&self) -> f64 {
@@ -164,18 +246,9 @@ pub fn gbps(bytes: usize, ms: f64) -> f64 {
     bytes as f64 * 8.0 / 1e9 / (ms / 1e3)
 }
 
-/// Median of a non-empty slice.
+/// Median of a non-empty slice (NaN for an empty one).
 pub fn median(v: &[f64]) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n == 0 {
-        f64::NAN
-    } else if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
-    }
+    super::stats::median(v)
 }
 
 /// The work of one point, for [`time_engine`].
@@ -234,9 +307,43 @@ pub fn time_engine(
     buf: &mut [u8],
     set: RunSettings,
 ) -> Result<EngineTimes, EngineError> {
+    time_op(|| call(engine, mode, dir, counter, buf), set)
+}
+
+/// Cold timing of one point: every operation opens an engine for the key on
+/// `backend` (module instance, key and table upload, stream), runs one call
+/// (device allocation, copies, kernel) and drops the engine (device memory
+/// freed, round tweakeys wiped, module unloaded), all inside the timed run.
+///
+/// # Errors
+/// The backend's or the engine's.
+#[allow(clippy::too_many_arguments)]
+pub fn time_cold(
+    backend: &dyn Backend,
+    cipher: &Skinny,
+    mode: Mode,
+    dir: Direction,
+    counter: &[u8],
+    buf: &mut [u8],
+    set: RunSettings,
+) -> Result<EngineTimes, EngineError> {
+    time_op(
+        || {
+            let mut engine = backend.engine(cipher)?;
+            call(engine.as_mut(), mode, dir, counter, buf)
+        },
+        set,
+    )
+}
+
+/// The timing loop of [`time_engine`] and [`time_cold`] around any operation.
+///
+/// # Errors
+/// The operation's.
+pub fn time_op(mut op: impl FnMut() -> Result<(), EngineError>, set: RunSettings) -> Result<EngineTimes, EngineError> {
     let RunSettings { runs, min_run, budget } = set;
     let t = Instant::now();
-    call(engine, mode, dir, counter, buf)?;
+    op()?;
     let warm = t.elapsed();
 
     // How many operations make one run last `min_run`: double until a batch takes
@@ -248,7 +355,7 @@ pub fn time_engine(
         loop {
             let t = Instant::now();
             for _ in 0..n {
-                call(engine, mode, dir, counter, buf)?;
+                op()?;
             }
             let took = t.elapsed();
             if took >= min_run / 4 || n >= MAX_REPS {
@@ -264,7 +371,7 @@ pub fn time_engine(
     while times_ms.len() < runs {
         let t = Instant::now();
         for _ in 0..reps {
-            call(engine, mode, dir, counter, buf)?;
+            op()?;
         }
         times_ms.push(t.elapsed().as_secs_f64() * 1e3 / reps as f64);
         if let Some(b) = budget {
@@ -313,11 +420,11 @@ pub fn measure_all(plan: &Plan, cipher: &Skinny, subjects: &mut [Subject], obs: 
                 let mut work = vec![0u8; bytes];
                 for s in subjects.iter_mut() {
                     for timing in s.timings() {
-                        let slot = usize::from(timing == Timing::Kernel);
+                        let slot = timing.index();
                         if s.failed[slot] {
                             continue;
                         }
-                        let label = series_label(s.name, timing, s.has_kernel);
+                        let label = series_label(s.name, timing, s.several());
                         obs.start(&format!("{mode} {} {} {label}", dir_name(dir), super::plan::size_label(bytes)));
                         let outcome = match timing {
                             Timing::EndToEnd => {
@@ -326,6 +433,18 @@ pub fn measure_all(plan: &Plan, cipher: &Skinny, subjects: &mut [Subject], obs: 
                                     .map(|t| (t.reps, t.times_ms, Some(t.warmup_ms)))
                                     .map_err(|e| e.to_string())
                             }
+                            Timing::Pageable | Timing::Cold => match s.pageable.as_mut() {
+                                Some((backend, engine)) => {
+                                    work.copy_from_slice(&data);
+                                    let times = if timing == Timing::Cold {
+                                        time_cold(backend.as_ref(), cipher, mode, dir, &counter, &mut work, set)
+                                    } else {
+                                        time_engine(engine.as_mut(), mode, dir, &counter, &mut work, set)
+                                    };
+                                    times.map(|t| (t.reps, t.times_ms, Some(t.warmup_ms))).map_err(|e| e.to_string())
+                                }
+                                None => Err("no pageable engine".to_string()),
+                            },
                             Timing::Kernel => match s.backend.device_bench() {
                                 Some(db) => db
                                     .time_kernel(cipher, mode, dir, bytes, KERNEL_WARMUP, plan.runs)
@@ -355,6 +474,8 @@ pub fn measure_all(plan: &Plan, cipher: &Skinny, subjects: &mut [Subject], obs: 
                                 warmup_ms,
                                 vs_cpu_serial: None,
                                 vs_cpu: None,
+                                vs_cpu_serial_mean: None,
+                                vs_cpu_mean: None,
                             }),
                             Err(e) => {
                                 s.failed[slot] = true;
@@ -383,8 +504,8 @@ pub const fn dir_name(d: Direction) -> &'static str {
     }
 }
 
-/// Fills the speed-ups of every record against the end-to-end medians of
-/// `cpu-serial` and `cpu` at the same variant, mode, direction and size.
+/// Fills the speed-ups of every record against the end-to-end medians (and
+/// means) of `cpu-serial` and `cpu` at the same variant, mode, direction and size.
 pub fn add_speedups(records: &mut [Record]) {
     let find = |records: &[Record], r: &Record, base: &str| {
         records
@@ -397,16 +518,18 @@ pub fn add_speedups(records: &mut [Record]) {
                     && b.direction == r.direction
                     && b.bytes == r.bytes
             })
-            .map(Record::median_ms)
+            .map(|b| (b.median_ms(), b.mean_ms()))
     };
     for i in 0..records.len() {
         let r = &records[i];
-        let this = r.median_ms();
+        let (this, this_mean) = (r.median_ms(), r.mean_ms());
         let is = |name: &str| r.backend == name && r.timing == Timing::EndToEnd;
         let serial = if is("cpu-serial") { None } else { find(records, r, "cpu-serial") };
         let cpu = if is("cpu") { None } else { find(records, r, "cpu") };
-        records[i].vs_cpu_serial = serial.map(|t| SpeedUp::of(t, this));
-        records[i].vs_cpu = cpu.map(|t| SpeedUp::of(t, this));
+        records[i].vs_cpu_serial = serial.map(|(t, _)| SpeedUp::of(t, this));
+        records[i].vs_cpu = cpu.map(|(t, _)| SpeedUp::of(t, this));
+        records[i].vs_cpu_serial_mean = serial.map(|(_, t)| SpeedUp::of(t, this_mean));
+        records[i].vs_cpu_mean = cpu.map(|(_, t)| SpeedUp::of(t, this_mean));
     }
 }
 
@@ -505,6 +628,7 @@ mod tests {
             sizes,
             backends: vec![BackendChoice::CpuSerial, BackendChoice::Gpu],
             runs: 3,
+            timings: Timing::ALL.to_vec(),
             max_time_per_size: None,
             min_run_secs: 1e-4,
             threads: None,

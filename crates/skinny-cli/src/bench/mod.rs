@@ -5,13 +5,17 @@
 //! - [`measure`]: the timing (end to end through an engine, kernel-only through
 //!   a device timer) and the statistics;
 //! - [`report`]: header, paper-style tables, CSV and JSON;
-//! - [`svg`]: the throughput charts;
+//! - [`svg`]: the throughput charts, and the speed-up and efficiency charts;
+//! - [`stats`]: means, medians, spreads;
+//! - [`side`]: saved results read back, beside the paper's own tables;
 //! - [`system`]: what it ran on.
 
 mod files;
 mod measure;
 mod plan;
 mod report;
+mod side;
+mod stats;
 mod svg;
 mod system;
 
@@ -55,6 +59,14 @@ pub struct BenchArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',', ignore_case = true,
           value_parser = Trimmed::<BenchBackend>::new())]
     pub backends: Option<Vec<BenchBackend>>,
+
+    /// Series of the GPU backends, a comma list of end-to-end (e2e), kernel,
+    /// pageable (end to end through plain pageable copies, as the paper's
+    /// program) and cold (every operation opens the key's engine, allocates,
+    /// uploads, copies, runs and frees) [default: end-to-end,kernel; with
+    /// --paper all four]. CPU backends are end to end only.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = timing_parser)]
+    pub timings: Option<Vec<measure::Timing>>,
 
     /// Timed runs per size, after a warm-up call, 1 to 1000 [default: 5; with
     /// --paper 10].
@@ -101,6 +113,24 @@ pub struct BenchArgs {
     #[arg(long, value_name = "PATH")]
     pub plot: Option<PathBuf>,
 
+    /// Draw the speed-up E and the efficiency S against cpu-serial, by size,
+    /// ECB and CTR together, as SVG (with --paper-tables, the paper's own beside).
+    #[arg(long, value_name = "PATH")]
+    pub speedup_plot: Option<PathBuf>,
+
+    /// Measure nothing: read the results of earlier runs (the JSON of --json;
+    /// a comma list of repeats of one experiment, pooled point by point) and
+    /// print or draw them (--paper-tables, --plot, --speedup-plot).
+    #[arg(long, value_name = "JSON,...", value_delimiter = ',', conflicts_with_all = ["paper", "files", "csv", "json"])]
+    pub from_json: Option<Vec<PathBuf>>,
+
+    /// With --from-json: print, in Markdown, the paper's Tables 3 and 4 (a
+    /// transcription: CSV with a certainty per cell, docs/paper-tables.csv)
+    /// beside the results, size by size, with means, medians and the spread
+    /// between repeats.
+    #[arg(long, value_name = "CSV", requires = "from_json")]
+    pub paper_tables: Option<PathBuf>,
+
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
@@ -122,27 +152,45 @@ const MAX_TIME_PER_SIZE_S: f64 = 86_400.0;
 /// The most `--min-run-ms`: ten seconds per timed run.
 const MAX_MIN_RUN_MS: f64 = 10_000.0;
 
+/// `--timings`: one timing by name.
+fn timing_parser(s: &str) -> Result<measure::Timing, String> {
+    measure::Timing::from_name(s)
+        .ok_or_else(|| format!("unknown timing '{s}' (expected end-to-end, kernel, pageable or cold)"))
+}
+
+/// Refuses an SVG output path with another extension.
+fn check_svg(p: &Path, option: &str) -> Result<(), CliError> {
+    check_output(p)?;
+    let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    if ext != "svg" {
+        return Err(CliError::Usage(format!(
+            "{option} writes SVG only (no PNG or other formats); give a path ending in .svg, not '{}'",
+            p.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Runs the benchmark.
 ///
 /// # Errors
 /// A message for the user: bad arguments, no usable backend, a file not written.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+    if let Some(p) = &args.plot {
+        check_svg(p, "--plot")?;
+    }
+    if let Some(p) = &args.speedup_plot {
+        check_svg(p, "--speedup-plot")?;
+    }
+    if let Some(files) = &args.from_json {
+        return side::run(files, args.paper_tables.as_deref(), args.plot.as_deref(), args.speedup_plot.as_deref());
+    }
     let plan = make_plan(args).map_err(CliError::Usage)?;
     if plan.backends.iter().any(|b| b.needs_gpu() || *b == BackendChoice::Auto) {
         skinny_bulk::backend::check_gpus(&plan.gpus)?;
     }
     for p in [&args.csv, &args.json].into_iter().flatten() {
         check_output(p)?;
-    }
-    if let Some(p) = &args.plot {
-        check_output(p)?;
-        let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-        if ext != "svg" {
-            return Err(CliError::Usage(format!(
-                "--plot writes SVG only (no PNG or other formats); give a path ending in .svg, not '{}'",
-                p.display()
-            )));
-        }
     }
 
     // A random key, wiped after expansion (the cipher wipes its own copy).
@@ -179,7 +227,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let mut stdout = Stdout::default();
     stdout.print(&report.header());
     // With stdout gone and no file asked for, nobody would see the results.
-    let files_asked = args.csv.is_some() || args.json.is_some() || args.plot.is_some();
+    let files_asked = args.csv.is_some() || args.json.is_some() || args.plot.is_some() || args.speedup_plot.is_some();
     if !files_asked {
         stdout.result()?;
     }
@@ -205,16 +253,20 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         let json = report.json().map_err(|e| CliError::Io(format!("cannot write '{}': {e}", p.display())))?;
         write_atomic(p, json.as_bytes())?;
     }
+    let subtitle = format!(
+        "skinny {} ({}), {}, {} CPUs; {}",
+        info.version,
+        info.commit,
+        info.cpu,
+        info.cores,
+        if info.gpu_found { info.gpus.join("; ") } else { "no GPU".into() }
+    );
     if let Some(p) = &args.plot {
-        let subtitle = format!(
-            "skinny {} ({}), {}, {} CPUs; {}",
-            info.version,
-            info.commit,
-            info.cpu,
-            info.cores,
-            if info.gpu_found { info.gpus.join("; ") } else { "no GPU".into() }
-        );
         write_atomic(p, svg::render(&plan, &report.records, &subtitle).as_bytes())?;
+    }
+    if let Some(p) = &args.speedup_plot {
+        let series = svg::speedup_series(&report.records, &[]);
+        write_atomic(p, svg::render_speedups(&series, &subtitle).as_bytes())?;
     }
     stdout.result()
 }
@@ -260,6 +312,11 @@ fn make_plan(a: &BenchArgs) -> Result<Plan, String> {
     let sizes = plan::parse_sizes(a.sizes.as_deref().unwrap_or(&default_sizes), variant.block_bytes())?;
     // clap has checked the ranges of the numbers.
     let runs = a.runs.unwrap_or(if a.paper { plan::PAPER_RUNS } else { 5 });
+    let timings = match &a.timings {
+        Some(list) => distinct(list.iter().copied()),
+        None if a.paper => measure::Timing::ALL.to_vec(),
+        None => vec![measure::Timing::EndToEnd, measure::Timing::Kernel],
+    };
     let mut directions = vec![Direction::Encrypt];
     if a.decrypt {
         directions.push(Direction::Decrypt);
@@ -271,6 +328,7 @@ fn make_plan(a: &BenchArgs) -> Result<Plan, String> {
         sizes,
         backends,
         runs,
+        timings,
         max_time_per_size: a.max_time_per_size,
         min_run_secs: a.min_run_ms / 1e3,
         threads: a.threads,
@@ -299,12 +357,18 @@ fn open_subjects(plan: &Plan, cipher: &Skinny) -> (Vec<Subject>, Vec<(String, St
         let t = Instant::now();
         let opened = backend::open(choice, &opts);
         let open_secs = t.elapsed().as_secs_f64();
+        let pageable = choice.needs_gpu()
+            && plan.timings.iter().any(|t| matches!(t, measure::Timing::Pageable | measure::Timing::Cold));
         let outcome = opened.and_then(|b| {
-            if b.supports(plan.variant) {
-                Subject::open(b, open_secs, cipher)
-            } else {
-                Err(skinny_bulk::Error::Unsupported { backend: choice.name(), variant: plan.variant })
+            if !b.supports(plan.variant) {
+                return Err(skinny_bulk::Error::Unsupported { backend: choice.name(), variant: plan.variant });
             }
+            let mut s = Subject::open(b, open_secs, cipher)?;
+            s.asked.clone_from(&plan.timings);
+            if pageable {
+                s = s.with_pageable(backend::open(choice, &opts.clone().pageable_transfers(true))?, cipher)?;
+            }
+            Ok(s)
         });
         match outcome {
             Ok(s) => subjects.push(s),

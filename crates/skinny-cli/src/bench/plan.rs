@@ -1,6 +1,7 @@
 //! What a bench run measures: the arguments turned into a checked plan (variant,
 //! modes, directions, sizes, backends, runs), before anything is timed or written.
 
+use super::measure::Timing;
 use skinny::Variant;
 use skinny_bulk::backend::BackendChoice;
 use skinny_bulk::mode::{Direction, Mode};
@@ -27,6 +28,8 @@ pub struct Plan {
     pub backends: Vec<BackendChoice>,
     /// Timed runs per size (after warm-up).
     pub runs: usize,
+    /// The timings of the GPU backends (CPU backends have end to end only).
+    pub timings: Vec<Timing>,
     /// Stop a measurement after this many seconds of timed runs (at least
     /// [`MIN_RUNS_UNDER_BUDGET`] runs): keeps slow backends at huge sizes bounded.
     pub max_time_per_size: Option<f64>,

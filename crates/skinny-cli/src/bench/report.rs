@@ -82,7 +82,9 @@ impl Report<'_> {
             s,
             "Times: ms per operation, median of the runs. Gb/s: decimal, bits / 1e9 / s at the median. \
              E = Tcpu / T (speed-up), S = (Tcpu - T) / Tcpu (efficiency), against each CPU baseline. \
-             e2e = host buffer in and out, transfers included; kernel = device events, data resident."
+             e2e = host buffer in and out, transfers included; kernel = device events, data resident; \
+             pageable = e2e through plain pageable copies (the paper's way); cold = engine opened, used once \
+             and dropped inside every operation (allocation, key and table upload, copies, kernel, free)."
         );
         s
     }
@@ -228,8 +230,8 @@ impl Report<'_> {
             units: Units {
                 times: "milliseconds per operation",
                 gbps: "decimal gigabits per second: bytes * 8 / 1e9 / seconds, at the median time",
-                speedup: "T_baseline / T (median)",
-                efficiency: "(T_baseline - T) / T_baseline (median)",
+                speedup: "T_baseline / T (median; the _mean_ fields: at the means)",
+                efficiency: "(T_baseline - T) / T_baseline (median; the _mean_ fields: at the means)",
             },
             setup: &self.setups,
             skipped: self.skipped.iter().map(|(backend, reason)| Skipped { backend, reason }).collect(),
@@ -290,8 +292,8 @@ struct Skipped<'a> {
     reason: &'a str,
 }
 
-/// One record: the keys are [`CSV_FIELDS`] in order, then `times_ms` (a test
-/// keeps the two in step).
+/// One record: the keys are [`CSV_FIELDS`] in order (`times_ms` a list here, a
+/// `;`-separated cell in the CSV; a test keeps the two in step).
 #[derive(Serialize)]
 struct JsonRecord<'a> {
     variant: &'a str,
@@ -314,6 +316,12 @@ struct JsonRecord<'a> {
     efficiency_vs_cpu_serial: Option<f64>,
     speedup_vs_cpu: Option<f64>,
     efficiency_vs_cpu: Option<f64>,
+    max_ms: f64,
+    sd_ms: f64,
+    speedup_mean_vs_cpu_serial: Option<f64>,
+    efficiency_mean_vs_cpu_serial: Option<f64>,
+    speedup_mean_vs_cpu: Option<f64>,
+    efficiency_mean_vs_cpu: Option<f64>,
     times_ms: &'a [f64],
 }
 
@@ -340,13 +348,20 @@ impl<'a> From<&'a Record> for JsonRecord<'a> {
             efficiency_vs_cpu_serial: r.vs_cpu_serial.map(|v| v.efficiency),
             speedup_vs_cpu: r.vs_cpu.map(|v| v.speedup),
             efficiency_vs_cpu: r.vs_cpu.map(|v| v.efficiency),
+            max_ms: r.max_ms(),
+            sd_ms: r.sd_ms(),
+            speedup_mean_vs_cpu_serial: r.vs_cpu_serial_mean.map(|v| v.speedup),
+            efficiency_mean_vs_cpu_serial: r.vs_cpu_serial_mean.map(|v| v.efficiency),
+            speedup_mean_vs_cpu: r.vs_cpu_mean.map(|v| v.speedup),
+            efficiency_mean_vs_cpu: r.vs_cpu_mean.map(|v| v.efficiency),
             times_ms: &r.times_ms,
         }
     }
 }
 
-/// The columns of the CSV, and the keys of each JSON record (which adds `times_ms`).
-pub const CSV_FIELDS: [&str; 20] = [
+/// The columns of the CSV, and the keys of each JSON record. New columns go at
+/// the end, so readers of older files by position keep working.
+pub const CSV_FIELDS: [&str; 27] = [
     "variant",
     "mode",
     "direction",
@@ -367,6 +382,13 @@ pub const CSV_FIELDS: [&str; 20] = [
     "efficiency_vs_cpu_serial",
     "speedup_vs_cpu",
     "efficiency_vs_cpu",
+    "max_ms",
+    "sd_ms",
+    "speedup_mean_vs_cpu_serial",
+    "efficiency_mean_vs_cpu_serial",
+    "speedup_mean_vs_cpu",
+    "efficiency_mean_vs_cpu",
+    "times_ms",
 ];
 
 /// A value of one field.
@@ -411,6 +433,13 @@ fn fields(r: &Record) -> Vec<Val> {
         su(r.vs_cpu_serial, true),
         su(r.vs_cpu, false),
         su(r.vs_cpu, true),
+        Val::Num(Some(r.max_ms())),
+        Val::Num(Some(r.sd_ms())),
+        su(r.vs_cpu_serial_mean, false),
+        su(r.vs_cpu_serial_mean, true),
+        su(r.vs_cpu_mean, false),
+        su(r.vs_cpu_mean, true),
+        Val::Str(r.times_ms.iter().map(f64::to_string).collect::<Vec<_>>().join(";")),
     ]
 }
 
@@ -468,6 +497,8 @@ mod tests {
             warmup_ms: None,
             vs_cpu_serial: None,
             vs_cpu: None,
+            vs_cpu_serial_mean: None,
+            vs_cpu_mean: None,
         }
     }
 
@@ -491,6 +522,7 @@ mod tests {
             sizes: vec![16, 1024],
             backends: vec![BackendChoice::CpuSerial, BackendChoice::Cpu, BackendChoice::Gpu],
             runs: 3,
+            timings: Timing::ALL.to_vec(),
             max_time_per_size: None,
             min_run_secs: 0.002,
             threads: None,
@@ -521,10 +553,10 @@ mod tests {
         assert_eq!(v["cpu"], "Test CPU, \"quoted\"", "{json}");
         let recs = v["records"].as_array().unwrap();
         assert_eq!(recs.iter().filter(|r| r["timing"] == "kernel").count(), 2);
-        // The JSON records have the CSV's columns, and `times_ms`.
+        // The JSON records have the CSV's columns, `times_ms` included.
         for r in recs {
             let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
-            let mut want: Vec<&str> = CSV_FIELDS.iter().copied().chain(["times_ms"]).collect();
+            let mut want: Vec<&str> = CSV_FIELDS.to_vec();
             keys.sort_unstable();
             want.sort_unstable();
             assert_eq!(keys, want);
@@ -534,6 +566,10 @@ mod tests {
         let csv = report.csv();
         assert_eq!(csv.lines().count(), 1 + 8);
         assert!(csv.lines().nth(4).unwrap().contains(",gpu,kernel,gpu kernel,16,3,1,"), "{csv}");
+        // Every run is kept: the last cell lists the three times (1, 2, 0.5 ms).
+        assert!(csv.lines().nth(4).unwrap().ends_with(",1;2;0.5"), "{csv}");
+        // At the means: cpu-serial (100 + 200 + 50) / 3 against (1 + 2 + 0.5) / 3.
+        assert!((recs[3]["speedup_mean_vs_cpu_serial"].as_f64().unwrap() - 100.0).abs() < 1e-9, "{json}");
     }
 
     #[test]
