@@ -29,7 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if !extra.is_empty() {
         println!("NVRTC options: {}", extra.join(" "));
     }
-    let gpu = Gpu::open_with(0, &skinny_cuda::GpuOptions::with_nvrtc_options(extra))?;
+    let gpu = std::sync::Arc::new(Gpu::open_with(0, &skinny_cuda::GpuOptions::with_nvrtc_options(extra))?);
     println!("{}", gpu.describe());
     let stream = gpu.context().default_stream();
     let host: Vec<u8> =

@@ -24,8 +24,9 @@
 //! wrong key. The repository's `docs/sealed-format.md` is the full
 //! specification, with a test vector.
 //!
-//! [`seal`] and [`open`] move a reader to a writer with bounded memory (a
-//! window of chunks, sealed or opened in parallel on rayon's pool). [`open`]
+//! [`seal`] and [`open`] move a reader to a writer with bounded memory (windows
+//! of chunks, sealed or opened in parallel on rayon's pool while one thread
+//! reads the next window and another writes the last). [`open`]
 //! writes a chunk's plaintext only after its tag verified; on failure, the
 //! chunks already written stay written (the writer's owner decides what to do
 //! with them, e.g. delete a temporary file).
@@ -44,12 +45,16 @@
 //! ```
 
 use crate::{SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};
+use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, Nonce, Tag};
 use core::fmt;
+use pipeline::{read_full, Shape, Window};
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
 use std::vec::Vec;
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
+
+mod pipeline;
 
 /// The first bytes of every sealed file.
 pub const MAGIC: [u8; 10] = *b"SKINNYSEAL";
@@ -324,7 +329,7 @@ impl std::error::Error for SealedError {
 }
 
 type SealFn = fn(&[u8; 16], &[u8], &[u8], &mut Vec<u8>) -> Result<(), aead::Error>;
-type OpenFn = fn(&[u8; 16], &[u8], &[u8], &mut Vec<u8>) -> Result<(), aead::Error>;
+type OpenFn = fn(&[u8; 16], &[u8], &[u8], &[u8], &mut Vec<u8>) -> Result<(), aead::Error>;
 
 /// Encrypts `buf` in place and appends the tag.
 fn seal_chunk<A: AeadInOut + KeyInit>(
@@ -343,89 +348,51 @@ where
     Ok(())
 }
 
-/// Verifies and decrypts `buf` (ciphertext ‖ tag) in place, leaving the
-/// plaintext; on failure the buffer holds nothing of the plaintext.
+/// Verifies and decrypts `chunk` (ciphertext ‖ tag) into `out`, which then
+/// holds the plaintext; on failure `out` holds nothing of it, and `chunk` is
+/// untouched (for [`diagnose`]).
 fn open_chunk<A: AeadInOut + KeyInit>(
     key: &[u8; 16],
     nonce: &[u8],
     ad: &[u8],
-    buf: &mut Vec<u8>,
+    chunk: &[u8],
+    out: &mut Vec<u8>,
 ) -> Result<(), aead::Error>
 where
     Key<A>: From<[u8; 16]>,
 {
     use aead::array::typenum::Unsigned;
     let t = <A as AeadCore>::TagSize::USIZE;
-    let Some(body) = buf.len().checked_sub(t) else {
+    let Some(body) = chunk.len().checked_sub(t) else {
         return Err(aead::Error);
     };
     let cipher = A::new(&Key::<A>::from(*key));
     let nonce = Nonce::<A>::try_from(nonce).map_err(|_| aead::Error)?;
-    let tag = Tag::<A>::try_from(&buf[body..]).map_err(|_| aead::Error)?;
-    cipher.decrypt_inout_detached(&nonce, ad, (&mut buf[..body]).into(), &tag)?;
-    buf.truncate(body);
-    Ok(())
+    let tag = Tag::<A>::try_from(&chunk[body..]).map_err(|_| aead::Error)?;
+    // Reuses the buffer: zero-fills only bytes it never held.
+    out.resize(body, 0);
+    let buf = InOutBuf::new(&chunk[..body], &mut out[..]).map_err(|_| aead::Error)?;
+    cipher.decrypt_inout_detached(&nonce, ad, buf, &tag)
 }
 
-/// Chunks in flight at once: enough for every rayon thread twice, within
+/// Pieces a window: enough for every rayon thread twice, within
 /// [`WINDOW_BYTES`], at least one.
-fn window(chunk_size: usize) -> usize {
+fn window(piece: usize) -> usize {
     let by_threads = 2 * rayon::current_num_threads().max(1);
-    by_threads.min((WINDOW_BYTES / chunk_size).max(1))
-}
-
-/// Reads until `buf` is full or the input ends; returns the bytes read.
-fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
-}
-
-/// Reads pieces of up to `piece` bytes into `pending` until it holds `want`
-/// pieces or the input ended (then `*eof`). A short piece ends the input; an
-/// empty piece is kept only when nothing came before (`first`).
-fn fill(
-    reader: &mut impl Read,
-    pending: &mut Vec<Vec<u8>>,
-    want: usize,
-    piece: usize,
-    extra: usize,
-    first: bool,
-    eof: &mut bool,
-) -> io::Result<()> {
-    while !*eof && pending.len() < want {
-        let mut buf = Vec::with_capacity(piece + extra);
-        buf.resize(piece, 0);
-        let n = read_full(reader, &mut buf)?;
-        buf.truncate(n);
-        if n < piece {
-            *eof = true;
-            if n == 0 && !(first && pending.is_empty()) {
-                break;
-            }
-        }
-        pending.push(buf);
-    }
-    Ok(())
+    by_threads.min((WINDOW_BYTES / piece).max(1))
 }
 
 /// Seals `reader` into `writer` as a sealed file under `key`, with a fresh
 /// random nonce prefix from the operating system.
 ///
-/// Memory: a window of chunks (about 16 MiB at most, or one chunk when chunks
-/// are larger), sealed in parallel on rayon's current pool.
+/// Memory: three windows of chunks (about 16 MiB each at most, or one chunk
+/// when chunks are larger): one read on a thread of its own, one sealed in
+/// parallel on rayon's current pool, one written on another thread.
 ///
 /// # Errors
 /// Bad options, no randomness, a read or write error, or more than
 /// [`MAX_CHUNKS`] chunks. What was written before an error is incomplete.
-pub fn seal<R: Read, W: Write>(
+pub fn seal<R: Read + Send, W: Write + Send>(
     reader: R,
     writer: W,
     key: &[u8; 16],
@@ -445,8 +412,8 @@ pub fn seal<R: Read, W: Write>(
 ///
 /// # Errors
 /// As [`seal`]; a prefix of the wrong length is [`SealedError::InvalidOptions`].
-pub fn seal_with_prefix<R: Read, W: Write>(
-    mut reader: R,
+pub fn seal_with_prefix<R: Read + Send, W: Write + Send>(
+    reader: R,
     mut writer: W,
     key: &[u8; 16],
     options: &SealOptions,
@@ -468,55 +435,53 @@ pub fn seal_with_prefix<R: Read, W: Write>(
     writer.write_all(&ad).map_err(SealedError::Write)?;
 
     let cs = header.chunk_size();
-    let window = window(cs);
-    let mut pending: Vec<Vec<u8>> = Vec::new();
-    let mut eof = false;
-    let mut counter: u64 = 0;
+    let shape = Shape { piece: cs, capacity: cs + member.tag_len(), window: window(cs) };
+    let mut chunks: u64 = 0;
     let mut plaintext_bytes: u64 = 0;
-    loop {
-        fill(&mut reader, &mut pending, window + 1, cs, member.tag_len(), counter == 0, &mut eof)
-            .map_err(SealedError::Read)?;
-        let take = if eof { pending.len() } else { window };
-        if counter + take as u64 > MAX_CHUNKS {
-            return Err(SealedError::TooLong);
-        }
-        let mut batch: Vec<Vec<u8>> = pending.drain(..take).collect();
-        plaintext_bytes += batch.iter().map(|b| b.len() as u64).sum::<u64>();
-        batch
-            .par_iter_mut()
-            .enumerate()
-            .try_for_each(|(i, buf)| {
-                let last = eof && i + 1 == take;
-                let (nonce, len) = header.nonce(counter + i as u64, last);
-                seal_fn(&key, &nonce[..len], &ad, buf)
-            })
-            // Cannot fail: the nonce and key lengths are the member's, and chunks
-            // are far below every member's message limit.
-            .map_err(|_| SealedError::InvalidOptions("the AEAD refused a chunk"))?;
-        for buf in &batch {
-            writer.write_all(buf).map_err(SealedError::Write)?;
-        }
-        counter += take as u64;
-        if eof {
-            break;
-        }
-    }
-    writer.flush().map_err(SealedError::Write)?;
-    Ok(Report { header, chunks: counter, plaintext_bytes })
+    pipeline::run(
+        reader,
+        writer,
+        &shape,
+        |w: &mut Window| {
+            let n = w.input.len();
+            if w.first + n as u64 > MAX_CHUNKS {
+                return Err(SealedError::TooLong);
+            }
+            plaintext_bytes += w.input.iter().map(|b| b.len() as u64).sum::<u64>();
+            let (first, last) = (w.first, w.last);
+            w.input
+                .par_iter_mut()
+                .enumerate()
+                .try_for_each(|(i, buf)| {
+                    let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
+                    seal_fn(&key, &nonce[..len], &ad, buf)
+                })
+                // Cannot fail: the nonce and key lengths are the member's, and
+                // chunks are far below every member's message limit.
+                .map_err(|_| SealedError::InvalidOptions("the AEAD refused a chunk"))?;
+            w.write = n;
+            chunks = first + n as u64;
+            Ok(())
+        },
+        SealedError::Read,
+        SealedError::Write,
+    )?;
+    Ok(Report { header, chunks, plaintext_bytes })
 }
 
 /// Reads the header, then verifies and decrypts every chunk of a sealed file
 /// from `reader` into `writer`.
 ///
 /// No byte of a chunk reaches `writer` before that chunk's tag verified, and
-/// chunks are written in order; when a later chunk fails, the chunks before it
-/// have been written already. The member and chunk size come from the header.
+/// chunks are written in order; when a chunk fails, the chunks before it are
+/// written (they verified) and nothing after. The member and chunk size come
+/// from the header. Memory and threads as for [`seal`].
 ///
 /// # Errors
 /// Not a sealed file, an unknown version, a damaged header, truncation,
 /// data after the last chunk, a chunk that does not verify (wrong key or a
 /// changed file), or a read or write error.
-pub fn open<R: Read, W: Write>(mut reader: R, mut writer: W, key: &[u8; 16]) -> Result<Report, SealedError> {
+pub fn open<R: Read + Send, W: Write + Send>(mut reader: R, writer: W, key: &[u8; 16]) -> Result<Report, SealedError> {
     let mut hb = [0u8; HEADER_LEN];
     let n = read_full(&mut reader, &mut hb).map_err(SealedError::Read)?;
     if n < HEADER_LEN {
@@ -528,73 +493,62 @@ pub fn open<R: Read, W: Write>(mut reader: R, mut writer: W, key: &[u8; 16]) -> 
     let (_, open_fn) = header.member.ops();
     let tag = header.member.tag_len();
     let piece = header.chunk_size() + tag;
-    let window = window(piece);
-    let mut pending: Vec<Vec<u8>> = Vec::new();
-    let mut eof = false;
-    let mut counter: u64 = 0;
+    let shape = Shape { piece, capacity: piece, window: window(piece) };
+    let mut chunks: u64 = 0;
     let mut plaintext_bytes: u64 = 0;
-    loop {
-        fill(&mut reader, &mut pending, window + 1, piece, 0, counter == 0, &mut eof).map_err(SealedError::Read)?;
-        if pending.is_empty() {
-            // Only the header.
-            return Err(SealedError::TruncatedInside);
-        }
-        let take = if eof { pending.len() } else { window };
-        if counter + take as u64 > MAX_CHUNKS {
-            return Err(SealedError::TooLong);
-        }
-        let mut batch: Vec<Vec<u8>> = pending.drain(..take).collect();
-        if eof && batch[take - 1].len() < tag {
-            // Too short to hold a tag: cut inside a chunk. Nothing of this
-            // batch is released (the earlier chunks could verify; a file
-            // output is discarded anyway).
-            return Err(SealedError::TruncatedInside);
-        }
-        let results: Vec<Result<(), aead::Error>> = batch
-            .par_iter_mut()
-            .enumerate()
-            .map(|(i, buf)| {
-                let last = eof && i + 1 == take;
-                let (nonce, len) = header.nonce(counter + i as u64, last);
-                open_chunk_keeping(open_fn, &key, &nonce[..len], &hb, buf)
-            })
-            .collect();
-        for (i, (buf, ok)) in batch.iter_mut().zip(&results).enumerate() {
-            let index = counter + i as u64;
-            if ok.is_err() {
-                let last = eof && i + 1 == take;
-                return Err(diagnose(&header, open_fn, &key, &hb, index, last, buf));
+    pipeline::run(
+        reader,
+        writer,
+        &shape,
+        |w: &mut Window| {
+            let n = w.input.len();
+            w.from_output = true;
+            if w.first + n as u64 > MAX_CHUNKS {
+                return Err(SealedError::TooLong);
             }
-            writer.write_all(buf).map_err(SealedError::Write)?;
-            plaintext_bytes += buf.len() as u64;
-            buf.zeroize();
-        }
-        counter += take as u64;
-        if eof {
-            break;
-        }
-    }
-    writer.flush().map_err(SealedError::Write)?;
-    Ok(Report { header, chunks: counter, plaintext_bytes })
-}
-
-/// Opens a chunk, keeping the ciphertext in `buf` when it fails (the AEAD
-/// zeroes its output on failure), so that [`diagnose`] can try again.
-fn open_chunk_keeping(
-    open_fn: OpenFn,
-    key: &[u8; 16],
-    nonce: &[u8],
-    ad: &[u8],
-    buf: &mut Vec<u8>,
-) -> Result<(), aead::Error> {
-    let mut copy = Zeroizing::new(buf.clone());
-    match open_fn(key, nonce, ad, &mut copy) {
-        Ok(()) => {
-            core::mem::swap(buf, &mut *copy);
+            if w.last && w.input[n - 1].len() < tag {
+                // Too short to hold a tag (or nothing after the header): cut
+                // inside a chunk. Nothing of this window is released (the
+                // earlier chunks could verify; a file output is discarded
+                // anyway).
+                return Err(SealedError::TruncatedInside);
+            }
+            while w.output.len() < n {
+                w.output.push(Zeroizing::new(Vec::with_capacity(header.chunk_size())));
+            }
+            let (first, last) = (w.first, w.last);
+            let results: Vec<Result<(), aead::Error>> = w
+                .input
+                .par_iter()
+                .zip(w.output[..n].par_iter_mut())
+                .enumerate()
+                .map(|(i, (chunk, out))| {
+                    let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
+                    open_fn(&key, &nonce[..len], &hb, chunk, out)
+                })
+                .collect();
+            let verified = results.iter().take_while(|r| r.is_ok()).count();
+            w.write = verified;
+            plaintext_bytes += w.output[..verified].iter().map(|b| b.len() as u64).sum::<u64>();
+            chunks = first + verified as u64;
+            if verified < n {
+                let index = first + verified as u64;
+                return Err(diagnose(
+                    &header,
+                    open_fn,
+                    &key,
+                    &hb,
+                    index,
+                    last && verified + 1 == n,
+                    &w.input[verified],
+                ));
+            }
             Ok(())
-        }
-        Err(e) => Err(e),
-    }
+        },
+        SealedError::Read,
+        SealedError::Write,
+    )?;
+    Ok(Report { header, chunks, plaintext_bytes })
 }
 
 /// Why chunk `index` failed: if it verifies with the other value of the last
@@ -610,8 +564,8 @@ fn diagnose(
     ciphertext: &[u8],
 ) -> SealedError {
     let (nonce, len) = header.nonce(index, !last);
-    let mut copy = Zeroizing::new(ciphertext.to_vec());
-    match open_fn(key, &nonce[..len], ad, &mut copy) {
+    let mut plain = Zeroizing::new(Vec::new());
+    match open_fn(key, &nonce[..len], ad, ciphertext, &mut plain) {
         Ok(()) if last => SealedError::Truncated { chunks: index + 1 },
         Ok(()) => SealedError::TrailingData { chunk: index },
         Err(_) => SealedError::Authentication { chunk: index },
