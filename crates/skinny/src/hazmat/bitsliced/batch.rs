@@ -126,8 +126,8 @@ pub(crate) fn crypt_batch<W: Word, const BITS: usize>(
     store::<W, BITS>(&a, blocks);
 }
 
-/// The largest batch in bytes: 256 blocks of 16 bytes.
-pub(super) const MAX_BATCH_BYTES: usize = 256 * 16;
+/// The largest batch in bytes: 512 blocks (AVX-512) of 16 bytes.
+pub(super) const MAX_BATCH_BYTES: usize = 512 * 16;
 
 /// Encrypts or decrypts whole blocks in place, one batch at a time. A tail shorter
 /// than a batch is copied into a zero-padded batch, processed like any other (so

@@ -30,7 +30,7 @@
 //! transpose instead of up to 48, and one TK array's slices a round.
 
 use super::batch::{load, load_with, store, Direction, MAX_BATCH_BYTES};
-use super::keys::SlicedTweakeys;
+use super::keys::{RoundMasks, SlicedTweakeys};
 use super::round::{decrypt_round, encrypt_round, RoundKey, State};
 use super::sbox::Cell;
 use super::word::Word;
@@ -54,6 +54,9 @@ const P: [usize; 8] = {
 /// The bitsliced TK arrays of one batch: TK1..TKz, each 16 cells as a [`State`].
 /// Half `h` is cells `8h .. 8h + 8`.
 type Tks<W, const Z: usize> = [State<W>; Z];
+
+/// The most TK arrays a variant has.
+const Z_MAX: usize = 3;
 
 /// The LFSR of TK(z+1)'s first two rows on one cell's slices (TK1: none). Bit
 /// `b` of the result is one slice of the input, except the bit shifted in, which
@@ -198,6 +201,14 @@ fn step_back<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h:
     }
 }
 
+/// What a round adds for every block of a batch besides the per-block TK
+/// arrays: the round constants alone, or the shared TK arrays' masks (with the
+/// constants folded in).
+pub(crate) trait FixedKey<W: Word> {
+    /// The word to XOR into slice `b` of cell `cell` (0..8), if any.
+    fn term(&self, cell: usize, b: usize) -> Option<W>;
+}
+
 /// The round constants c0 (cell 0) and c1 (cell 4) of one round as masks, for
 /// per-block tweakeys whose every TK array is per block (the shared masks of
 /// [`BlockKeys::Tk1`] hold them already). Public: they depend on the round only.
@@ -215,18 +226,22 @@ impl<W: Word> RoundConstantMasks<W> {
     }
 }
 
-impl<W: Word> RoundKey<W> for RoundConstantMasks<W> {
+impl<W: Word> FixedKey<W> for RoundConstantMasks<W> {
     #[inline(always)]
-    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
-        // `cell` is a constant once the round is inlined, so these tests fold away.
-        if cell == 0 {
-            for b in 0..4 {
-                c[b] = c[b].xor(self.rc[b]);
-            }
-        } else if cell == 4 {
-            c[0] = c[0].xor(self.rc[4]);
-            c[1] = c[1].xor(self.rc[5]);
+    fn term(&self, cell: usize, b: usize) -> Option<W> {
+        // `cell` and `b` are constants once the round is inlined, so this folds away.
+        match (cell, b) {
+            (0, 0..4) => Some(self.rc[b]),
+            (4, 0..2) => Some(self.rc[4 + b]),
+            _ => None,
         }
+    }
+}
+
+impl<W: Word> FixedKey<W> for &RoundMasks {
+    #[inline(always)]
+    fn term(&self, cell: usize, b: usize) -> Option<W> {
+        Some(W::splat_mask(self[8 * cell + b]))
     }
 }
 
@@ -241,18 +256,33 @@ struct PerBlockKey<'a, W, const Z: usize, F> {
     fixed: F,
 }
 
-impl<W: Word, const Z: usize, F: RoundKey<W>> RoundKey<W> for PerBlockKey<'_, W, Z, F> {
+impl<W: Word, const Z: usize, F: FixedKey<W>> RoundKey<W> for PerBlockKey<'_, W, Z, F> {
     #[inline(always)]
-    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
+    fn xor_key(&self, x: W, cell: usize, b: usize, extra: Option<W>) -> W {
         let at = if Z == 1 { TK1_CELLS[self.r % 16][cell] } else { 8 * self.h + cell };
-        for b in 0..BITS {
-            let mut k = self.tks[0][at][b];
-            for tk in &self.tks[1..] {
-                k = k.xor(tk[at][b]);
-            }
-            c[b] = c[b].xor(k);
+        // The terms: TK1..TKz of this slice, the fixed term where there is one,
+        // and `extra`; XORed into `x` two at a time ([`Word::xor3`]: one
+        // operation on AVX-512, two elsewhere).
+        let mut terms = [x; Z_MAX + 2];
+        let mut n = 0;
+        for tk in self.tks {
+            terms[n] = tk[at][b];
+            n += 1;
         }
-        self.fixed.add::<BITS>(c, cell);
+        for t in [self.fixed.term(cell, b), extra].into_iter().flatten() {
+            terms[n] = t;
+            n += 1;
+        }
+        let mut acc = x;
+        let mut i = 0;
+        while i + 1 < n {
+            acc = acc.xor3(terms[i], terms[i + 1]);
+            i += 2;
+        }
+        if i < n {
+            acc = acc.xor(terms[i]);
+        }
+        acc
     }
 }
 
@@ -300,7 +330,7 @@ impl<W: Word, const Z: usize> Scratch<W, Z> {
 /// besides them). Rounds go in pairs between two states as in
 /// `batch::crypt_batch`, which also keeps every half index a constant.
 #[inline(always)]
-fn crypt_batch<W: Word, const BITS: usize, const Z: usize, F: RoundKey<W>>(
+fn crypt_batch<W: Word, const BITS: usize, const Z: usize, F: FixedKey<W>>(
     scratch: &mut Scratch<W, Z>,
     rounds: usize,
     dir: Direction,
@@ -408,7 +438,7 @@ pub(crate) fn crypt_blocks_for<W: Word>(
 /// tweakeys), so it takes the same time whatever its content; the padding is
 /// wiped, as is every scratch that held tweakey bits.
 #[inline(always)]
-pub(crate) fn crypt_blocks<W: Word, const BITS: usize, const Z: usize, F: RoundKey<W>>(
+pub(crate) fn crypt_blocks<W: Word, const BITS: usize, const Z: usize, F: FixedKey<W>>(
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
