@@ -8,6 +8,7 @@
 
 use super::batch::{crypt_blocks, Direction};
 use super::keys::SlicedTweakeys;
+use super::round::{RoundKey, State};
 use super::tweakeys::BlockKeys;
 use super::word::Word;
 use crate::spec::tweakey::RoundTweakeys;
@@ -148,6 +149,41 @@ impl Word for Avx2Word {
             zeroize::Zeroize::zeroize(&mut w.0);
         }
     }
+
+    #[inline(always)]
+    fn encrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
+        unsafe { encrypt_round_avx2::<BITS, K>(s, out, key) }
+    }
+    #[inline(always)]
+    fn decrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
+        unsafe { decrypt_round_avx2::<BITS, K>(s, out, key) }
+    }
+}
+
+/// One encryption round with every Avx2Word operation compiled to AVX2
+/// instructions, one copy per cell width and keying, called once a round (see
+/// `Word::encrypt_round` for why it is not inlined).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn encrypt_round_avx2<const BITS: usize, K: RoundKey<Avx2Word>>(
+    s: &State<Avx2Word>,
+    out: &mut State<Avx2Word>,
+    key: &K,
+) {
+    super::round::encrypt_round::<Avx2Word, BITS, K>(s, out, key);
+}
+
+/// The decryption round as [`encrypt_round_avx2`].
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn decrypt_round_avx2<const BITS: usize, K: RoundKey<Avx2Word>>(
+    s: &State<Avx2Word>,
+    out: &mut State<Avx2Word>,
+    key: &K,
+) {
+    super::round::decrypt_round::<Avx2Word, BITS, K>(s, out, key);
 }
 
 /// Runs the batches with every Avx2Word operation compiled to AVX2 instructions.

@@ -158,3 +158,23 @@ pub(crate) fn decrypt_round<W: Word, const BITS: usize, K: RoundKey<W>>(s: &Stat
     decrypt_column::<W, BITS, 2, K>(s, out, masks);
     decrypt_column::<W, BITS, 3, K>(s, out, masks);
 }
+
+/// Two encryption rounds, `a` to a scratch state and back, with keys `k0` then
+/// `k1`. The scratch is local, so the compiler may keep it in registers instead
+/// of memory (the AVX-512 path's `Word::encrypt_pairs` uses it).
+#[inline(always)]
+pub(crate) fn encrypt_round_pair<W: Word, const BITS: usize, K: RoundKey<W>>(a: &mut State<W>, k0: &K, k1: &K) {
+    let zero = W::splat(0);
+    let mut b: State<W> = [[zero; 8]; 16];
+    encrypt_round::<W, BITS, K>(a, &mut b, k0);
+    encrypt_round::<W, BITS, K>(&b, a, k1);
+}
+
+/// Two decryption rounds as [`encrypt_round_pair`]: `k0` first, then `k1`.
+#[inline(always)]
+pub(crate) fn decrypt_round_pair<W: Word, const BITS: usize, K: RoundKey<W>>(a: &mut State<W>, k0: &K, k1: &K) {
+    let zero = W::splat(0);
+    let mut b: State<W> = [[zero; 8]; 16];
+    decrypt_round::<W, BITS, K>(a, &mut b, k0);
+    decrypt_round::<W, BITS, K>(&b, a, k1);
+}

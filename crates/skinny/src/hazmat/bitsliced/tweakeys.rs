@@ -31,7 +31,7 @@
 
 use super::batch::{load, load_with, store, Direction, MAX_BATCH_BYTES};
 use super::keys::{RoundMasks, SlicedTweakeys};
-use super::round::{decrypt_round, encrypt_round, RoundKey, State};
+use super::round::{RoundKey, State};
 use super::sbox::Cell;
 use super::word::Word;
 use crate::spec::round::ROUND_CONSTANTS;
@@ -350,13 +350,13 @@ fn crypt_batch<W: Word, const BITS: usize, const Z: usize, F: FixedKey<W>>(
     match dir {
         Direction::Encrypt => {
             for r in (0..paired).step_by(2) {
-                encrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
+                W::encrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
                 step::<W, BITS, Z>(tks, 1);
-                encrypt_round::<W, BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
+                W::encrypt_round::<BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
                 step::<W, BITS, Z>(tks, 0);
             }
             if rounds > paired {
-                encrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
+                W::encrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
                 core::mem::swap(&mut a, &mut b);
             }
         }
@@ -371,14 +371,14 @@ fn crypt_batch<W: Word, const BITS: usize, const Z: usize, F: FixedKey<W>>(
                 step::<W, BITS, Z>(tks, 1);
             }
             if rounds > paired {
-                decrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
+                W::decrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
                 step_back::<W, BITS, Z>(tks, 0);
                 core::mem::swap(&mut a, &mut b);
             }
             for r in (0..paired).step_by(2).rev() {
-                decrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
+                W::decrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
                 step_back::<W, BITS, Z>(tks, 1);
-                decrypt_round::<W, BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
+                W::decrypt_round::<BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
                 step_back::<W, BITS, Z>(tks, 0);
             }
         }
@@ -451,19 +451,26 @@ pub(crate) fn crypt_blocks<W: Word, const BITS: usize, const Z: usize, F: FixedK
     let zero = W::splat(0);
     let mut scratch: Scratch<W, Z> =
         Scratch { tks: [[[zero; 8]; 16]; Z], halves: [[zero; 64]; 2], gathered: [0; MAX_BATCH_BYTES] };
-    let mut chunks = data.chunks_exact_mut(batch_blocks * block);
-    let mut keys = tweakeys.chunks(batch_blocks * Z * block);
-    for (chunk, tk) in (&mut chunks).zip(&mut keys) {
-        crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, chunk, tk, fixed);
+    let mut buf = [0u8; MAX_BATCH_BYTES];
+    let mut padded = false;
+    // As in `batch::crypt_blocks`: whole batches and the padded tail (whose
+    // missing blocks get zero tweakeys, see `Scratch::load_tweakeys`) share one
+    // call of the batch function, so it is compiled once per keying. The
+    // branch is on the public length only.
+    for (chunk, tk) in data.chunks_mut(batch_blocks * block).zip(tweakeys.chunks(batch_blocks * Z * block)) {
+        let n = chunk.len();
+        let whole = n == batch_blocks * block;
+        if !whole {
+            buf[..n].copy_from_slice(chunk);
+            padded = true;
+        }
+        let batch: &mut [u8] = if whole { &mut *chunk } else { &mut buf[..batch_blocks * block] };
+        crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, batch, tk, fixed);
+        if !whole {
+            chunk.copy_from_slice(&buf[..n]);
+        }
     }
-    let tail = chunks.into_remainder();
-    if !tail.is_empty() {
-        let tk = keys.next().unwrap_or(&[]);
-        let mut buf = [0u8; MAX_BATCH_BYTES];
-        let padded = &mut buf[..batch_blocks * block];
-        padded[..tail.len()].copy_from_slice(tail);
-        crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, padded, tk, fixed);
-        tail.copy_from_slice(&padded[..tail.len()]);
+    if padded {
         zeroize::Zeroize::zeroize(&mut buf);
     }
     scratch.wipe();

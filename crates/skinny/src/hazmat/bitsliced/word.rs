@@ -7,6 +7,9 @@
 //! order that loads fastest on the machine; `store_row*` undoes exactly what
 //! `load_row*` did, so the order inside a row never shows outside.
 
+use super::keys::SlicedTweakeys;
+use super::round::{RoundKey, State};
+
 /// One bit slice of a batch: `LANES` 64-bit lanes side by side.
 pub(crate) trait Word: Copy {
     /// Lanes of 64 blocks each (1 for `u64`, 4 for an AVX2 register).
@@ -38,6 +41,59 @@ pub(crate) trait Word: Copy {
     /// Overwrites `words` with zeros by writes the compiler may not drop (for
     /// scratch that held tweakey bits).
     fn wipe(words: &mut [Self]);
+
+    // One round, out of line. Every batch function calls the rounds through
+    // these two, so each (word, cell width, keying) has one copy of the
+    // encryption round and one of the decryption round in the binary, instead
+    // of the straight-line round body inlined at every call site (three of each
+    // direction per batch function, and every batch function twice: full
+    // batches and the padded tail). Inlined, the AVX-512 batch functions grew
+    // so large that one `rustc` of the library ran for more than 38 CPU-minutes
+    // (docs/cpu-bitsliced.md); a call per round costs nothing measurable next
+    // to the round's few hundred instructions, and the state is in memory
+    // either way (128 slices do not fit in registers). Vector words override
+    // both to call a copy compiled with their target features.
+
+    /// [`super::round::encrypt_round`] from `s` into `out`, not inlined.
+    #[inline(never)]
+    fn encrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
+        super::round::encrypt_round::<Self, BITS, K>(s, out, key);
+    }
+    /// [`super::round::decrypt_round`] from `s` into `out`, not inlined.
+    #[inline(never)]
+    fn decrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
+        super::round::decrypt_round::<Self, BITS, K>(s, out, key);
+    }
+    // With one tweakey for the batch, the round pairs go through these two.
+    // By default they are the loop with both rounds inlined into the batch
+    // function, as the u64 and AVX2 paths always had it: that shape is the
+    // fastest there (measured, SKINNY-64-128 one thread on AVX2: out-of-line
+    // rounds lost 10-30 % of encryption), and compiling it is cheap (one round
+    // body per direction and cell width; the per-block keyings, five times as
+    // many, are what made the library slow to compile). AVX-512 overrides them
+    // with out-of-line rounds, which measured faster there.
+    /// Rounds `0..paired` (`paired` even) of encryption of `a` with `keys`
+    /// (`b`: scratch).
+    #[inline(always)]
+    fn encrypt_pairs<const BITS: usize>(
+        a: &mut State<Self>,
+        b: &mut State<Self>,
+        keys: &SlicedTweakeys,
+        paired: usize,
+    ) {
+        super::batch::encrypt_pairs::<Self, BITS>(a, b, keys, paired);
+    }
+    /// Rounds `paired - 1` down to 0 of decryption of `a` with `keys` (`b`:
+    /// scratch).
+    #[inline(always)]
+    fn decrypt_pairs<const BITS: usize>(
+        a: &mut State<Self>,
+        b: &mut State<Self>,
+        keys: &SlicedTweakeys,
+        paired: usize,
+    ) {
+        super::batch::decrypt_pairs::<Self, BITS>(a, b, keys, paired);
+    }
 
     // Three-input operations. Each is one instruction where the machine has a
     // three-input logic instruction (AVX-512's `vpternlogq`, see
