@@ -1,9 +1,12 @@
 //! The AVX2 path: one 256-bit register per bit slice, 256 blocks a batch, chosen at
 //! run time when the CPU has AVX2.
 //!
-//! The only `unsafe` code of the crate is here. Its soundness rests on one rule:
-//! an [`Avx2Word`] is only ever made inside [`crypt_with_avx2`], which is only
-//! entered after AVX2 was found on this CPU (see [`detected`]).
+//! This module allows `unsafe` for the intrinsics (as do `avx512.rs` and the
+//! single-block x86 code). Its soundness rests on one rule: an [`Avx2Word`] is
+//! only ever made inside the `#[target_feature(enable = "avx2")]` batch
+//! functions below ([`crypt_with_avx2`], …), which are only entered after AVX2
+//! was found on this CPU (see [`detected`]); the out-of-line rounds take
+//! `Avx2Word`s, so they too only run after it.
 #![allow(unsafe_code)]
 
 use super::batch::{crypt_blocks, Direction};

@@ -195,10 +195,10 @@ impl Word for Avx512Word {
         paired: usize,
     ) {
         // Out-of-line rounds measured faster here than the loop inlined in the
-        // batch function (one thread, against it): 8-bit cells one round a
-        // call (SKINNY-128-128 and -128-256 about 12 % faster), 4-bit cells
-        // two rounds a call with the middle state local (SKINNY-64-128
-        // decryption about 15 % faster, encryption a few %).
+        // batch function (one thread, best passes): 8-bit cells one round a
+        // call (SKINNY-128-128 and -128-256 6-12 % faster), 4-bit cells two
+        // rounds a call with the middle state local (SKINNY-64-128 encryption
+        // 7 %, decryption 22 % faster; one round a call was 12 % slower).
         for r in (0..paired).step_by(2) {
             let (k0, k1) = (keys.round(r), keys.round(r + 1));
             // SAFETY: AVX-512F was detected before any Avx512Word exists (module rule).

@@ -42,17 +42,18 @@ pub(crate) trait Word: Copy {
     /// scratch that held tweakey bits).
     fn wipe(words: &mut [Self]);
 
-    // One round, out of line. Every batch function calls the rounds through
-    // these two, so each (word, cell width, keying) has one copy of the
-    // encryption round and one of the decryption round in the binary, instead
-    // of the straight-line round body inlined at every call site (three of each
-    // direction per batch function, and every batch function twice: full
-    // batches and the padded tail). Inlined, the AVX-512 batch functions grew
-    // so large that one `rustc` of the library ran for more than 38 CPU-minutes
-    // (docs/cpu-bitsliced.md); a call per round costs nothing measurable next
-    // to the round's few hundred instructions, and the state is in memory
-    // either way (128 slices do not fit in registers). Vector words override
-    // both to call a copy compiled with their target features.
+    // One round, out of line. The per-block batch functions (and the odd last
+    // round of reduced-round SKINNY) call the rounds through these two, so each
+    // (word, cell width, keying) has one copy of the encryption round and one
+    // of the decryption round, instead of a straight-line round body inlined
+    // at every call site (three of each direction per batch function, every
+    // batch function twice for the padded tail, five keyings): inlined, one
+    // `rustc` of the library ran for 15 CPU-minutes without the AVX-512 path
+    // and more than 38 with it (docs/cpu-bitsliced.md, *Compile time*). A
+    // call per round costs little next to the round's hundreds of
+    // instructions: the state is in memory either way (128 slices do not fit
+    // in registers). Vector words override both to call a copy compiled with
+    // their target feature.
 
     /// [`super::round::encrypt_round`] from `s` into `out`, not inlined.
     #[inline(never)]
@@ -64,6 +65,7 @@ pub(crate) trait Word: Copy {
     fn decrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
         super::round::decrypt_round::<Self, BITS, K>(s, out, key);
     }
+
     // With one tweakey for the batch, the round pairs go through these two.
     // By default they are the loop with both rounds inlined into the batch
     // function, as the u64 and AVX2 paths always had it: that shape is the
