@@ -14,6 +14,7 @@ cargo build --release --locked \
   --example gpu_aead_speed --example aead_speed \
   --test gpu --test multigpu --test published \
   --test bitsliced --test per_block_tweakeys --test per_block_tk1 --test single_block \
+  --test vectors --test reduced_rounds --test rustcrypto_modes \
   --message-format=json-render-diagnostics > .gpu-bin/build.json
 # Executables by (package, kind, target): tests of `skinny` as skinny-<name>,
 # the GPU suites under the names the h200 scripts use.

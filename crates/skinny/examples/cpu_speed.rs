@@ -3,7 +3,15 @@
 //!
 //! ```text
 //! cargo run --release -p skinny --example cpu_speed -- [--threads N] [--mib M] [--seconds S] [--variant V]
+//!     [--path P[,P…]] [--no-spec]
 //! ```
+//!
+//! `--path` (or the environment variable `SKINNY_CPU_PATH`, read here and never
+//! by the library) names the bitsliced paths to measure (`portable-u64`, `avx2`,
+//! `avx512`; default: every path this CPU has); the last one named also runs the
+//! many-thread figure. So `--path avx2` measures a machine with AVX-512 as if it
+//! had none. `--no-spec` leaves out the block-at-a-time baseline. With
+//! `--threads 1` the many-thread figure is left out.
 //!
 //! MiB/s is bytes over wall-clock time (std::time::Instant). Cycles per byte are
 //! time-stamp-counter ticks (rdtsc) per byte on x86-64: the TSC runs at a fixed
@@ -29,6 +37,15 @@ struct Options {
     mib: usize,
     seconds: f64,
     only: Option<Variant>,
+    /// Paths to measure, in order; None: every available one.
+    paths: Option<Vec<Path>>,
+    spec: bool,
+}
+
+fn parse_paths(list: &str) -> Result<Vec<Path>, String> {
+    list.split(',')
+        .map(|n| Path::from_name(n).ok_or_else(|| format!("unknown path {n:?} (portable-u64, avx2, avx512)")))
+        .collect()
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -37,6 +54,11 @@ fn parse_args() -> Result<Options, String> {
         mib: 1,
         seconds: 0.4,
         only: None,
+        paths: match std::env::var("SKINNY_CPU_PATH") {
+            Ok(list) => Some(parse_paths(&list).map_err(|e| format!("SKINNY_CPU_PATH: {e}"))?),
+            Err(_) => None,
+        },
+        spec: true,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -48,14 +70,19 @@ fn parse_args() -> Result<Options, String> {
             "--variant" => {
                 o.only = Some(value("--variant")?.parse().map_err(|e: skinny::UnknownVariant| e.to_string())?)
             }
+            "--path" => o.paths = Some(parse_paths(&value("--path")?)?),
+            "--no-spec" => o.spec = false,
             "-h" | "--help" => {
-                return Err("usage: cpu_speed [--threads N] [--mib M (buffer size)] [--seconds S (per figure)] [--variant skinny-128-128]".into())
+                return Err("usage: cpu_speed [--threads N] [--mib M (buffer size)] [--seconds S (per figure)] [--variant skinny-128-128] [--path avx2,avx512 (or SKINNY_CPU_PATH)] [--no-spec]".into())
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
     }
     if o.threads == 0 || o.mib == 0 || o.seconds <= 0.0 || !o.seconds.is_finite() {
         return Err("--threads, --mib and --seconds must be positive".into());
+    }
+    if let Some(missing) = o.paths.iter().flatten().find(|p| !p.is_available()) {
+        return Err(format!("this CPU cannot run the {missing} path"));
     }
     Ok(o)
 }
@@ -132,13 +159,17 @@ fn main() {
     };
     let fill = |n: usize| -> Vec<u8> { (0..n).map(|i| (i as u32).wrapping_mul(2_654_435_761) as u8).collect() };
     let mut buf = fill(o.mib << 20);
-    let mut big = fill((o.mib << 20) * o.threads);
+    let mut big = if o.threads > 1 { fill((o.mib << 20) * o.threads) } else { Vec::new() };
+    let paths: Vec<Path> =
+        o.paths.clone().unwrap_or_else(|| Path::ALL.into_iter().filter(|p| p.is_available()).collect());
+    let top = paths.last().copied();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "cpu_speed: {} MiB buffer, {:.1} s a figure, best path {}, {} threads of {} available",
+        "cpu_speed: {} MiB buffer, {:.1} s a figure, best path {}, measured {:?}, {} threads of {} available",
         o.mib,
         o.seconds,
         Path::best(),
+        paths.iter().map(|p| p.name()).collect::<Vec<_>>(),
         o.threads,
         cores
     );
@@ -163,22 +194,23 @@ fn main() {
         };
         // The specification code one block at a time: the baseline.
         let bs = c.block_bytes();
-        let enc = measure(&mut buf, o.seconds / 2.0, |b| b.chunks_exact_mut(bs).for_each(|x| c.encrypt_block(x)));
-        let dec = measure(&mut buf, o.seconds / 2.0, |b| b.chunks_exact_mut(bs).for_each(|x| c.decrypt_block(x)));
-        println!(
-            "| {v} | {} | spec, 1 block | {:.0} | {} | {:.0} | {:.0} | {} | {:.0} | | | |",
-            v.rounds(),
-            enc.mib_s,
-            cpb(&enc),
-            enc.best_mib_s,
-            dec.mib_s,
-            cpb(&dec),
-            dec.best_mib_s
-        );
+        if o.spec {
+            let enc = measure(&mut buf, o.seconds / 2.0, |b| b.chunks_exact_mut(bs).for_each(|x| c.encrypt_block(x)));
+            let dec = measure(&mut buf, o.seconds / 2.0, |b| b.chunks_exact_mut(bs).for_each(|x| c.decrypt_block(x)));
+            println!(
+                "| {v} | {} | spec, 1 block | {:.0} | {} | {:.0} | {:.0} | {} | {:.0} | | | |",
+                v.rounds(),
+                enc.mib_s,
+                cpb(&enc),
+                enc.best_mib_s,
+                dec.mib_s,
+                cpb(&dec),
+                dec.best_mib_s
+            );
+        }
         // What the bulk backend holds: the bitsliced masks built once.
         let bulk = BitslicedSkinny::new(&c);
-        let paths: Vec<Path> = Path::ALL.into_iter().filter(|p| p.is_available()).collect();
-        for path in paths {
+        for &path in &paths {
             let enc = measure(&mut buf, o.seconds, |b| {
                 let _ = bulk.encrypt_blocks_with(path, b);
             });
@@ -187,12 +219,20 @@ fn main() {
             });
             // All threads, on a buffer `threads` times larger so every thread gets
             // as many pieces as the single thread had.
-            let many = if path == Path::best() {
+            let many = if Some(path) == top && o.threads > 1 {
                 let e = pool.install(|| {
-                    measure(&mut big, o.seconds, |b| b.par_chunks_mut(PIECE).for_each(|p| bulk.encrypt_blocks(p)))
+                    measure(&mut big, o.seconds, |b| {
+                        b.par_chunks_mut(PIECE).for_each(|p| {
+                            let _ = bulk.encrypt_blocks_with(path, p);
+                        })
+                    })
                 });
                 let d = pool.install(|| {
-                    measure(&mut big, o.seconds, |b| b.par_chunks_mut(PIECE).for_each(|p| bulk.decrypt_blocks(p)))
+                    measure(&mut big, o.seconds, |b| {
+                        b.par_chunks_mut(PIECE).for_each(|p| {
+                            let _ = bulk.decrypt_blocks_with(path, p);
+                        })
+                    })
                 });
                 format!(
                     "{:.0} ({:.0}) | {:.0} ({:.0}) | {:.2} ({:.2})",

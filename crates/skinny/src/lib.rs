@@ -39,9 +39,10 @@
 //! # Platforms
 //!
 //! `#![no_std]` and no allocator, whatever the features (`std`, on by default,
-//! changes nothing today). AVX2 (many blocks) and SSSE3 or AVX-512VL with GFNI
-//! (single blocks) are found at run time on x86-64 (with `cpufeatures`, also
-//! without std); every other CPU runs the portable bitsliced and single-block code.
+//! changes nothing today). AVX-512F and AVX2 (many blocks) and SSSE3 or
+//! AVX-512VL with GFNI (single blocks) are found at run time on x86-64 (with
+//! `cpufeatures`, also without std); every other CPU runs the portable
+//! bitsliced and single-block code.
 //! `checks/no-std` in the repository builds a `#![no_std]` static library on it.
 //!
 //! ```
@@ -70,8 +71,8 @@
 //! assert_eq!(&data, b"attack at dawn, attack at dawn!");
 //! ```
 #![no_std]
-// Only the two x86 intrinsics modules (bitsliced AVX2, single-block SSSE3 /
-// AVX-512) opt back in to `unsafe`, each block with a SAFETY comment.
+// Only the x86 intrinsics modules (bitsliced AVX2 and AVX-512, single-block
+// SSSE3 / AVX-512) opt back in to `unsafe`, each block with a SAFETY comment.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

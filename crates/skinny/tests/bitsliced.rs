@@ -1,6 +1,8 @@
 //! The bitsliced paths against the portable specification code: every variant,
 //! both directions, lengths from 0 to well past one batch (multiples of the batch
-//! and not), on the portable-u64 path and, where the CPU has it, the AVX2 path.
+//! and not), on the portable-u64 path and, where the CPU has them, the AVX2 and
+//! AVX-512 paths (a test of a path the CPU lacks says so on stderr and checks
+//! that the path is refused).
 //! Then RustCrypto CTR over the typed ciphers (whose parallel blocks go through
 //! the bitsliced code) with counters that wrap inside a batch.
 
@@ -11,8 +13,8 @@ use skinny::{BitslicedSkinny, Skinny, Variant};
 use skinny_test_support::rng::SplitMix64 as Rng;
 
 /// Block counts: empty, single, around the u64 batch (64), around the AVX2 batch
-/// (256), several batches with and without a tail.
-const LENGTHS: [usize; 16] = [0, 1, 2, 3, 31, 63, 64, 65, 127, 128, 255, 256, 257, 512, 700, 1025];
+/// (256), around the AVX-512 batch (512), several batches with and without a tail.
+const LENGTHS: [usize; 19] = [0, 1, 2, 3, 31, 63, 64, 65, 127, 128, 255, 256, 257, 511, 512, 513, 700, 1025, 1541];
 
 fn spec_encrypt(c: &Skinny, data: &[u8]) -> Vec<u8> {
     let mut out = data.to_vec();
@@ -65,17 +67,39 @@ fn portable_u64_path_matches_spec() {
     check_path(Path::PortableU64, 1);
 }
 
-#[test]
-fn avx2_path_matches_spec_where_available() {
-    if !Path::Avx2.is_available() {
-        eprintln!("no AVX2 on this CPU: the AVX2 path is not exercised here");
+/// Runs [`check_path`] on `path`, or, on a CPU without it, says so and checks
+/// that it is refused without touching the data.
+fn check_path_where_available(path: Path, seed: u64) {
+    if !path.is_available() {
+        eprintln!("SKIPPED: this CPU cannot run the {path} path; it is not exercised here");
         let c = Skinny::new(Variant::Skinny64_64, &[0; 8]).expect("key length");
         let mut data = [7u8; 8];
-        assert_eq!(c.encrypt_blocks_with(Path::Avx2, &mut data), Err(PathUnavailable(Path::Avx2)));
+        assert_eq!(c.encrypt_blocks_with(path, &mut data), Err(PathUnavailable(path)));
         assert_eq!(data, [7u8; 8], "untouched when the path is unavailable");
         return;
     }
-    check_path(Path::Avx2, 2);
+    eprintln!("the {path} path runs on this CPU: checking it against the specification");
+    check_path(path, seed);
+}
+
+#[test]
+fn avx2_path_matches_spec_where_available() {
+    check_path_where_available(Path::Avx2, 2);
+}
+
+#[test]
+fn avx512_path_matches_spec_where_available() {
+    check_path_where_available(Path::Avx512, 4);
+}
+
+#[test]
+fn paths_by_name() {
+    for path in Path::ALL {
+        assert_eq!(Path::from_name(path.name()), Some(path));
+        assert_eq!(Path::from_name(&path.name().to_uppercase()), Some(path));
+    }
+    assert_eq!(Path::from_name("avx1024"), None);
+    assert!(Path::best().is_available());
 }
 
 #[test]
@@ -83,7 +107,7 @@ fn default_dispatch_matches_spec() {
     let mut rng = Rng(3);
     for v in Variant::ALL {
         let c = Skinny::new(v, &rng.bytes(v.tweakey_bytes())).expect("key length");
-        for blocks in [0, 1, 4, 5, 258, 260, 261, 300, 1000] {
+        for blocks in [0, 1, 4, 5, 258, 260, 261, 300, 516, 517, 1000] {
             let plain = rng.bytes(blocks * v.block_bytes());
             let mut data = plain.clone();
             c.encrypt_blocks(&mut data);
@@ -176,7 +200,7 @@ fn rustcrypto_ctr_wraps_inside_a_batch() {
 }
 
 /// The typed ciphers' many-block calls (which hand the bitsliced code whole
-/// 256-block batches as parallel blocks, the rest one at a time) against `spec`,
+/// parallel-block batches, the rest one at a time) against `spec`,
 /// both directions.
 macro_rules! typed_many_blocks_check {
     ($ty:ty, $seed:expr) => {{
@@ -186,7 +210,7 @@ macro_rules! typed_many_blocks_check {
         let key = rng.bytes(v.tweakey_bytes());
         let typed = <$ty>::new(key.as_slice().try_into().expect("key"));
         let c = Skinny::new(v, &key).expect("key length");
-        for blocks in [1usize, 255, 256, 513, 700] {
+        for blocks in [1usize, 255, 256, 511, 512, 513, 700, 1030] {
             let plain = rng.bytes(blocks * v.block_bytes());
             let mut arrays: Vec<_> =
                 plain.chunks_exact(v.block_bytes()).map(|b| Array::try_from(b).expect("block")).collect();

@@ -1,6 +1,6 @@
 //! `PerBlockTk1` (a TK1 per block, TK2..TKz shared) on the bitsliced paths against
 //! the specification code, one key schedule per block: every variant, both
-//! directions, the portable path and (where the CPU has it) AVX2, reduced round
+//! directions, the portable path and (where the CPU has it) AVX2 and AVX-512, reduced round
 //! counts odd and even up to the full count, and lengths around the path's batch.
 //! Every block gets its own random TK1 and the shared arrays are random, so a
 //! shared array left out, a TK1 moved to the wrong cell or matched with a
@@ -72,6 +72,15 @@ fn avx2_path_matches_the_specification() {
         return;
     }
     check_path(Path::Avx2, 12);
+}
+
+#[test]
+fn avx512_path_matches_the_specification() {
+    if !Path::Avx512.is_available() {
+        eprintln!("skipped: this CPU has no AVX-512F");
+        return;
+    }
+    check_path(Path::Avx512, 14);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Per-block tweakeys on the bitsliced paths against the specification code, one
 //! key schedule per block: every variant, both directions, the portable path and
-//! (where the CPU has it) AVX2, reduced round counts odd and even up to the full
+//! (where the CPU has them, else a line on stderr says so) AVX2 and AVX-512, reduced round counts odd and even up to the full
 //! count, and lengths around the path's batch. Every block gets its own random
 //! tweakey, so a block matched with a neighbour's tweakey (or a schedule step
 //! applied to the wrong half) shows up as a mismatch.
@@ -60,13 +60,24 @@ fn portable_path_matches_the_specification() {
     check_path(Path::PortableU64, 1);
 }
 
-#[test]
-fn avx2_path_matches_the_specification() {
-    if !Path::Avx2.is_available() {
+fn check_path_where_available(path: Path, seed: u64) {
+    if !path.is_available() {
         // Nothing to compare on this CPU; the refusal itself is checked below.
+        eprintln!("SKIPPED: this CPU cannot run the {path} path; per-block tweakeys not checked on it");
         return;
     }
-    check_path(Path::Avx2, 2);
+    eprintln!("the {path} path runs on this CPU: checking per-block tweakeys on it");
+    check_path(path, seed);
+}
+
+#[test]
+fn avx2_path_matches_the_specification() {
+    check_path_where_available(Path::Avx2, 2);
+}
+
+#[test]
+fn avx512_path_matches_the_specification() {
+    check_path_where_available(Path::Avx512, 3);
 }
 
 #[test]

@@ -11,14 +11,15 @@ use skinny::{BitslicedSkinny, Skinny, Variant};
 use zeroize::Zeroize;
 
 /// Bytes of one piece of work handed to a thread: a whole number of bitsliced
-/// batches of either block size (16 AVX2 batches of 16-byte blocks, 32 of 8-byte
-/// ones; 64 or 128 portable batches), so no piece but the last pays for padding.
+/// batches of either block size (8 AVX-512 batches of 16-byte blocks, 16 of
+/// 8-byte ones; twice as many AVX2 batches, 64 or 128 portable ones), so no
+/// piece but the last pays for padding.
 /// About 0.1-0.2 ms of work on one core: small enough to balance many cores,
 /// large enough that rayon's hand-off is noise.
 const PIECE: usize = 64 * 1024;
 
-/// CTR keystream bytes made per step: two AVX2 batches of 16-byte blocks (four
-/// of 8-byte ones), a whole number of portable batches too.
+/// CTR keystream bytes made per step: one AVX-512 batch of 16-byte blocks (two
+/// of 8-byte ones), a whole number of AVX2 and portable batches too.
 const KEYSTREAM_STEP: usize = 8 * 1024;
 
 /// Pieces per worker in one preferred call.

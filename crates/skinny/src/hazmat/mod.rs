@@ -10,7 +10,7 @@
 //!   (S-box circuits, round function, tweakey schedule). Constant time: no
 //!   secret-dependent branch or table index. Every faster backend is checked
 //!   against it.
-//! - [`bitsliced`]: many blocks at once in bitsliced form (AVX2 found at run
+//! - [`bitsliced`]: many blocks at once in bitsliced form (AVX-512 or AVX2 found at run
 //!   time, portable `u64` otherwise), constant time; what
 //!   [`Skinny::encrypt_blocks`] and the RustCrypto types' parallel blocks use.
 //!   Tests and benchmarks pick a path with [`bitsliced::Path`].

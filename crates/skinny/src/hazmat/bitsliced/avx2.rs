@@ -1,13 +1,17 @@
 //! The AVX2 path: one 256-bit register per bit slice, 256 blocks a batch, chosen at
 //! run time when the CPU has AVX2.
 //!
-//! The only `unsafe` code of the crate is here. Its soundness rests on one rule:
-//! an [`Avx2Word`] is only ever made inside [`crypt_with_avx2`], which is only
-//! entered after AVX2 was found on this CPU (see [`detected`]).
+//! This module allows `unsafe` for the intrinsics (as do `avx512.rs` and the
+//! single-block x86 code). Its soundness rests on one rule: an [`Avx2Word`] is
+//! only ever made inside the `#[target_feature(enable = "avx2")]` batch
+//! functions below ([`crypt_with_avx2`], …), which are only entered after AVX2
+//! was found on this CPU (see [`detected`]); the out-of-line rounds take
+//! `Avx2Word`s, so they too only run after it.
 #![allow(unsafe_code)]
 
 use super::batch::{crypt_blocks, Direction};
 use super::keys::SlicedTweakeys;
+use super::round::{RoundKey, State};
 use super::tweakeys::BlockKeys;
 use super::word::Word;
 use crate::spec::tweakey::RoundTweakeys;
@@ -148,6 +152,41 @@ impl Word for Avx2Word {
             zeroize::Zeroize::zeroize(&mut w.0);
         }
     }
+
+    #[inline(always)]
+    fn encrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
+        unsafe { encrypt_round_avx2::<BITS, K>(s, out, key) }
+    }
+    #[inline(always)]
+    fn decrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
+        unsafe { decrypt_round_avx2::<BITS, K>(s, out, key) }
+    }
+}
+
+/// One encryption round with every Avx2Word operation compiled to AVX2
+/// instructions, one copy per cell width and keying, called once a round (see
+/// `Word::encrypt_round` for why it is not inlined).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn encrypt_round_avx2<const BITS: usize, K: RoundKey<Avx2Word>>(
+    s: &State<Avx2Word>,
+    out: &mut State<Avx2Word>,
+    key: &K,
+) {
+    super::round::encrypt_round::<Avx2Word, BITS, K>(s, out, key);
+}
+
+/// The decryption round as [`encrypt_round_avx2`].
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn decrypt_round_avx2<const BITS: usize, K: RoundKey<Avx2Word>>(
+    s: &State<Avx2Word>,
+    out: &mut State<Avx2Word>,
+    key: &K,
+) {
+    super::round::decrypt_round::<Avx2Word, BITS, K>(s, out, key);
 }
 
 /// Runs the batches with every Avx2Word operation compiled to AVX2 instructions.

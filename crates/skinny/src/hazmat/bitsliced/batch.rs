@@ -103,31 +103,54 @@ pub(crate) fn crypt_batch<W: Word, const BITS: usize>(
     load::<W, BITS>(blocks, &mut a);
     match dir {
         Direction::Encrypt => {
-            for r in (0..paired).step_by(2) {
-                encrypt_round::<W, BITS, _>(&a, &mut b, keys.round(r));
-                encrypt_round::<W, BITS, _>(&b, &mut a, keys.round(r + 1));
-            }
+            W::encrypt_pairs::<BITS>(&mut a, &mut b, keys, paired);
             if rounds > paired {
-                encrypt_round::<W, BITS, _>(&a, &mut b, keys.round(paired));
+                W::encrypt_round::<BITS, _>(&a, &mut b, keys.round(paired));
                 core::mem::swap(&mut a, &mut b);
             }
         }
         Direction::Decrypt => {
             if rounds > paired {
-                decrypt_round::<W, BITS, _>(&a, &mut b, keys.round(paired));
+                W::decrypt_round::<BITS, _>(&a, &mut b, keys.round(paired));
                 core::mem::swap(&mut a, &mut b);
             }
-            for r in (0..paired).step_by(2).rev() {
-                decrypt_round::<W, BITS, _>(&a, &mut b, keys.round(r + 1));
-                decrypt_round::<W, BITS, _>(&b, &mut a, keys.round(r));
-            }
+            W::decrypt_pairs::<BITS>(&mut a, &mut b, keys, paired);
         }
     }
     store::<W, BITS>(&a, blocks);
 }
 
-/// The largest batch in bytes: 256 blocks of 16 bytes.
-pub(super) const MAX_BATCH_BYTES: usize = 256 * 16;
+/// Rounds `0..paired` (`paired` even) of encryption on `state`, the rounds
+/// inlined (the default `Word::encrypt_pairs`).
+#[inline(always)]
+pub(super) fn encrypt_pairs<W: Word, const BITS: usize>(
+    a: &mut State<W>,
+    b: &mut State<W>,
+    keys: &SlicedTweakeys,
+    paired: usize,
+) {
+    for r in (0..paired).step_by(2) {
+        encrypt_round::<W, BITS, _>(a, b, keys.round(r));
+        encrypt_round::<W, BITS, _>(b, a, keys.round(r + 1));
+    }
+}
+
+/// Decryption rounds `paired - 1` down to 0 as [`encrypt_pairs`].
+#[inline(always)]
+pub(super) fn decrypt_pairs<W: Word, const BITS: usize>(
+    a: &mut State<W>,
+    b: &mut State<W>,
+    keys: &SlicedTweakeys,
+    paired: usize,
+) {
+    for r in (0..paired).step_by(2).rev() {
+        decrypt_round::<W, BITS, _>(a, b, keys.round(r + 1));
+        decrypt_round::<W, BITS, _>(b, a, keys.round(r));
+    }
+}
+
+/// The largest batch in bytes: 512 blocks (AVX-512) of 16 bytes.
+pub(super) const MAX_BATCH_BYTES: usize = 512 * 16;
 
 /// Encrypts or decrypts whole blocks in place, one batch at a time. A tail shorter
 /// than a batch is copied into a zero-padded batch, processed like any other (so
@@ -140,17 +163,25 @@ pub(crate) fn crypt_blocks<W: Word, const BITS: usize>(
     data: &mut [u8],
 ) {
     let batch_bytes = 64 * W::LANES * 2 * BITS;
-    let mut chunks = data.chunks_exact_mut(batch_bytes);
-    for chunk in &mut chunks {
-        crypt_batch::<W, BITS>(keys, rounds, dir, chunk);
+    let mut buf = [0u8; MAX_BATCH_BYTES];
+    let mut padded = false;
+    for chunk in data.chunks_mut(batch_bytes) {
+        // Whole batches and the padded tail share one call of the batch
+        // function, so its body (the transpositions) is compiled once per
+        // caller, not twice. The branch is on the public length only.
+        let n = chunk.len();
+        let whole = n == batch_bytes;
+        if !whole {
+            buf[..n].copy_from_slice(chunk);
+            padded = true;
+        }
+        let batch: &mut [u8] = if whole { &mut *chunk } else { &mut buf[..batch_bytes] };
+        crypt_batch::<W, BITS>(keys, rounds, dir, batch);
+        if !whole {
+            chunk.copy_from_slice(&buf[..n]);
+        }
     }
-    let tail = chunks.into_remainder();
-    if !tail.is_empty() {
-        let mut buf = [0u8; MAX_BATCH_BYTES];
-        let padded = &mut buf[..batch_bytes];
-        padded[..tail.len()].copy_from_slice(tail);
-        crypt_batch::<W, BITS>(keys, rounds, dir, padded);
-        tail.copy_from_slice(&padded[..tail.len()]);
+    if padded {
         zeroize::Zeroize::zeroize(&mut buf);
     }
 }

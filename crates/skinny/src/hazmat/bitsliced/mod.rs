@@ -7,15 +7,18 @@
 //! (module `keys`) before the batches run. Nothing branches on or indexes by
 //! secret data.
 //!
-//! Two code paths share that code through one word abstraction (module `word`):
+//! Three code paths share that code through one word abstraction (module `word`):
 //! - [`Path::PortableU64`]: `u64` slices, 64 blocks a batch, every target;
 //! - [`Path::Avx2`]: 256-bit slices, 256 blocks a batch, x86-64 with AVX2 found
 //!   at run time (`cpufeatures`: one CPUID query, cached in a static, with or
-//!   without `std`).
+//!   without `std`);
+//! - [`Path::Avx512`]: 512-bit slices, 512 blocks a batch, x86-64 with AVX-512F
+//!   found at run time the same way; its three-input logic instruction makes
+//!   each S-box gate one operation.
 //!
 //! [`crate::Skinny::encrypt_blocks`] picks [`Path::best`];
 //! [`crate::Skinny::encrypt_blocks_with`] runs a chosen path, so tests can force
-//! the portable fallback on an AVX2 machine and compare the two.
+//! a slower path on any machine and compare them.
 //!
 //! [`PerBlockTweakeys`] runs the same rounds with a tweakey of its own for every
 //! block: the tweakeys are transposed like the data and the tweakey schedule runs
@@ -28,6 +31,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod batch;
 mod keys;
 mod portable;
@@ -53,17 +58,21 @@ pub enum Path {
     PortableU64,
     /// One AVX2 register per bit slice, 256 blocks a batch; x86-64 with AVX2 only.
     Avx2,
+    /// One AVX-512 register per bit slice, 512 blocks a batch, three-input logic
+    /// (`vpternlogq`); x86-64 with AVX-512F only.
+    Avx512,
 }
 
 impl Path {
-    /// Both paths.
-    pub const ALL: [Path; 2] = [Path::PortableU64, Path::Avx2];
+    /// Every path, slowest first.
+    pub const ALL: [Path; 3] = [Path::PortableU64, Path::Avx2, Path::Avx512];
 
     /// Short name, e.g. for benchmark tables.
     pub const fn name(self) -> &'static str {
         match self {
             Path::PortableU64 => "portable-u64",
             Path::Avx2 => "avx2",
+            Path::Avx512 => "avx512",
         }
     }
 
@@ -72,6 +81,7 @@ impl Path {
         match self {
             Path::PortableU64 => portable::BATCH_BLOCKS,
             Path::Avx2 => 256,
+            Path::Avx512 => 512,
         }
     }
 
@@ -81,18 +91,27 @@ impl Path {
             Path::PortableU64 => true,
             #[cfg(target_arch = "x86_64")]
             Path::Avx2 => avx2::detected(),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => avx512::detected(),
             #[cfg(not(target_arch = "x86_64"))]
-            Path::Avx2 => false,
+            Path::Avx2 | Path::Avx512 => false,
         }
     }
 
-    /// The fastest path this CPU has.
+    /// The fastest path this CPU has (AVX-512, else AVX2, else portable).
     pub fn best() -> Path {
-        if Path::Avx2.is_available() {
+        if Path::Avx512.is_available() {
+            Path::Avx512
+        } else if Path::Avx2.is_available() {
             Path::Avx2
         } else {
             Path::PortableU64
         }
+    }
+
+    /// The path named `name` (as [`Path::name`] writes it), if any.
+    pub fn from_name(name: &str) -> Option<Path> {
+        Path::ALL.into_iter().find(|p| p.name().eq_ignore_ascii_case(name.trim()))
     }
 }
 
@@ -102,7 +121,7 @@ impl core::fmt::Display for Path {
     }
 }
 
-/// The path asked for cannot run on this CPU (AVX2 missing, or not x86-64).
+/// The path asked for cannot run on this CPU (AVX2 or AVX-512F missing, or not x86-64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PathUnavailable(pub Path);
 
@@ -136,8 +155,16 @@ pub(crate) fn crypt(
                 Err(PathUnavailable(path))
             }
         }
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512 => {
+            if avx512::crypt(keys, width, rounds, dir, data) {
+                Ok(())
+            } else {
+                Err(PathUnavailable(path))
+            }
+        }
         #[cfg(not(target_arch = "x86_64"))]
-        Path::Avx2 => Err(PathUnavailable(path)),
+        Path::Avx2 | Path::Avx512 => Err(PathUnavailable(path)),
     }
 }
 
@@ -261,8 +288,14 @@ fn crypt_per_block(path: Path, width: CellWidth, rounds: usize, dir: Direction, 
             // not lose AVX2.
             assert!(ran, "the avx2 path was available when chosen");
         }
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512 => {
+            let ran = avx512::crypt_per_block(width, rounds, dir, data, keys);
+            // As for AVX2: checked when the caller's value was made.
+            assert!(ran, "the avx512 path was available when chosen");
+        }
         #[cfg(not(target_arch = "x86_64"))]
-        Path::Avx2 => unreachable!("on_path refuses avx2 off x86-64"),
+        Path::Avx2 | Path::Avx512 => unreachable!("on_path refuses the x86 paths off x86-64"),
     }
 }
 
@@ -399,5 +432,98 @@ impl core::fmt::Debug for PerBlockTk1 {
             .field("rounds", &self.rounds)
             .field("path", &self.path)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batch::crypt_blocks;
+    use super::word::TernaryU64;
+    use super::*;
+    use crate::spec;
+    use crate::Skinny;
+
+    fn bytes(n: usize, seed: u64) -> alloc_free::Bytes {
+        alloc_free::Bytes::new(n, seed)
+    }
+
+    /// Fixed-size buffers (the crate is `no_std` without `alloc`).
+    mod alloc_free {
+        pub(super) struct Bytes {
+            buf: [u8; 3 * 64 * 48],
+            len: usize,
+        }
+        impl Bytes {
+            pub(super) fn new(len: usize, mut seed: u64) -> Self {
+                let mut buf = [0u8; 3 * 64 * 48];
+                for b in &mut buf[..len] {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    *b = (seed >> 56) as u8;
+                }
+                Self { buf, len }
+            }
+            pub(super) fn get(&mut self) -> &mut [u8] {
+                &mut self.buf[..self.len]
+            }
+        }
+    }
+
+    /// The formulations for words with three-input operations, run on plain
+    /// `u64` arithmetic ([`TernaryU64`]), against the specification code: shared
+    /// and per-block tweakeys, both directions, every variant, full and reduced
+    /// rounds, a whole batch plus a padded tail. Runs on every machine.
+    #[test]
+    fn ternary_formulations_match_the_specification() {
+        for (k, v) in Variant::ALL.into_iter().enumerate() {
+            let (bs, tb) = (v.block_bytes(), v.tweakey_bytes());
+            for rounds in [1, 2, 7, v.rounds()] {
+                let blocks = 64 + 9;
+                let mut key = bytes(tb, 100 + k as u64);
+                let c = Skinny::with_rounds(v, key.get(), rounds).unwrap();
+                let keys = SlicedTweakeys::new(&c.rtk);
+                let mut data = bytes(blocks * bs, 200 + k as u64);
+                let mut want = bytes(blocks * bs, 200 + k as u64);
+                for b in want.get().chunks_exact_mut(bs) {
+                    spec::encrypt_block(v.cell_width(), &c.rtk, b);
+                }
+                let d = data.get();
+                match v.cell_width() {
+                    CellWidth::Nibble => crypt_blocks::<TernaryU64, 4>(&keys, rounds, Direction::Encrypt, d),
+                    CellWidth::Byte => crypt_blocks::<TernaryU64, 8>(&keys, rounds, Direction::Encrypt, d),
+                }
+                assert_eq!(d, want.get(), "{v} {rounds} rounds, shared tweakey, encryption");
+                match v.cell_width() {
+                    CellWidth::Nibble => crypt_blocks::<TernaryU64, 4>(&keys, rounds, Direction::Decrypt, d),
+                    CellWidth::Byte => crypt_blocks::<TernaryU64, 8>(&keys, rounds, Direction::Decrypt, d),
+                }
+                assert_eq!(d, bytes(blocks * bs, 200 + k as u64).get(), "{v} {rounds} rounds, shared, decryption");
+
+                let mut tks = bytes(blocks * tb, 300 + k as u64);
+                let tks = tks.get();
+                let mut want = bytes(blocks * bs, 400 + k as u64);
+                for (b, tk) in want.get().chunks_exact_mut(bs).zip(tks.chunks_exact(tb)) {
+                    Skinny::with_rounds(v, tk, rounds).unwrap().encrypt_block(b);
+                }
+                let mut data = bytes(blocks * bs, 400 + k as u64);
+                let d = data.get();
+                let z = v.tk_count();
+                tweakeys::crypt_blocks_for::<TernaryU64>(
+                    v.cell_width(),
+                    rounds,
+                    Direction::Encrypt,
+                    d,
+                    tweakeys::BlockKeys::Whole { tk_count: z, tweakeys: tks },
+                );
+                assert_eq!(d, want.get(), "{v} {rounds} rounds, per-block tweakeys, encryption");
+                tweakeys::crypt_blocks_for::<TernaryU64>(
+                    v.cell_width(),
+                    rounds,
+                    Direction::Decrypt,
+                    d,
+                    tweakeys::BlockKeys::Whole { tk_count: z, tweakeys: tks },
+                );
+                assert_eq!(d, bytes(blocks * bs, 400 + k as u64).get(), "{v} {rounds} rounds, per-block, decryption");
+            }
+        }
     }
 }

@@ -45,23 +45,21 @@ fn sub_cell_inv<W: Word, const BITS: usize>(c: &mut Cell<W>) {
 /// tweakey state (`super::tweakeys`). The round code is generic over it, so each
 /// kind is compiled into its own straight-line round.
 pub(crate) trait RoundKey<W: Word> {
-    /// AddRoundTweakey and the round constants c0/c1 on cell `cell` (0..8).
-    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize);
+    /// `x` ⊕ slice `b` of the round key (tweakey and constants c0/c1) of cell
+    /// `cell` (0..8) ⊕ `extra` when given: MixColumns folds one of its XORs into
+    /// it, which on a word with a three-input XOR ([`Word::xor3`]) saves an
+    /// operation.
+    fn xor_key(&self, x: W, cell: usize, b: usize, extra: Option<W>) -> W;
 }
 
 impl<W: Word> RoundKey<W> for RoundMasks {
     #[inline(always)]
-    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
-        for b in 0..BITS {
-            c[b] = c[b].xor(W::splat_mask(self[8 * cell + b]));
+    fn xor_key(&self, x: W, cell: usize, b: usize, extra: Option<W>) -> W {
+        let k = W::splat_mask(self[8 * cell + b]);
+        match extra {
+            Some(e) => x.xor3(k, e),
+            None => x.xor(k),
         }
-    }
-}
-
-impl<W: Word, K: RoundKey<W>> RoundKey<W> for &K {
-    #[inline(always)]
-    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
-        (**self).add::<BITS>(c, cell);
     }
 }
 
@@ -83,10 +81,8 @@ fn encrypt_column<W: Word, const BITS: usize, const C: usize, K: RoundKey<W>>(
     let (c1, c2, c3) = ((C + 3) % 4, (C + 2) % 4, (C + 1) % 4);
     let mut a0 = s[C];
     sub_cell::<W, BITS>(&mut a0);
-    masks.add::<BITS>(&mut a0, C);
     let mut a1 = s[4 + c1];
     sub_cell::<W, BITS>(&mut a1);
-    masks.add::<BITS>(&mut a1, 4 + c1);
     let mut a2 = s[8 + c2];
     sub_cell::<W, BITS>(&mut a2);
     if c2 == 0 {
@@ -94,11 +90,17 @@ fn encrypt_column<W: Word, const BITS: usize, const C: usize, K: RoundKey<W>>(
     }
     let mut a3 = s[12 + c3];
     sub_cell::<W, BITS>(&mut a3);
+    // The round key goes into rows 0 and 1; MixColumns then gives
+    // (k0 ⊕ a2 ⊕ a3, k0, k1 ⊕ a2, k0 ⊕ a2) with k0 = a0 ⊕ key, k1 = a1 ⊕ key.
+    // Row 2's output takes the key of row 1 and a2 in one three-input XOR:
+    // 4 operations per slice with it, 5 (as two XORs each for the key and three
+    // for MixColumns) without.
     for b in 0..BITS {
-        let t = a0[b].xor(a2[b]);
+        let k0 = masks.xor_key(a0[b], C, b, None);
+        let t = k0.xor(a2[b]);
         out[C][b] = t.xor(a3[b]);
-        out[4 + C][b] = a0[b];
-        out[8 + C][b] = a1[b].xor(a2[b]);
+        out[4 + C][b] = k0;
+        out[8 + C][b] = masks.xor_key(a1[b], 4 + c1, b, Some(a2[b]));
         out[12 + C][b] = t;
     }
 }
@@ -125,18 +127,18 @@ fn decrypt_column<W: Word, const BITS: usize, const C: usize, K: RoundKey<W>>(
     let mut a1 = s[4 + C];
     let mut a2 = s[8 + C];
     let mut a3 = s[12 + C];
+    // MixColumns⁻¹ gives (b1, b1 ⊕ b2 ⊕ b3, b1 ⊕ b3, b0 ⊕ b3); the round key of
+    // rows 0 and 1 goes in with it, row 1's in the same three-input XOR as b2.
     for b in 0..BITS {
         let (b0, b1, b2, b3) = (a0[b], a1[b], a2[b], a3[b]);
         let t = b1.xor(b3);
-        a0[b] = b1;
-        a1[b] = t.xor(b2);
+        a0[b] = masks.xor_key(b1, C, b, None);
+        a1[b] = masks.xor_key(t, 4 + c1, b, Some(b2));
         a2[b] = t;
         a3[b] = b0.xor(b3);
     }
-    masks.add::<BITS>(&mut a0, C);
     sub_cell_inv::<W, BITS>(&mut a0);
     out[C] = a0;
-    masks.add::<BITS>(&mut a1, 4 + c1);
     sub_cell_inv::<W, BITS>(&mut a1);
     out[4 + c1] = a1;
     if c2 == 0 {
@@ -155,4 +157,24 @@ pub(crate) fn decrypt_round<W: Word, const BITS: usize, K: RoundKey<W>>(s: &Stat
     decrypt_column::<W, BITS, 1, K>(s, out, masks);
     decrypt_column::<W, BITS, 2, K>(s, out, masks);
     decrypt_column::<W, BITS, 3, K>(s, out, masks);
+}
+
+/// Two encryption rounds, `a` to a scratch state and back, with keys `k0` then
+/// `k1`. The scratch is local, so the compiler may keep it in registers instead
+/// of memory (the AVX-512 path's `Word::encrypt_pairs` uses it).
+#[inline(always)]
+pub(crate) fn encrypt_round_pair<W: Word, const BITS: usize, K: RoundKey<W>>(a: &mut State<W>, k0: &K, k1: &K) {
+    let zero = W::splat(0);
+    let mut b: State<W> = [[zero; 8]; 16];
+    encrypt_round::<W, BITS, K>(a, &mut b, k0);
+    encrypt_round::<W, BITS, K>(&b, a, k1);
+}
+
+/// Two decryption rounds as [`encrypt_round_pair`]: `k0` first, then `k1`.
+#[inline(always)]
+pub(crate) fn decrypt_round_pair<W: Word, const BITS: usize, K: RoundKey<W>>(a: &mut State<W>, k0: &K, k1: &K) {
+    let zero = W::splat(0);
+    let mut b: State<W> = [[zero; 8]; 16];
+    decrypt_round::<W, BITS, K>(a, &mut b, k0);
+    decrypt_round::<W, BITS, K>(&b, a, k1);
 }

@@ -2,7 +2,9 @@
 //! cell in every block of the batch. Each NOR/XOR gate of the specification's
 //! circuit is two word operations (see [`Tracked`]); the wire crossings between
 //! layers are renamings of array elements and cost nothing once compiled. S8 and
-//! S8⁻¹ cost 16 gate operations + 4 NOTs, S4 and S4⁻¹ 8 + 2.
+//! S8⁻¹ cost 16 gate operations + 4 NOTs, S4 and S4⁻¹ 8 + 2; on a word with a
+//! three-input instruction ([`Word::TERNARY`], AVX-512) each gate is one
+//! operation and no NOT is left: S8 8, S4 4.
 
 use super::word::Word;
 
@@ -31,17 +33,19 @@ impl<W: Word> Tracked<W> {
     /// NOR(a, b) = ¬(a ∨ b), so XOR in `a ∨ b` and flip the flag of `t`.
     #[inline(always)]
     fn xor_nor(&mut self, t: usize, a: usize, b: usize) {
-        let (va, vb) = (self.x[a], self.x[b]);
-        let nor = match (self.inverted[a], self.inverted[b]) {
+        let (x, va, vb) = (self.x[t], self.x[a], self.x[b]);
+        self.x[t] = match (self.inverted[a], self.inverted[b]) {
+            // With a three-input instruction the gate is one operation as it
+            // stands: nothing is ever held complemented, no NOT is left at the end.
+            (false, false) if W::TERNARY => x.xor_nor(va, vb),
             (false, false) => {
                 self.inverted[t] = !self.inverted[t];
-                va.or(vb)
+                x.xor_or(va, vb)
             }
-            (true, false) => vb.andnot(va),
-            (false, true) => va.andnot(vb),
-            (true, true) => va.and(vb),
+            (true, false) => x.xor_andnot(vb, va),
+            (false, true) => x.xor_andnot(va, vb),
+            (true, true) => x.xor_and(va, vb),
         };
-        self.x[t] = self.x[t].xor(nor);
     }
 
     /// Renames the wires: new wire `i` is old wire `from[i]`.

@@ -30,8 +30,8 @@
 //! transpose instead of up to 48, and one TK array's slices a round.
 
 use super::batch::{load, load_with, store, Direction, MAX_BATCH_BYTES};
-use super::keys::SlicedTweakeys;
-use super::round::{decrypt_round, encrypt_round, RoundKey, State};
+use super::keys::{RoundMasks, SlicedTweakeys};
+use super::round::{RoundKey, State};
 use super::sbox::Cell;
 use super::word::Word;
 use crate::spec::round::ROUND_CONSTANTS;
@@ -54,6 +54,9 @@ const P: [usize; 8] = {
 /// The bitsliced TK arrays of one batch: TK1..TKz, each 16 cells as a [`State`].
 /// Half `h` is cells `8h .. 8h + 8`.
 type Tks<W, const Z: usize> = [State<W>; Z];
+
+/// The most TK arrays a variant has.
+const Z_MAX: usize = 3;
 
 /// The LFSR of TK(z+1)'s first two rows on one cell's slices (TK1: none). Bit
 /// `b` of the result is one slice of the input, except the bit shifted in, which
@@ -198,6 +201,14 @@ fn step_back<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h:
     }
 }
 
+/// What a round adds for every block of a batch besides the per-block TK
+/// arrays: the round constants alone, or the shared TK arrays' masks (with the
+/// constants folded in).
+pub(crate) trait FixedKey<W: Word> {
+    /// The word to XOR into slice `b` of cell `cell` (0..8), if any.
+    fn term(&self, cell: usize, b: usize) -> Option<W>;
+}
+
 /// The round constants c0 (cell 0) and c1 (cell 4) of one round as masks, for
 /// per-block tweakeys whose every TK array is per block (the shared masks of
 /// [`BlockKeys::Tk1`] hold them already). Public: they depend on the round only.
@@ -215,18 +226,22 @@ impl<W: Word> RoundConstantMasks<W> {
     }
 }
 
-impl<W: Word> RoundKey<W> for RoundConstantMasks<W> {
+impl<W: Word> FixedKey<W> for RoundConstantMasks<W> {
     #[inline(always)]
-    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
-        // `cell` is a constant once the round is inlined, so these tests fold away.
-        if cell == 0 {
-            for b in 0..4 {
-                c[b] = c[b].xor(self.rc[b]);
-            }
-        } else if cell == 4 {
-            c[0] = c[0].xor(self.rc[4]);
-            c[1] = c[1].xor(self.rc[5]);
+    fn term(&self, cell: usize, b: usize) -> Option<W> {
+        // `cell` and `b` are constants once the round is inlined, so this folds away.
+        match (cell, b) {
+            (0, 0..4) => Some(self.rc[b]),
+            (4, 0..2) => Some(self.rc[4 + b]),
+            _ => None,
         }
+    }
+}
+
+impl<W: Word> FixedKey<W> for &RoundMasks {
+    #[inline(always)]
+    fn term(&self, cell: usize, b: usize) -> Option<W> {
+        Some(W::splat_mask(self[8 * cell + b]))
     }
 }
 
@@ -241,18 +256,33 @@ struct PerBlockKey<'a, W, const Z: usize, F> {
     fixed: F,
 }
 
-impl<W: Word, const Z: usize, F: RoundKey<W>> RoundKey<W> for PerBlockKey<'_, W, Z, F> {
+impl<W: Word, const Z: usize, F: FixedKey<W>> RoundKey<W> for PerBlockKey<'_, W, Z, F> {
     #[inline(always)]
-    fn add<const BITS: usize>(&self, c: &mut Cell<W>, cell: usize) {
+    fn xor_key(&self, x: W, cell: usize, b: usize, extra: Option<W>) -> W {
         let at = if Z == 1 { TK1_CELLS[self.r % 16][cell] } else { 8 * self.h + cell };
-        for b in 0..BITS {
-            let mut k = self.tks[0][at][b];
-            for tk in &self.tks[1..] {
-                k = k.xor(tk[at][b]);
-            }
-            c[b] = c[b].xor(k);
+        // The terms: TK1..TKz of this slice, the fixed term where there is one,
+        // and `extra`; XORed into `x` two at a time ([`Word::xor3`]: one
+        // operation on AVX-512, two elsewhere).
+        let mut terms = [x; Z_MAX + 2];
+        let mut n = 0;
+        for tk in self.tks {
+            terms[n] = tk[at][b];
+            n += 1;
         }
-        self.fixed.add::<BITS>(c, cell);
+        for t in [self.fixed.term(cell, b), extra].into_iter().flatten() {
+            terms[n] = t;
+            n += 1;
+        }
+        let mut acc = x;
+        let mut i = 0;
+        while i + 1 < n {
+            acc = acc.xor3(terms[i], terms[i + 1]);
+            i += 2;
+        }
+        if i < n {
+            acc = acc.xor(terms[i]);
+        }
+        acc
     }
 }
 
@@ -300,7 +330,7 @@ impl<W: Word, const Z: usize> Scratch<W, Z> {
 /// besides them). Rounds go in pairs between two states as in
 /// `batch::crypt_batch`, which also keeps every half index a constant.
 #[inline(always)]
-fn crypt_batch<W: Word, const BITS: usize, const Z: usize, F: RoundKey<W>>(
+fn crypt_batch<W: Word, const BITS: usize, const Z: usize, F: FixedKey<W>>(
     scratch: &mut Scratch<W, Z>,
     rounds: usize,
     dir: Direction,
@@ -320,13 +350,13 @@ fn crypt_batch<W: Word, const BITS: usize, const Z: usize, F: RoundKey<W>>(
     match dir {
         Direction::Encrypt => {
             for r in (0..paired).step_by(2) {
-                encrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
+                W::encrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
                 step::<W, BITS, Z>(tks, 1);
-                encrypt_round::<W, BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
+                W::encrypt_round::<BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
                 step::<W, BITS, Z>(tks, 0);
             }
             if rounds > paired {
-                encrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
+                W::encrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
                 core::mem::swap(&mut a, &mut b);
             }
         }
@@ -341,14 +371,14 @@ fn crypt_batch<W: Word, const BITS: usize, const Z: usize, F: RoundKey<W>>(
                 step::<W, BITS, Z>(tks, 1);
             }
             if rounds > paired {
-                decrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
+                W::decrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
                 step_back::<W, BITS, Z>(tks, 0);
                 core::mem::swap(&mut a, &mut b);
             }
             for r in (0..paired).step_by(2).rev() {
-                decrypt_round::<W, BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
+                W::decrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
                 step_back::<W, BITS, Z>(tks, 1);
-                decrypt_round::<W, BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
+                W::decrypt_round::<BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
                 step_back::<W, BITS, Z>(tks, 0);
             }
         }
@@ -408,7 +438,7 @@ pub(crate) fn crypt_blocks_for<W: Word>(
 /// tweakeys), so it takes the same time whatever its content; the padding is
 /// wiped, as is every scratch that held tweakey bits.
 #[inline(always)]
-pub(crate) fn crypt_blocks<W: Word, const BITS: usize, const Z: usize, F: RoundKey<W>>(
+pub(crate) fn crypt_blocks<W: Word, const BITS: usize, const Z: usize, F: FixedKey<W>>(
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
@@ -421,19 +451,26 @@ pub(crate) fn crypt_blocks<W: Word, const BITS: usize, const Z: usize, F: RoundK
     let zero = W::splat(0);
     let mut scratch: Scratch<W, Z> =
         Scratch { tks: [[[zero; 8]; 16]; Z], halves: [[zero; 64]; 2], gathered: [0; MAX_BATCH_BYTES] };
-    let mut chunks = data.chunks_exact_mut(batch_blocks * block);
-    let mut keys = tweakeys.chunks(batch_blocks * Z * block);
-    for (chunk, tk) in (&mut chunks).zip(&mut keys) {
-        crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, chunk, tk, fixed);
+    let mut buf = [0u8; MAX_BATCH_BYTES];
+    let mut padded = false;
+    // As in `batch::crypt_blocks`: whole batches and the padded tail (whose
+    // missing blocks get zero tweakeys, see `Scratch::load_tweakeys`) share one
+    // call of the batch function, so it is compiled once per keying. The
+    // branch is on the public length only.
+    for (chunk, tk) in data.chunks_mut(batch_blocks * block).zip(tweakeys.chunks(batch_blocks * Z * block)) {
+        let n = chunk.len();
+        let whole = n == batch_blocks * block;
+        if !whole {
+            buf[..n].copy_from_slice(chunk);
+            padded = true;
+        }
+        let batch: &mut [u8] = if whole { &mut *chunk } else { &mut buf[..batch_blocks * block] };
+        crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, batch, tk, fixed);
+        if !whole {
+            chunk.copy_from_slice(&buf[..n]);
+        }
     }
-    let tail = chunks.into_remainder();
-    if !tail.is_empty() {
-        let tk = keys.next().unwrap_or(&[]);
-        let mut buf = [0u8; MAX_BATCH_BYTES];
-        let padded = &mut buf[..batch_blocks * block];
-        padded[..tail.len()].copy_from_slice(tail);
-        crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, padded, tk, fixed);
-        tail.copy_from_slice(&padded[..tail.len()]);
+    if padded {
         zeroize::Zeroize::zeroize(&mut buf);
     }
     scratch.wipe();

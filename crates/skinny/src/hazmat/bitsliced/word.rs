@@ -7,6 +7,9 @@
 //! order that loads fastest on the machine; `store_row*` undoes exactly what
 //! `load_row*` did, so the order inside a row never shows outside.
 
+use super::keys::SlicedTweakeys;
+use super::round::{RoundKey, State};
+
 /// One bit slice of a batch: `LANES` 64-bit lanes side by side.
 pub(crate) trait Word: Copy {
     /// Lanes of 64 blocks each (1 for `u64`, 4 for an AVX2 register).
@@ -38,6 +41,102 @@ pub(crate) trait Word: Copy {
     /// Overwrites `words` with zeros by writes the compiler may not drop (for
     /// scratch that held tweakey bits).
     fn wipe(words: &mut [Self]);
+
+    // One round, out of line. The per-block batch functions (and the odd last
+    // round of reduced-round SKINNY) call the rounds through these two, so each
+    // (word, cell width, keying) has one copy of the encryption round and one
+    // of the decryption round, instead of a straight-line round body inlined
+    // at every call site (three of each direction per batch function, every
+    // batch function twice for the padded tail, five keyings): inlined, one
+    // `rustc` of the library ran for 15 CPU-minutes without the AVX-512 path
+    // and more than 38 with it (docs/cpu-bitsliced.md, *Compile time*). A
+    // call per round costs little next to the round's hundreds of
+    // instructions: the state is in memory either way (128 slices do not fit
+    // in registers). Vector words override both to call a copy compiled with
+    // their target feature.
+
+    /// [`super::round::encrypt_round`] from `s` into `out`, not inlined.
+    #[inline(never)]
+    fn encrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
+        super::round::encrypt_round::<Self, BITS, K>(s, out, key);
+    }
+    /// [`super::round::decrypt_round`] from `s` into `out`, not inlined.
+    #[inline(never)]
+    fn decrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
+        super::round::decrypt_round::<Self, BITS, K>(s, out, key);
+    }
+
+    // With one tweakey for the batch, the round pairs go through these two.
+    // By default they are the loop with both rounds inlined into the batch
+    // function, as the u64 and AVX2 paths always had it: that shape is the
+    // fastest there (measured, SKINNY-64-128 one thread on AVX2: out-of-line
+    // rounds lost 10-30 % of encryption), and compiling it is cheap (one round
+    // body per direction and cell width; the per-block keyings, five times as
+    // many, are what made the library slow to compile). AVX-512 overrides them
+    // with out-of-line rounds, which measured faster there.
+    /// Rounds `0..paired` (`paired` even) of encryption of `a` with `keys`
+    /// (`b`: scratch).
+    #[inline(always)]
+    fn encrypt_pairs<const BITS: usize>(
+        a: &mut State<Self>,
+        b: &mut State<Self>,
+        keys: &SlicedTweakeys,
+        paired: usize,
+    ) {
+        super::batch::encrypt_pairs::<Self, BITS>(a, b, keys, paired);
+    }
+    /// Rounds `paired - 1` down to 0 of decryption of `a` with `keys` (`b`:
+    /// scratch).
+    #[inline(always)]
+    fn decrypt_pairs<const BITS: usize>(
+        a: &mut State<Self>,
+        b: &mut State<Self>,
+        keys: &SlicedTweakeys,
+        paired: usize,
+    ) {
+        super::batch::decrypt_pairs::<Self, BITS>(a, b, keys, paired);
+    }
+
+    // Three-input operations. Each is one instruction where the machine has a
+    // three-input logic instruction (AVX-512's `vpternlogq`, see
+    // [`Word::TERNARY`]); the defaults build them from the two-input operations
+    // above, so code that uses them costs the same as before on `u64` and AVX2.
+
+    /// Whether the three-input operations below are single instructions. The
+    /// S-box circuits and the transposition pick their formulation by it (a
+    /// constant, so the choice is made at compile time).
+    const TERNARY: bool = false;
+    /// `self ⊕ a ⊕ b`.
+    #[inline(always)]
+    fn xor3(self, a: Self, b: Self) -> Self {
+        self.xor(a).xor(b)
+    }
+    /// `self ⊕ (a ∨ b)`.
+    #[inline(always)]
+    fn xor_or(self, a: Self, b: Self) -> Self {
+        self.xor(a.or(b))
+    }
+    /// `self ⊕ (a ∧ b)`.
+    #[inline(always)]
+    fn xor_and(self, a: Self, b: Self) -> Self {
+        self.xor(a.and(b))
+    }
+    /// `self ⊕ (¬a ∧ b)`.
+    #[inline(always)]
+    fn xor_andnot(self, a: Self, b: Self) -> Self {
+        self.xor(a.andnot(b))
+    }
+    /// `self ⊕ ¬(a ∨ b)`: the SKINNY S-box gate whole (three operations by
+    /// default, which is why the S-boxes only use it where [`Word::TERNARY`]).
+    #[inline(always)]
+    fn xor_nor(self, a: Self, b: Self) -> Self {
+        self.xor(a.or(b).not())
+    }
+    /// The bits of `other` where `mask` is set, the bits of `self` elsewhere.
+    #[inline(always)]
+    fn blend(self, other: Self, mask: Self) -> Self {
+        self.xor(self.xor(other).and(mask))
+    }
 }
 
 /// Reads 8 bytes at `at` as a little-endian word.
@@ -113,5 +212,65 @@ impl Word for u64 {
     }
     fn wipe(words: &mut [Self]) {
         zeroize::Zeroize::zeroize(words);
+    }
+}
+
+/// A `u64` word that claims three-input operations ([`Word::TERNARY`]), so that
+/// the formulations chosen for AVX-512 (S-box gates without complement
+/// tracking, the transposition by bit selects, the fused key XORs) are tested on
+/// every machine, AVX-512 or not; its operations are the defaults.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TernaryU64(pub(crate) u64);
+
+#[cfg(test)]
+impl Word for TernaryU64 {
+    const LANES: usize = 1;
+    const TERNARY: bool = true;
+
+    fn splat(x: u64) -> Self {
+        Self(x)
+    }
+    fn splat_mask(m: u32) -> Self {
+        Self(u64::splat_mask(m))
+    }
+    fn xor(self, other: Self) -> Self {
+        Self(self.0 ^ other.0)
+    }
+    fn and(self, other: Self) -> Self {
+        Self(self.0 & other.0)
+    }
+    fn or(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+    fn andnot(self, other: Self) -> Self {
+        Self(!self.0 & other.0)
+    }
+    fn not(self) -> Self {
+        Self(!self.0)
+    }
+    fn shl(self, n: u32) -> Self {
+        Self(self.0 << n)
+    }
+    fn shr(self, n: u32) -> Self {
+        Self(self.0 >> n)
+    }
+    fn load_row8(blocks: &[u8], i: usize) -> Self {
+        Self(u64::load_row8(blocks, i))
+    }
+    fn store_row8(self, blocks: &mut [u8], i: usize) {
+        self.0.store_row8(blocks, i)
+    }
+    fn load_row16(blocks: &[u8], i: usize) -> (Self, Self) {
+        let (lo, hi) = u64::load_row16(blocks, i);
+        (Self(lo), Self(hi))
+    }
+    fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize) {
+        u64::store_row16(lo.0, hi.0, blocks, i)
+    }
+    fn wipe(words: &mut [Self]) {
+        for w in words {
+            zeroize::Zeroize::zeroize(&mut w.0);
+        }
     }
 }
