@@ -271,3 +271,77 @@ fn the_bytes_do_not_depend_on_threads_or_window() {
         assert_eq!(files[0].len(), HEADER_LEN + len + len.div_ceil(1 << log2) * 16);
     }
 }
+
+/// Accepts `room` bytes, then fails every write.
+struct FullDisk {
+    room: usize,
+    got: Vec<u8>,
+}
+
+impl std::io::Write for FullDisk {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.room == 0 {
+            return Err(std::io::Error::other("no space left"));
+        }
+        let n = buf.len().min(self.room);
+        self.room -= n;
+        self.got.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Yields `good` bytes of `data`, then fails.
+struct BadDisk<'a> {
+    data: &'a [u8],
+    good: usize,
+}
+
+impl std::io::Read for BadDisk<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.good == 0 {
+            return Err(std::io::Error::other("input/output error"));
+        }
+        let n = buf.len().min(self.good).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        self.good -= n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn read_and_write_errors_stop_both_directions_in_any_window() {
+    // 16-byte chunks: windows of a few chunks, so the errors land in windows
+    // well after the first while the three stages are all busy.
+    let plain = data(16 * 400 + 9);
+    let options = SealOptions { member: Member::M1, chunk_log2: 4 };
+    let file = seal_with(Member::M1, 4, &plain);
+    for at in [0, 1, 100, 3000, 6000] {
+        let mut sink = FullDisk { room: at, got: Vec::new() };
+        assert!(matches!(sealed::seal(&plain[..], &mut sink, &KEY, &options), Err(SealedError::Write(_))), "{at}");
+        let mut sink = FullDisk { room: at, got: Vec::new() };
+        assert!(matches!(sealed::open(&file[..], &mut sink, &KEY), Err(SealedError::Write(_))), "{at}");
+        let source = BadDisk { data: &plain, good: at };
+        assert!(matches!(sealed::seal(source, Vec::new(), &KEY, &options), Err(SealedError::Read(_))), "{at}");
+        let source = BadDisk { data: &file, good: at };
+        assert!(matches!(sealed::open(source, Vec::new(), &KEY), Err(SealedError::Read(_))), "{at}");
+    }
+}
+
+#[test]
+fn a_failing_chunk_releases_exactly_the_chunks_before_it() {
+    let plain = data(16 * 300);
+    let file = seal_with(Member::M5, 4, &plain);
+    let piece = 16 + Member::M5.tag_len();
+    for bad in [0usize, 1, 37, 150, 299] {
+        let mut damaged = file.clone();
+        damaged[HEADER_LEN + bad * piece + 3] ^= 0x10;
+        let mut out = Vec::new();
+        let e = sealed::open(&damaged[..], &mut out, &KEY).unwrap_err();
+        assert!(matches!(e, SealedError::Authentication { chunk } if chunk == bad as u64), "{bad}: {e}");
+        assert_eq!(out, plain[..16 * bad], "chunk {bad}");
+    }
+}
