@@ -326,6 +326,8 @@ mod tests {
         let mut rng = Rng(0x5eed_0123_4567_89ab);
         let mut lens: Vec<usize> = (0..=40).collect();
         lens.extend([63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 4111, 4112, 4113, 4127, 5000]);
+        // Around the 512-block mode batch (8 KiB) and two of them.
+        lens.extend([8191, 8192, 8193, 8207, 8208, 8209, 16383, 16384, 16400]);
         for _ in 0..8 {
             lens.push((rng.next() % 5001) as usize);
         }
