@@ -7,8 +7,11 @@
 #    no AVX-512F, since then the AVX-512 cases only print "skipped";
 # 2. one thread, ECB, AVX-512 against AVX2 for SKINNY-128-128, -128-256 and
 #    -64-128, three alternating repeats (the two paths take turns inside each
-#    run), pinned to one core. The ratio to the designers' AVX2 code is not
-#    measured here (their code is not built for this machine).
+#    run), pinned to one core; and, when .gpu-bin/peer/p128 and p64 exist, the
+#    designers' AVX2 code (kste/skinny_avx, built outside the repository with a
+#    timing driver that first checks the specification's test vector in all 64
+#    blocks of a batch; never part of the repository) on the same core in the
+#    same repeat, for the 1.7x target of issue #14.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=.gpu-bin
@@ -53,6 +56,10 @@ for rep in 1 2 3; do
         # gets the warmer (or the quieter) turn.
         if ((rep % 2)); then paths=avx2,avx512; else paths=avx512,avx2; fi
         echo "-- repeat $rep $v ($paths)"
-        taskset -c 2 $B/cpu_speed --threads 1 --mib 16 --seconds 2 --variant "$v" --path "$paths" --no-spec
+        peer=""
+        [[ $v == skinny-128-128 ]] && peer=$B/peer/p128
+        [[ $v == skinny-64-128 ]] && peer=$B/peer/p64
+        if [[ -n $peer && -x $peer ]]; then taskset -c 2 "$peer" 2; fi
+        taskset -c 2 $B/cpu_speed --threads 1 --mib 1 --seconds 2 --variant "$v" --path "$paths" --no-spec
     done
 done
