@@ -65,9 +65,15 @@ fn resident(gpus: &[Arc<Gpu>], bytes: usize, runs: usize) -> Result<f64, String>
         hs.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a thread panicked".into()))).collect()
     });
     let mut slowest = 0.0f64;
-    for t in times {
-        slowest = slowest.max(t?);
+    let mut each = Vec::new();
+    for (g, t) in gpus.iter().zip(times) {
+        let t = t?;
+        each.push(format!("GPU {} {:.1} GB/s in {:.3} s", g.ordinal(), (bytes * runs) as f64 / t / 1e9, t));
+        slowest = slowest.max(t);
     }
+    // Each GPU's own rate beside the aggregate: tells a slow device from a
+    // shared bottleneck when the scaling falls short.
+    println!("resident per GPU ({} at once): {}", gpus.len(), each.join(", "));
     Ok((gpus.len() * bytes * runs) as f64 / slowest / 1e9)
 }
 
@@ -129,6 +135,12 @@ fn main() {
         membw(4 * GIB);
     }
     if what == "all" || what == "resident" {
+        // Every GPU alone first (is one device slower than another?).
+        for g in &all[1..top] {
+            if let Err(e) = resident(std::slice::from_ref(g), 2 * GIB, 10) {
+                println!("resident GPU {} alone error: {e}", g.ordinal());
+            }
+        }
         let mut one = None;
         for &n in &ns {
             match resident(&all[..n], 2 * GIB, 10) {
