@@ -30,6 +30,11 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// Launches a resident measurement times: 100 x 2 GiB is about 0.4 s a GPU.
+/// (Run 26 used 10, about 40 ms: a few milliseconds of start-up skew between the
+/// GPUs' threads then weighed 10 % or more.)
+const RESIDENT_RUNS: usize = 100;
+
 /// Every GPU of `gpus` runs `runs` ECB launches over `bytes` resident bytes at
 /// once; returns the aggregate GB/s (wall time from a common start).
 fn resident(gpus: &[Arc<Gpu>], bytes: usize, runs: usize) -> Result<f64, String> {
@@ -137,13 +142,13 @@ fn main() {
     if what == "all" || what == "resident" {
         // Every GPU alone first (is one device slower than another?).
         for g in &all[1..top] {
-            if let Err(e) = resident(std::slice::from_ref(g), 2 * GIB, 10) {
+            if let Err(e) = resident(std::slice::from_ref(g), 2 * GIB, RESIDENT_RUNS) {
                 println!("resident GPU {} alone error: {e}", g.ordinal());
             }
         }
         let mut one = None;
         for &n in &ns {
-            match resident(&all[..n], 2 * GIB, 10) {
+            match resident(&all[..n], 2 * GIB, RESIDENT_RUNS) {
                 Ok(r) => {
                     let base = *one.get_or_insert(r);
                     println!(
