@@ -107,4 +107,7 @@ cat "$OUT/info.txt"
 echo "== times"; cat "$OUT/times.txt"
 echo "== notices"; cat "$OUT"/*-stderr.txt
 echo "== side by side (head)"; head -60 "$OUT/side-by-side.md" 2>/dev/null
+# The device tool brings back only a few files from $OUT: everything also goes
+# into one archive (run 28 lost its first call's 55 files).
+(cd "$OUT" && tar czf paper-side.tgz --exclude paper-side.tgz .)
 [ "$rc_ecb" -eq 0 ] && [ "$rc_ctr" -eq 0 ]
