@@ -207,15 +207,22 @@ fn ctrl_c_prints_the_partial_result_and_exits_130_and_sigterm_143() {
         assert!(killed.success());
         child.wait_with_output().unwrap()
     };
-    let out = signalled("INT", 700);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(err.contains("interrupted after"), "{err}");
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["interrupted"], true);
-    assert_eq!(v["complete"], false);
-    let done = v["queries"].as_u64().unwrap();
-    assert!(done > 0 && done < 1 << 40, "{done}");
+    // A shell starts background jobs with SIGINT ignored, and skinny rightly
+    // keeps an inherited ignored signal ignored: then only SIGTERM can be seen
+    // (before, the test waited for ever there).
+    if common::ignored_here(2) {
+        println!("skip: SIGINT is ignored in this test's environment; only SIGTERM is checked");
+    } else {
+        let out = signalled("INT", 700);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{err}");
+        assert!(err.contains("interrupted after"), "{err}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["interrupted"], true);
+        assert_eq!(v["complete"], false);
+        let done = v["queries"].as_u64().unwrap();
+        assert!(done > 0 && done < 1 << 40, "{done}");
+    }
     // SIGTERM: the same, with its own status.
     let out = signalled("TERM", 500);
     assert_eq!(out.status.code(), Some(143), "{}", String::from_utf8_lossy(&out.stderr));

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{bytes, library, listing, run_in, skinny, stderr};
+use common::{bytes, ignored_here, library, listing, run_in, skinny, stderr};
 use skinny::Variant;
 use skinny_bulk::mode::{Direction, Mode};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -297,16 +297,6 @@ fn key_material_in_the_wrong_place_is_never_echoed() {
             assert!(!e.contains(piece), "{args:?} echoed key material: {e}");
         }
     }
-}
-
-/// Whether this process ignores signal `sig` (Linux's /proc; false elsewhere).
-fn ignored_here(sig: u32) -> bool {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("SigIgn:"))
-        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-        .is_some_and(|mask| mask & (1 << (sig - 1)) != 0)
 }
 
 #[test]

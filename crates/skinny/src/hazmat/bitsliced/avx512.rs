@@ -102,32 +102,12 @@ impl Word for Avx512Word {
     fn shl(self, n: u32) -> Self {
         // SAFETY: AVX-512F was detected before any Avx512Word exists (module rule).
         // The shift is an immediate, so each constant `n` gets its own instruction.
-        Self(unsafe {
-            match n {
-                1 => _mm512_slli_epi64::<1>(self.0),
-                2 => _mm512_slli_epi64::<2>(self.0),
-                4 => _mm512_slli_epi64::<4>(self.0),
-                8 => _mm512_slli_epi64::<8>(self.0),
-                16 => _mm512_slli_epi64::<16>(self.0),
-                32 => _mm512_slli_epi64::<32>(self.0),
-                _ => unreachable!("the transposition shifts by powers of two up to 32"),
-            }
-        })
+        Self(unsafe { shift_by_immediate!(_mm512_slli_epi64, self.0, n) })
     }
     #[inline(always)]
     fn shr(self, n: u32) -> Self {
         // SAFETY: as for `shl`.
-        Self(unsafe {
-            match n {
-                1 => _mm512_srli_epi64::<1>(self.0),
-                2 => _mm512_srli_epi64::<2>(self.0),
-                4 => _mm512_srli_epi64::<4>(self.0),
-                8 => _mm512_srli_epi64::<8>(self.0),
-                16 => _mm512_srli_epi64::<16>(self.0),
-                32 => _mm512_srli_epi64::<32>(self.0),
-                _ => unreachable!("the transposition shifts by powers of two up to 32"),
-            }
-        })
+        Self(unsafe { shift_by_immediate!(_mm512_srli_epi64, self.0, n) })
     }
     #[inline(always)]
     fn load_row8(blocks: &[u8], i: usize) -> Self {

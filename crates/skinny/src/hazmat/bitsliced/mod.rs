@@ -29,6 +29,24 @@
 // Index loops over cells and bits read like the specification's formulas.
 #![allow(clippy::needless_range_loop)]
 
+/// `$shift::<n>($x)` for the transposition's shift counts (powers of two up to
+/// 32): the x86 shift intrinsics take their count as an immediate, so each
+/// constant count is its own instruction. Used by the SIMD word types.
+#[cfg(target_arch = "x86_64")]
+macro_rules! shift_by_immediate {
+    ($shift:ident, $x:expr, $n:expr) => {
+        match $n {
+            1 => $shift::<1>($x),
+            2 => $shift::<2>($x),
+            4 => $shift::<4>($x),
+            8 => $shift::<8>($x),
+            16 => $shift::<16>($x),
+            32 => $shift::<32>($x),
+            _ => unreachable!("the transposition shifts by powers of two up to 32"),
+        }
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
