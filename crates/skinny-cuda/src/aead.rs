@@ -194,6 +194,9 @@ impl AeadKernel {
             .alloc_zeros::<u64>((AEAD_LAUNCH_BLOCKS / WARP_BLOCKS) as usize)
             .map_err(GpuError::driver("allocating the counter buffer"))?;
         let sums = stream.alloc_zeros::<u32>(SUM_SLOTS * 4).map_err(GpuError::driver("allocating the sums"))?;
+        // The decryption kernel pairs the rounds (odd, then even with the
+        // counter): both AEAD variants have an even count (56, 48).
+        debug_assert!(counter.variant().rounds().is_multiple_of(2), "aead.cu decrypts an even number of rounds");
         Ok(Self {
             gpu: gpu.clone(),
             counter,
