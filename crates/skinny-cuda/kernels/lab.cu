@@ -5,9 +5,10 @@
 // A thread takes batches of 32 consecutive queries q0 .. q0+31 (query q0+j in
 // bit j of every register, as in bitsliced.cu). Its registers hold the 32
 // states; its 32 tweakeys, bitsliced the same way (Z arrays of 16 cells), live
-// in shared memory, one column per thread: word w of thread t at
-// lab_shared[w*T + t] (T = SKINNY_LAB_THREADS), so a warp's access to one word
-// is 32 consecutive words, free of bank conflicts (256 words of SKINNY-128-256
+// in shared memory, one column per thread: each warp of a block has a region
+// of its own, in which word w of lane l is at w*T + l (T = SKINNY_LAB_THREADS =
+// 32), so a warp's access to one word is 32 consecutive words, free of bank
+// conflicts (256 words of SKINNY-128-256
 // tweakey would not fit in registers next to the 128-register state). The
 // block kept across the two halves of a query (C, or P3) goes to a global
 // scratch buffer, a slab of 32 x NW*32 words per warp with word w of lane l at
@@ -275,7 +276,9 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
 template <int NW, int CB, int Z, bool BOOMERANG>
 DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 key_state, int rounds,
                     u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch, u64 gtid, u32 t) {
-    char* col = reinterpret_cast<char*>(lab_shared) + 4 * t;
+    // This warp's region (Z arrays of NW*32 words for each of its 32 lanes),
+    // then this lane's column in it.
+    char* col = reinterpret_cast<char*>(lab_shared) + (t >> 5) * (Z * NW * 32 * LAB_STRIDE) + 4 * (t & 31);
     u32* saved = scratch + (gtid >> 5) * (NW * 32 * 32) + (gtid & 31);  // this warp's slab, this lane
     const u64 i0 = gtid * 32;
     const int valid = i0 >= count ? 0 : (int)min(count - i0, (u64)32);
@@ -294,7 +297,7 @@ DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 ke
 
 #ifndef SKINNY_HOSTSIM
 #define LAB_ENTRY(name, NW, CB, Z, BOOM)                                                          \
-    extern "C" __global__ void __launch_bounds__(LAB_T)                                          \
+    extern "C" __global__ void __launch_bounds__(LAB_T * SKINNY_LAB_MAX_WARPS)                  \
     name(u64 start, u64 count, u64 key_every, u64 plain_state, u64 key_state, int rounds,       \
          u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch) {                           \
         lab_kernel<NW, CB, Z, BOOM>(start, count, key_every, plain_state, key_state, rounds,     \

@@ -110,11 +110,14 @@ pub const BITSLICED_THREADS: u32 = 128;
 /// Threads per block of the paper's kernels (`SKINNY_PAPER_THREADS`).
 pub const PAPER_THREADS: u32 = 512;
 
-/// Threads per block of the lab kernels (`SKINNY_LAB_THREADS`): each keeps its
-/// 32 tweakeys in shared memory (1 KiB a thread for SKINNY-128-256), so
-/// blocks are one warp, letting an SM fill its shared memory with as many
-/// as fit.
+/// Lanes of a lab kernel's shared-memory region (`SKINNY_LAB_THREADS`): each
+/// warp keeps its threads' 32 tweakeys each in a region of its own (1 KiB a
+/// thread for SKINNY-128-256), word `w` of lane `l` at `w * 32 + l`.
 pub const LAB_THREADS: u32 = 32;
+
+/// The most warps a lab block holds (`SKINNY_LAB_MAX_WARPS`, the kernels'
+/// launch bound): at 255 registers a thread an SM holds eight warps.
+pub const LAB_MAX_WARPS: u32 = 8;
 
 /// The most rounds of any variant (SKINNY-128-384): the size of the kernels'
 /// round-constant arrays (`SKINNY_MAX_ROUNDS`).
@@ -128,6 +131,7 @@ pub(crate) fn nvrtc_defines() -> Vec<String> {
         format!("-DSKINNY_BS_THREADS={BITSLICED_THREADS}"),
         format!("-DSKINNY_PAPER_THREADS={PAPER_THREADS}"),
         format!("-DSKINNY_LAB_THREADS={LAB_THREADS}"),
+        format!("-DSKINNY_LAB_MAX_WARPS={LAB_MAX_WARPS}"),
     ]
 }
 

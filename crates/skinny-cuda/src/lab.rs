@@ -14,7 +14,7 @@
 
 use crate::constants::{Symbol, MAX_ROUNDS};
 use crate::device::Gpu;
-use crate::kernels::{lab_entry_point, LabExperiment, LAB, LAB_THREADS};
+use crate::kernels::{lab_entry_point, LabExperiment, LAB, LAB_MAX_WARPS, LAB_THREADS};
 use crate::GpuError;
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use skinny::hazmat::spec::round::ROUND_CONSTANTS;
@@ -213,11 +213,21 @@ fn symbol(name: &'static str, words: Vec<u32>) -> Symbol {
     Symbol { name, words: Zeroizing::new(words) }
 }
 
-/// Bytes of shared memory a block of the kernel for `variant` needs: the
+/// Bytes of shared memory a warp of the kernel for `variant` needs: the
 /// bitsliced tweakeys of its threads' 32 queries each.
 pub fn shared_bytes(variant: Variant) -> usize {
     let nw = variant.block_bytes() / 4;
     variant.tk_count() * nw * 32 * LAB_THREADS as usize * 4
+}
+
+/// Warps a block of the kernel for `variant`, given the shared memory a block
+/// may have (`max_shared`): as many regions as fit, at most
+/// [`LAB_MAX_WARPS`]. Shared memory, not registers, held the one-warp blocks
+/// of SKINNY-128-256 to six warps an SM (Nsight Compute, run 32: 32 KB each
+/// plus the driver's 1 KB a block); one block of seven holds seven.
+pub fn warps_per_block(variant: Variant, max_shared: usize) -> u32 {
+    let fit = (max_shared / shared_bytes(variant)).max(1);
+    (fit as u32).min(LAB_MAX_WARPS)
 }
 
 /// The `__constant__` data of the lab kernels for `setup` (public data).
@@ -310,6 +320,8 @@ pub struct LabKernel {
     rec: Option<CudaSlice<u64>>,
     /// A block per thread of a launch (the saved block of its queries).
     scratch: CudaSlice<u32>,
+    /// Warps a block ([`warps_per_block`]).
+    warps: u32,
 }
 
 impl LabKernel {
@@ -325,7 +337,13 @@ impl LabKernel {
         let module = gpu.load_module(&LAB)?;
         let stream = gpu.new_stream()?;
         let func = module.load_function(name).map_err(GpuError::driver("loading a lab kernel"))?;
-        let bytes = i32::try_from(shared_bytes(v)).map_err(|_| GpuError::Internal("lab shared memory size"))?;
+        let max_shared = gpu
+            .context()
+            .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+            .map_err(GpuError::driver("reading the shared memory a block may have"))?;
+        let warps = warps_per_block(v, usize::try_from(max_shared).unwrap_or(0));
+        let bytes = i32::try_from(shared_bytes(v) * warps as usize)
+            .map_err(|_| GpuError::Internal("lab shared memory size"))?;
         func.set_attribute(
             cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             bytes,
@@ -335,9 +353,11 @@ impl LabKernel {
         let hits = stream.alloc_zeros::<u64>(1).map_err(GpuError::driver("allocating lab counters"))?;
         let rec_n = stream.alloc_zeros::<u32>(1).map_err(GpuError::driver("allocating lab counters"))?;
         // One saved block per thread of the largest launch: 512 MiB for 128-bit blocks.
-        let words = (LAUNCH_QUERIES / 32) as usize * v.block_bytes() * 8;
+        // Plus a block's worth: the last block's threads past the end run too.
+        let threads = (LAUNCH_QUERIES / 32) as usize + (LAB_MAX_WARPS * 32) as usize;
+        let words = threads * v.block_bytes() * 8;
         let scratch = stream.alloc_zeros::<u32>(words).map_err(GpuError::driver("allocating the lab scratch"))?;
-        Ok(Self { gpu: gpu.clone(), setup, stream, _module: module, func, hits, rec_n, rec: None, scratch })
+        Ok(Self { gpu: gpu.clone(), setup, stream, _module: module, func, hits, rec_n, rec: None, scratch, warps })
     }
 
     /// The GPU.
@@ -382,12 +402,13 @@ impl LabKernel {
                     .map_err(GpuError::driver("allocating the hit record"))?,
             );
         }
-        // A thread per batch of 32 queries (at most 2^20 one-warp blocks).
-        let grid = count.div_ceil(32 * u64::from(LAB_THREADS)) as u32;
+        // A thread per batch of 32 queries, `warps` warps a block.
+        let threads_per_block = LAB_THREADS * self.warps;
+        let grid = count.div_ceil(32 * u64::from(threads_per_block)) as u32;
         let cfg = LaunchConfig {
             grid_dim: (grid, 1, 1),
-            block_dim: (LAB_THREADS, 1, 1),
-            shared_mem_bytes: shared_bytes(self.setup.variant) as u32,
+            block_dim: (threads_per_block, 1, 1),
+            shared_mem_bytes: (shared_bytes(self.setup.variant) * self.warps as usize) as u32,
         };
         self.stream.memset_zeros(&mut self.hits).map_err(GpuError::driver("clearing lab counters"))?;
         self.stream.memset_zeros(&mut self.rec_n).map_err(GpuError::driver("clearing lab counters"))?;
@@ -539,5 +560,20 @@ mod tests {
             assert!(LAB.text.contains(&format!("{}[", s.name)), "{} is declared in lab.cu", s.name);
         }
         assert!(shared_bytes(Variant::Skinny128_384) <= 227 * 1024);
+    }
+
+    #[test]
+    fn blocks_hold_as_many_warps_as_shared_memory_allows() {
+        // An H200 lets a block have 227 KiB.
+        let h200 = 227 * 1024;
+        assert_eq!(warps_per_block(Variant::Skinny128_256, h200), 7);
+        assert_eq!(warps_per_block(Variant::Skinny128_384, h200), 4);
+        assert_eq!(warps_per_block(Variant::Skinny128_128, h200), LAB_MAX_WARPS);
+        assert_eq!(warps_per_block(Variant::Skinny64_192, h200), LAB_MAX_WARPS);
+        // Never none, even where one warp's region is more than the limit.
+        assert_eq!(warps_per_block(Variant::Skinny128_384, 1024), 1);
+        for v in Variant::ALL {
+            assert!(shared_bytes(v) * warps_per_block(v, h200) as usize <= h200, "{v}");
+        }
     }
 }
