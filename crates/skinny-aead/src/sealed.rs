@@ -475,7 +475,8 @@ pub fn seal_with_prefix<R: Read + Send, W: Write + Send>(
 /// No byte of a chunk reaches `writer` before that chunk's tag verified, and
 /// chunks are written in order; when a chunk fails, the chunks before it are
 /// written (they verified) and nothing after. The member and chunk size come
-/// from the header. Memory and threads as for [`seal`].
+/// from the header. Threads as for [`seal`]; memory as for [`seal`] and as
+/// much again for the plaintext, which is kept apart from the ciphertext.
 ///
 /// # Errors
 /// Not a sealed file, an unknown version, a damaged header, truncation,
