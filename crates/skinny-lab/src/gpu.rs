@@ -30,6 +30,16 @@ pub use skinny_cuda::{Gpu, GpuError, GpuSet};
 const RECORD: u32 = 4096;
 
 impl Differential {
+    /// The experiment as the GPU kernels take it.
+    fn gpu_query(&self) -> LabQuery {
+        LabQuery::Differential {
+            dp: self.dp.clone(),
+            dc: self.dc.clone(),
+            dc_mask: self.dc_mask.clone(),
+            dk: self.dk.clone(),
+        }
+    }
+
     /// [`Differential::run_with`] on `gpu`.
     ///
     /// # Errors
@@ -37,12 +47,7 @@ impl Differential {
     /// does not confirm ([`LabError::GpuMismatch`]).
     pub fn run_gpu(&self, gpu: &Arc<Gpu>, control: &Control) -> Result<Outcome<Pair>, LabError> {
         self.check()?;
-        let query = LabQuery::Differential {
-            dp: self.dp.clone(),
-            dc: self.dc.clone(),
-            dc_mask: self.dc_mask.clone(),
-            dk: self.dk.clone(),
-        };
+        let query = self.gpu_query();
         run(&self.common, query, gpu, control, |q| self.pair_at(q))
     }
 
@@ -53,17 +58,17 @@ impl Differential {
     /// As [`Differential::run_gpu`], a GPU's error naming it.
     pub fn run_gpus(&self, gpus: &GpuSet, control: &Control) -> Result<Outcome<Pair>, LabError> {
         self.check()?;
-        let query = LabQuery::Differential {
-            dp: self.dp.clone(),
-            dc: self.dc.clone(),
-            dc_mask: self.dc_mask.clone(),
-            dk: self.dk.clone(),
-        };
+        let query = self.gpu_query();
         run_set(&self.common, &query, gpus, control, &|q| self.pair_at(q))
     }
 }
 
 impl Boomerang {
+    /// The experiment as the GPU kernels take it.
+    fn gpu_query(&self) -> LabQuery {
+        LabQuery::Boomerang { dp: self.dp.clone(), dc: self.dc.clone(), dk1: self.dk1.clone(), dk2: self.dk2.clone() }
+    }
+
     /// [`Boomerang::run_with`] on `gpu`.
     ///
     /// # Errors
@@ -71,12 +76,7 @@ impl Boomerang {
     /// does not confirm ([`LabError::GpuMismatch`]).
     pub fn run_gpu(&self, gpu: &Arc<Gpu>, control: &Control) -> Result<Outcome<Quartet>, LabError> {
         self.check()?;
-        let query = LabQuery::Boomerang {
-            dp: self.dp.clone(),
-            dc: self.dc.clone(),
-            dk1: self.dk1.clone(),
-            dk2: self.dk2.clone(),
-        };
+        let query = self.gpu_query();
         run(&self.common, query, gpu, control, |q| self.quartet_at(q))
     }
 
@@ -87,12 +87,7 @@ impl Boomerang {
     /// As [`Boomerang::run_gpu`], a GPU's error naming it.
     pub fn run_gpus(&self, gpus: &GpuSet, control: &Control) -> Result<Outcome<Quartet>, LabError> {
         self.check()?;
-        let query = LabQuery::Boomerang {
-            dp: self.dp.clone(),
-            dc: self.dc.clone(),
-            dk1: self.dk1.clone(),
-            dk2: self.dk2.clone(),
-        };
+        let query = self.gpu_query();
         run_set(&self.common, &query, gpus, control, &|q| self.quartet_at(q))
     }
 }

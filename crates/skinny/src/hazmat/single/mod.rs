@@ -139,11 +139,7 @@ pub fn encrypt_block_with(
     rtk: &RoundTweakeys,
     block: &mut [u8],
 ) -> Result<(), PathUnavailable> {
-    if !path.is_available() {
-        return Err(PathUnavailable(path));
-    }
-    crypt(path, true, width, rtk, block);
-    Ok(())
+    crypt_with(path, true, width, rtk, block)
 }
 
 /// Decrypts one block in place on `path`, for tests and benchmarks.
@@ -159,10 +155,21 @@ pub fn decrypt_block_with(
     rtk: &RoundTweakeys,
     block: &mut [u8],
 ) -> Result<(), PathUnavailable> {
+    crypt_with(path, false, width, rtk, block)
+}
+
+/// [`crypt`] where `path` is available, else [`PathUnavailable`].
+fn crypt_with(
+    path: Path,
+    encrypt: bool,
+    width: CellWidth,
+    rtk: &RoundTweakeys,
+    block: &mut [u8],
+) -> Result<(), PathUnavailable> {
     if !path.is_available() {
         return Err(PathUnavailable(path));
     }
-    crypt(path, false, width, rtk, block);
+    crypt(path, encrypt, width, rtk, block);
     Ok(())
 }
 
