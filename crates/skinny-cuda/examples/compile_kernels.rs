@@ -9,7 +9,12 @@ fn main() {
     let dir = args.get(1).cloned().unwrap_or_else(|| ".".into());
     let major = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(9);
     let minor = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
-    for src in [skinny_cuda::kernels::BITSLICED, skinny_cuda::kernels::PAPER] {
+    for src in [
+        skinny_cuda::kernels::BITSLICED,
+        skinny_cuda::kernels::PAPER,
+        skinny_cuda::kernels::LAB,
+        skinny_cuda::kernels::AEAD,
+    ] {
         match skinny_cuda::device::compile_offline(&src, (major, minor)) {
             Ok(img) => {
                 let path = format!("{dir}/{}.cubin", src.name);

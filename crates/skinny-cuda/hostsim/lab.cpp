@@ -20,8 +20,7 @@ using std::min;
 #include "../kernels/lab.cu"
 
 static u32* symbol(const std::string& s) {
-    if (s == "lab_ark") return lab_ark;
-    if (s == "lab_lfsr") return lab_lfsr;
+    if (s == "lab_load_cell") return lab_load_cell;
     if (s == "lab_rc") return lab_rc;
     if (s == "lab_dp") return lab_dp;
     if (s == "lab_dc") return lab_dc;

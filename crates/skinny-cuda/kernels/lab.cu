@@ -17,14 +17,27 @@
 // touched three times a batch; in shared memory it would halve the warps an
 // SM can hold.
 //
-// The tweakey schedule moves nothing. Its cell permutation and the LFSRs' bit
-// shifts are renamings, tracked on the host (src/lab.rs): `lab_ark` says which
-// shared word holds bit i of cell c of TKz in round r, `lab_lfsr` which word
-// gets XORed with which after round r (the one real operation of an LFSR step:
-// its new bit goes where its dropped bit was). Both repeat every 16 rounds
-// (the permutation has order 16; each cell takes 8 LFSR steps in that time);
-// a host test checks it. An update is its own inverse (a ^= b with b
-// untouched), so decryption walks the same tables back.
+// The tweakey schedule moves few words, and finds every word it reads at a
+// fixed offset from one of eight per-round cell addresses (a shared load with
+// an immediate offset: run 32's kernels computed one address a word from a
+// table in the constant bank, 144 adds and 75 constant loads a round of about
+// 720 instructions, and missed the constant cache). The layout of TKz in a
+// lane's column, in words: z*16*CB + h*8*CB + slot*CB + i, bit i of the cell
+// in slot `slot` of half h. SKINNY's permutation PT moves rows 0-1 to rows 2-3
+// unchanged and rows 2-3 to rows 0-1 through P = PT[0..8] - 8 (then the LFSRs
+// step rows 0-1). So the half that is rows 0-1 alternates (half r & 1 in
+// round r) and stays put in between; and P is one 8-cycle, 0 -> 1 -> 7 -> 3 ->
+// 5 -> 6 -> 4 -> 2 -> 0, so with slots holding the cells in cycle order the
+// renaming by P is a rotation: in round r, cell c of rows 0-1 is in slot
+// (SLOT_OF[c] + r / 2) mod 8 of half r & 1 (as in aead.cu). The LFSRs are
+// done on the data: a round that reads a TK2/TK3 cell for its key writes the
+// cell back stepped (8 stores a cell, one XOR), ready for its next use two
+// rounds later; decryption reads stepped cells, steps them back in registers
+// and writes them back. Half 1 starts one step ahead (its cells are stepped on
+// their way into rows 0-1 in round 1). The host (src/lab.rs) places the
+// tweakey words (`lab_load_cell`) and follows the same steps for the related-
+// tweakey differences; a host test checks every round key against the
+// specification.
 //
 // Related tweakeys cost no second schedule: the schedule is linear, so
 // K ^ d is K's words with the words where d's schedule has a 1 negated; the
@@ -51,9 +64,9 @@
 #define LAB_T SKINNY_LAB_THREADS
 #define LAB_STRIDE (LAB_T * 4)  // bytes between a thread's consecutive shared words
 
-// Shared word offsets (bytes, already times LAB_STRIDE), see the host's lab.rs.
-__constant__ u32 lab_ark[16 * 3 * 64];     // (r % 16, z, 8-cell index c*CB + i)
-__constant__ u32 lab_lfsr[16 * 16 * 2];    // (r % 16, pair, {a, b}): word a ^= word b
+// Byte offset (times LAB_STRIDE) of the cell that takes bits g*CB .. g*CB+CB-1
+// of 32-bit tweakey word u, at [u * 8 + g] (see the host's lab.rs).
+__constant__ u32 lab_load_cell[12 * 8];
 __constant__ u32 lab_rc[SKINNY_MAX_ROUNDS * 6];  // 0/~0: c0 bits 0..3 (cell 0), c1 bits 0..1 (cell 4)
 __constant__ u32 lab_dp[128];       // the plaintext difference, 0/~0 per state register
 __constant__ u32 lab_dc[128];       // the boomerang's ciphertext difference
@@ -82,35 +95,97 @@ DEV u64 lab_mix(u64 z) {
 
 DEV u32& lab_word(char* col, u32 off) { return *reinterpret_cast<u32*>(col + off); }
 
+// Strides of the tweakey layout, in bytes: a cell, a half, a TK array.
+#define LAB_CELL_BYTES(CB) ((CB) * LAB_STRIDE)
+#define LAB_HALF_BYTES(CB) (8 * (CB) * LAB_STRIDE)
+#define LAB_TK_BYTES(CB) (16 * (CB) * LAB_STRIDE)
+
+// SLOT_OF[c] = j where CYCLE[j] = c, CYCLE = (0, 1, 7, 3, 5, 6, 4, 2): one
+// nibble per cell, so that it folds to an immediate.
+DEV constexpr int lab_slot_of(int c) { return (0x25463710 >> (4 * c)) & 7; }
+
+// The LFSR of TK2 (Z_IDX 1) or TK3 (Z_IDX 2) on one bitsliced cell: w = L(v).
+// TK2: bits move up one, the new bit 0 is x7 ^ x5 (4-bit cells: x3 ^ x2); TK3:
+// bits move down one, the new top bit is x0 ^ x6 (x0 ^ x3).
+template <int CB, int Z_IDX>
+DEV void lab_lfsr(u32* w, const u32* v) {
+    if (Z_IDX == 1) {
+#pragma unroll
+        for (int i = CB - 1; i > 0; i--) w[i] = v[i - 1];
+        w[0] = v[CB - 1] ^ v[CB == 8 ? 5 : 2];
+    } else {
+#pragma unroll
+        for (int i = 0; i < CB - 1; i++) w[i] = v[i + 1];
+        w[CB - 1] = v[0] ^ v[CB == 8 ? 6 : 3];
+    }
+}
+
+// Its inverse: v = L^-1(w).
+template <int CB, int Z_IDX>
+DEV void lab_lfsr_inv(u32* v, const u32* w) {
+    if (Z_IDX == 1) {
+#pragma unroll
+        for (int i = 0; i < CB - 1; i++) v[i] = w[i + 1];
+        v[CB - 1] = w[0] ^ w[CB == 8 ? 6 : 3];
+    } else {
+#pragma unroll
+        for (int i = CB - 1; i > 0; i--) v[i] = w[i - 1];
+        v[0] = w[CB - 1] ^ w[CB == 8 ? 5 : 2];
+    }
+}
+
+// Cell c of TK array z in round r: its CB words start here.
+template <int CB>
+DEV char* lab_cell(char* col, int r, int c) {
+    return col + (r & 1) * LAB_HALF_BYTES(CB) + ((lab_slot_of(c) + (r >> 1)) & 7) * LAB_CELL_BYTES(CB);
+}
+
 // The 8*CB round-key registers of round r: TK1 ^ TK2 ^ TK3 at the cells of
 // rows 0 and 1, and the round constants c0, c1 (c2 is the round function's).
-// Folding the arrays into one word per bit first keeps 64 values in flight
-// next to the state, not the 128 or 192 loaded words (measured: XORing each
-// loaded word straight into the state made the compiler hoist every load
-// and spill about 1 KiB a thread).
-template <int CB, int Z>
+// FORWARD: the TK2/TK3 cells read are written back stepped by their LFSR (for
+// round r + 2); backward (decryption, from round r + 2's cells): they are read
+// stepped, stepped back here, and written back so. Folding the arrays into one
+// word per bit first keeps 64 values in flight next to the state (XORing each
+// loaded word straight into the state made the compiler hoist every load and
+// spill).
+template <int CB, int Z, bool FORWARD>
 DEV void lab_round_key(u32* k, char* col, int r) {
-    const u32* ark = lab_ark + (r & 15) * 192;
 #pragma unroll
-    for (int ci = 0; ci < 8 * CB; ci++) {
-        u32 x = lab_word(col, ark[ci]);
-        if (Z == 2) x ^= lab_word(col, ark[64 + ci]);
-        if (Z == 3) x = xor3(x, lab_word(col, ark[64 + ci]), lab_word(col, ark[128 + ci]));
-        k[ci] = x;
+    for (int c = 0; c < 8; c++) {
+        char* cell = lab_cell<CB>(col, r, c);
+        u32 x[CB];
+#pragma unroll
+        for (int i = 0; i < CB; i++) x[i] = lab_word(cell, i * LAB_STRIDE);
+#pragma unroll
+        for (int z = 1; z < Z; z++) {
+            char* tz = cell + z * LAB_TK_BYTES(CB);
+            u32 v[CB], w[CB];
+#pragma unroll
+            for (int i = 0; i < CB; i++) v[i] = lab_word(tz, i * LAB_STRIDE);
+            if (FORWARD) {
+                if (z == 1) lab_lfsr<CB, 1>(w, v); else lab_lfsr<CB, 2>(w, v);
+#pragma unroll
+                for (int i = 0; i < CB; i++) {
+                    lab_word(tz, i * LAB_STRIDE) = w[i];
+                    x[i] ^= v[i];
+                }
+            } else {
+                if (z == 1) lab_lfsr_inv<CB, 1>(w, v); else lab_lfsr_inv<CB, 2>(w, v);
+#pragma unroll
+                for (int i = 0; i < CB; i++) {
+                    lab_word(tz, i * LAB_STRIDE) = w[i];
+                    x[i] ^= w[i];
+                }
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < CB; i++) k[c * CB + i] = x[i];
     }
     const u32* rc = lab_rc + r * 6;
 #pragma unroll
     for (int i = 0; i < 4; i++) k[i] ^= rc[i];
     k[4 * CB] ^= rc[4];
     k[4 * CB + 1] ^= rc[5];
-}
-
-// The LFSR steps after round r (8 cells of TK2, then of TK3), or their undoing.
-template <int Z>
-DEV void lab_lfsr_step(char* col, int r) {
-    const u32* p = lab_lfsr + (r & 15) * 32;
-#pragma unroll
-    for (int i = 0; i < 8 * (Z - 1); i++) lab_word(col, p[2 * i]) ^= lab_word(col, p[2 * i + 1]);
 }
 
 DEV void lab_negate(char* col, const u32* list) {
@@ -124,37 +199,78 @@ DEV void lab_encrypt(u32* s, char* col, int rounds) {
 #pragma unroll 1
     for (int r = 0; r < rounds; r++) {
         u32 k[8 * CB];
-        lab_round_key<CB, Z>(k, col, r);
+        lab_round_key<CB, Z, true>(k, col, r);
         sub_cells<CB>(s);
         add_round_masks<CB>(s, k);
         shift_mix<CB>(s);
-        lab_lfsr_step<Z>(col, r);
     }
 }
 
-// From the tweakey state after `rounds` rounds back to the first: each round
-// first undoes its LFSR steps. Rotated like bitsliced.cu's decrypt_slices, so
-// that the loop body ends with computed values rather than S-box renamings.
+// From the tweakey state after `rounds` rounds back to the first. Rotated
+// like bitsliced.cu's decrypt_slices, so that the loop body ends with computed
+// values rather than S-box renamings.
 template <int CB, int Z>
 DEV void lab_decrypt(u32* s, char* col, int rounds) {
     u32 k[8 * CB];
-    lab_lfsr_step<Z>(col, rounds - 1);
-    lab_round_key<CB, Z>(k, col, rounds - 1);
+    lab_round_key<CB, Z, false>(k, col, rounds - 1);
     mix_shift_inv_add<CB>(s, k);
 #pragma unroll 1
     for (int r = rounds - 2; r >= 0; r--) {
         sub_cells_inv<CB>(s);
-        lab_lfsr_step<Z>(col, r);
-        lab_round_key<CB, Z>(k, col, r);
+        lab_round_key<CB, Z, false>(k, col, r);
         mix_shift_inv_add<CB>(s, k);
     }
     sub_cells_inv<CB>(s);
 }
 
-template <int Z>
-DEV void lab_unschedule(char* col, int rounds) {
+// One LFSR step of cell v of TK array z (1 or 2), forward or back.
+template <int CB, int Z, bool FORWARD>
+DEV void lab_step_cell(u32* v, int z) {
+    u32 w[CB];
+    if (FORWARD) {
+        if (z == 1) lab_lfsr<CB, 1>(w, v); else lab_lfsr<CB, 2>(w, v);
+    } else {
+        if (z == 1) lab_lfsr_inv<CB, 1>(w, v); else lab_lfsr_inv<CB, 2>(w, v);
+    }
+#pragma unroll
+    for (int i = 0; i < CB; i++) v[i] = w[i];
+}
+
+// Steps every TK2/TK3 cell of half h by its LFSR `n` times forward, or back
+// (the slots' order does not matter: every cell of a half takes the same steps).
+template <int CB, int Z, bool FORWARD>
+DEV void lab_step_half(char* col, int h, int n) {
+#pragma unroll
+    for (int z = 1; z < Z; z++) {
 #pragma unroll 1
-    for (int r = rounds - 1; r >= 0; r--) lab_lfsr_step<Z>(col, r);
+        for (int slot = 0; slot < 8; slot++) {
+            char* cell = col + z * LAB_TK_BYTES(CB) + h * LAB_HALF_BYTES(CB) + slot * LAB_CELL_BYTES(CB);
+            u32 v[CB];
+#pragma unroll
+            for (int i = 0; i < CB; i++) v[i] = lab_word(cell, i * LAB_STRIDE);
+            // CB steps at a time unrolled (the renaming of the words is then
+            // free), the rest one at a time.
+            int j = 0;
+#pragma unroll 1
+            for (; j + CB <= n; j += CB) {
+#pragma unroll
+                for (int q = 0; q < CB; q++) lab_step_cell<CB, Z, FORWARD>(v, z);
+            }
+#pragma unroll 1
+            for (; j < n; j++) lab_step_cell<CB, Z, FORWARD>(v, z);
+#pragma unroll
+            for (int i = 0; i < CB; i++) lab_word(cell, i * LAB_STRIDE) = v[i];
+        }
+    }
+}
+
+// Back from the state after `rounds` rounds to the first: half 0 served rounds
+// 0, 2, ... and half 1 rounds 1, 3, ..., each stepping its cells once.
+template <int CB, int Z>
+DEV void lab_unschedule(char* col, int rounds) {
+    if (Z == 1) return;
+    lab_step_half<CB, Z, false>(col, 0, (rounds + 1) >> 1);
+    lab_step_half<CB, Z, false>(col, 1, rounds >> 1);
 }
 
 // Swaps the state with the saved block, XORing `d` into what comes back.
@@ -168,24 +284,39 @@ DEV void lab_swap_saved(u32* s, u32* saved, const u32* d) {
     }
 }
 
-// The tweakeys of queries q0 .. q0+31, bitsliced into this thread's column:
-// u32 word u of a tweakey is word u % NW of TK(u / NW); its 32 slices go to
-// words u*32 + p. When all 32 queries share a key (key_every >= 32, away from
-// group edges) the key is drawn once and its bits spread into all-ones /
-// all-zero words; otherwise each query's key is drawn and transposed.
-template <int NW, int Z>
-DEV void lab_load_tweakeys(char* col, u64 q0, u64 key_every, u64 key_state) {
+// Word u's 32 slices x[0..32] to their cells (lab_load_cell): slice p is bit
+// p % CB of the cell of group p / CB.
+template <int CB>
+DEV void lab_put_word(char* col, int u, const u32* x) {
+#pragma unroll
+    for (int g = 0; g < 32 / CB; g++) {
+        char* cell = col + lab_load_cell[u * 8 + g];
+#pragma unroll
+        for (int i = 0; i < CB; i++) lab_word(cell, i * LAB_STRIDE) = x[g * CB + i];
+    }
+}
+
+// The tweakeys drawn: u32 word u of a tweakey is word u % NW of TK(u / NW); its
+// 32 slices go to their cells' words. When all 32 queries share a key
+// (key_every >= 32, away from group edges) the key is drawn once and its bits
+// spread into all-ones / all-zero words; otherwise each query's key is drawn
+// and transposed.
+template <int NW, int CB, int Z>
+DEV void lab_draw_tweakeys(char* col, u64 q0, u64 key_every, u64 key_state) {
     u64 g = q0 / key_every, within = q0 % key_every;
     if (within + 31 < key_every) {
         const u64 item = lab_mix(key_state ^ g);
 #pragma unroll 1
         for (int w = 0; w < Z * NW / 2; w++) {
             const u64 x = lab_mix(item ^ ((u64)(w + 1) * LAB_PHI));
+            u32 lo[32], hi[32];
 #pragma unroll
             for (int p = 0; p < 32; p++) {
-                lab_word(col, ((2 * w) * 32 + p) * LAB_STRIDE) = 0u - (u32)((x >> p) & 1);
-                lab_word(col, ((2 * w + 1) * 32 + p) * LAB_STRIDE) = 0u - (u32)((x >> (32 + p)) & 1);
+                lo[p] = 0u - (u32)((x >> p) & 1);
+                hi[p] = 0u - (u32)((x >> (32 + p)) & 1);
             }
+            lab_put_word<CB>(col, 2 * w, lo);
+            lab_put_word<CB>(col, 2 * w + 1, hi);
         }
         return;
     }
@@ -209,19 +340,25 @@ DEV void lab_load_tweakeys(char* col, u64 q0, u64 key_every, u64 key_state) {
         }
         transpose32(lo);
         transpose32(hi);
-#pragma unroll
-        for (int p = 0; p < 32; p++) {
-            lab_word(col, ((2 * w) * 32 + p) * LAB_STRIDE) = lo[p];
-            lab_word(col, ((2 * w + 1) * 32 + p) * LAB_STRIDE) = hi[p];
-        }
+        lab_put_word<CB>(col, 2 * w, lo);
+        lab_put_word<CB>(col, 2 * w + 1, hi);
     }
+}
+
+// The tweakeys of queries q0 .. q0+31, bitsliced into this thread's column,
+// ready for round 0.
+template <int NW, int CB, int Z>
+DEV void lab_load_tweakeys(char* col, u64 q0, u64 key_every, u64 key_state) {
+    lab_draw_tweakeys<NW, CB, Z>(col, q0, key_every, key_state);
+    // Half 1's cells enter rows 0-1 in round 1 through the LFSRs.
+    if (Z > 1) lab_step_half<CB, Z, true>(col, 1, 1);
 }
 
 // One batch: queries q0 .. q0 + valid - 1. Returns the hit lanes.
 template <int NW, int CB, int Z, bool BOOMERANG>
 DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_state, int rounds, char* col,
                   u32* saved) {
-    lab_load_tweakeys<NW, Z>(col, q0, key_every, key_state);
+    lab_load_tweakeys<NW, CB, Z>(col, q0, key_every, key_state);
 
     // The 32 plaintexts, bitsliced into registers, and a copy in the scratch.
     u32 s[NW * 32];
@@ -243,7 +380,7 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
     if (!BOOMERANG) {
         lab_encrypt<CB, Z>(s, col, rounds);             // C = E_K(P)
         lab_swap_saved<NW>(s, saved, lab_dp);  // saved C; s = P ^ dp
-        lab_unschedule<Z>(col, rounds);
+        lab_unschedule<CB, Z>(col, rounds);
         lab_negate(col, lab_delta_init);               // K' = K ^ dk
         lab_encrypt<CB, Z>(s, col, rounds);             // C' = E_K'(P')
     } else {

@@ -6,11 +6,11 @@
 //! experiment itself (seeds, shards, statistics, right pairs) is the
 //! `skinny-lab` crate's, which gives the generator's seeded stream states.
 //!
-//! The tweakey schedule in the kernels moves no data: a thread's 32 tweakeys
-//! sit bitsliced in shared memory, word `u·32 + p` holding bit `p` of 32-bit
-//! word `u` of every one of them; the cell permutation and the LFSRs' shifts
-//! are renamings, tracked here ([`ScheduleTables`]); only the LFSRs' one XOR per
-//! cell is done on the device, in place.
+//! A thread's 32 tweakeys sit bitsliced in shared memory, cell by cell, laid
+//! out so that the cell permutation is a change of address ([`TweakeyLayout`]:
+//! halves that alternate as rows 0-1, slots in the order of the permutation's
+//! cycle); the LFSRs step the cells in place. This module places the tweakey
+//! words and follows the same steps for the related-tweakey differences.
 
 use crate::constants::{Symbol, MAX_ROUNDS};
 use crate::device::Gpu;
@@ -23,10 +23,11 @@ use skinny::{CellWidth, Variant};
 use std::sync::Arc;
 use zeroize::Zeroizing;
 
-/// The tweakey schedule's renamings repeat after this many rounds (the cell
-/// permutation has order 16 and every cell takes 8 LFSR steps in 16 rounds,
-/// a whole turn of an 8-bit and two of a 4-bit LFSR); a test checks it.
-const PERIOD: usize = 16;
+/// `SLOT_OF[c]`: the slot of cell `c` of rows 0-1 in round 0. The slots hold
+/// the cells in the order of the cycle of `P = PT[0..8] - 8` (0, 1, 7, 3, 5,
+/// 6, 4, 2), so that each renaming by `P` turns them by one slot. `lab.cu`
+/// has it as `lab_slot_of`; a test checks both against `PT`.
+const SLOT_OF: [usize; 8] = [0, 1, 7, 3, 6, 4, 5, 2];
 
 /// The most queries in one launch (see [`LabKernel::launch_queries`]).
 const LAUNCH_QUERIES: u64 = 1 << 25;
@@ -107,83 +108,131 @@ fn reg_of(width: CellWidth, c: usize, i: usize) -> usize {
     }
 }
 
-/// Where the kernels find each tweakey bit, round by round (shared-memory word
-/// indices, not yet scaled to bytes).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScheduleTables {
-    /// Per round: for each TK array `z` and each `8·c + ... ` index `c·CB + i`
-    /// (cell `c` of rows 0 and 1, bit `i`), the word holding it.
-    pub ark: Vec<[[u32; 64]; 3]>,
-    /// Per round: the LFSR updates after it, `(a, b)` meaning word a ^= word b.
-    pub lfsr: Vec<Vec<(u32, u32)>>,
+/// The kernels' tweakey layout and schedule, on the host, in shared-memory
+/// word indices (not yet scaled to bytes): bit `i` of the cell in slot `slot`
+/// of half `h` of TK`z` is word `((z·2 + h)·8 + slot)·CB + i`. Half `r & 1`
+/// is rows 0-1 in round `r`, with cell `c` in slot `(SLOT_OF[c] + r/2) mod 8`;
+/// a round that reads a TK2/TK3 cell steps it by its LFSR (forward), and
+/// decryption steps it back; half 1 starts one step ahead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TweakeyLayout {
+    width: CellWidth,
+    cb: usize,
+    nw: usize,
+    z_count: usize,
 }
 
-impl ScheduleTables {
-    /// Follows the schedule of `variant` for `rounds` rounds.
-    // Index loops over TK arrays, cells and bits read like the specification.
-    #[allow(clippy::needless_range_loop)]
-    pub fn new(variant: Variant, rounds: usize) -> Self {
+impl TweakeyLayout {
+    /// The layout for `variant`.
+    pub fn new(variant: Variant) -> Self {
         let width = variant.cell_width();
         let cb = match width {
             CellWidth::Byte => 8,
             CellWidth::Nibble => 4,
         };
-        let nw = variant.block_bytes() / 4;
-        let z_count = variant.tk_count();
-        let mut ark = vec![[[0u32; 64]; 3]; rounds];
-        let mut lfsr = vec![Vec::new(); rounds];
-        for z in 0..z_count {
-            // at[pos]: the original cell now at position pos; off[cell]: how far
-            // its logical bits have turned within its CB words.
-            let mut at: [usize; 16] = core::array::from_fn(|i| i);
-            let mut off = [0usize; 16];
-            let word = |cell: usize, bit: usize, off: &[usize; 16]| {
-                (z * nw * 32 + reg_of(width, cell, (bit + off[cell]) % cb)) as u32
-            };
-            for r in 0..rounds {
-                for c in 0..8 {
-                    for i in 0..cb {
-                        ark[r][z][c * cb + i] = word(at[c], i, &off);
-                    }
-                }
-                let before = at;
-                for (i, a) in at.iter_mut().enumerate() {
-                    *a = before[PT[i]];
-                }
-                for &x in &at[..8] {
-                    match z {
-                        // TK2: bits move up one, the new bit 0 (x_top ^ x_{top-2} for
-                        // 8-bit cells: x7 ^ x5; 4-bit: x3 ^ x2) takes the top bit's word.
-                        1 => {
-                            let (top, tap) = if cb == 8 { (7, 5) } else { (3, 2) };
-                            lfsr[r].push((word(x, top, &off), word(x, tap, &off)));
-                            off[x] = (off[x] + cb - 1) % cb;
-                        }
-                        // TK3: bits move down one, the new top bit (x0 ^ x6; 4-bit:
-                        // x0 ^ x3) takes bit 0's word.
-                        2 => {
-                            let tap = if cb == 8 { 6 } else { 3 };
-                            lfsr[r].push((word(x, 0, &off), word(x, tap, &off)));
-                            off[x] = (off[x] + 1) % cb;
-                        }
-                        _ => {}
-                    }
-                }
-            }
-        }
-        Self { ark, lfsr }
+        Self { width, cb, nw: variant.block_bytes() / 4, z_count: variant.tk_count() }
     }
 
-    /// The words set in the schedule state after `rounds` updates of the
-    /// tweakey `d` (a difference), as the kernels lay it out.
-    pub fn scheduled_words(&self, d: &[u8], rounds: usize) -> Vec<u32> {
-        let mut bits = tweakey_bits(d);
-        for step in &self.lfsr[..rounds] {
-            for &(a, b) in step {
-                bits[a as usize] ^= bits[b as usize];
+    /// Words a tweakey takes.
+    pub fn words(&self) -> usize {
+        self.z_count * 16 * self.cb
+    }
+
+    /// The word of bit `i` of the cell in `slot` of half `h` of TK`z`.
+    pub fn word(&self, z: usize, h: usize, slot: usize, i: usize) -> usize {
+        ((z * 2 + h) * 8 + slot) * self.cb + i
+    }
+
+    /// Round `r`'s cell `c` of rows 0-1: its half and slot.
+    pub fn round_cell(r: usize, c: usize) -> (usize, usize) {
+        (r & 1, (SLOT_OF[c] + r / 2) % 8)
+    }
+
+    /// Where the tweakey puts original cell `c`: rows 0-1 (half 0) in the
+    /// slots of round 0; rows 2-3 (half 1) where round 1 finds them, cell
+    /// `P[j]` at round 1's position `j`.
+    fn home(c: usize) -> (usize, usize) {
+        if c < 8 {
+            return (0, SLOT_OF[c]);
+        }
+        let j = (0..8).find(|&j| PT[j] == c).expect("PT maps rows 2-3 onto rows 0-1");
+        (1, SLOT_OF[j])
+    }
+
+    /// The tweakey `bytes` (or a difference) as the kernels hold it before
+    /// round 0, one bool per word.
+    pub fn load(&self, bytes: &[u8]) -> Vec<bool> {
+        let src = tweakey_bits(bytes);
+        let mut w = vec![false; self.words()];
+        for z in 0..self.z_count {
+            for c in 0..16 {
+                let (h, slot) = Self::home(c);
+                for i in 0..self.cb {
+                    w[self.word(z, h, slot, i)] = src[z * self.nw * 32 + reg_of(self.width, c, i)];
+                }
             }
         }
-        bits.iter().enumerate().filter(|(_, &b)| b).map(|(w, _)| w as u32).collect()
+        self.step_half(&mut w, 1, true);
+        w
+    }
+
+    /// `lab_load_cell`: for 32-bit tweakey word `u` and group `g` (its bits
+    /// `g·CB ..`), the word of bit 0 of the cell they go to, at `u·8 + g`.
+    pub fn load_cells(&self) -> Vec<u32> {
+        let mut t = vec![0u32; 12 * 8];
+        for u in 0..self.z_count * self.nw {
+            for g in 0..32 / self.cb {
+                let j = u * 32 + g * self.cb;
+                let (z, within) = (j / (self.nw * 32), j % (self.nw * 32));
+                let c = (0..16).find(|&c| reg_of(self.width, c, 0) == within).expect("a group is a cell");
+                let (h, slot) = Self::home(c);
+                t[u * 8 + g] = self.word(z, h, slot, 0) as u32;
+            }
+        }
+        t
+    }
+
+    /// One LFSR step (or its undoing) of every TK2/TK3 cell of half `h`.
+    pub fn step_half(&self, w: &mut [bool], h: usize, forward: bool) {
+        let cb = self.cb;
+        let (tap2, tap3) = if cb == 8 { (5, 6) } else { (2, 3) };
+        for z in 1..self.z_count {
+            for slot in 0..8 {
+                let at = self.word(z, h, slot, 0);
+                let v: Vec<bool> = w[at..at + cb].to_vec();
+                let cell = &mut w[at..at + cb];
+                match (z, forward) {
+                    // TK2: bits move up one, the new bit 0 is x7 ^ x5 (x3 ^ x2).
+                    (1, true) => {
+                        cell[1..].copy_from_slice(&v[..cb - 1]);
+                        cell[0] = v[cb - 1] ^ v[tap2];
+                    }
+                    (1, false) => {
+                        cell[..cb - 1].copy_from_slice(&v[1..]);
+                        cell[cb - 1] = v[0] ^ v[tap2 + 1];
+                    }
+                    // TK3: bits move down one, the new top bit is x0 ^ x6 (x0 ^ x3).
+                    (_, true) => {
+                        cell[..cb - 1].copy_from_slice(&v[1..]);
+                        cell[cb - 1] = v[0] ^ v[tap3];
+                    }
+                    (_, false) => {
+                        cell[1..].copy_from_slice(&v[..cb - 1]);
+                        cell[0] = v[cb - 1] ^ v[tap3 - 1];
+                    }
+                }
+            }
+        }
+    }
+
+    /// The words set in the kernels' state after `rounds` rounds of the
+    /// tweakey `d` (a difference).
+    pub fn scheduled_words(&self, d: &[u8], rounds: usize) -> Vec<u32> {
+        let mut w = self.load(d);
+        for r in 0..rounds {
+            self.step_half(&mut w, r & 1, true);
+        }
+        w.iter().enumerate().filter(|(_, &b)| b).map(|(i, _)| i as u32).collect()
     }
 }
 
@@ -242,20 +291,8 @@ pub fn lab_symbols(setup: &LabSetup) -> Result<Vec<Symbol>, GpuError> {
     let block = v.block_bytes();
     let tk = v.tweakey_bytes();
     let stride = LAB_THREADS * 4;
-    let tables = ScheduleTables::new(v, PERIOD.max(setup.rounds));
-    let mut ark = vec![0u32; PERIOD * 3 * 64];
-    let mut lfsr = vec![0u32; PERIOD * 16 * 2];
-    for r in 0..PERIOD {
-        for z in 0..3 {
-            for ci in 0..64 {
-                ark[(r * 3 + z) * 64 + ci] = tables.ark[r][z][ci] * stride;
-            }
-        }
-        for (i, &(a, b)) in tables.lfsr[r].iter().enumerate() {
-            lfsr[(r * 16 + i) * 2] = a * stride;
-            lfsr[(r * 16 + i) * 2 + 1] = b * stride;
-        }
-    }
+    let tables = TweakeyLayout::new(v);
+    let load_cell: Vec<u32> = tables.load_cells().iter().map(|w| w * stride).collect();
     let mut rc = vec![0u32; MAX_ROUNDS * 6];
     for (r, c) in ROUND_CONSTANTS.iter().take(MAX_ROUNDS).enumerate() {
         for b in 0..6 {
@@ -295,8 +332,7 @@ pub fn lab_symbols(setup: &LabSetup) -> Result<Vec<Symbol>, GpuError> {
         }
     };
     Ok(vec![
-        symbol("lab_ark", ark),
-        symbol("lab_lfsr", lfsr),
+        symbol("lab_load_cell", load_cell),
         symbol("lab_rc", rc),
         symbol("lab_dp", block_masks(&dp)),
         symbol("lab_dc", block_masks(&dc)),
@@ -458,90 +494,127 @@ mod tests {
     use super::*;
     use skinny::hazmat::spec::tweakey::{lfsr_tk2, lfsr_tk3};
 
-    /// The tables' renamings give, round by round, the specification's round
-    /// tweakeys: bit by bit, for random tweakeys of every variant.
+    fn random_tweakey(v: Variant, seed: &mut u64) -> Vec<u8> {
+        (0..v.tweakey_bytes())
+            .map(|_| {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                *seed as u8
+            })
+            .collect()
+    }
+
+    /// The specification's rows 0-1 of every TK array, round by round.
+    fn spec_round_cells(v: Variant, tk: &[u8]) -> Vec<Vec<[u8; 16]>> {
+        let cells = |z: usize| skinny::hazmat::spec::tweakey::load_tk(v.cell_width(), tk, z);
+        let mut spec: Vec<[u8; 16]> = (0..v.tk_count()).map(cells).collect();
+        let mut rounds = Vec::new();
+        for _ in 0..v.rounds() {
+            rounds.push(spec.clone());
+            for (z, arr) in spec.iter_mut().enumerate() {
+                let before = *arr;
+                for (i, x) in arr.iter_mut().enumerate() {
+                    *x = before[PT[i]];
+                }
+                for x in arr.iter_mut().take(8) {
+                    *x = match z {
+                        1 => lfsr_tk2(v.cell_width(), *x),
+                        2 => lfsr_tk3(v.cell_width(), *x),
+                        _ => *x,
+                    };
+                }
+            }
+        }
+        rounds
+    }
+
+    /// Checks that `w` holds round `r`'s rows 0-1 where the kernels read them.
+    fn check_round(t: &TweakeyLayout, v: Variant, w: &[bool], spec: &[[u8; 16]], r: usize, what: &str) {
+        for (z, arr) in spec.iter().enumerate() {
+            for c in 0..8 {
+                let (h, slot) = TweakeyLayout::round_cell(r, c);
+                for i in 0..t.cb {
+                    let want = (arr[c] >> i) & 1 == 1;
+                    assert_eq!(w[t.word(z, h, slot, i)], want, "{v} {what} round {r} TK{z} cell {c} bit {i}");
+                }
+            }
+        }
+    }
+
+    /// The layout's steps give, round by round, the specification's round
+    /// tweakeys bit by bit, forward (encryption) and back (decryption), for
+    /// random tweakeys of every variant; and undoing a whole schedule as the
+    /// differential kernels do (each half back as often as it served) restores
+    /// the start.
     #[test]
-    fn tables_follow_the_specification_schedule() {
+    fn layout_follows_the_specification_schedule() {
         let mut seed = 0x1234_5678_9abc_def1u64;
         for v in Variant::ALL {
-            let rounds = v.rounds();
-            let tables = ScheduleTables::new(v, rounds);
-            let tk: Vec<u8> = (0..v.tweakey_bytes())
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    seed as u8
-                })
-                .collect();
-            let mut bits = tweakey_bits(&tk);
-            let cells = |z: usize| skinny::hazmat::spec::tweakey::load_tk(v.cell_width(), &tk, z);
-            let mut spec: Vec<[u8; 16]> = (0..v.tk_count()).map(cells).collect();
-            let cb = if v.cell_width() == CellWidth::Byte { 8 } else { 4 };
-            for r in 0..rounds {
-                for (z, arr) in spec.iter().enumerate() {
-                    for c in 0..8 {
-                        for i in 0..cb {
-                            let want = (arr[c] >> i) & 1 == 1;
-                            assert_eq!(
-                                bits[tables.ark[r][z][c * cb + i] as usize],
-                                want,
-                                "{v} round {r} TK{z} cell {c} bit {i}"
-                            );
-                        }
-                    }
+            for _ in 0..4 {
+                let t = TweakeyLayout::new(v);
+                let tk = random_tweakey(v, &mut seed);
+                let spec = spec_round_cells(v, &tk);
+                let start = t.load(&tk);
+                let mut w = start.clone();
+                for r in 0..v.rounds() {
+                    check_round(&t, v, &w, &spec[r], r, "forward");
+                    t.step_half(&mut w, r & 1, true);
                 }
-                for &(a, b) in &tables.lfsr[r] {
-                    bits[a as usize] ^= bits[b as usize];
+                let end = w.clone();
+                for r in (0..v.rounds()).rev() {
+                    t.step_half(&mut w, r & 1, false);
+                    check_round(&t, v, &w, &spec[r], r, "backward");
                 }
-                for (z, arr) in spec.iter_mut().enumerate() {
-                    let before = *arr;
-                    for (i, x) in arr.iter_mut().enumerate() {
-                        *x = before[PT[i]];
+                assert_eq!(w, start, "{v}: back to the start");
+                for rounds in [1, 2, 7, 18, v.rounds()] {
+                    let mut w = start.clone();
+                    for r in 0..rounds {
+                        t.step_half(&mut w, r & 1, true);
                     }
-                    for x in arr.iter_mut().take(8) {
-                        *x = match z {
-                            1 => lfsr_tk2(v.cell_width(), *x),
-                            2 => lfsr_tk3(v.cell_width(), *x),
-                            _ => *x,
-                        };
+                    for _ in 0..rounds.div_ceil(2) {
+                        t.step_half(&mut w, 0, false);
                     }
+                    for _ in 0..rounds / 2 {
+                        t.step_half(&mut w, 1, false);
+                    }
+                    assert_eq!(w, start, "{v}: unschedule after {rounds} rounds");
                 }
+                let set = t.scheduled_words(&tk, v.rounds());
+                assert_eq!(set, end.iter().enumerate().filter(|(_, &b)| b).map(|(i, _)| i as u32).collect::<Vec<_>>());
             }
         }
     }
 
-    /// The kernels keep 16 rounds of tables and index them by `r % 16`.
+    /// `SLOT_OF` is the cycle of `P` (renaming by `P` turns the slots by one),
+    /// and lab.cu's `lab_slot_of` packs the same values.
     #[test]
-    fn tables_repeat_every_16_rounds() {
+    fn slots_follow_the_cycle_of_p() {
+        for c in 0..8 {
+            assert_eq!(SLOT_OF[PT[c] - 8], (SLOT_OF[c] + 1) % 8, "cell {c}");
+        }
+        let packed = SLOT_OF.iter().enumerate().fold(0u32, |a, (c, &s)| a | (s as u32) << (4 * c));
+        assert!(LAB.text.contains(&format!("0x{packed:08x}")), "lab.cu packs SLOT_OF as 0x{packed:08x}");
+    }
+
+    /// The kernels' loading (`lab_load_cell`, then half 1 stepped once) puts
+    /// every bit where [`TweakeyLayout::load`] does.
+    #[test]
+    fn load_table_places_every_bit() {
+        let mut seed = 0x0fed_cba9_8765_4321u64;
         for v in Variant::ALL {
-            let t = ScheduleTables::new(v, MAX_ROUNDS);
-            for r in PERIOD..MAX_ROUNDS {
-                assert_eq!(t.ark[r], t.ark[r - PERIOD], "{v} ark round {r}");
-                assert_eq!(t.lfsr[r], t.lfsr[r - PERIOD], "{v} lfsr round {r}");
+            let t = TweakeyLayout::new(v);
+            let tk = random_tweakey(v, &mut seed);
+            let src = tweakey_bits(&tk);
+            let cells = t.load_cells();
+            let mut w = vec![false; t.words()];
+            for (j, &bit) in src.iter().enumerate() {
+                let (u, p) = (j / 32, j % 32);
+                w[cells[u * 8 + p / t.cb] as usize + p % t.cb] = bit;
             }
-            assert_eq!(t.lfsr[0].len(), 8 * (v.tk_count() - 1));
+            t.step_half(&mut w, 1, true);
+            assert_eq!(w, t.load(&tk), "{v}");
         }
-    }
-
-    #[test]
-    fn undoing_the_updates_restores_the_tweakey() {
-        let v = Variant::Skinny128_384;
-        let t = ScheduleTables::new(v, 20);
-        let d: Vec<u8> = (0..48u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
-        let mut bits = tweakey_bits(&d);
-        for step in &t.lfsr {
-            for &(a, b) in step {
-                bits[a as usize] ^= bits[b as usize];
-            }
-        }
-        for step in t.lfsr.iter().rev() {
-            for &(a, b) in step.iter().rev() {
-                bits[a as usize] ^= bits[b as usize];
-            }
-        }
-        assert_eq!(bits, tweakey_bits(&d));
-        assert_eq!(t.scheduled_words(&d, 0).len(), tweakey_bits(&d).iter().filter(|b| **b).count());
     }
 
     #[test]
@@ -554,7 +627,7 @@ mod tests {
             key_state: 2,
             query: LabQuery::Boomerang { dp: vec![1; 16], dc: vec![2; 16], dk1: vec![0xff; 48], dk2: vec![0xff; 48] },
         };
-        let sizes = [16 * 3 * 64, 16 * 16 * 2, MAX_ROUNDS * 6, 128, 128, 128, 128, 385, 385];
+        let sizes = [12 * 8, MAX_ROUNDS * 6, 128, 128, 128, 128, 385, 385];
         for (s, n) in lab_symbols(&setup).unwrap().iter().zip(sizes) {
             assert_eq!(s.words.len(), n, "{}", s.name);
             assert!(LAB.text.contains(&format!("{}[", s.name)), "{} is declared in lab.cu", s.name);
