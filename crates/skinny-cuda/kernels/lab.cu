@@ -6,10 +6,11 @@
 // bit j of every register, as in bitsliced.cu). Its registers hold the 32
 // states; its 32 tweakeys, bitsliced the same way (Z arrays of 16 cells), live
 // in shared memory, one column per thread: each warp of a block has a region
-// of its own, in which word w of lane l is at w*T + l (T = SKINNY_LAB_THREADS =
-// 32), so a warp's access to one word is 32 consecutive words, free of bank
-// conflicts (256 words of SKINNY-128-256
-// tweakey would not fit in registers next to the 128-register state). The
+// of its own, in which words w .. w+3 (w a multiple of 4) of lane l are the
+// four words at (w/4 * T + l) * 4 (T = SKINNY_LAB_THREADS = 32), so a warp
+// moves four words of every lane in one 128-bit access, free of bank
+// conflicts (256 words of SKINNY-128-256 tweakey would not fit in registers
+// next to the 128-register state). The
 // block kept across the two halves of a query (C, or P3) goes to a global
 // scratch buffer, a slab of 32 x NW*32 words per warp with word w of lane l at
 // slab[w*32 + l]: coalesced, and at offsets known at compile time (a stride
@@ -62,9 +63,14 @@
 #error "SKINNY_LAB_THREADS comes from src/kernels.rs"
 #endif
 #define LAB_T SKINNY_LAB_THREADS
-#define LAB_STRIDE (LAB_T * 4)  // bytes between a thread's consecutive shared words
+// A thread's shared words go in fours: word w of a thread's column is at
+// (w / 4) * LAB_QUAD + (w % 4) * 4 from the column's start (16 * lane), so that
+// a cell's words move in 128-bit loads and stores (a quarter of the
+// instructions of 32-bit ones; a warp's 512 bytes are four conflict-free
+// 128-byte phases).
+#define LAB_QUAD (LAB_T * 16)
 
-// Byte offset (times LAB_STRIDE) of the cell that takes bits g*CB .. g*CB+CB-1
+// Byte offset (in the layout above) of the cell that takes bits g*CB .. g*CB+CB-1
 // of 32-bit tweakey word u, at [u * 8 + g] (see the host's lab.rs).
 __constant__ u32 lab_load_cell[12 * 8];
 __constant__ u32 lab_rc[SKINNY_MAX_ROUNDS * 6];  // 0/~0: c0 bits 0..3 (cell 0), c1 bits 0..1 (cell 4)
@@ -96,9 +102,38 @@ DEV u64 lab_mix(u64 z) {
 DEV u32& lab_word(char* col, u32 off) { return *reinterpret_cast<u32*>(col + off); }
 
 // Strides of the tweakey layout, in bytes: a cell, a half, a TK array.
-#define LAB_CELL_BYTES(CB) ((CB) * LAB_STRIDE)
-#define LAB_HALF_BYTES(CB) (8 * (CB) * LAB_STRIDE)
-#define LAB_TK_BYTES(CB) (16 * (CB) * LAB_STRIDE)
+#define LAB_CELL_BYTES(CB) ((CB) / 4 * LAB_QUAD)
+#define LAB_HALF_BYTES(CB) (8 * LAB_CELL_BYTES(CB))
+#define LAB_TK_BYTES(CB) (16 * LAB_CELL_BYTES(CB))
+
+// A cell's CB words, in and out, four at a time.
+template <int CB>
+DEV void lab_get(u32* v, const char* cell) {
+#pragma unroll
+    for (int q = 0; q < CB / 4; q++) {
+        const uint4 x = *reinterpret_cast<const uint4*>(cell + q * LAB_QUAD);
+        v[4 * q] = x.x; v[4 * q + 1] = x.y; v[4 * q + 2] = x.z; v[4 * q + 3] = x.w;
+    }
+}
+
+// The same out, one word at a time: for words that the LFSR moved by one
+// place, which are not in four consecutive registers (a 128-bit store would
+// need a move each).
+template <int CB>
+DEV void lab_put_words(char* cell, const u32* v) {
+#pragma unroll
+    for (int i = 0; i < CB; i++) *reinterpret_cast<u32*>(cell + (i >> 2) * LAB_QUAD + (i & 3) * 4) = v[i];
+}
+
+template <int CB>
+DEV void lab_put(char* cell, const u32* v) {
+#pragma unroll
+    for (int q = 0; q < CB / 4; q++) {
+        uint4 x;
+        x.x = v[4 * q]; x.y = v[4 * q + 1]; x.z = v[4 * q + 2]; x.w = v[4 * q + 3];
+        *reinterpret_cast<uint4*>(cell + q * LAB_QUAD) = x;
+    }
+}
 
 // SLOT_OF[c] = j where CYCLE[j] = c, CYCLE = (0, 1, 7, 3, 5, 6, 4, 2): one
 // nibble per cell, so that it folds to an immediate.
@@ -154,28 +189,22 @@ DEV void lab_round_key(u32* k, char* col, int r) {
     for (int c = 0; c < 8; c++) {
         char* cell = lab_cell<CB>(col, r, c);
         u32 x[CB];
-#pragma unroll
-        for (int i = 0; i < CB; i++) x[i] = lab_word(cell, i * LAB_STRIDE);
+        lab_get<CB>(x, cell);
 #pragma unroll
         for (int z = 1; z < Z; z++) {
             char* tz = cell + z * LAB_TK_BYTES(CB);
             u32 v[CB], w[CB];
-#pragma unroll
-            for (int i = 0; i < CB; i++) v[i] = lab_word(tz, i * LAB_STRIDE);
+            lab_get<CB>(v, tz);
             if (FORWARD) {
                 if (z == 1) lab_lfsr<CB, 1>(w, v); else lab_lfsr<CB, 2>(w, v);
+                lab_put_words<CB>(tz, w);
 #pragma unroll
-                for (int i = 0; i < CB; i++) {
-                    lab_word(tz, i * LAB_STRIDE) = w[i];
-                    x[i] ^= v[i];
-                }
+                for (int i = 0; i < CB; i++) x[i] ^= v[i];
             } else {
                 if (z == 1) lab_lfsr_inv<CB, 1>(w, v); else lab_lfsr_inv<CB, 2>(w, v);
+                lab_put_words<CB>(tz, w);
 #pragma unroll
-                for (int i = 0; i < CB; i++) {
-                    lab_word(tz, i * LAB_STRIDE) = w[i];
-                    x[i] ^= w[i];
-                }
+                for (int i = 0; i < CB; i++) x[i] ^= w[i];
             }
         }
 #pragma unroll
@@ -246,8 +275,7 @@ DEV void lab_step_half(char* col, int h, int n) {
         for (int slot = 0; slot < 8; slot++) {
             char* cell = col + z * LAB_TK_BYTES(CB) + h * LAB_HALF_BYTES(CB) + slot * LAB_CELL_BYTES(CB);
             u32 v[CB];
-#pragma unroll
-            for (int i = 0; i < CB; i++) v[i] = lab_word(cell, i * LAB_STRIDE);
+            lab_get<CB>(v, cell);
             // CB steps at a time unrolled (the renaming of the words is then
             // free), the rest one at a time.
             int j = 0;
@@ -258,8 +286,7 @@ DEV void lab_step_half(char* col, int h, int n) {
             }
 #pragma unroll 1
             for (; j < n; j++) lab_step_cell<CB, Z, FORWARD>(v, z);
-#pragma unroll
-            for (int i = 0; i < CB; i++) lab_word(cell, i * LAB_STRIDE) = v[i];
+            lab_put<CB>(cell, v);
         }
     }
 }
@@ -290,9 +317,7 @@ template <int CB>
 DEV void lab_put_word(char* col, int u, const u32* x) {
 #pragma unroll
     for (int g = 0; g < 32 / CB; g++) {
-        char* cell = col + lab_load_cell[u * 8 + g];
-#pragma unroll
-        for (int i = 0; i < CB; i++) lab_word(cell, i * LAB_STRIDE) = x[g * CB + i];
+        lab_put<CB>(col + lab_load_cell[u * 8 + g], x + g * CB);
     }
 }
 
@@ -415,7 +440,7 @@ DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 ke
                     u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch, u64 gtid, u32 t) {
     // This warp's region (Z arrays of NW*32 words for each of its 32 lanes),
     // then this lane's column in it.
-    char* col = reinterpret_cast<char*>(lab_shared) + (t >> 5) * (Z * NW * 32 * LAB_STRIDE) + 4 * (t & 31);
+    char* col = reinterpret_cast<char*>(lab_shared) + (t >> 5) * (Z * NW * 32 * LAB_T * 4) + 16 * (t & 31);
     u32* saved = scratch + (gtid >> 5) * (NW * 32 * 32) + (gtid & 31);  // this warp's slab, this lane
     const u64 i0 = gtid * 32;
     const int valid = i0 >= count ? 0 : (int)min(count - i0, (u64)32);

@@ -290,9 +290,10 @@ pub fn lab_symbols(setup: &LabSetup) -> Result<Vec<Symbol>, GpuError> {
     }
     let block = v.block_bytes();
     let tk = v.tweakey_bytes();
-    let stride = LAB_THREADS * 4;
+    // Word w of a thread's column, in bytes: in fours, LAB_QUAD apart (lab.cu).
+    let bytes = |w: u32| (w / 4) * (LAB_THREADS * 16) + (w % 4) * 4;
     let tables = TweakeyLayout::new(v);
-    let load_cell: Vec<u32> = tables.load_cells().iter().map(|w| w * stride).collect();
+    let load_cell: Vec<u32> = tables.load_cells().into_iter().map(bytes).collect();
     let mut rc = vec![0u32; MAX_ROUNDS * 6];
     for (r, c) in ROUND_CONSTANTS.iter().take(MAX_ROUNDS).enumerate() {
         for b in 0..6 {
@@ -301,7 +302,7 @@ pub fn lab_symbols(setup: &LabSetup) -> Result<Vec<Symbol>, GpuError> {
     }
     let list = |words: Vec<u32>| {
         let mut l = vec![words.len() as u32];
-        l.extend(words.iter().map(|w| w * stride));
+        l.extend(words.into_iter().map(bytes));
         l.resize(385, 0);
         l
     };
