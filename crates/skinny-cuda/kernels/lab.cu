@@ -116,15 +116,9 @@ DEV void lab_get(u32* v, const char* cell) {
     }
 }
 
-// The same out, one word at a time: for words that the LFSR moved by one
-// place, which are not in four consecutive registers (a 128-bit store would
-// need a move each).
-template <int CB>
-DEV void lab_put_words(char* cell, const u32* v) {
-#pragma unroll
-    for (int i = 0; i < CB; i++) *reinterpret_cast<u32*>(cell + (i >> 2) * LAB_QUAD + (i & 3) * 4) = v[i];
-}
-
+// Out: a stepped TK2/TK3 cell's words are shifted by one place against the
+// loaded fours, so its 128-bit stores take register moves (56 a round for
+// SKINNY-128-256; written word by word, the compiler merges the stores back).
 template <int CB>
 DEV void lab_put(char* cell, const u32* v) {
 #pragma unroll
@@ -197,12 +191,12 @@ DEV void lab_round_key(u32* k, char* col, int r) {
             lab_get<CB>(v, tz);
             if (FORWARD) {
                 if (z == 1) lab_lfsr<CB, 1>(w, v); else lab_lfsr<CB, 2>(w, v);
-                lab_put_words<CB>(tz, w);
+                lab_put<CB>(tz, w);
 #pragma unroll
                 for (int i = 0; i < CB; i++) x[i] ^= v[i];
             } else {
                 if (z == 1) lab_lfsr_inv<CB, 1>(w, v); else lab_lfsr_inv<CB, 2>(w, v);
-                lab_put_words<CB>(tz, w);
+                lab_put<CB>(tz, w);
 #pragma unroll
                 for (int i = 0; i < CB; i++) x[i] ^= w[i];
             }
