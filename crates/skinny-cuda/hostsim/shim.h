@@ -21,6 +21,9 @@ static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
     return r;
 }
 
+// Cache-hinted global loads and stores: plain ones here.
+template <typename T> static inline T __ldcg(const T* p) { return *p; }
+template <typename T> static inline void __stcg(T* p, T v) { *p = v; }
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
 template <typename T, typename U> static inline T atomicAdd(T* p, U v) { T old = *p; *p += (T)v; return old; }

@@ -299,8 +299,8 @@ template <int NW>
 DEV void lab_swap_saved(u32* s, u32* saved, const u32* d) {
 #pragma unroll
     for (int w = 0; w < NW * 32; w++) {
-        const u32 t = saved[w * 32];
-        saved[w * 32] = s[w];
+        const u32 t = __ldcg(saved + w * 32);
+        __stcg(saved + w * 32, s[w]);
         s[w] = t ^ d[w];
     }
 }
@@ -394,7 +394,7 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
 #pragma unroll
     for (int q = 0; q < NW; q++) transpose32(s + q * 32);
 #pragma unroll
-    for (int w = 0; w < NW * 32; w++) saved[w * 32] = s[w];
+    for (int w = 0; w < NW * 32; w++) __stcg(saved + w * 32, s[w]);
 
     if (!BOOMERANG) {
         lab_encrypt<CB, Z>(s, col, rounds);             // C = E_K(P)
@@ -420,7 +420,7 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
     // Differential: (C' ^ C ^ dc) & mask == 0; boomerang: P4 ^ P3 ^ dp == 0.
     u32 bad = 0;
 #pragma unroll
-    for (int w = 0; w < NW * 32; w++) bad |= (s[w] ^ saved[w * 32] ^ lab_target[w]) & lab_mask[w];
+    for (int w = 0; w < NW * 32; w++) bad |= (s[w] ^ __ldcg(saved + w * 32) ^ lab_target[w]) & lab_mask[w];
     return ~bad & (valid >= 32 ? ~0u : valid <= 0 ? 0u : ((1u << valid) - 1u));
 }
 
