@@ -143,6 +143,17 @@ impl TweakeyLayout {
         ((z * 2 + h) * 8 + slot) * self.cb + i
     }
 
+    /// Where word `w` is in a thread's column of shared memory, in bytes: in
+    /// fours, `LAB_QUAD` (16 x the threads of a warp) apart, an 8-bit cell's
+    /// even bits in its first four and odd bits in the next (lab.cu's
+    /// `lab_bit_at`).
+    pub fn byte_offset(&self, w: u32) -> u32 {
+        let cb = self.cb as u32;
+        let (cell, i) = (w - w % cb, w % cb);
+        let at = cell + if cb == 8 { (i % 2) * 4 + i / 2 } else { i };
+        (at / 4) * (LAB_THREADS * 16) + (at % 4) * 4
+    }
+
     /// Round `r`'s cell `c` of rows 0-1: its half and slot.
     pub fn round_cell(r: usize, c: usize) -> (usize, usize) {
         (r & 1, (SLOT_OF[c] + r / 2) % 8)
@@ -290,9 +301,8 @@ pub fn lab_symbols(setup: &LabSetup) -> Result<Vec<Symbol>, GpuError> {
     }
     let block = v.block_bytes();
     let tk = v.tweakey_bytes();
-    // Word w of a thread's column, in bytes: in fours, LAB_QUAD apart (lab.cu).
-    let bytes = |w: u32| (w / 4) * (LAB_THREADS * 16) + (w % 4) * 4;
     let tables = TweakeyLayout::new(v);
+    let bytes = |w: u32| tables.byte_offset(w);
     let load_cell: Vec<u32> = tables.load_cells().into_iter().map(bytes).collect();
     let mut rc = vec![0u32; MAX_ROUNDS * 6];
     for (r, c) in ROUND_CONSTANTS.iter().take(MAX_ROUNDS).enumerate() {
