@@ -141,6 +141,9 @@ fn damaged_files_fail_as_on_the_cpu() {
         assert!(matches!(r, Err(SealedError::Truncated { chunks: 1200 })), "{r:?}");
         let r = same_outcome(&engine, &file[..at(1200) + 3], &key, "cut inside a chunk");
         assert!(r.is_err());
+        // A last chunk of a tag's length (no ciphertext): fails to verify.
+        let r = same_outcome(&engine, &file[..at(1200) + m.tag_len()], &key, "a last chunk of just a tag");
+        assert!(matches!(r, Err(SealedError::Authentication { chunk: 1200 })), "{r:?}");
         let r = same_outcome(&engine, &file[..10], &key, "cut inside the header");
         assert!(matches!(r, Err(SealedError::TruncatedInside)), "{r:?}");
 

@@ -336,7 +336,8 @@ impl AeadChunks {
     /// `c` under the masks of `key_bits[c * rounds..][..rounds]` (see
     /// [`chunk_key_bits`]), its blocks under the counters `start · x^g`. All
     /// chunks but the last are whole; the last ends at byte `bytes` of the
-    /// staging area (its partial block, if any, is left as it is). Returns
+    /// staging area, possibly where it starts (its partial block, if any, is
+    /// left as it is). Returns
     /// each chunk's sum (the XOR of its plaintext blocks; zero for a chunk
     /// without a whole block). Waits for the GPU.
     ///
@@ -356,8 +357,9 @@ impl AeadChunks {
             AeadOp::Authenticate => return Err(GpuError::Internal("the chunk kernels encrypt or decrypt only")),
         };
         let cs = 1usize << self.chunk_log2;
-        // Every chunk but the last whole: the last ends past the others.
-        let last_inside = bytes <= nchunks * cs && (nchunks == 1 || bytes > (nchunks - 1) * cs);
+        // Every chunk but the last whole; the last may be empty (in a damaged
+        // file to open, a last chunk of just a tag).
+        let last_inside = bytes <= nchunks * cs && bytes >= nchunks.saturating_sub(1) * cs;
         if nchunks == 0 || nchunks > self.max_chunks || !last_inside {
             return Err(GpuError::AeadBufferTooShort { need: nchunks.saturating_mul(cs), got: self.max_chunks * cs });
         }

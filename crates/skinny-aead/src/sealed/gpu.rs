@@ -331,11 +331,16 @@ mod tests {
 
                 // Opened by the engine; then with one chunk damaged.
                 let piece = cs + member.tag_len();
-                for damage in [None, Some(n / 2)] {
+                for damage in [None, Some(n / 2), Some(usize::MAX)] {
                     let mut file = want.clone();
-                    if let Some(c) = damage {
-                        file[c * piece] ^= 1;
+                    match damage {
+                        // A last chunk of just a tag (no ciphertext) after the others.
+                        Some(usize::MAX) if n > 1 => file.truncate((n - 1) * piece + member.tag_len()),
+                        Some(usize::MAX) => continue,
+                        Some(c) => file[c * piece] ^= 1,
+                        None => {}
                     }
+                    let damage = damage.map(|c| c.min(n - 1));
                     let mut opener = engine(member, log2, &key, 2);
                     let mut plain = Vec::new();
                     let mut verdicts = Vec::new();
