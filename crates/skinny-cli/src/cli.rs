@@ -301,12 +301,14 @@ pub struct SealArgs {
     /// Where the chunks are sealed or opened: cpu (every core), gpu (an NVIDIA
     /// GPU; an error if none can be used or the chunks are under 16K), or auto
     /// (the GPU for inputs of 512 MiB or more with chunks of 16K or more when
-    /// one opens, else the CPU). Same format and same files either way.
+    /// one opens, else the CPU). The same format either way: each engine opens
+    /// the other's files.
     #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND", ignore_case = true)]
     pub backend: SealBackendName,
 
     /// GPUs of the gpu and auto backends: all, a count N (the first N), or GPU
-    /// numbers such as 0,2. Only the first selected GPU is used.
+    /// numbers such as 0,2. Only the first selected GPU is used (one GPU's link
+    /// is far faster than the file path).
     #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
     pub gpus: GpuSelection,
 
@@ -352,12 +354,14 @@ pub struct OpenArgs {
     /// Where the chunks are sealed or opened: cpu (every core), gpu (an NVIDIA
     /// GPU; an error if none can be used or the chunks are under 16K), or auto
     /// (the GPU for inputs of 512 MiB or more with chunks of 16K or more when
-    /// one opens, else the CPU). Same format and same files either way.
+    /// one opens, else the CPU). The same format either way: each engine opens
+    /// the other's files.
     #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND", ignore_case = true)]
     pub backend: SealBackendName,
 
     /// GPUs of the gpu and auto backends: all, a count N (the first N), or GPU
-    /// numbers such as 0,2. Only the first selected GPU is used.
+    /// numbers such as 0,2. Only the first selected GPU is used (one GPU's link
+    /// is far faster than the file path).
     #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
     pub gpus: GpuSelection,
 

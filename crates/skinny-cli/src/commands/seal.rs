@@ -36,7 +36,7 @@ const AUTO_GPU_BYTES: u64 = 512 << 20;
 pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
     let key = take_key(&mut a.key, a.key_file.as_deref())?;
     let options = SealOptions { member: a.member.into(), chunk_log2: a.chunk_size };
-    let how = How { backend: a.backend, gpus: &a.gpus, verbose: a.verbose && !a.quiet };
+    let how = How { backend: a.backend, gpus: &a.gpus, verbose: a.verbose };
     run(a.input.as_deref(), a.output.as_deref(), a.force, a.quiet, a.threads, |source, sink, len| {
         let engine = how.engine(Some(options.chunk_log2), len, "--chunk-size is")?;
         let report = sealed::seal_on(&engine.engine, source, sink, &key, &options)?;
@@ -53,7 +53,7 @@ pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
 /// unwritable output, no usable GPU for `--backend gpu`; bad arguments (exit 2).
 pub fn open(a: &mut OpenArgs) -> Result<(), CliError> {
     let key = take_key(&mut a.key, a.key_file.as_deref())?;
-    let how = How { backend: a.backend, gpus: &a.gpus, verbose: a.verbose && !a.quiet };
+    let how = How { backend: a.backend, gpus: &a.gpus, verbose: a.verbose };
     run(a.input.as_deref(), a.output.as_deref(), a.force, a.quiet, a.threads, |source, sink, len| {
         // The chunk size decides whether the GPU can serve the file: read the
         // header first, and hand it back to the library in front of the rest.
