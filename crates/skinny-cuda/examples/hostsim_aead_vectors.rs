@@ -101,7 +101,7 @@ fn chunk_cases(rng: &mut Rng, out: &mut String) {
     let le = |b: &[u8]| b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<_>>();
     for counter in [AeadCounter::Lfsr64, AeadCounter::Lfsr24] {
         let (bits, v): (u32, Variant) = (counter.bits(), counter.variant());
-        // (chunk_log2, chunks, blocks in the last chunk)
+        // (op: 0 encrypt, 1 decrypt; chunk_log2; chunks; whole blocks in the last chunk)
         for (op, chunk_log2, nchunks, last_blocks) in [
             (0, 14u32, 3usize, 1024u64),
             (1, 14, 3, 1024),
@@ -109,6 +109,8 @@ fn chunk_cases(rng: &mut Rng, out: &mut String) {
             (1, 15, 3, 1),
             (0, 15, 2, 2047),
             (1, 14, 1, 0),
+            (0, 16, 2, 3000),
+            (1, 16, 3, 4096),
         ] {
             let chunk_blocks = 1u64 << (chunk_log2 - 4);
             let n = (nchunks as u64 - 1) * chunk_blocks + last_blocks;

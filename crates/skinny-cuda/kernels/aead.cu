@@ -359,7 +359,8 @@ DEV void aead_chunks_kernel(const u32* in, u32* out, u64 n, const u64* counters,
     }
 #define AEAD_CHUNKS_ENTRY(name, BITS, MODE)                                                    \
     extern "C" __global__ void __launch_bounds__(SKINNY_BS_THREADS, AEAD_MIN_BLOCKS)                \
-    name(const u32* in, u32* out, u64 n, const u64* counters, int warps_log2, const u32* table,     \
+    name(const u32* in, u32* out, u64 n, const u64* counters, int warps_log2,                       \
+         const u32* __restrict__ table,                                                             \
          u32* sums, int rounds) {                                                                   \
         aead_chunks_kernel<BITS, MODE>(in, out, n, counters, warps_log2, table, sums, rounds,       \
                                        (u64)blockIdx.x * blockDim.x + threadIdx.x);                 \
