@@ -440,6 +440,14 @@ fn gpu_window(piece: usize) -> usize {
     (WINDOW_BYTES / piece).max(1)
 }
 
+/// Chunks the GPU engine must hold at once for windows of `window` pieces:
+/// the last window of an input may hold one more (the piece read ahead to
+/// learn whether the input ends stays in it; see `pipeline::read_stage`).
+#[cfg(feature = "cuda")]
+fn gpu_chunks_per_window(window: usize) -> usize {
+    window + 1
+}
+
 /// Seals `reader` into `writer` as a sealed file under `key`, with a fresh
 /// random nonce prefix from the operating system.
 ///
@@ -682,7 +690,7 @@ fn open_engine(
         Engine::Cpu => Ok((None, window(piece))),
         Engine::Gpu(g) => {
             let window = gpu_window(piece);
-            Ok((Some(gpu::GpuChunks::new(g, header, key, window)?), window))
+            Ok((Some(gpu::GpuChunks::new(g, header, key, gpu_chunks_per_window(window))?), window))
         }
     }
 }

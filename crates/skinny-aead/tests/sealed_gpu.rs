@@ -65,9 +65,13 @@ fn gpu_files_are_the_cpu_files_and_open_both_ways() {
             let cs = 1usize << log2;
             let mut lengths = vec![0, 1, 15, 17, cs - 1, cs, cs + 1, 3 * cs + 7];
             // A few windows (16 MiB each) for the small chunks: more chunks
-            // than one launch takes, the last partial.
+            // than one launch takes, the last partial; and the inputs whose
+            // last window holds one piece more than the others (the reader's
+            // read-ahead piece), to seal and to open.
             if log2 <= 16 {
                 lengths.push((40 << 20) + 5);
+                lengths.push((16 << 20) + 5);
+                lengths.push((16 << 20) / (cs + m.tag_len()) * cs + 5);
             }
             for len in lengths {
                 let msg = rng.bytes(len);

@@ -194,7 +194,7 @@ mod tests {
     //! the host simulator (scripts/gpu-hostsim.sh) and on a GPU by
     //! tests/sealed_gpu.rs.
     use super::*;
-    use crate::sealed::pipeline::Buf;
+    use crate::sealed::pipeline::{self, Shape};
     use crate::sealed::{Member, PREFIX_FIELD_LEN};
     use skinny_cuda::aead::lfsr_advance;
     use std::vec;
@@ -264,64 +264,90 @@ mod tests {
         }
     }
 
+    /// The engine over the stand-in, with staging for the chunks a window of
+    /// `window` pieces may hold (as `open_engine` sizes it on a GPU).
     fn engine(member: Member, chunk_log2: u8, key: &[u8; 16], window: usize) -> GpuChunks<SpecChunks> {
         let mut prefix = [0u8; PREFIX_FIELD_LEN];
         for (i, p) in prefix[..member.prefix_len()].iter_mut().enumerate() {
             *p = 0xa0 + i as u8;
         }
         let header = Header { member, chunk_log2, prefix };
+        let chunks = crate::sealed::gpu_chunks_per_window(window);
         let spec =
-            SpecChunks { m: params(member), header, key: *key, staging: vec![0u8; window << chunk_log2], next: 0 };
+            SpecChunks { m: params(member), header, key: *key, staging: vec![0u8; chunks << chunk_log2], next: 0 };
         GpuChunks::with_kernel(spec, &header, key)
     }
 
-    /// `data` cut in pieces of `piece` bytes (one empty piece when empty), in
-    /// windows of `window` pieces, as the pipeline hands them over.
-    fn windows(data: &[u8], piece: usize, window: usize) -> Vec<Window> {
-        let pieces: Vec<Buf> = if data.is_empty() {
-            vec![Zeroizing::new(Vec::new())]
-        } else {
-            data.chunks(piece).map(|p| Zeroizing::new(p.to_vec())).collect()
-        };
-        let total = pieces.len();
+    /// Runs `data` through the real pipeline in windows of `window` pieces,
+    /// sealing or opening each window with `engine`; returns the output and
+    /// what went wrong first (chunk index, for open).
+    fn through_pipeline(
+        engine: &mut GpuChunks<SpecChunks>,
+        data: &[u8],
+        window: usize,
+        open: bool,
+    ) -> (Vec<u8>, Option<u64>) {
+        let cs = engine.header.chunk_size();
+        let tag = engine.m.tag_len;
+        let ad = engine.header.to_bytes();
+        let piece = if open { cs + tag } else { cs };
+        let shape = Shape { piece, capacity: cs + tag, window };
         let mut out = Vec::new();
-        let mut first = 0;
-        let mut it = pieces.into_iter().peekable();
-        while it.peek().is_some() {
-            let input: Vec<Buf> = it.by_ref().take(window).collect();
-            let n = input.len();
-            let output = (0..n).map(|_| Zeroizing::new(Vec::new())).collect();
-            let last = first + n == total;
-            out.push(Window { input, output, first: first as u64, last, write: 0, from_output: false });
-            first += n;
-        }
-        out
+        let mut failed = None;
+        let _ = pipeline::run(
+            data,
+            &mut out,
+            &shape,
+            |w: &mut Window| {
+                let n = w.input.len();
+                assert!(n <= window + 1, "a window of {n} pieces");
+                if !open {
+                    engine.seal(w, &ad).map_err(|_| ())?;
+                    w.write = n;
+                    return Ok(());
+                }
+                w.from_output = true;
+                while w.output.len() < n {
+                    w.output.push(Zeroizing::new(Vec::with_capacity(cs)));
+                }
+                let ok = engine.open(w, &ad).map_err(|_| ())?;
+                for (o, &good) in w.output.iter().zip(&ok) {
+                    assert!(good || o.is_empty(), "a failing chunk's output is empty");
+                }
+                w.write = ok.iter().take_while(|&&g| g).count();
+                if w.write < n {
+                    failed = Some(w.first + w.write as u64);
+                    return Err(());
+                }
+                Ok(())
+            },
+            |_| (),
+            |_| (),
+        );
+        (out, failed)
     }
 
     #[test]
     fn host_side_matches_the_cpu_engine() {
         let key = [0x42u8; 16];
+        // Windows of 2 pieces: a window of 3 at the end of some inputs.
+        let window = 2;
         for member in [Member::M1, Member::M4, Member::M5, Member::M6] {
             let (seal_fn, _) = member.ops();
             let log2 = 14u8;
             let cs = 1usize << log2;
-            for len in [0usize, 1, 17, cs - 1, cs, cs + 1, 5 * cs + 100, 6 * cs] {
+            let lens = [0usize, 1, 17, cs - 1, cs, cs + 1, 2 * cs + 5, 3 * cs - 1, 5 * cs + 100, 6 * cs];
+            for len in lens {
                 let msg: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
-                let mut gpu = engine(member, log2, &key, 2);
-                let ad = gpu.header.to_bytes();
-                // Sealed by the engine, window by window.
-                let mut sealed_file = Vec::new();
-                for mut w in windows(&msg, cs, 2) {
-                    gpu.seal(&mut w, &ad).unwrap();
-                    for p in &w.input {
-                        sealed_file.extend_from_slice(p);
-                    }
-                }
+                let mut gpu = engine(member, log2, &key, window);
+                let (sealed_file, failed) = through_pipeline(&mut gpu, &msg, window, false);
+                assert_eq!(failed, None);
                 // Sealed by the CPU code, chunk by chunk.
+                let ad = gpu.header.to_bytes();
+                let pieces: Vec<&[u8]> = if len == 0 { vec![&[][..]] } else { msg.chunks(cs).collect() };
+                let n = pieces.len();
                 let mut want = Vec::new();
-                let all = windows(&msg, cs, usize::MAX).pop().unwrap();
-                let n = all.input.len();
-                for (i, p) in all.input.into_iter().enumerate() {
+                for (i, p) in pieces.into_iter().enumerate() {
                     let mut buf = p.to_vec();
                     let (nonce, nl) = gpu.header.nonce(i as u64, i + 1 == n);
                     seal_fn(&key, &nonce[..nl], &ad, &mut buf).unwrap();
@@ -329,40 +355,22 @@ mod tests {
                 }
                 assert!(sealed_file == want, "{member} {len} bytes: sealed differently");
 
-                // Opened by the engine; then with one chunk damaged.
+                // Opened by the engine; with one chunk damaged; with a last
+                // chunk of just a tag.
                 let piece = cs + member.tag_len();
-                for damage in [None, Some(n / 2), Some(usize::MAX)] {
-                    let mut file = want.clone();
-                    match damage {
-                        // A last chunk of just a tag (no ciphertext) after the others.
-                        Some(usize::MAX) if n > 1 => file.truncate((n - 1) * piece + member.tag_len()),
-                        Some(usize::MAX) => continue,
-                        Some(c) => file[c * piece] ^= 1,
-                        None => {}
-                    }
-                    let damage = damage.map(|c| c.min(n - 1));
-                    let mut opener = engine(member, log2, &key, 2);
-                    let mut plain = Vec::new();
-                    let mut verdicts = Vec::new();
-                    for mut w in windows(&file, piece, 2) {
-                        let ok = opener.open(&mut w, &ad).unwrap();
-                        for (o, &good) in w.output.iter().zip(&ok) {
-                            if good {
-                                plain.extend_from_slice(o);
-                            } else {
-                                assert!(o.is_empty(), "a failing chunk's output is empty");
-                            }
-                        }
-                        verdicts.extend(ok);
-                    }
-                    match damage {
-                        None => {
-                            assert!(verdicts.iter().all(|&v| v), "{member} {len}: every chunk verifies");
-                            assert!(plain == msg, "{member} {len}: round trip");
-                        }
+                let mut cases = vec![(want.clone(), None), (want.clone(), Some(n as u64 / 2))];
+                cases[1].0[(n / 2) * piece] ^= 1;
+                if n > 1 {
+                    cases.push((want[..(n - 1) * piece + member.tag_len()].to_vec(), Some(n as u64 - 1)));
+                }
+                for (file, damaged) in cases {
+                    let mut opener = engine(member, log2, &key, window);
+                    let (plain, failed) = through_pipeline(&mut opener, &file, window, true);
+                    assert_eq!(failed, damaged, "{member} {len}: the failing chunk");
+                    match damaged {
+                        None => assert!(plain == msg, "{member} {len}: round trip"),
                         Some(c) => {
-                            let bad: Vec<usize> = (0..n).filter(|&i| !verdicts[i]).collect();
-                            assert_eq!(bad, vec![c], "{member} {len}: only the damaged chunk fails");
+                            assert!(plain[..] == msg[..c as usize * cs], "{member} {len}: the chunks before {c} only")
                         }
                     }
                 }
