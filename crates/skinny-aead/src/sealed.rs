@@ -31,6 +31,12 @@
 //! chunks already written stay written (the writer's owner decides what to do
 //! with them, e.g. delete a temporary file).
 //!
+//! [`seal_on`], [`seal_with_prefix_on`] and [`open_on`] do the same on an
+//! [`Engine`]: the CPU (what [`seal`] and [`open`] use), or with the `cuda`
+//! feature an NVIDIA GPU, which runs each window's chunks in one kernel launch
+//! (chunks of 16 KiB or more). Both engines write the same bytes for the same
+//! prefix and open each other's files, with the same errors.
+//!
 //! ```
 //! use skinny_aead::sealed::{self, SealOptions};
 //! let key = [7u8; 16];
