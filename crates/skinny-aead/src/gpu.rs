@@ -63,12 +63,12 @@ pub enum GpuAeadError {
 }
 
 /// The mode's counter after `steps` blocks from its start (the GPU ran them).
-fn counter_after(layout: Layout, steps: u64) -> Lfsr {
+pub(crate) fn counter_after(layout: Layout, steps: u64) -> Lfsr {
     Lfsr::at(layout, lfsr_advance(layout.counter_bits(), Lfsr::new(layout).value(), steps))
 }
 
 /// The parameters of `member` as the mode knows them.
-fn params(member: Member) -> mode::Member {
+pub(crate) fn params(member: Member) -> mode::Member {
     match member {
         Member::M1 => SkinnyAeadM1::MEMBER,
         Member::M2 => SkinnyAeadM2::MEMBER,
@@ -77,6 +77,47 @@ fn params(member: Member) -> mode::Member {
         Member::M5 => SkinnyAeadM5::MEMBER,
         Member::M6 => SkinnyAeadM6::MEMBER,
     }
+}
+
+/// The tweakey a run of blocks in `domain` shares (the counter cells zero):
+/// what the kernels' masks are made from.
+pub(crate) fn run_tweakey(m: mode::Member, key: &[u8; 16], nonce: &[u8], domain: u8) -> Zeroizing<Vec<u8>> {
+    let layout = m.layout;
+    let mut tk = Zeroizing::new(layout.base_tweakey(key, nonce).to_vec());
+    tk.truncate(layout.variant().tweakey_bytes());
+    let mut counter = Lfsr::new(layout);
+    layout.set_tweak(&mut tk, m.tweak(&mut counter, domain));
+    tk[..layout.counter_bits() as usize / 8].fill(0);
+    tk
+}
+
+/// The counter kind, and so the kernels, of a layout.
+pub(crate) fn aead_counter(layout: Layout) -> AeadCounter {
+    match layout {
+        Layout::Tk3 => AeadCounter::Lfsr64,
+        Layout::Tk2 => AeadCounter::Lfsr24,
+    }
+}
+
+/// The tag block of a message whose whole blocks the GPU ran (`gpu_part`:
+/// how many, and their checksum), its AD short enough for the CPU: the partial
+/// last block `last` (input to output in place), the tag block, the AD's part.
+pub(crate) fn finish_on_cpu(
+    m: mode::Member,
+    key: &[u8; 16],
+    nonce: &[u8],
+    ad: &[u8],
+    gpu_part: (u64, &[u8; BLOCK]),
+    last: &mut [u8],
+    decrypt: bool,
+) -> Zeroizing<[u8; BLOCK]> {
+    let (blocks, sum) = gpu_part;
+    let engine = BitslicedEngine::new(m.layout, key, nonce);
+    let mut counter = counter_after(m.layout, blocks);
+    let mut sum = Zeroizing::new(*sum);
+    let mut tag = Zeroizing::new(finish_message(m, &engine, &mut counter, &mut sum, last, decrypt));
+    xor_into(&mut tag, &mode::authenticate(m, &engine, ad));
+    tag
 }
 
 /// One SKINNY-AEAD member and key on one GPU. The key is wiped when the value
@@ -101,10 +142,7 @@ impl GpuAead {
     /// The kernels cannot be loaded or the device fails.
     pub fn new(gpu: &Arc<Gpu>, member: Member, key: &[u8; 16]) -> Result<Self, GpuAeadError> {
         let m = params(member);
-        let counter = match m.layout {
-            Layout::Tk3 => AeadCounter::Lfsr64,
-            Layout::Tk2 => AeadCounter::Lfsr24,
-        };
+        let counter = aead_counter(m.layout);
         Ok(Self { member, m, key: Zeroizing::new(*key), kernel: AeadKernel::new(gpu, counter)? })
     }
 
@@ -229,12 +267,7 @@ impl GpuAead {
 
     /// The shared tweakey of a run in `domain` (the counter cells left zero).
     fn run_tweakey(&self, nonce: &[u8], domain: u8) -> Zeroizing<Vec<u8>> {
-        let layout = self.m.layout;
-        let mut tk = Zeroizing::new(layout.base_tweakey(&self.key, nonce).to_vec());
-        tk.truncate(layout.variant().tweakey_bytes());
-        let mut counter = Lfsr::new(layout);
-        layout.set_tweak(&mut tk, self.m.tweak(&mut counter, domain));
-        tk
+        run_tweakey(self.m, &self.key, nonce, domain)
     }
 
     /// The message: whole blocks on the device, the rest here. Returns the tag

@@ -31,6 +31,12 @@
 //! chunks already written stay written (the writer's owner decides what to do
 //! with them, e.g. delete a temporary file).
 //!
+//! [`seal_on`], [`seal_with_prefix_on`] and [`open_on`] do the same on an
+//! [`Engine`]: the CPU (what [`seal`] and [`open`] use), or with the `cuda`
+//! feature an NVIDIA GPU, which runs each window's chunks in one kernel launch
+//! (chunks of 16 KiB or more). Both engines write the same bytes for the same
+//! prefix and open each other's files, with the same errors.
+//!
 //! ```
 //! use skinny_aead::sealed::{self, SealOptions};
 //! let key = [7u8; 16];
@@ -54,7 +60,12 @@ use std::io::{self, Read, Write};
 use std::vec::Vec;
 use zeroize::Zeroizing;
 
+#[cfg(feature = "cuda")]
+mod gpu;
 mod pipeline;
+
+#[cfg(feature = "cuda")]
+pub use gpu::GPU_MIN_CHUNK_LOG2;
 
 /// The first bytes of every sealed file.
 pub const MAGIC: [u8; 10] = *b"SKINNYSEAL";
@@ -75,6 +86,34 @@ pub const MAX_CHUNKS: u64 = 1 << 32;
 
 /// Memory for a window of chunks in flight is kept near this (at least one chunk).
 const WINDOW_BYTES: usize = 16 << 20;
+
+/// Where [`seal_on`] and [`open_on`] run the cipher. The file is the same
+/// byte for byte whichever engine sealed it (for the same nonce prefix), and
+/// either engine opens it.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub enum Engine {
+    /// Every chunk on rayon's current pool (constant-time bitsliced code).
+    #[default]
+    Cpu,
+    /// The whole blocks of a window's chunks in one launch on this GPU, the
+    /// chunks' ends and tags on rayon's pool (feature `cuda`). Chunks must be
+    /// at least 16 KiB ([`GPU_MIN_CHUNK_LOG2`]).
+    #[cfg(feature = "cuda")]
+    Gpu(std::sync::Arc<crate::gpu::Gpu>),
+}
+
+impl Engine {
+    /// Whether this engine seals and opens files with chunks of
+    /// `2^chunk_log2` bytes (the CPU: all of them; the GPU: 16 KiB and up).
+    pub fn supports_chunk_log2(&self, chunk_log2: u8) -> bool {
+        match self {
+            Engine::Cpu => (MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&chunk_log2),
+            #[cfg(feature = "cuda")]
+            Engine::Gpu(_) => (GPU_MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&chunk_log2),
+        }
+    }
+}
 
 /// A SKINNY-AEAD member, with its id in the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -287,6 +326,15 @@ pub enum SealedError {
         /// The index of the first chunk that failed.
         chunk: u64,
     },
+    /// The GPU engine was asked for chunks under 16 KiB (to seal, or in the
+    /// file to open); the CPU engine takes every size.
+    GpuChunkSize {
+        /// The chunk size, as a power of two.
+        chunk_log2: u8,
+    },
+    /// The GPU failed (feature `cuda`).
+    #[cfg(feature = "cuda")]
+    Gpu(crate::gpu::GpuError),
 }
 
 impl fmt::Display for SealedError {
@@ -315,6 +363,13 @@ impl fmt::Display for SealedError {
             SealedError::Authentication { chunk } => {
                 write!(f, "authentication failed: wrong key or damaged/tampered file (chunk {})", chunk + 1)
             }
+            SealedError::GpuChunkSize { chunk_log2 } => write!(
+                f,
+                "the GPU engine needs chunks of at least 16 KiB, not {} bytes (the CPU engine takes any size)",
+                1u64 << chunk_log2
+            ),
+            #[cfg(feature = "cuda")]
+            SealedError::Gpu(e) => write!(f, "GPU failure: {e}"),
         }
     }
 }
@@ -323,6 +378,8 @@ impl std::error::Error for SealedError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SealedError::Read(e) | SealedError::Write(e) => Some(e),
+            #[cfg(feature = "cuda")]
+            SealedError::Gpu(e) => Some(e),
             _ => None,
         }
     }
@@ -382,6 +439,21 @@ fn window(piece: usize) -> usize {
     by_threads.min((WINDOW_BYTES / piece).max(1))
 }
 
+/// Pieces a window of the GPU engine: [`WINDOW_BYTES`] worth (at least one),
+/// whatever the CPU threads, so each launch has enough warps.
+#[cfg(feature = "cuda")]
+fn gpu_window(piece: usize) -> usize {
+    (WINDOW_BYTES / piece).max(1)
+}
+
+/// Chunks the GPU engine must hold at once for windows of `window` pieces:
+/// the last window of an input may hold one more (the piece read ahead to
+/// learn whether the input ends stays in it; see `pipeline::read_stage`).
+#[cfg(feature = "cuda")]
+fn gpu_chunks_per_window(window: usize) -> usize {
+    window + 1
+}
+
 /// Seals `reader` into `writer` as a sealed file under `key`, with a fresh
 /// random nonce prefix from the operating system.
 ///
@@ -398,10 +470,25 @@ pub fn seal<R: Read + Send, W: Write + Send>(
     key: &[u8; 16],
     options: &SealOptions,
 ) -> Result<Report, SealedError> {
+    seal_on(&Engine::Cpu, reader, writer, key, options)
+}
+
+/// As [`seal`], on `engine`.
+///
+/// # Errors
+/// As [`seal`]; for the GPU engine, [`SealedError::GpuChunkSize`] (chunks
+/// under 16 KiB, refused before anything is written) and GPU failures.
+pub fn seal_on<R: Read + Send, W: Write + Send>(
+    engine: &Engine,
+    reader: R,
+    writer: W,
+    key: &[u8; 16],
+    options: &SealOptions,
+) -> Result<Report, SealedError> {
     let mut prefix = [0u8; PREFIX_FIELD_LEN];
     let p = options.member.prefix_len();
     getrandom::fill(&mut prefix[..p]).map_err(SealedError::Random)?;
-    seal_with_prefix(reader, writer, key, options, &prefix[..p])
+    seal_with_prefix_on(engine, reader, writer, key, options, &prefix[..p])
 }
 
 /// As [`seal`], with the nonce prefix given instead of drawn at random.
@@ -413,6 +500,21 @@ pub fn seal<R: Read + Send, W: Write + Send>(
 /// # Errors
 /// As [`seal`]; a prefix of the wrong length is [`SealedError::InvalidOptions`].
 pub fn seal_with_prefix<R: Read + Send, W: Write + Send>(
+    reader: R,
+    writer: W,
+    key: &[u8; 16],
+    options: &SealOptions,
+    prefix: &[u8],
+) -> Result<Report, SealedError> {
+    seal_with_prefix_on(&Engine::Cpu, reader, writer, key, options, prefix)
+}
+
+/// As [`seal_with_prefix`] (**test vectors only**), on `engine`.
+///
+/// # Errors
+/// As [`seal_on`] and [`seal_with_prefix`].
+pub fn seal_with_prefix_on<R: Read + Send, W: Write + Send>(
+    engine: &Engine,
     reader: R,
     mut writer: W,
     key: &[u8; 16],
@@ -432,10 +534,11 @@ pub fn seal_with_prefix<R: Read + Send, W: Write + Send>(
     let ad = header.to_bytes();
     let key = Zeroizing::new(*key);
     let (seal_fn, _) = member.ops();
+    let cs = header.chunk_size();
+    let (mut on_gpu, window) = open_engine(engine, &header, &key, cs)?;
     writer.write_all(&ad).map_err(SealedError::Write)?;
 
-    let cs = header.chunk_size();
-    let shape = Shape { piece: cs, capacity: cs + member.tag_len(), window: window(cs) };
+    let shape = Shape { piece: cs, capacity: cs + member.tag_len(), window };
     let mut chunks: u64 = 0;
     let mut plaintext_bytes: u64 = 0;
     pipeline::run(
@@ -449,16 +552,21 @@ pub fn seal_with_prefix<R: Read + Send, W: Write + Send>(
             }
             plaintext_bytes += w.input.iter().map(|b| b.len() as u64).sum::<u64>();
             let (first, last) = (w.first, w.last);
-            w.input
-                .par_iter_mut()
-                .enumerate()
-                .try_for_each(|(i, buf)| {
-                    let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
-                    seal_fn(&key, &nonce[..len], &ad, buf)
-                })
-                // Cannot fail: the nonce and key lengths are the member's, and
-                // chunks are far below every member's message limit.
-                .map_err(|_| SealedError::InvalidOptions("the AEAD refused a chunk"))?;
+            match on_gpu.as_mut() {
+                #[cfg(feature = "cuda")]
+                Some(g) => g.seal(w, &ad)?,
+                _ => w
+                    .input
+                    .par_iter_mut()
+                    .enumerate()
+                    .try_for_each(|(i, buf)| {
+                        let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
+                        seal_fn(&key, &nonce[..len], &ad, buf)
+                    })
+                    // Cannot fail: the nonce and key lengths are the member's, and
+                    // chunks are far below every member's message limit.
+                    .map_err(|_| SealedError::InvalidOptions("the AEAD refused a chunk"))?,
+            }
             w.write = n;
             chunks = first + n as u64;
             Ok(())
@@ -482,7 +590,24 @@ pub fn seal_with_prefix<R: Read + Send, W: Write + Send>(
 /// Not a sealed file, an unknown version, a damaged header, truncation,
 /// data after the last chunk, a chunk that does not verify (wrong key or a
 /// changed file), or a read or write error.
-pub fn open<R: Read + Send, W: Write + Send>(mut reader: R, writer: W, key: &[u8; 16]) -> Result<Report, SealedError> {
+pub fn open<R: Read + Send, W: Write + Send>(reader: R, writer: W, key: &[u8; 16]) -> Result<Report, SealedError> {
+    open_on(&Engine::Cpu, reader, writer, key)
+}
+
+/// As [`open`], on `engine`, with the same guarantees (no byte of a chunk
+/// written before its tag verified, nothing after a failing chunk) and the
+/// same errors: a failing chunk is diagnosed (cut at a chunk boundary, or
+/// damaged) by the CPU code whichever engine found it.
+///
+/// # Errors
+/// As [`open`]; for the GPU engine, [`SealedError::GpuChunkSize`] (a file
+/// with chunks under 16 KiB: nothing written) and GPU failures.
+pub fn open_on<R: Read + Send, W: Write + Send>(
+    engine: &Engine,
+    mut reader: R,
+    writer: W,
+    key: &[u8; 16],
+) -> Result<Report, SealedError> {
     let mut hb = [0u8; HEADER_LEN];
     let n = read_full(&mut reader, &mut hb).map_err(SealedError::Read)?;
     if n < HEADER_LEN {
@@ -494,7 +619,8 @@ pub fn open<R: Read + Send, W: Write + Send>(mut reader: R, writer: W, key: &[u8
     let (_, open_fn) = header.member.ops();
     let tag = header.member.tag_len();
     let piece = header.chunk_size() + tag;
-    let shape = Shape { piece, capacity: piece, window: window(piece) };
+    let (mut on_gpu, window) = open_engine(engine, &header, &key, piece)?;
+    let shape = Shape { piece, capacity: piece, window };
     let mut chunks: u64 = 0;
     let mut plaintext_bytes: u64 = 0;
     pipeline::run(
@@ -518,17 +644,21 @@ pub fn open<R: Read + Send, W: Write + Send>(mut reader: R, writer: W, key: &[u8
                 w.output.push(Zeroizing::new(Vec::with_capacity(header.chunk_size())));
             }
             let (first, last) = (w.first, w.last);
-            let results: Vec<Result<(), aead::Error>> = w
-                .input
-                .par_iter()
-                .zip(w.output[..n].par_iter_mut())
-                .enumerate()
-                .map(|(i, (chunk, out))| {
-                    let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
-                    open_fn(&key, &nonce[..len], &hb, chunk, out)
-                })
-                .collect();
-            let verified = results.iter().take_while(|r| r.is_ok()).count();
+            let results: Vec<bool> = match on_gpu.as_mut() {
+                #[cfg(feature = "cuda")]
+                Some(g) => g.open(w, &hb)?,
+                _ => w
+                    .input
+                    .par_iter()
+                    .zip(w.output[..n].par_iter_mut())
+                    .enumerate()
+                    .map(|(i, (chunk, out))| {
+                        let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
+                        open_fn(&key, &nonce[..len], &hb, chunk, out).is_ok()
+                    })
+                    .collect(),
+            };
+            let verified = results.iter().take_while(|&&ok| ok).count();
             w.write = verified;
             plaintext_bytes += w.output[..verified].iter().map(|b| b.len() as u64).sum::<u64>();
             chunks = first + verified as u64;
@@ -550,6 +680,38 @@ pub fn open<R: Read + Send, W: Write + Send>(mut reader: R, writer: W, key: &[u8
         SealedError::Write,
     )?;
     Ok(Report { header, chunks, plaintext_bytes })
+}
+
+/// The GPU engine's state for a file (none for the CPU), and the pieces a
+/// window. Opened before anything is written, so a GPU that cannot serve the
+/// file (chunks too small, no kernels) leaves the output empty.
+#[cfg(feature = "cuda")]
+fn open_engine(
+    engine: &Engine,
+    header: &Header,
+    key: &[u8; 16],
+    piece: usize,
+) -> Result<(Option<gpu::GpuChunks>, usize), SealedError> {
+    match engine {
+        Engine::Cpu => Ok((None, window(piece))),
+        Engine::Gpu(g) => {
+            let window = gpu_window(piece);
+            Ok((Some(gpu::GpuChunks::new(g, header, key, gpu_chunks_per_window(window))?), window))
+        }
+    }
+}
+
+/// Without the `cuda` feature: the CPU engine only (no GPU state).
+#[cfg(not(feature = "cuda"))]
+fn open_engine(
+    engine: &Engine,
+    _header: &Header,
+    _key: &[u8; 16],
+    piece: usize,
+) -> Result<(Option<core::convert::Infallible>, usize), SealedError> {
+    match engine {
+        Engine::Cpu => Ok((None, window(piece))),
+    }
 }
 
 /// Why chunk `index` failed: if it verifies with the other value of the last

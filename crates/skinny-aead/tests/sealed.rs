@@ -345,3 +345,26 @@ fn a_failing_chunk_releases_exactly_the_chunks_before_it() {
         assert_eq!(out, plain[..16 * bad], "chunk {bad}");
     }
 }
+
+/// The engine API on the CPU: `seal_on`/`open_on` with `Engine::Cpu` are
+/// `seal`/`open`, and the CPU takes every chunk size of the format.
+#[test]
+fn cpu_engine_is_the_default_path() {
+    use skinny_aead::sealed::{Engine, MAX_CHUNK_LOG2, MIN_CHUNK_LOG2};
+    let engine = Engine::default();
+    assert!(matches!(engine, Engine::Cpu));
+    for log2 in 0..=30u8 {
+        assert_eq!(engine.supports_chunk_log2(log2), (MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&log2));
+    }
+    let key = [2u8; 16];
+    let msg: Vec<u8> = (0..100_000u32).map(|i| i as u8).collect();
+    let opts = SealOptions { member: Member::M2, chunk_log2: 12 };
+    let prefix = [8u8; 7];
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    sealed::seal_with_prefix(&msg[..], &mut a, &key, &opts, &prefix).unwrap();
+    sealed::seal_with_prefix_on(&engine, &msg[..], &mut b, &key, &opts, &prefix).unwrap();
+    assert_eq!(a, b);
+    let mut plain = Vec::new();
+    sealed::open_on(&engine, &a[..], &mut plain, &key).unwrap();
+    assert_eq!(plain, msg);
+}

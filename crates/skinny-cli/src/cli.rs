@@ -193,6 +193,17 @@ pub struct CryptArgs {
     pub verbose: bool,
 }
 
+/// `--backend` of `seal` and `open`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SealBackendName {
+    /// The GPU for large inputs with chunks of 16K or more when one opens, else the CPU.
+    Auto,
+    /// The bitsliced CPU code on every core (or --threads).
+    Cpu,
+    /// An NVIDIA GPU (an error if none can be used).
+    Gpu,
+}
+
 /// `--member`: the SKINNY-AEAD member of `seal`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum MemberName {
@@ -287,6 +298,20 @@ pub struct SealArgs {
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<usize>,
 
+    /// Where the chunks are sealed or opened: cpu (every core), gpu (an NVIDIA
+    /// GPU; an error if none can be used or the chunks are under 16K), or auto
+    /// (the GPU for inputs of 512 MiB or more with chunks of 16K or more when
+    /// one opens, else the CPU). The same format either way: each engine opens
+    /// the other's files.
+    #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND", ignore_case = true)]
+    pub backend: SealBackendName,
+
+    /// GPUs of the gpu and auto backends: all, a count N (the first N), or GPU
+    /// numbers such as 0,2. Only the first selected GPU is used (one GPU's link
+    /// is far faster than the file path).
+    #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
+    pub gpus: GpuSelection,
+
     /// Write binary output to a terminal even so, and replace an output file
     /// that has other hard links (they keep the old content).
     #[arg(long)]
@@ -295,6 +320,10 @@ pub struct SealArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// Say which engine did the work and, for `auto`, why it used no GPU.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 /// Options of `open`.
@@ -322,6 +351,20 @@ pub struct OpenArgs {
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<usize>,
 
+    /// Where the chunks are sealed or opened: cpu (every core), gpu (an NVIDIA
+    /// GPU; an error if none can be used or the chunks are under 16K), or auto
+    /// (the GPU for inputs of 512 MiB or more with chunks of 16K or more when
+    /// one opens, else the CPU). The same format either way: each engine opens
+    /// the other's files.
+    #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND", ignore_case = true)]
+    pub backend: SealBackendName,
+
+    /// GPUs of the gpu and auto backends: all, a count N (the first N), or GPU
+    /// numbers such as 0,2. Only the first selected GPU is used (one GPU's link
+    /// is far faster than the file path).
+    #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
+    pub gpus: GpuSelection,
+
     /// Write binary output to a terminal even so, and replace an output file
     /// that has other hard links (they keep the old content).
     #[arg(long)]
@@ -330,6 +373,10 @@ pub struct OpenArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// Say which engine did the work and, for `auto`, why it used no GPU.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 /// The most random cross-checks `selftest --rounds` accepts: enough for a soak

@@ -272,3 +272,80 @@ fn a_signal_during_open_leaves_no_file_and_the_old_output() {
     assert_eq!(listing(dir.path()), ["out"]);
     assert_eq!(std::fs::read(dir.path().join("out")).unwrap(), b"old");
 }
+
+/// `--backend`: `gpu` with chunks under 16K is a usage error (exit 2, one line,
+/// no output) to seal and to open, with or without a GPU; `auto` says with
+/// `-v` why it stayed on the CPU; `cpu` and `auto` open what the other sealed.
+#[test]
+fn backends_choose_and_refuse_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = bytes(77, 100_000);
+    std::fs::write(dir.path().join("in"), &plain).unwrap();
+    let o = run_in(Some(dir.path()), &["seal", "-K", KEY, "-b", "gpu", "--chunk-size", "4K", "in", "-o", "out"], b"");
+    let e = one_line(&o, 2, "gpu, 4K chunks");
+    assert!(e.contains("16K") && e.contains("--backend cpu"), "{e}");
+    assert_eq!(listing(dir.path()), ["in"]);
+
+    let small_chunks = seal(&plain, &["--chunk-size", "4K", "-b", "cpu"]);
+    std::fs::write(dir.path().join("sealed"), &small_chunks).unwrap();
+    let o = run_in(Some(dir.path()), &["open", "-K", KEY, "-b", "gpu", "sealed", "-o", "out"], b"");
+    let e = one_line(&o, 2, "open on gpu, 4K chunks");
+    assert!(e.contains("this file's chunks are 4096 bytes"), "{e}");
+    assert_eq!(listing(dir.path()), ["in", "sealed"]);
+
+    let o = run_in(Some(dir.path()), &["open", "-K", KEY, "-v", "sealed", "-o", "out"], b"");
+    assert_ok(&o, "auto open, 4K chunks");
+    assert!(stderr(&o).contains("auto: chunks under 16K; using the CPU"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(dir.path().join("out")).unwrap(), plain);
+
+    let o = run_in(Some(dir.path()), &["seal", "-K", KEY, "-v", "in", "-o", "auto.sealed"], b"");
+    assert_ok(&o, "auto seal");
+    assert!(stderr(&o).contains("auto: input under 512 MiB; using the CPU"), "{}", stderr(&o));
+    let o = run_in(Some(dir.path()), &["open", "-K", KEY, "-b", "cpu", "auto.sealed"], b"");
+    assert_ok(&o, "cpu open");
+    assert_eq!(o.stdout, plain);
+}
+
+/// `--backend gpu` with 16K chunks or more: on a GPU, a file that the CPU
+/// opens (and the other way round); without one, one line, exit 1, no output
+/// (`SKINNY_REQUIRE_GPU=1` makes that a failure).
+#[test]
+fn gpu_backend_round_trips_or_says_why_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = bytes(78, 300_000);
+    std::fs::write(dir.path().join("in"), &plain).unwrap();
+    let o = run_in(Some(dir.path()), &["seal", "-K", KEY, "-b", "gpu", "--chunk-size", "16K", "in", "-o", "g"], b"");
+    if o.status.code() == Some(1) && std::env::var_os("SKINNY_REQUIRE_GPU").is_none_or(|v| v != "1") {
+        let e = one_line(&o, 1, "gpu without a GPU");
+        assert!(e.starts_with("skinny: --backend gpu: "), "{e}");
+        assert_eq!(listing(dir.path()), ["in"]);
+        eprintln!("skip: no usable GPU: {e}");
+        return;
+    }
+    assert_ok(&o, "seal on the GPU");
+    let o = run_in(Some(dir.path()), &["open", "-K", KEY, "-b", "cpu", "g"], b"");
+    assert_ok(&o, "CPU open of the GPU file");
+    assert_eq!(o.stdout, plain);
+    let cpu_file = seal(&plain, &["-b", "cpu", "--chunk-size", "64K"]);
+    std::fs::write(dir.path().join("c"), &cpu_file).unwrap();
+    let o = run_in(Some(dir.path()), &["open", "-K", KEY, "-b", "gpu", "-v", "c"], b"");
+    assert_ok(&o, "GPU open of the CPU file");
+    assert_eq!(o.stdout, plain);
+    assert!(stderr(&o).contains("on GPU"), "{}", stderr(&o));
+    let mut bad = cpu_file.clone();
+    bad[HEADER + 70_000] ^= 1; // chunk 1
+    let e = open_must_fail_on(dir.path(), &bad, &["-b", "gpu"], "flipped byte on the GPU");
+    assert!(e.contains("authentication failed") && e.contains("chunk 2"), "{e}");
+}
+
+/// As `open_must_fail`, with extra options.
+fn open_must_fail_on(dir: &Path, sealed: &[u8], extra: &[&str], what: &str) -> String {
+    std::fs::write(dir.join("bad"), sealed).unwrap();
+    let before = listing(dir);
+    let mut args = vec!["open", "-K", KEY, "-q", "bad", "-o", "out"];
+    args.extend_from_slice(extra);
+    let o = run_in(Some(dir), &args, b"");
+    let e = one_line(&o, 1, what);
+    assert_eq!(listing(dir), before, "{what}: files changed");
+    e
+}

@@ -6,7 +6,7 @@
 //! hostsim_aead_vectors -p skinny-cuda -- FILE`
 
 use skinny::{Skinny, Variant};
-use skinny_cuda::aead::{lfsr_advance, power_table, AeadCounter};
+use skinny_cuda::aead::{chunk_counters, chunk_key_bits, lfsr_advance, power_table, AeadCounter};
 use skinny_cuda::constants::{bitsliced_masks, bitsliced_masks_reversed};
 use std::fmt::Write as _;
 
@@ -87,5 +87,67 @@ fn main() {
             words(&mut out, "sum", le(&sum));
         }
     }
+    chunk_cases(&mut rng, &mut out);
     std::fs::write(&path, out).expect("writing the cases");
+}
+
+/// Cases of the chunk kernels (many messages a launch): chunks of 2^14 and
+/// 2^15 bytes, each with its own random tweakey (as each sealed chunk has its
+/// own nonce), the counters restarting at the mode's start (1) in every chunk,
+/// a short last chunk (whole blocks only reach the kernel), one sum a chunk.
+/// Expected values block by block with the specification code.
+fn chunk_cases(rng: &mut Rng, out: &mut String) {
+    let u64_words = |v: &[u64]| v.iter().flat_map(|&x| [x as u32, (x >> 32) as u32]).collect::<Vec<u32>>();
+    let le = |b: &[u8]| b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<_>>();
+    for counter in [AeadCounter::Lfsr64, AeadCounter::Lfsr24] {
+        let (bits, v): (u32, Variant) = (counter.bits(), counter.variant());
+        // (op: 0 encrypt, 1 decrypt; chunk_log2; chunks; whole blocks in the last chunk)
+        for (op, chunk_log2, nchunks, last_blocks) in [
+            (0, 14u32, 3usize, 1024u64),
+            (1, 14, 3, 1024),
+            (0, 14, 4, 517),
+            (1, 15, 3, 1),
+            (0, 15, 2, 2047),
+            (1, 14, 1, 0),
+            (0, 16, 2, 3000),
+            (1, 16, 3, 4096),
+        ] {
+            let chunk_blocks = 1u64 << (chunk_log2 - 4);
+            let n = (nchunks as u64 - 1) * chunk_blocks + last_blocks;
+            let input = rng.bytes(n as usize * 16);
+            let mut output = vec![0u8; input.len()];
+            let mut key_bits = vec![0u64; nchunks * v.rounds()];
+            let mut sums = vec![0u8; nchunks * 16];
+            for c in 0..nchunks {
+                let mut shared = rng.bytes(v.tweakey_bytes());
+                shared[..counter.counter_bytes()].fill(0);
+                let cipher = Skinny::new(v, &shared).expect("length");
+                chunk_key_bits(&cipher, &mut key_bits[c * v.rounds()..]);
+                let first = c as u64 * chunk_blocks;
+                for g in first..n.min(first + chunk_blocks) {
+                    let (i, o) = (&input[g as usize * 16..][..16], &mut output[g as usize * 16..][..16]);
+                    let mut tk = shared.clone();
+                    let ctr = lfsr_advance(bits, 1, g - first);
+                    tk[..counter.counter_bytes()].copy_from_slice(&ctr.to_le_bytes()[..counter.counter_bytes()]);
+                    let block_cipher = Skinny::new(v, &tk).expect("length");
+                    o.copy_from_slice(i);
+                    if op == 1 {
+                        block_cipher.decrypt_block(o);
+                    } else {
+                        block_cipher.encrypt_block(o);
+                    }
+                    let summed: &[u8] = if op == 0 { i } else { o };
+                    for (s, b) in sums[c * 16..][..16].iter_mut().zip(summed) {
+                        *s ^= b;
+                    }
+                }
+            }
+            writeln!(out, "chunks {bits} {op} {} {chunk_log2} {nchunks} {n}", v.rounds()).unwrap();
+            words(out, "key_bits", u64_words(&key_bits));
+            words(out, "counters", u64_words(&chunk_counters(bits, 1, chunk_log2)));
+            words(out, "input", le(&input));
+            words(out, "output", le(&output));
+            words(out, "sums", le(&sums));
+        }
+    }
 }

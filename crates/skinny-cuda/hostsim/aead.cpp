@@ -15,6 +15,7 @@ using std::min;
 #include "shim.h"
 #define AEAD_ENTRY(...)
 #define AEAD_COUNTERS(...)
+#define AEAD_CHUNKS_ENTRY(...)
 
 #include "../kernels/common.cuh"
 #include "../kernels/bitsliced_round.cuh"
@@ -45,6 +46,31 @@ static void run(int op, int rounds, u64 n, u64 start, const std::vector<u64>& lo
     }
 }
 
+// The chunk kernels: the masks spread from the key bits, then every thread.
+template <int BITS>
+static void run_chunks(int op, int rounds, int chunk_log2, u64 nchunks, u64 n, const std::vector<u64>& bits,
+                       const std::vector<u64>& counters, const std::vector<u32>& in, std::vector<u32>& out,
+                       u32* sums) {
+    std::vector<u32> table(nchunks * rounds * 64, 0x5a5a5a5a);
+    for (u64 t = 0; t < table.size() + 100; t++) expand_masks(table.data(), bits.data(), nchunks, rounds, op == AEAD_DEC, t);
+    const u64 nwarps = (n + 1023) / 1024;
+    blockDim.x = 1;
+    for (u64 g = 0; g < (nwarps + 3) * 32; g++) {  // a few warps past the end too
+        threadIdx.x = (unsigned)(g & 31);
+        if (op == AEAD_ENC)
+            aead_chunks_kernel<BITS, AEAD_ENC>(in.data(), out.data(), n, counters.data(), chunk_log2 - 14, table.data(), sums, rounds, g);
+        else
+            aead_chunks_kernel<BITS, AEAD_DEC>(in.data(), out.data(), n, counters.data(), chunk_log2 - 14, table.data(), sums, rounds, g);
+    }
+}
+
+static std::vector<u64> read_u64s(std::istringstream& ls) {
+    std::vector<u32> w = read_words(ls);
+    std::vector<u64> t(w.size() / 2);
+    for (size_t i = 0; i < t.size(); i++) t[i] = (u64)w[2 * i] | ((u64)w[2 * i + 1] << 32);
+    return t;
+}
+
 int main(int argc, char** argv) {
     std::ifstream f(argv[1]);
     std::string line;
@@ -53,6 +79,11 @@ int main(int argc, char** argv) {
     u64 n = 0, start = 0;
     std::vector<u64> lo, hi;
     std::vector<u32> in, want;
+    // Chunk cases: "chunks bits op rounds chunk_log2 nchunks n", then key bits,
+    // counters, input, output, and one sum a chunk ("sums").
+    int chunk_log2 = 0;
+    u64 nchunks = 0;
+    std::vector<u64> key_bits, chunk_counters;
     while (std::getline(f, line)) {
         std::istringstream ls(line);
         std::string tag; ls >> tag;
@@ -66,6 +97,25 @@ int main(int argc, char** argv) {
             std::vector<u64>& t = tag == "pow_lo" ? lo : hi;
             t.assign(w.size() / 2, 0);
             for (size_t i = 0; i < t.size(); i++) t[i] = (u64)w[2 * i] | ((u64)w[2 * i + 1] << 32);
+        } else if (tag == "chunks") {
+            ls >> bits >> op >> rounds >> chunk_log2 >> nchunks >> n;
+        } else if (tag == "key_bits") {
+            key_bits = read_u64s(ls);
+        } else if (tag == "counters") {
+            chunk_counters = read_u64s(ls);
+        } else if (tag == "sums") {
+            std::vector<u32> want_sums = read_words(ls);
+            std::vector<u32> out(in.size(), 0);
+            std::vector<u32> sums(nchunks * 4, 0);
+            if (bits == 64) run_chunks<64>(op, rounds, chunk_log2, nchunks, n, key_bits, chunk_counters, in, out, sums.data());
+            else run_chunks<24>(op, rounds, chunk_log2, nchunks, n, key_bits, chunk_counters, in, out, sums.data());
+            cases++;
+            if (out != want || sums != want_sums) {
+                failures++;
+                printf("FAIL aead chunks %d-bit counter, op %d, 2^%d-byte chunks, %llu chunks, %llu blocks%s%s\n", bits, op,
+                       chunk_log2, (unsigned long long)nchunks, (unsigned long long)n, out != want ? " (output)" : "",
+                       sums != want_sums ? " (sums)" : "");
+            }
         } else if (tag == "input") {
             in = read_words(ls);
         } else if (tag == "output") {

@@ -29,6 +29,10 @@
 // SUM_SLOTS (spreading the atomics); the host XORs the slots together.
 // `in` and `out` may be the same buffer (each block is read, then written, by
 // one thread) but must not otherwise overlap.
+//
+// Many messages a launch (the sealed format's chunks, see aead_chunks_kernel):
+//   aead_{m1,m5}_{enc,dec}_chunks(in, out, n, counters, warps_log2, table, sums, rounds)
+//   aead_expand_masks(table, bits, nchunks, rounds, reverse): the chunks' masks
 
 #define AEAD_ENC 0
 #define AEAD_DEC 1
@@ -144,21 +148,23 @@ DEV void mix_shift_inv_add_counter(u32* s, const u32* k, const u32* ctr, int rot
     }
 }
 
-// Full rounds, two a loop pass (the counter in the even one).
-DEV void aead_encrypt_slices(u32* s, const u32* ctr, int rounds) {
+// Full rounds, two a loop pass (the counter in the even one). `masks`: the
+// shared-tweakey masks by round (`aead_masks`, or one chunk's row of the
+// chunk kernels' table).
+DEV void aead_encrypt_slices(u32* s, const u32* ctr, int rounds, const u32* masks) {
     int k = 0;
 #pragma unroll 1
     for (int r = 0; r + 1 < rounds; r += 2, k++) {
         sub_cells<8>(s);
-        add_masks_and_counter(s, aead_masks + r * 64, ctr, k);
+        add_masks_and_counter(s, masks + r * 64, ctr, k);
         shift_mix<8>(s);
         sub_cells<8>(s);
-        add_round_masks<8>(s, aead_masks + (r + 1) * 64);
+        add_round_masks<8>(s, masks + (r + 1) * 64);
         shift_mix<8>(s);
     }
     if (rounds & 1) {
         sub_cells<8>(s);
-        add_masks_and_counter(s, aead_masks + (rounds - 1) * 64, ctr, k);
+        add_masks_and_counter(s, masks + (rounds - 1) * 64, ctr, k);
         shift_mix<8>(s);
     }
 }
@@ -166,19 +172,20 @@ DEV void aead_encrypt_slices(u32* s, const u32* ctr, int rounds) {
 // The inverse rounds for an even number of rounds (every SKINNY-128 variant:
 // 40, 48, 56), rotated as decrypt_slices in bitsliced.cu so the loop body ends
 // with computed values. Step i undoes round rounds-1-i with masks_rev + 64 i;
-// the odd steps are the even rounds, with the counter.
-DEV void aead_decrypt_slices(u32* s, const u32* ctr, int rounds) {
-    mix_shift_inv_add<8>(s, aead_masks_rev);
+// the odd steps are the even rounds, with the counter. `masks_rev`: the masks
+// with the rounds reversed.
+DEV void aead_decrypt_slices(u32* s, const u32* ctr, int rounds, const u32* masks_rev) {
+    mix_shift_inv_add<8>(s, masks_rev);
     int k = (rounds - 2) / 2;
 #pragma unroll 1
     for (int i = 1; i + 1 < rounds; i += 2, k--) {
         sub_cells_inv<8>(s);
-        mix_shift_inv_add_counter(s, aead_masks_rev + i * 64, ctr, k);
+        mix_shift_inv_add_counter(s, masks_rev + i * 64, ctr, k);
         sub_cells_inv<8>(s);
-        mix_shift_inv_add<8>(s, aead_masks_rev + (i + 1) * 64);
+        mix_shift_inv_add<8>(s, masks_rev + (i + 1) * 64);
     }
     sub_cells_inv<8>(s);
-    mix_shift_inv_add_counter(s, aead_masks_rev + (rounds - 1) * 64, ctr, 0);
+    mix_shift_inv_add_counter(s, masks_rev + (rounds - 1) * 64, ctr, 0);
     sub_cells_inv<8>(s);
 }
 
@@ -200,15 +207,18 @@ DEV void warp_sum(u32 w[4], u32* sums, u64 slot) {
 #endif
 }
 
+// One warp's 1024 blocks (this lane's 32): blocks warp*1024 + 32 j + lane of
+// `in` under the counter `counter * x^(32 j + lane)` and the masks `masks`
+// (`masks_rev` to decrypt), their sum into slot `slot` of `sums`. The caller
+// has returned already for a warp wholly past the `n` blocks.
 // BITS = the LFSR's width (64: M1-M4, 24: M5-M6).
 template <int BITS, int MODE>
-DEV void aead_kernel(const u32* in, u32* out, u64 n, const u64* counters, u32* sums, int rounds,
-                     u64 gtid) {
+DEV void aead_warp(const u32* in, u32* out, u64 n, u64 counter, const u32* masks, const u32* masks_rev, u32* sums,
+                   u64 slot, int rounds, u64 gtid) {
     typedef uint4 V;
     const u64 warp = gtid >> 5;
     const u32 lane = (u32)(gtid & 31);
     const u64 first = warp * 1024 + lane;
-    if (warp * 1024 >= n) return;  // whole warp past the end (uniform)
     const int valid = first >= n ? 0 : (int)min((n - first + 31) / 32, (u64)32);
     const V* ip = reinterpret_cast<const V*>(in) + first;
     V* op = reinterpret_cast<V*>(out) + first;
@@ -217,7 +227,7 @@ DEV void aead_kernel(const u32* in, u32* out, u64 n, const u64* counters, u32* s
     // bit j = bit i of byte c of block j's counter (little-endian).
     u32 t[64];
     {
-        u64 c = lfsr_times_x<BITS>(counters[warp], (int)lane);
+        u64 c = lfsr_times_x<BITS>(counter, (int)lane);
 #pragma unroll
         for (int j = 0; j < 32; j++) {
             t[j] = (u32)c;
@@ -256,8 +266,8 @@ DEV void aead_kernel(const u32* in, u32* out, u64 n, const u64* counters, u32* s
 #pragma unroll
     for (int q = 0; q < 4; q++) transpose32(s + q * 32);
 
-    if (MODE == AEAD_DEC) aead_decrypt_slices(s, ctr, rounds);
-    else aead_encrypt_slices(s, ctr, rounds);
+    if (MODE == AEAD_DEC) aead_decrypt_slices(s, ctr, rounds, masks_rev);
+    else aead_encrypt_slices(s, ctr, rounds, masks);
 
 #pragma unroll
     for (int q = 0; q < 4; q++) transpose32(s + q * 32);
@@ -272,7 +282,72 @@ DEV void aead_kernel(const u32* in, u32* out, u64 n, const u64* counters, u32* s
             if (MODE != AEAD_AUTH) op[32 * j] = v;
         }
     }
-    warp_sum(sum, sums, warp & (SUM_SLOTS - 1));
+    warp_sum(sum, sums, slot);
+}
+
+// One run of blocks under the masks in __constant__ memory (the pointers stay
+// constant-space after inlining: the same code as before the split).
+template <int BITS, int MODE>
+DEV void aead_kernel(const u32* in, u32* out, u64 n, const u64* counters, u32* sums, int rounds,
+                     u64 gtid) {
+    const u64 warp = gtid >> 5;
+    if (warp * 1024 >= n) return;  // whole warp past the end (uniform)
+    aead_warp<BITS, MODE>(in, out, n, counters[warp], aead_masks, aead_masks_rev, sums, warp & (SUM_SLOTS - 1),
+                          rounds, gtid);
+}
+
+// ---------------------------------------------------------------------------
+// Many messages in one launch: the sealed format's chunks (`skinny seal` /
+// `skinny open` on the GPU). Every chunk is a message of its own: its own
+// nonce (so its own shared-tweakey masks), its counter restarting at the
+// LFSR's start, its own checksum.
+//
+// Chunk c lies at block c << chunk_log2 - 4 of the buffer (a power of two of at
+// least 16 KiB, so a warp's 1024 blocks never straddle two chunks): warp w
+// serves chunk w >> warps_log2 (warps_log2 = chunk_log2 - 14) at position
+// w & (2^warps_log2 - 1) inside it. Only the last chunk of a launch may be
+// short; `n` counts the whole blocks up to its end, as in one run.
+//
+// The masks of every chunk come from a device table, one row of `rounds` x 64
+// words a chunk, in the order the kernel reads them (reversed to decrypt). Why
+// a table filled by the host's key schedule rather than the masks derived on
+// the device: the host runs SKINNY's key schedule for a chunk in about a
+// microsecond (rayon, per window), and sends 8 bytes a round
+// (`round_key_bits`, 448 bytes a chunk for M1: under 1 % of a 64 KiB chunk);
+// `aead_expand_masks` spreads them into words on the device. The alternative,
+// the schedule's linearity (masks of chunk i = masks of chunk 0 XOR the masks
+// of the changed nonce bits), would save the host that microsecond at the cost
+// of a second, subtler derivation of secret masks. A warp reads its row with
+// uniform addresses (one broadcast load a word, the L1 serving the warps of a
+// chunk); the reads depend on the chunk index only, which is public: constant
+// time as before.
+//
+// The counters depend only on a warp's position inside its chunk, so the host
+// uploads them once for a chunk size: counters[k] = start * x^(1024 k), k <
+// 2^warps_log2 (at most 1024, for 16 MiB chunks). Sums: one slot (4 words) a
+// chunk; a chunk's warps XOR into it (at most 1024 atomics an address).
+
+// table[(c * rounds + s) * 64 + i] = ~0 where bit i of round r's key bits of
+// chunk c is 1 (r = s, or rounds - 1 - s when `reverse`): the layout of
+// constants.rs's bitsliced_masks(_reversed), from `bits[c * rounds + r]`.
+DEV void expand_masks(u32* table, const u64* bits, u64 nchunks, int rounds, int reverse, u64 t) {
+    const u64 per = (u64)rounds * 64;
+    if (t >= nchunks * per) return;
+    const u64 c = t / per;
+    const int slot = (int)((t % per) / 64), i = (int)(t % 64);
+    const int r = reverse ? rounds - 1 - slot : slot;
+    table[t] = 0u - (u32)((bits[c * rounds + r] >> i) & 1);
+}
+
+template <int BITS, int MODE>
+DEV void aead_chunks_kernel(const u32* in, u32* out, u64 n, const u64* counters, int warps_log2, const u32* table,
+                            u32* sums, int rounds, u64 gtid) {
+    const u64 warp = gtid >> 5;
+    if (warp * 1024 >= n) return;  // whole warp past the end (uniform)
+    const u64 chunk = warp >> warps_log2;
+    const u32* masks = table + chunk * (u64)rounds * 64;
+    aead_warp<BITS, MODE>(in, out, n, counters[warp & ((1ull << warps_log2) - 1)], masks, masks, sums, chunk, rounds,
+                          gtid);
 }
 
 #ifndef SKINNY_HOSTSIM
@@ -282,6 +357,17 @@ DEV void aead_kernel(const u32* in, u32* out, u64 n, const u64* counters, u32* s
         aead_kernel<BITS, MODE>(in, out, n, counters, sums, rounds,                          \
                                       (u64)blockIdx.x * blockDim.x + threadIdx.x);                 \
     }
+#define AEAD_CHUNKS_ENTRY(name, BITS, MODE)                                                    \
+    extern "C" __global__ void __launch_bounds__(SKINNY_BS_THREADS, AEAD_MIN_BLOCKS)                \
+    name(const u32* in, u32* out, u64 n, const u64* counters, int warps_log2,                       \
+         const u32* __restrict__ table,                                                             \
+         u32* sums, int rounds) {                                                                   \
+        aead_chunks_kernel<BITS, MODE>(in, out, n, counters, warps_log2, table, sums, rounds,       \
+                                       (u64)blockIdx.x * blockDim.x + threadIdx.x);                 \
+    }
+extern "C" __global__ void aead_expand_masks(u32* table, const u64* bits, u64 nchunks, int rounds, int reverse) {
+    expand_masks(table, bits, nchunks, rounds, reverse, (u64)blockIdx.x * blockDim.x + threadIdx.x);
+}
 #define AEAD_COUNTERS(name, BITS)                                                                   \
     extern "C" __global__ void name(u64* counters, u64 nwarps, u64 start, const u64* pow_lo,       \
                                     const u64* pow_hi) {                                            \
@@ -295,5 +381,9 @@ AEAD_ENTRY(aead_m1_auth, 64, AEAD_AUTH)
 AEAD_ENTRY(aead_m5_enc, 24, AEAD_ENC)
 AEAD_ENTRY(aead_m5_dec, 24, AEAD_DEC)
 AEAD_ENTRY(aead_m5_auth, 24, AEAD_AUTH)
+AEAD_CHUNKS_ENTRY(aead_m1_enc_chunks, 64, AEAD_ENC)
+AEAD_CHUNKS_ENTRY(aead_m1_dec_chunks, 64, AEAD_DEC)
+AEAD_CHUNKS_ENTRY(aead_m5_enc_chunks, 24, AEAD_ENC)
+AEAD_CHUNKS_ENTRY(aead_m5_dec_chunks, 24, AEAD_DEC)
 AEAD_COUNTERS(aead_m1_counters, 64)
 AEAD_COUNTERS(aead_m5_counters, 24)

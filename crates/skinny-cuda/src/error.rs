@@ -65,6 +65,13 @@ pub enum GpuError {
         /// The shorter buffer's length.
         got: usize,
     },
+    /// A chunk size the chunk kernels cannot take: a warp's 1024 blocks must lie
+    /// inside one chunk.
+    #[error("the GPU's AEAD chunk kernels take chunks of 16 KiB to 16 MiB (2^14 to 2^24 bytes), not 2^{chunk_log2}")]
+    AeadChunkSize {
+        /// The chunk size asked for, as a power of two.
+        chunk_log2: u32,
+    },
     /// The device ran out of memory.
     #[error("GPU out of memory ({what})")]
     OutOfMemory {

@@ -45,7 +45,8 @@ pub(super) struct Shape {
     pub piece: usize,
     /// Bytes to reserve a piece (room for a tag appended in place).
     pub capacity: usize,
-    /// Pieces a window.
+    /// Pieces a window (the input's last window may hold one more: the piece
+    /// read ahead to learn that the input ends).
     pub window: usize,
 }
 

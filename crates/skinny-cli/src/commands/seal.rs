@@ -1,29 +1,47 @@
 //! `skinny seal` and `skinny open`: the sealed file format of
-//! [`skinny_aead::sealed`] between an input and an output.
+//! [`skinny_aead::sealed`] between an input and an output, on the CPU or a GPU
+//! (`--backend`).
 //!
 //! The key is loaded and checked first, then the input opened, then the output
 //! created (a temporary file beside it, renamed only when everything
 //! succeeded: see [`crate::files`]). A failed `open` to a file therefore
 //! leaves no output and an existing output untouched.
 
-use crate::cli::{OpenArgs, SealArgs};
+use crate::cli::{OpenArgs, SealArgs, SealBackendName};
 use crate::error::CliError;
 use crate::files::{Sink, Source};
 use crate::keys;
 use crate::progress;
-use skinny_aead::sealed::{self, SealOptions, SealedError};
-use std::io::{self, Read};
+use skinny_aead::sealed::{self, Engine, Header, Report, SealOptions, SealedError, HEADER_LEN};
+use skinny_bulk::backend::GpuSelection;
+use std::io::{self, Read, Write};
 use std::path::Path;
+
+/// The smallest chunk the GPU engine takes, as a power of two (16 KiB: one
+/// warp's 1024 blocks inside one chunk).
+const GPU_MIN_CHUNK_LOG2: u8 = 14;
+
+/// Below this many input bytes `auto` stays on the CPU: opening a GPU and
+/// loading its kernels takes about 0.3 s (more the first time, before the
+/// kernel cache holds them), while the CPU engine seals and opens at about
+/// 2 GB/s on the H200 machine's 16 cores (docs/h200-runs.md): it finishes
+/// a file this size in the time the GPU takes to get ready.
+const AUTO_GPU_BYTES: u64 = 512 << 20;
 
 /// Runs `skinny seal`.
 ///
 /// # Errors
-/// One line for the user: bad arguments, unreadable input, unwritable output.
+/// One line for the user: bad arguments, unreadable input, unwritable output,
+/// no usable GPU for `--backend gpu`.
 pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
     let key = take_key(&mut a.key, a.key_file.as_deref())?;
     let options = SealOptions { member: a.member.into(), chunk_log2: a.chunk_size };
-    run(a.input.as_deref(), a.output.as_deref(), a.force, a.quiet, a.threads, |source, sink| {
-        sealed::seal(source, sink, &key, &options).map(drop)
+    let how = How { backend: a.backend, gpus: &a.gpus, verbose: a.verbose };
+    run(a.input.as_deref(), a.output.as_deref(), a.force, a.quiet, a.threads, |source, sink, len| {
+        let engine = how.engine(Some(options.chunk_log2), len, "--chunk-size is")?;
+        let report = sealed::seal_on(&engine.engine, source, sink, &key, &options)?;
+        how.tell("sealed", &engine, &report);
+        Ok(())
     })
 }
 
@@ -32,12 +50,145 @@ pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
 /// # Errors
 /// One line for the user (exit 1): not a sealed file, truncated, a chunk that
 /// does not verify (wrong key or a changed file), unreadable input or
-/// unwritable output; bad arguments (exit 2).
+/// unwritable output, no usable GPU for `--backend gpu`; bad arguments (exit 2).
 pub fn open(a: &mut OpenArgs) -> Result<(), CliError> {
     let key = take_key(&mut a.key, a.key_file.as_deref())?;
-    run(a.input.as_deref(), a.output.as_deref(), a.force, a.quiet, a.threads, |source, sink| {
-        sealed::open(source, sink, &key).map(drop)
+    let how = How { backend: a.backend, gpus: &a.gpus, verbose: a.verbose };
+    run(a.input.as_deref(), a.output.as_deref(), a.force, a.quiet, a.threads, |source, sink, len| {
+        // The chunk size decides whether the GPU can serve the file: read the
+        // header first, and hand it back to the library in front of the rest.
+        let mut head = Vec::with_capacity(HEADER_LEN);
+        source.by_ref().take(HEADER_LEN as u64).read_to_end(&mut head).map_err(SealedError::Read)?;
+        let chunk_log2 =
+            <[u8; HEADER_LEN]>::try_from(&head[..]).ok().and_then(|h| Header::parse(&h).ok()).map(|h| h.chunk_log2);
+        // A damaged header: the CPU engine reports it (the library's message).
+        let engine = match chunk_log2 {
+            Some(_) => how.engine(chunk_log2, len, "this file's chunks are")?,
+            None => Chosen { engine: Engine::Cpu, why_cpu: None },
+        };
+        let report = sealed::open_on(&engine.engine, io::Cursor::new(head).chain(source), sink, &key)?;
+        how.tell("opened", &engine, &report);
+        Ok(())
     })
+}
+
+/// What the user asked of the engine.
+struct How<'a> {
+    backend: SealBackendName,
+    gpus: &'a GpuSelection,
+    verbose: bool,
+}
+
+/// The engine picked, and for `auto` on the CPU, why.
+struct Chosen {
+    engine: Engine,
+    why_cpu: Option<String>,
+}
+
+/// What `--backend` and the run's facts ask for, before any GPU is opened.
+#[derive(Debug, PartialEq, Eq)]
+enum Pick {
+    Cpu(Option<String>),
+    Gpu,
+}
+
+/// The engine for `backend`: `chunk_log2` is the chunk size (when known), `len`
+/// the input's length (when known). `--backend gpu` with chunks the GPU cannot
+/// take is an error (`chunks_are` says whose chunks, for the message); `auto`
+/// takes the GPU only where it pays.
+fn pick(
+    backend: SealBackendName,
+    chunk_log2: Option<u8>,
+    len: Option<u64>,
+    chunks_are: &str,
+) -> Result<Pick, CliError> {
+    let small_chunks = chunk_log2.is_some_and(|c| c < GPU_MIN_CHUNK_LOG2);
+    match backend {
+        SealBackendName::Cpu => Ok(Pick::Cpu(None)),
+        SealBackendName::Gpu if small_chunks => Err(CliError::Usage(format!(
+            "--backend gpu needs chunks of 16K or more ({chunks_are} {}); use --backend cpu",
+            crate::error::count(1u64 << chunk_log2.unwrap_or(0), "byte")
+        ))),
+        SealBackendName::Gpu => Ok(Pick::Gpu),
+        SealBackendName::Auto if small_chunks => Ok(Pick::Cpu(Some("chunks under 16K".into()))),
+        SealBackendName::Auto => match len {
+            None => Ok(Pick::Cpu(Some("input of unknown length".into()))),
+            Some(n) if n < AUTO_GPU_BYTES => Ok(Pick::Cpu(Some("input under 512 MiB".into()))),
+            Some(_) => Ok(Pick::Gpu),
+        },
+    }
+}
+
+impl How<'_> {
+    /// Picks the engine, and opens the GPU if it is one. For `auto`, a GPU that
+    /// does not open means the CPU (a `--gpus` that does not fit a machine with
+    /// GPUs stays an error).
+    fn engine(&self, chunk_log2: Option<u8>, len: Option<u64>, chunks_are: &str) -> Result<Chosen, CliError> {
+        match pick(self.backend, chunk_log2, len, chunks_are)? {
+            Pick::Cpu(why_cpu) => Ok(Chosen { engine: Engine::Cpu, why_cpu }),
+            Pick::Gpu => match (open_gpu(self.gpus), self.backend) {
+                (Ok(engine), _) => Ok(Chosen { engine, why_cpu: None }),
+                (Err(e), SealBackendName::Gpu) => Err(e),
+                (Err(e @ CliError::Usage(_)), _) if gpus_present() => Err(e),
+                (Err(e), _) => {
+                    let why = e.to_string();
+                    let why = why.strip_prefix("--backend gpu: ").unwrap_or(&why);
+                    Ok(Chosen { engine: Engine::Cpu, why_cpu: Some(format!("no usable GPU: {why}")) })
+                }
+            },
+        }
+    }
+
+    /// With `--verbose`: what ran, on which engine (a notice: a failing stderr
+    /// does not fail the run).
+    fn tell(&self, what: &str, chosen: &Chosen, report: &Report) {
+        if !self.verbose {
+            return;
+        }
+        let on = match &chosen.engine {
+            #[cfg(feature = "cuda")]
+            Engine::Gpu(g) => format!("on GPU {}", g.describe()),
+            _ => format!("on the CPU ({} threads)", rayon::current_num_threads()),
+        };
+        let mut err = io::stderr();
+        let bytes = crate::error::count(report.plaintext_bytes, "byte");
+        let chunks = crate::error::count(report.chunks, "chunk");
+        let _ = writeln!(err, "skinny: {what} {bytes} in {chunks} {on}");
+        if let Some(why) = &chosen.why_cpu {
+            let _ = writeln!(err, "skinny: auto: {why}; using the CPU");
+        }
+    }
+}
+
+/// Whether the driver sees any GPU.
+fn gpus_present() -> bool {
+    #[cfg(feature = "cuda")]
+    {
+        skinny_aead::gpu::Gpu::count().is_ok_and(|n| n > 0)
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        false
+    }
+}
+
+/// The first GPU of `--gpus`, as an engine.
+#[cfg(feature = "cuda")]
+fn open_gpu(sel: &GpuSelection) -> Result<Engine, CliError> {
+    use skinny_aead::gpu::Gpu;
+    let count = Gpu::count().map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
+    if count == 0 {
+        // GPU 0's own reason (no device).
+        Gpu::first().map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
+    }
+    let ordinals = sel.resolve(count).map_err(|e| CliError::Usage(format!("--gpus {sel}: {e}")))?;
+    let gpu = Gpu::get(ordinals[0]).map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
+    Ok(Engine::Gpu(gpu))
+}
+
+#[cfg(not(feature = "cuda"))]
+fn open_gpu(_sel: &GpuSelection) -> Result<Engine, CliError> {
+    Err(CliError::Gpu("--backend gpu: this skinny was built without CUDA support".into()))
 }
 
 /// Loads the key, and wipes our copy of `--key` whatever happens.
@@ -49,16 +200,17 @@ fn take_key(hex: &mut Option<String>, file: Option<&Path>) -> Result<zeroize::Ze
     key
 }
 
-/// Opens the input and the output, runs `work` between them on a pool of
-/// `threads` (default: rayon's global pool, all cores), and commits the output
-/// only when it succeeded (a dropped sink removes its temporary file).
+/// Opens the input and the output, runs `work` between them (with the input's
+/// length when known) on a pool of `threads` (default: rayon's global pool,
+/// all cores), and commits the output only when it succeeded (a dropped sink
+/// removes its temporary file).
 fn run(
     input: Option<&Path>,
     output: Option<&Path>,
     force: bool,
     quiet: bool,
     threads: Option<usize>,
-    work: impl FnOnce(&mut Counted<Source>, &mut Sink) -> Result<(), SealedError> + Send,
+    work: impl FnOnce(&mut Counted<Source>, &mut Sink, Option<u64>) -> Result<(), CliError> + Send,
 ) -> Result<(), CliError> {
     let pool = match threads {
         Some(n) => Some(
@@ -70,16 +222,17 @@ fn run(
         None => None,
     };
     let source = Source::open(input)?;
+    let len = source.len();
     let mut sink = Sink::open(output, &source, force)?;
     let to_stdout = output.is_none_or(|p| p.as_os_str() == "-");
-    let bar = progress::bar(source.len(), quiet, to_stdout);
+    let bar = progress::bar(len, quiet, to_stdout);
     let mut source = Counted { inner: source, bar: bar.clone() };
     let result = match pool {
-        Some(pool) => pool.install(|| work(&mut source, &mut sink)),
-        None => work(&mut source, &mut sink),
+        Some(pool) => pool.install(|| work(&mut source, &mut sink, len)),
+        None => work(&mut source, &mut sink, len),
     };
     bar.finish_and_clear();
-    result.map_err(CliError::from)?;
+    result?;
     sink.commit()
 }
 
@@ -94,5 +247,56 @@ impl<R: Read> Read for Counted<R> {
         let n = self.inner.read(buf)?;
         self.bar.inc(n as u64);
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIB: u64 = 1 << 20;
+
+    #[test]
+    fn cpu_is_always_the_cpu() {
+        for (c, len) in [(Some(4), None), (Some(16), Some(8 << 30)), (None, Some(0))] {
+            assert_eq!(pick(SealBackendName::Cpu, c, len, "x").unwrap(), Pick::Cpu(None));
+        }
+    }
+
+    #[test]
+    fn gpu_refuses_small_chunks_in_one_line() {
+        let e = pick(SealBackendName::Gpu, Some(13), Some(8 << 30), "--chunk-size is").unwrap_err();
+        assert!(matches!(e, CliError::Usage(_)));
+        let msg = e.to_string();
+        assert!(msg.contains("16K") && msg.contains("--backend cpu") && !msg.contains('\n'), "{msg}");
+        for c in [14, 16, 24] {
+            assert_eq!(pick(SealBackendName::Gpu, Some(c), Some(1), "x").unwrap(), Pick::Gpu);
+        }
+        // Any length, known or not.
+        assert_eq!(pick(SealBackendName::Gpu, Some(16), None, "x").unwrap(), Pick::Gpu);
+    }
+
+    #[test]
+    fn auto_takes_the_gpu_only_where_it_pays() {
+        let auto = |c, len| pick(SealBackendName::Auto, Some(c), len, "x").unwrap();
+        assert_eq!(auto(16, Some(AUTO_GPU_BYTES)), Pick::Gpu);
+        assert_eq!(auto(14, Some(4096 * MIB)), Pick::Gpu);
+        assert!(matches!(auto(13, Some(4096 * MIB)), Pick::Cpu(Some(w)) if w.contains("16K")));
+        assert!(matches!(auto(16, Some(AUTO_GPU_BYTES - 1)), Pick::Cpu(Some(w)) if w.contains("512 MiB")));
+        assert!(matches!(auto(16, None), Pick::Cpu(Some(w)) if w.contains("unknown")));
+    }
+
+    #[test]
+    fn auto_without_a_gpu_falls_back_to_the_cpu() {
+        if gpus_present() {
+            return; // the fallback is for machines without one
+        }
+        let how = How { backend: SealBackendName::Auto, gpus: &GpuSelection::All, verbose: false };
+        let chosen = how.engine(Some(16), Some(8 << 30), "x").unwrap();
+        assert!(matches!(chosen.engine, Engine::Cpu));
+        assert!(chosen.why_cpu.is_some_and(|w| w.starts_with("no usable GPU")));
+        let how = How { backend: SealBackendName::Gpu, gpus: &GpuSelection::All, verbose: false };
+        let e = how.engine(Some(16), Some(1), "x").err().expect("--backend gpu without a GPU fails");
+        assert!(matches!(e, CliError::Gpu(_)) && e.to_string().starts_with("--backend gpu: "), "{e}");
     }
 }

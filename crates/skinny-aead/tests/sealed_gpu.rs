@@ -1,0 +1,196 @@
+//! The sealed format on the GPU engine (`sealed::Engine::Gpu`, feature `cuda`)
+//! against the CPU engine: the same file byte for byte for the same prefix
+//! (every member, chunks of 2^14 to 2^20 bytes, lengths around chunk, block
+//! and window boundaries), files of either engine opened by the other, and
+//! damaged files failing with the CPU's errors and writing nothing from the
+//! failing chunk on. Skips with a line where there is no GPU; fails instead
+//! when `SKINNY_REQUIRE_GPU=1`.
+#![cfg(feature = "cuda")]
+
+use skinny_aead::gpu::Gpu;
+use skinny_aead::sealed::{
+    self, Engine, Member, SealOptions, SealedError, GPU_MIN_CHUNK_LOG2, HEADER_LEN, MAX_CHUNK_LOG2,
+};
+use skinny_test_support::rng::SplitMix64 as Rng;
+use std::io::Write;
+use std::sync::Arc;
+
+fn gpu() -> Option<Arc<Gpu>> {
+    match Gpu::first() {
+        Ok(g) => Some(g),
+        Err(e) => {
+            if std::env::var_os("SKINNY_REQUIRE_GPU").is_some_and(|v| v == "1") {
+                panic!("no usable GPU, and SKINNY_REQUIRE_GPU=1: {e}");
+            }
+            let _ = std::io::stderr().write_all(format!("skip: no usable GPU: {e}\n").as_bytes());
+            None
+        }
+    }
+}
+
+fn seal(engine: &Engine, m: Member, log2: u8, key: &[u8; 16], prefix: &[u8], msg: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let opts = SealOptions { member: m, chunk_log2: log2 };
+    sealed::seal_with_prefix_on(engine, msg, &mut out, key, &opts, prefix).expect("seal");
+    out
+}
+
+/// What `open_on` wrote and returned.
+fn open(engine: &Engine, file: &[u8], key: &[u8; 16]) -> (Vec<u8>, Result<sealed::Report, SealedError>) {
+    let mut out = Vec::new();
+    let r = sealed::open_on(engine, file, &mut out, key);
+    (out, r)
+}
+
+/// The error's text and variant name, to compare errors of both engines.
+fn describe(r: &Result<sealed::Report, SealedError>) -> String {
+    match r {
+        Ok(rep) => format!("ok {} chunks, {} bytes", rep.chunks, rep.plaintext_bytes),
+        Err(e) => format!("{e:?}"),
+    }
+}
+
+#[test]
+fn gpu_files_are_the_cpu_files_and_open_both_ways() {
+    let Some(gpu) = gpu() else { return };
+    let engine = Engine::Gpu(gpu);
+    let mut rng = Rng(0x05ea_16b0);
+    for (k, m) in Member::ALL.into_iter().enumerate() {
+        let mut key = [0u8; 16];
+        key.copy_from_slice(&rng.bytes(16));
+        let prefix = rng.bytes(m.prefix_len());
+        // Every member at 2^14 and 2^16; two of them over the whole range.
+        let sizes: Vec<u8> = if k < 2 { (14..=20).collect() } else { vec![14, 16] };
+        for log2 in sizes {
+            let cs = 1usize << log2;
+            let mut lengths = vec![0, 1, 15, 17, cs - 1, cs, cs + 1, 3 * cs + 7];
+            // A few windows (16 MiB each) for the small chunks: more chunks
+            // than one launch takes, the last partial; and the inputs whose
+            // last window holds one piece more than the others (the reader's
+            // read-ahead piece), to seal and to open.
+            if log2 <= 16 {
+                lengths.push((40 << 20) + 5);
+                lengths.push((16 << 20) + 5);
+                lengths.push((16 << 20) / (cs + m.tag_len()) * cs + 5);
+            }
+            for len in lengths {
+                let msg = rng.bytes(len);
+                let cpu_file = seal(&Engine::Cpu, m, log2, &key, &prefix, &msg);
+                let gpu_file = seal(&engine, m, log2, &key, &prefix, &msg);
+                assert!(gpu_file == cpu_file, "{m}, 2^{log2}-byte chunks, {len} bytes: GPU file differs");
+                let (plain, r) = open(&engine, &cpu_file, &key);
+                assert!(r.is_ok() && plain == msg, "{m}, 2^{log2}, {len}: GPU open of the CPU file: {}", describe(&r));
+                let (plain, r) = open(&Engine::Cpu, &gpu_file, &key);
+                assert!(r.is_ok() && plain == msg, "{m}, 2^{log2}, {len}: CPU open of the GPU file");
+            }
+        }
+    }
+}
+
+#[test]
+fn random_prefix_files_open_on_the_other_engine() {
+    let Some(gpu) = gpu() else { return };
+    let engine = Engine::Gpu(gpu);
+    let key = [9u8; 16];
+    let msg = Rng(7).bytes((5 << 20) + 3);
+    let mut file = Vec::new();
+    sealed::seal_on(&engine, &msg[..], &mut file, &key, &SealOptions::default()).expect("seal");
+    assert_eq!(open(&Engine::Cpu, &file, &key).0, msg);
+    let mut file = Vec::new();
+    sealed::seal(&msg[..], &mut file, &key, &SealOptions::default()).expect("seal");
+    assert_eq!(open(&engine, &file, &key).0, msg);
+}
+
+/// Opens `file` on both engines: the same outcome, the same output (nothing
+/// from the failing chunk on).
+fn same_outcome(engine: &Engine, file: &[u8], key: &[u8; 16], what: &str) -> Result<sealed::Report, SealedError> {
+    let (cpu_out, cpu) = open(&Engine::Cpu, file, key);
+    let (gpu_out, gpu) = open(engine, file, key);
+    assert_eq!(describe(&gpu), describe(&cpu), "{what}: the engines disagree");
+    assert!(gpu_out == cpu_out, "{what}: the engines wrote different outputs");
+    gpu
+}
+
+#[test]
+fn damaged_files_fail_as_on_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    let engine = Engine::Gpu(gpu);
+    let key = [3u8; 16];
+    for m in [Member::M1, Member::M6] {
+        let log2 = 14u8;
+        let cs = 1usize << log2;
+        let piece = cs + m.tag_len();
+        // 2000 chunks: two windows (1024 chunks of 16 KiB each) and a bit.
+        let msg = Rng(11).bytes(2000 * cs + 100);
+        let file = seal(&engine, m, log2, &key, &vec![5u8; m.prefix_len()], &msg);
+        let at = |chunk: usize| HEADER_LEN + chunk * piece;
+
+        // A flipped byte in chunk 1500 (second window): chunks before it written.
+        let mut bad = file.clone();
+        bad[at(1500) + 77] ^= 0x10;
+        let r = same_outcome(&engine, &bad, &key, "flipped byte");
+        assert!(matches!(r, Err(SealedError::Authentication { chunk: 1500 })), "{r:?}");
+        let (out, _) = open(&engine, &bad, &key);
+        assert!(out.len() <= 1500 * cs && msg.starts_with(&out), "nothing from the failing chunk on");
+
+        // A flipped tag bit of the very first chunk: nothing written.
+        let mut bad = file.clone();
+        bad[at(1) - 1] ^= 1;
+        let r = same_outcome(&engine, &bad, &key, "flipped tag");
+        assert!(matches!(r, Err(SealedError::Authentication { chunk: 0 })), "{r:?}");
+        assert!(open(&engine, &bad, &key).0.is_empty());
+
+        // Cut at a chunk boundary, inside a chunk, inside the header.
+        let r = same_outcome(&engine, &file[..at(1200)], &key, "cut at a boundary");
+        assert!(matches!(r, Err(SealedError::Truncated { chunks: 1200 })), "{r:?}");
+        let r = same_outcome(&engine, &file[..at(1200) + 3], &key, "cut inside a chunk");
+        assert!(r.is_err());
+        // A last chunk of a tag's length (no ciphertext): fails to verify.
+        let r = same_outcome(&engine, &file[..at(1200) + m.tag_len()], &key, "a last chunk of just a tag");
+        assert!(matches!(r, Err(SealedError::Authentication { chunk: 1200 })), "{r:?}");
+        let r = same_outcome(&engine, &file[..10], &key, "cut inside the header");
+        assert!(matches!(r, Err(SealedError::TruncatedInside)), "{r:?}");
+
+        // Data after the last chunk.
+        let mut longer = file.clone();
+        longer.extend_from_slice(&file[at(0)..at(1)]);
+        let r = same_outcome(&engine, &longer, &key, "appended chunk");
+        assert!(r.is_err());
+
+        // Two chunks swapped.
+        let mut swapped = file.clone();
+        let (a, b) = (file[at(3)..at(4)].to_vec(), file[at(4)..at(5)].to_vec());
+        swapped[at(3)..at(4)].copy_from_slice(&b);
+        swapped[at(4)..at(5)].copy_from_slice(&a);
+        let r = same_outcome(&engine, &swapped, &key, "swapped chunks");
+        assert!(matches!(r, Err(SealedError::Authentication { chunk: 3 })), "{r:?}");
+
+        // The wrong key.
+        let r = same_outcome(&engine, &file, &[4u8; 16], "wrong key");
+        assert!(matches!(r, Err(SealedError::Authentication { chunk: 0 })), "{r:?}");
+
+        // And the file itself opens.
+        assert!(same_outcome(&engine, &file, &key, "intact").is_ok());
+    }
+}
+
+#[test]
+fn small_chunks_are_refused_before_anything_is_written() {
+    let Some(gpu) = gpu() else { return };
+    let engine = Engine::Gpu(gpu);
+    let key = [1u8; 16];
+    for log2 in [4u8, 10, GPU_MIN_CHUNK_LOG2 - 1] {
+        assert!(!engine.supports_chunk_log2(log2));
+        let mut out = Vec::new();
+        let opts = SealOptions { member: Member::M1, chunk_log2: log2 };
+        let r = sealed::seal_on(&engine, &[0u8; 100][..], &mut out, &key, &opts);
+        assert!(matches!(r, Err(SealedError::GpuChunkSize { chunk_log2 }) if chunk_log2 == log2), "{r:?}");
+        assert!(out.is_empty());
+        // A CPU file with such chunks: the GPU refuses to open it.
+        let mut file = Vec::new();
+        sealed::seal(&[0u8; 100][..], &mut file, &key, &opts).expect("seal");
+        let (out, r) = open(&engine, &file, &key);
+        assert!(matches!(r, Err(SealedError::GpuChunkSize { .. })) && out.is_empty(), "{r:?}");
+    }
+    assert!(engine.supports_chunk_log2(GPU_MIN_CHUNK_LOG2) && engine.supports_chunk_log2(MAX_CHUNK_LOG2));
+}
