@@ -11,8 +11,8 @@ cargo build --release --locked \
   --features "skinny-cli/cuda skinny-bulk/cuda skinny-lab/cuda skinny-aead/cuda" \
   --bin skinny \
   --example gpu_bench --example datapath --example multigpu --example cpu_speed --example lab_speed \
-  --example gpu_aead_speed --example aead_speed \
-  --test gpu --test multigpu --test published \
+  --example gpu_aead_speed --example aead_speed --example sealed_speed \
+  --test gpu --test multigpu --test published --test sealed_gpu \
   --test bitsliced --test per_block_tweakeys --test per_block_tk1 --test single_block \
   --test vectors --test reduced_rounds --test rustcrypto_modes \
   --message-format=json-render-diagnostics > .gpu-bin/build.json
@@ -26,6 +26,7 @@ names = {
     ("skinny-lab", "test", "gpu"): "lab-gpu-tests",
     ("skinny-lab", "test", "published"): "lab-published-tests",
     ("skinny-aead", "test", "gpu"): "aead-gpu-tests",
+    ("skinny-aead", "test", "sealed_gpu"): "aead-sealed-gpu-tests",
 }
 for line in open(".gpu-bin/build.json"):
     m = json.loads(line)
