@@ -633,13 +633,21 @@ pub fn open_on<R: Read + Send, W: Write + Send>(
             if w.first + n as u64 > MAX_CHUNKS {
                 return Err(SealedError::TooLong);
             }
-            if w.last && w.input[n - 1].len() < tag {
-                // Too short to hold a tag (or nothing after the header): cut
-                // inside a chunk. Nothing of this window is released (the
-                // earlier chunks could verify; a file output is discarded
-                // anyway).
-                return Err(SealedError::TruncatedInside);
+            // A last piece too short to hold a tag (or nothing after the
+            // header): the file was cut inside a chunk. The whole chunks
+            // before it are opened and released as usual (none of them is the
+            // last, so all take f = 0), then the run stops: both engines
+            // release exactly the chunks that verify, whatever their windows.
+            let cut = w.last && w.input[n - 1].len() < tag;
+            if cut {
+                w.input.truncate(n - 1);
+                w.last = false;
+                if n == 1 {
+                    w.write = 0;
+                    return Err(SealedError::TruncatedInside);
+                }
             }
+            let n = w.input.len();
             while w.output.len() < n {
                 w.output.push(Zeroizing::new(Vec::with_capacity(header.chunk_size())));
             }
@@ -673,6 +681,9 @@ pub fn open_on<R: Read + Send, W: Write + Send>(
                     last && verified + 1 == n,
                     &w.input[verified],
                 ));
+            }
+            if cut {
+                return Err(SealedError::TruncatedInside);
             }
             Ok(())
         },

@@ -140,6 +140,39 @@ fn truncation_anywhere_is_detected_and_named_at_boundaries() {
     }
 }
 
+/// A file cut inside a chunk releases every whole chunk before the cut (they
+/// verify) and nothing of the cut one, with 1, 3 or 16 threads (windows of
+/// different sizes): the output does not depend on how the pieces were
+/// grouped. Bytes fewer than a tag after a whole last chunk are data after
+/// the end.
+#[test]
+fn a_cut_inside_a_chunk_releases_exactly_the_whole_chunks_before_it() {
+    let member = Member::M1;
+    let log2 = 4u8;
+    let plain = data(300 * 16 + 9);
+    let file = seal_with(member, log2, &plain);
+    let piece = 16 + member.tag_len();
+    for threads in [1, 3, 16] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        for chunk in [0usize, 1, 7, 150, 299] {
+            for extra in [1usize, 5, member.tag_len() - 1] {
+                let cut = HEADER_LEN + chunk * piece + extra;
+                let mut out = Vec::new();
+                let e = pool.install(|| sealed::open(&file[..cut], &mut out, &KEY)).unwrap_err();
+                assert!(matches!(e, SealedError::TruncatedInside), "{threads} threads, cut at {cut}: {e}");
+                assert_eq!(out, plain[..chunk * 16], "{threads} threads, cut in chunk {chunk}");
+            }
+        }
+        let whole = seal_with(member, log2, &plain[..300 * 16]);
+        let mut longer = whole.clone();
+        longer.extend_from_slice(&[0u8; 3]);
+        let mut out = Vec::new();
+        let e = pool.install(|| sealed::open(&longer[..], &mut out, &KEY)).unwrap_err();
+        assert!(matches!(e, SealedError::TrailingData { chunk: 299 }), "{threads} threads: {e}");
+        assert_eq!(out, plain[..299 * 16]);
+    }
+}
+
 #[test]
 fn swapped_spliced_and_appended_chunks_are_detected() {
     for member in Member::ALL {
