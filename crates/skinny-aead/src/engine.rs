@@ -12,7 +12,7 @@
 //! both.
 
 use core::cell::OnceCell;
-use skinny::hazmat::bitsliced::{Path, PerBlockTk1};
+use skinny::hazmat::bitsliced::{Direction, Path, PerBlockTk1};
 use skinny::{Skinny, Variant};
 use zeroize::Zeroize;
 
@@ -122,8 +122,8 @@ impl Lfsr {
     }
 
     /// The counter whose current value is `value` (the value some number of
-    /// steps from 1; the GPU path skips whole runs of blocks at once).
-    #[cfg(feature = "cuda")]
+    /// steps from 1; the GPU path skips whole runs of blocks at once, the
+    /// bitsliced engine takes the value after its run from `skinny`).
     pub(crate) const fn at(layout: Layout, value: u64) -> Self {
         Self { state: value, bits: layout.counter_bits() }
     }
@@ -155,6 +155,36 @@ pub(crate) trait BlockEngine {
     /// # Panics
     /// If the lengths differ.
     fn decrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]);
+
+    /// Encrypts (or, with `decrypt`, decrypts) the whole blocks of `data` in
+    /// place, block `i` under the counter `counter` stepped `i` times and
+    /// `domain`; leaves `counter` stepped once per block. The mode's runs of
+    /// full blocks (a message's, the AD's) come through here. By default the
+    /// tweaks are written out and the blocks go through
+    /// [`BlockEngine::encrypt`]/[`BlockEngine::decrypt`] a mode batch at a time.
+    ///
+    /// # Panics
+    /// If `data` is not a whole number of blocks.
+    fn crypt_run(&self, counter: &mut Lfsr, domain: u8, data: &mut [u8], decrypt: bool) {
+        assert_eq!(data.len() % BLOCK, 0, "whole blocks");
+        let mut tweaks = [BlockTweak::default(); BATCH];
+        let mut blocks = [[0u8; BLOCK]; BATCH];
+        for chunk in data.chunks_mut(BATCH * BLOCK) {
+            let n = chunk.len() / BLOCK;
+            for ((t, b), c) in tweaks.iter_mut().zip(blocks.iter_mut()).zip(chunk.chunks_exact(BLOCK)) {
+                *t = BlockTweak { counter: counter.value(), domain };
+                counter.step();
+                b.copy_from_slice(c);
+            }
+            if decrypt {
+                self.decrypt(&tweaks[..n], &mut blocks[..n]);
+            } else {
+                self.encrypt(&tweaks[..n], &mut blocks[..n]);
+            }
+            chunk.copy_from_slice(blocks[..n].as_flattened());
+        }
+        blocks.zeroize();
+    }
 }
 
 /// The engine on the `skinny` specification code: per block, the tweakey is
@@ -303,6 +333,34 @@ impl BlockEngine for BitslicedEngine {
 
     fn decrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]) {
         self.run(tweaks, blocks, false);
+    }
+
+    /// The run's TK1s are the base TK1 with `domain` written in and the
+    /// counter XORed into its first bytes (where the base has zeros), so the
+    /// whole run goes to [`PerBlockTk1::crypt_lfsr`], which makes the TK1s in
+    /// bitsliced form: no per-block tweak, TK1 or copy of the data. Short runs
+    /// go block by block through [`SpecEngine`] as in [`BitslicedEngine::encrypt`].
+    fn crypt_run(&self, counter: &mut Lfsr, domain: u8, data: &mut [u8], decrypt: bool) {
+        assert_eq!(data.len() % BLOCK, 0, "whole blocks");
+        if data.len() / BLOCK < self.small {
+            let mut tweaks = [BlockTweak::default(); BATCH];
+            let blocks = data.as_chunks_mut::<BLOCK>().0;
+            for chunk in blocks.chunks_mut(BATCH) {
+                for t in &mut tweaks[..chunk.len()] {
+                    *t = BlockTweak { counter: counter.value(), domain };
+                    counter.step();
+                }
+                self.spec.run(&tweaks[..chunk.len()], chunk, !decrypt);
+            }
+            return;
+        }
+        let layout = self.spec.layout;
+        let mut base = [0u8; BLOCK];
+        base.copy_from_slice(&self.spec.base[..BLOCK]);
+        layout.set_tweak(&mut base, BlockTweak { counter: 0, domain });
+        let dir = if decrypt { Direction::Decrypt } else { Direction::Encrypt };
+        let next = self.cipher().crypt_lfsr(dir, data, &base, counter.value(), layout.counter_bits());
+        *counter = Lfsr::at(layout, next);
     }
 }
 

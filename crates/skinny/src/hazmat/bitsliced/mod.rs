@@ -29,20 +29,26 @@
 // Index loops over cells and bits read like the specification's formulas.
 #![allow(clippy::needless_range_loop)]
 
-/// `$shift::<n>($x)` for the transposition's shift counts (powers of two up to
-/// 32): the x86 shift intrinsics take their count as an immediate, so each
-/// constant count is its own instruction. Used by the SIMD word types.
+/// `$shift::<n>($x)` for the shift counts the bitsliced code uses (the
+/// transposition's powers of two up to 32; 3, 20, 56 and 60 for the LFSR
+/// counter rows of `tweakeys::crypt_blocks_lfsr`): the x86 shift intrinsics
+/// take their count as an immediate, so each constant count is its own
+/// instruction. Used by the SIMD word types.
 #[cfg(target_arch = "x86_64")]
 macro_rules! shift_by_immediate {
     ($shift:ident, $x:expr, $n:expr) => {
         match $n {
             1 => $shift::<1>($x),
             2 => $shift::<2>($x),
+            3 => $shift::<3>($x),
             4 => $shift::<4>($x),
             8 => $shift::<8>($x),
             16 => $shift::<16>($x),
+            20 => $shift::<20>($x),
             32 => $shift::<32>($x),
-            _ => unreachable!("the transposition shifts by powers of two up to 32"),
+            56 => $shift::<56>($x),
+            60 => $shift::<60>($x),
+            _ => unreachable!("a shift count the bitsliced code does not use"),
         }
     };
 }
@@ -440,6 +446,63 @@ impl PerBlockTk1 {
         }
         let keys = BlockKeys::Tk1 { shared: &self.shared, tk1: tk1s };
         crypt_per_block(self.path, self.variant.cell_width(), self.rounds, direction, data, keys);
+    }
+}
+
+impl PerBlockTk1 {
+    /// Encrypts or decrypts whole blocks of `data` in place (16-byte blocks
+    /// only), block `i` under the shared arrays and its own TK1: `base_tk1`
+    /// with the counter `c_i` XORed into its first 8 bytes, little-endian,
+    /// where `c_0 = start` and each next counter is one step of the LFSR of
+    /// SKINNY-AEAD on `bits` bits (multiplication by x modulo x^`bits` + x^4 +
+    /// x^3 + x + 1; `bits` = 64 in M1-M4, 24 in M5 and M6). Returns the counter
+    /// after the last block (`start` stepped once per block).
+    ///
+    /// The same as [`PerBlockTk1::crypt`] with those TK1s written out, but the
+    /// TK1s are made in bitsliced form inside each batch (the counters as 64
+    /// words stepped by x^lanes, one transposition of half a block's width):
+    /// no TK1 bytes are built, gathered or transposed. Constant time in the
+    /// data and the shared arrays; the counter and `base_tk1` are taken as
+    /// public (in SKINNY-AEAD they are the counter, the domain byte and the
+    /// nonce) but not branched on either.
+    ///
+    /// ```
+    /// use skinny::hazmat::bitsliced::{Direction, PerBlockTk1};
+    /// use skinny::Variant;
+    ///
+    /// let v = Variant::Skinny128_384;
+    /// let cipher = PerBlockTk1::new(v, v.rounds(), &[3u8; 48]).unwrap();
+    /// let mut base = [0u8; 16];
+    /// base[15] = 2; // SKINNY-AEAD M1's domain byte of an AD block
+    /// let mut data = [7u8; 48];
+    /// let next = cipher.crypt_lfsr(Direction::Encrypt, &mut data, &base, 1, 64);
+    /// assert_eq!(next, 8); // 1 -> 2 -> 4 -> 8
+    /// // The same with the TK1s written out: counters 1, 2, 4.
+    /// let tk1s: Vec<u8> = [1u8, 2, 4].iter().flat_map(|&c| { let mut t = base; t[0] = c; t }).collect();
+    /// let mut want = [7u8; 48];
+    /// cipher.encrypt(&mut want, &tk1s);
+    /// assert_eq!(data, want);
+    /// ```
+    ///
+    /// # Panics
+    /// If the variant's blocks are not 16 bytes, `data` is not a whole number
+    /// of blocks, `bits` is neither 24 nor 64, or `start` has bits above
+    /// `bits`.
+    pub fn crypt_lfsr(&self, direction: Direction, data: &mut [u8], base_tk1: &[u8; 16], start: u64, bits: u32) -> u64 {
+        assert_eq!(self.variant.block_bytes(), 16, "16-byte blocks only");
+        assert_eq!(data.len() % 16, 0, "whole blocks");
+        assert!(bits == 24 || bits == 64, "the counter has 24 or 64 bits");
+        assert_eq!(start & !(u64::MAX >> (64 - bits)), 0, "the counter fits in its bits");
+        let n = data.len() / 16;
+        if n > 0 {
+            let keys = BlockKeys::Lfsr { shared: &self.shared, base: base_tk1, start, bits };
+            crypt_per_block(self.path, self.variant.cell_width(), self.rounds, direction, data, keys);
+        }
+        if bits == 24 {
+            tweakeys::lfsr_advance::<24>(start, n)
+        } else {
+            tweakeys::lfsr_advance::<64>(start, n)
+        }
     }
 }
 

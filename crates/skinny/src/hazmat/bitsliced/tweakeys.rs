@@ -33,6 +33,7 @@ use super::batch::{load, load_with, store, Direction, MAX_BATCH_BYTES};
 use super::keys::{RoundMasks, SlicedTweakeys};
 use super::round::{RoundKey, State};
 use super::sbox::Cell;
+use super::transpose::transpose64;
 use super::word::Word;
 use crate::spec::round::ROUND_CONSTANTS;
 use crate::spec::tweakey::PT;
@@ -341,7 +342,19 @@ fn crypt_batch<W: Word, const BITS: usize, const Z: usize, F: FixedKey<W>>(
     let batch_blocks = 64 * W::LANES;
     debug_assert_eq!(blocks.len(), batch_blocks * 2 * BITS);
     scratch.load_tweakeys::<BITS>(tweakeys, batch_blocks);
-    let tks = &mut scratch.tks;
+    crypt_loaded::<W, BITS, Z, F>(&mut scratch.tks, rounds, dir, blocks, fixed);
+}
+
+/// The rounds of [`crypt_batch`] on a batch whose TK arrays are loaded (`tks`,
+/// moved by the schedule as the rounds go).
+#[inline(always)]
+fn crypt_loaded<W: Word, const BITS: usize, const Z: usize, F: FixedKey<W>>(
+    tks: &mut Tks<W, Z>,
+    rounds: usize,
+    dir: Direction,
+    blocks: &mut [u8],
+    fixed: &impl Fn(usize) -> F,
+) {
     let paired = rounds / 2 * 2;
     let zero = W::splat(0);
     let mut a: State<W> = [[zero; 8]; 16];
@@ -396,6 +409,124 @@ pub(crate) enum BlockKeys<'a> {
     /// blocks, as masks with the round constants folded in (`shared`, built
     /// from a tweakey whose TK1 is zero).
     Tk1 { shared: &'a SlicedTweakeys, tk1: &'a [u8] },
+    /// 16-byte blocks only: TK2..TKz shared as in [`BlockKeys::Tk1`], and block
+    /// `i`'s TK1 is `base` with `start · x^i` (an `N`-bit LFSR counter,
+    /// `N = bits`, 24 or 64, see [`lfsr_step`]) XORed into its first 8 bytes,
+    /// little-endian: SKINNY-AEAD's TK1. Made in bitsliced form per batch (see
+    /// [`crypt_blocks_lfsr`]), no TK1 bytes are read.
+    Lfsr { shared: &'a SlicedTweakeys, base: &'a [u8; 16], start: u64, bits: u32 },
+}
+
+/// The LFSR counter of SKINNY-AEAD on `N` bits (24 or 64) one step on:
+/// multiplication by x modulo x^N + x^4 + x^3 + x + 1. Branch-free.
+#[inline(always)]
+pub(crate) const fn lfsr_step<const N: u32>(c: u64) -> u64 {
+    let top = (c >> (N - 1)) & 1;
+    ((c << 1) & (u64::MAX >> (64 - N))) ^ (0x1b & top.wrapping_neg())
+}
+
+/// `c` stepped `n` times by [`lfsr_step`]: eight steps at a time (`c · x^8`, the
+/// eight bits shifted out come back in times x^4 + x^3 + x + 1), then one at a
+/// time. The count is public; the time depends on it only.
+pub(crate) const fn lfsr_advance<const N: u32>(mut c: u64, mut n: usize) -> u64 {
+    while n >= 8 {
+        let top = c >> (N - 8);
+        c = ((c << 8) & (u64::MAX >> (64 - N))) ^ top ^ (top << 1) ^ (top << 3) ^ (top << 4);
+        n -= 8;
+    }
+    while n > 0 {
+        c = lfsr_step::<N>(c);
+        n -= 1;
+    }
+    c
+}
+
+/// `c · x^L` modulo x^N + x^4 + x^3 + x + 1 (`c < 2^N`, `L = W::LANES`: 1, 4 or
+/// 8) in every 64-bit lane: the counters of row `i + 1` of a batch from those
+/// of row `i` (see [`crypt_blocks_lfsr`]). The `L` bits shifted out come back
+/// in times x^4 + x^3 + x + 1, which stays below x^N (`L + 4 < N`).
+#[inline(always)]
+fn lfsr_lanes<W: Word, const N: u32>(c: W) -> W {
+    let l = W::LANES as u32;
+    let top = c.shr(N - l);
+    let mut s = c.shl(l);
+    if N < 64 {
+        s = s.and(W::splat(u64::MAX >> (64 - N)));
+    }
+    s.xor3(top, top.shl(1)).xor3(top.shl(3), top.shl(4))
+}
+
+/// [`crypt_blocks`] for [`BlockKeys::Lfsr`] (`N = bits`): block `i` of `data`
+/// (16-byte blocks) has TK1 = `base` ⊕ (`start · x^i`, little-endian, in bytes
+/// 0..8), TK2..TKz are in `fixed`'s masks.
+///
+/// No TK1 is gathered or transposed whole. The counters fill the first half
+/// of each TK1, exactly the 64-bit words [`Word::load_row16`] puts in row `i`,
+/// lane `l` (block `L·i + σ(l)`, `L = W::LANES`, `σ` the word's lane order):
+/// row 0 is loaded once from the first `L` counters written out as blocks, so
+/// it has the word's own lane order, and row `i + 1` is row `i` times x^L
+/// ([`lfsr_lanes`], a few operations per row). One 64×64 transposition of
+/// those rows (⊕ `base`'s first half) gives TK1's cells 0..7; cells 8..15 are
+/// `base`'s second half in every block, plain masks. The counter, and the
+/// base in SKINNY-AEAD (domain byte, nonce), are public; the slices are wiped
+/// all the same.
+#[inline(always)]
+fn crypt_blocks_lfsr<W: Word, const N: u32, F: FixedKey<W>>(
+    rounds: usize,
+    dir: Direction,
+    data: &mut [u8],
+    base: &[u8; 16],
+    start: u64,
+    fixed: &impl Fn(usize) -> F,
+) {
+    const BLOCK: usize = 16;
+    let batch_bytes = 64 * W::LANES * BLOCK;
+    let zero = W::splat(0);
+    let mut tks: Tks<W, 1> = [[[zero; 8]; 16]];
+    let mut rows = [zero; 64];
+    let lo = u64::from_le_bytes(core::array::from_fn(|k| base[k]));
+    let hi = u64::from_le_bytes(core::array::from_fn(|k| base[8 + k]));
+    for j in 0..64 {
+        tks[0][8 + j / 8][j % 8] = W::splat(0u64.wrapping_sub((hi >> j) & 1));
+    }
+    let lo = W::splat(lo);
+    let mut first = [0u8; 16 * 8];
+    let mut c = start;
+    for m in 0..W::LANES {
+        first[BLOCK * m..BLOCK * m + 8].copy_from_slice(&c.to_le_bytes());
+        c = lfsr_step::<N>(c);
+    }
+    let mut row = W::load_row16(&first[..BLOCK * W::LANES], 0).0;
+    let mut buf = [0u8; MAX_BATCH_BYTES];
+    let mut padded = false;
+    for chunk in data.chunks_mut(batch_bytes) {
+        for r in rows.iter_mut() {
+            *r = row.xor(lo);
+            row = lfsr_lanes::<W, N>(row);
+        }
+        transpose64(&mut rows);
+        for (j, w) in rows.iter().enumerate() {
+            tks[0][j / 8][j % 8] = *w;
+        }
+        // As in `crypt_blocks`: one call of the rounds for whole batches and
+        // the padded tail (whose padding blocks get the next counters).
+        let n = chunk.len();
+        let whole = n == batch_bytes;
+        if !whole {
+            buf[..n].copy_from_slice(chunk);
+            padded = true;
+        }
+        let batch: &mut [u8] = if whole { &mut *chunk } else { &mut buf[..batch_bytes] };
+        crypt_loaded::<W, 8, 1, F>(&mut tks, rounds, dir, batch, fixed);
+        if !whole {
+            chunk.copy_from_slice(&buf[..n]);
+        }
+    }
+    if padded {
+        zeroize::Zeroize::zeroize(&mut buf);
+    }
+    W::wipe(tks.as_flattened_mut().as_flattened_mut());
+    W::wipe(&mut rows);
 }
 
 /// [`crypt_blocks`] for a cell width and keying known at run time: the one
@@ -426,6 +557,16 @@ pub(crate) fn crypt_blocks_for<W: Word>(
             match width {
                 CellWidth::Nibble => crypt_blocks::<W, 4, 1, _>(rounds, dir, data, tk1, &masks),
                 CellWidth::Byte => crypt_blocks::<W, 8, 1, _>(rounds, dir, data, tk1, &masks),
+            }
+        }
+        BlockKeys::Lfsr { shared, base, start, bits } => {
+            debug_assert!(width == CellWidth::Byte, "16-byte blocks only");
+            let masks = |r: usize| shared.round(r);
+            if bits == 24 {
+                crypt_blocks_lfsr::<W, 24, _>(rounds, dir, data, base, start, &masks);
+            } else {
+                debug_assert_eq!(bits, 64, "24- or 64-bit counters only");
+                crypt_blocks_lfsr::<W, 64, _>(rounds, dir, data, base, start, &masks);
             }
         }
     }
