@@ -256,6 +256,10 @@ impl Drop for SpecEngine {
 pub(crate) struct BitslicedEngine {
     spec: SpecEngine,
     cipher: OnceCell<PerBlockTk1>,
+    /// The ciphers of [`BlockEngine::crypt_run`], one per domain byte (a
+    /// message uses two: its blocks' and its AD's), each with the base TK1
+    /// (nonce and domain, counter zero) in its masks; built on first use.
+    runs: [OnceCell<(u8, PerBlockTk1)>; 2],
     path: Path,
     small: usize,
 }
@@ -270,7 +274,13 @@ impl BitslicedEngine {
         // Below about 1/16 of a bitsliced batch, block-by-block reference code
         // is cheaper than a whole (mostly padding) bitsliced batch.
         let small = (path.batch_blocks() / 16).max(1);
-        Self { spec: SpecEngine::new(layout, key, nonce), cipher: OnceCell::new(), path, small }
+        Self {
+            spec: SpecEngine::new(layout, key, nonce),
+            cipher: OnceCell::new(),
+            runs: [OnceCell::new(), OnceCell::new()],
+            path,
+            small,
+        }
     }
 
     /// The same engine with every call, however short, on the bitsliced path
@@ -285,6 +295,18 @@ impl BitslicedEngine {
     #[cfg(test)]
     pub(crate) fn always_portable(layout: Layout, key: &[u8; 16], nonce: &[u8]) -> Self {
         Self { small: 0, ..Self::on_path(layout, key, nonce, Path::PortableU64) }
+    }
+
+    /// The per-block-TK1 cipher whose base TK1 is the message's with `domain`
+    /// written in and the counter zero, its masks built on first use.
+    fn run_cipher(&self, domain: u8, build: impl Fn() -> PerBlockTk1) -> Option<&PerBlockTk1> {
+        for slot in &self.runs {
+            let (d, cipher) = slot.get_or_init(|| (domain, build()));
+            if *d == domain {
+                return Some(cipher);
+            }
+        }
+        None
     }
 
     /// The per-block-TK1 cipher, its masks built on first use.
@@ -337,8 +359,9 @@ impl BlockEngine for BitslicedEngine {
 
     /// The run's TK1s are the base TK1 with `domain` written in and the
     /// counter XORed into its first bytes (where the base has zeros), so the
-    /// whole run goes to [`PerBlockTk1::crypt_lfsr`], which makes the TK1s in
-    /// bitsliced form: no per-block tweak, TK1 or copy of the data. Short runs
+    /// whole run goes to [`PerBlockTk1::crypt_lfsr`] on a cipher whose masks
+    /// hold that base (one per domain, kept for the message), which makes the
+    /// counters in bitsliced form: no per-block tweak, TK1 or copy of the data. Short runs
     /// go block by block through [`SpecEngine`] as in [`BitslicedEngine::encrypt`].
     fn crypt_run(&self, counter: &mut Lfsr, domain: u8, data: &mut [u8], decrypt: bool) {
         assert_eq!(data.len() % BLOCK, 0, "whole blocks");
@@ -355,11 +378,24 @@ impl BlockEngine for BitslicedEngine {
             return;
         }
         let layout = self.spec.layout;
-        let mut base = [0u8; BLOCK];
-        base.copy_from_slice(&self.spec.base[..BLOCK]);
-        layout.set_tweak(&mut base, BlockTweak { counter: 0, domain });
+        let build = || {
+            let variant = layout.variant();
+            let mut tweakey = self.spec.base;
+            layout.set_tweak(&mut tweakey, BlockTweak { counter: 0, domain });
+            let cipher = PerBlockTk1::with_base_tk1(variant, variant.rounds(), &tweakey[..variant.tweakey_bytes()])
+                .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))
+                .on_path(self.path)
+                .unwrap_or_else(|_| unreachable!("the path was chosen among the available ones"));
+            tweakey.zeroize();
+            cipher
+        };
         let dir = if decrypt { Direction::Decrypt } else { Direction::Encrypt };
-        let next = self.cipher().crypt_lfsr(dir, data, &base, counter.value(), layout.counter_bits());
+        let (start, bits) = (counter.value(), layout.counter_bits());
+        let next = match self.run_cipher(domain, build) {
+            Some(cipher) => cipher.crypt_lfsr(dir, data, start, bits),
+            // A third domain (the mode has two runs a message): built for the call.
+            None => build().crypt_lfsr(dir, data, start, bits),
+        };
         *counter = Lfsr::at(layout, next);
     }
 }

@@ -373,6 +373,23 @@ impl PerBlockTk1 {
     /// [`SetupError`] for a tweakey of the wrong length or a round count out of
     /// range.
     pub fn new(variant: Variant, rounds: usize, tweakey: &[u8]) -> Result<Self, SetupError> {
+        Self::build(variant, rounds, tweakey, false)
+    }
+
+    /// [`PerBlockTk1::new`] keeping the tweakey's TK1 as a base that every
+    /// block's TK1 is XORed onto: block `i` is encrypted under
+    /// `(base ⊕ tk1_i) ‖ TK2 ‖ .. ‖ TKz`, `tk1_i` its TK1 from `tk1s` or its
+    /// counter in [`PerBlockTk1::crypt_lfsr`]. The base costs nothing per
+    /// block: TK1's schedule is linear, so the base's round tweakeys are
+    /// folded into the shared masks with TK2..TKz's.
+    ///
+    /// # Errors
+    /// As [`PerBlockTk1::new`].
+    pub fn with_base_tk1(variant: Variant, rounds: usize, tweakey: &[u8]) -> Result<Self, SetupError> {
+        Self::build(variant, rounds, tweakey, true)
+    }
+
+    fn build(variant: Variant, rounds: usize, tweakey: &[u8], keep_tk1: bool) -> Result<Self, SetupError> {
         if tweakey.len() != variant.tweakey_bytes() {
             return Err(SetupError::Tweakey(InvalidTweakeyLength { variant, got: tweakey.len() }));
         }
@@ -381,7 +398,7 @@ impl PerBlockTk1 {
         }
         let mut shared_only = [0u8; 48];
         let shared_only = &mut shared_only[..tweakey.len()];
-        let b = variant.block_bytes();
+        let b = if keep_tk1 { 0 } else { variant.block_bytes() };
         shared_only[b..].copy_from_slice(&tweakey[b..]);
         let rtk = RoundTweakeys::expand_rounds(variant, shared_only, rounds);
         zeroize::Zeroize::zeroize(shared_only);
@@ -451,34 +468,36 @@ impl PerBlockTk1 {
 
 impl PerBlockTk1 {
     /// Encrypts or decrypts whole blocks of `data` in place (16-byte blocks
-    /// only), block `i` under the shared arrays and its own TK1: `base_tk1`
-    /// with the counter `c_i` XORed into its first 8 bytes, little-endian,
-    /// where `c_0 = start` and each next counter is one step of the LFSR of
+    /// only), block `i` under the shared arrays and its own TK1, the counter
+    /// `c_i` XORed, little-endian, into the first 8 bytes of the base TK1
+    /// (see [`PerBlockTk1::with_base_tk1`]; zero after [`PerBlockTk1::new`]).
+    /// `c_0 = start`, and each next counter is one step of the LFSR of
     /// SKINNY-AEAD on `bits` bits (multiplication by x modulo x^`bits` + x^4 +
     /// x^3 + x + 1; `bits` = 64 in M1-M4, 24 in M5 and M6). Returns the counter
     /// after the last block (`start` stepped once per block).
     ///
     /// The same as [`PerBlockTk1::crypt`] with those TK1s written out, but the
-    /// TK1s are made in bitsliced form inside each batch (the counters as 64
-    /// words stepped by x^lanes, one transposition of half a block's width):
-    /// no TK1 bytes are built, gathered or transposed. Constant time in the
-    /// data and the shared arrays; the counter and `base_tk1` are taken as
-    /// public (in SKINNY-AEAD they are the counter, the domain byte and the
-    /// nonce) but not branched on either.
+    /// counters are made in bitsliced form inside each batch (64 words stepped
+    /// by x^lanes, one transposition of half a block's width): no TK1 is built,
+    /// gathered or transposed, and the odd rounds, where TK1's schedule puts
+    /// no counter cell, cost what one-tweakey rounds cost. Constant time in
+    /// the data and the tweakey; the counter is taken as public (in
+    /// SKINNY-AEAD it is) but not branched on either.
     ///
     /// ```
     /// use skinny::hazmat::bitsliced::{Direction, PerBlockTk1};
     /// use skinny::Variant;
     ///
     /// let v = Variant::Skinny128_384;
-    /// let cipher = PerBlockTk1::new(v, v.rounds(), &[3u8; 48]).unwrap();
-    /// let mut base = [0u8; 16];
-    /// base[15] = 2; // SKINNY-AEAD M1's domain byte of an AD block
+    /// let mut tweakey = [3u8; 48];
+    /// tweakey[..16].fill(0);
+    /// tweakey[15] = 2; // SKINNY-AEAD M1: TK1 = counter ‖ 0^56 ‖ domain byte
+    /// let cipher = PerBlockTk1::with_base_tk1(v, v.rounds(), &tweakey).unwrap();
     /// let mut data = [7u8; 48];
-    /// let next = cipher.crypt_lfsr(Direction::Encrypt, &mut data, &base, 1, 64);
+    /// let next = cipher.crypt_lfsr(Direction::Encrypt, &mut data, 1, 64);
     /// assert_eq!(next, 8); // 1 -> 2 -> 4 -> 8
     /// // The same with the TK1s written out: counters 1, 2, 4.
-    /// let tk1s: Vec<u8> = [1u8, 2, 4].iter().flat_map(|&c| { let mut t = base; t[0] = c; t }).collect();
+    /// let tk1s: Vec<u8> = [1u8, 2, 4].iter().flat_map(|&c| { let mut t = [0u8; 16]; t[0] = c; t }).collect();
     /// let mut want = [7u8; 48];
     /// cipher.encrypt(&mut want, &tk1s);
     /// assert_eq!(data, want);
@@ -488,14 +507,14 @@ impl PerBlockTk1 {
     /// If the variant's blocks are not 16 bytes, `data` is not a whole number
     /// of blocks, `bits` is neither 24 nor 64, or `start` has bits above
     /// `bits`.
-    pub fn crypt_lfsr(&self, direction: Direction, data: &mut [u8], base_tk1: &[u8; 16], start: u64, bits: u32) -> u64 {
+    pub fn crypt_lfsr(&self, direction: Direction, data: &mut [u8], start: u64, bits: u32) -> u64 {
         assert_eq!(self.variant.block_bytes(), 16, "16-byte blocks only");
         assert_eq!(data.len() % 16, 0, "whole blocks");
         assert!(bits == 24 || bits == 64, "the counter has 24 or 64 bits");
         assert_eq!(start & !(u64::MAX >> (64 - bits)), 0, "the counter fits in its bits");
         let n = data.len() / 16;
         if n > 0 {
-            let keys = BlockKeys::Lfsr { shared: &self.shared, base: base_tk1, start, bits };
+            let keys = BlockKeys::Lfsr { shared: &self.shared, start, bits };
             crypt_per_block(self.path, self.variant.cell_width(), self.rounds, direction, data, keys);
         }
         if bits == 24 {

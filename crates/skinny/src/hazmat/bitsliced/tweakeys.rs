@@ -29,7 +29,7 @@
 //! transposed and moved by `P`. That is 16 bytes a block to gather and
 //! transpose instead of up to 48, and one TK array's slices a round.
 
-use super::batch::{load, load_with, store, Direction, MAX_BATCH_BYTES};
+use super::batch::{load, load_with, store, store_with, Direction, MAX_BATCH_BYTES};
 use super::keys::{RoundMasks, SlicedTweakeys};
 use super::round::{RoundKey, State};
 use super::sbox::Cell;
@@ -409,12 +409,13 @@ pub(crate) enum BlockKeys<'a> {
     /// blocks, as masks with the round constants folded in (`shared`, built
     /// from a tweakey whose TK1 is zero).
     Tk1 { shared: &'a SlicedTweakeys, tk1: &'a [u8] },
-    /// 16-byte blocks only: TK2..TKz shared as in [`BlockKeys::Tk1`], and block
-    /// `i`'s TK1 is `base` with `start · x^i` (an `N`-bit LFSR counter,
-    /// `N = bits`, 24 or 64, see [`lfsr_step`]) XORed into its first 8 bytes,
-    /// little-endian: SKINNY-AEAD's TK1. Made in bitsliced form per batch (see
-    /// [`crypt_blocks_lfsr`]), no TK1 bytes are read.
-    Lfsr { shared: &'a SlicedTweakeys, base: &'a [u8; 16], start: u64, bits: u32 },
+    /// 16-byte blocks only: the whole tweakey shared as masks (`shared`,
+    /// built from a tweakey whose TK1 is the base), and block `i`'s TK1 is the
+    /// base with `start · x^i` (an `N`-bit LFSR counter, `N = bits`, 24 or 64,
+    /// see [`lfsr_step`]) XORed into its first 8 bytes, little-endian:
+    /// SKINNY-AEAD's TK1. The counters are made in bitsliced form per batch
+    /// (see [`crypt_blocks_lfsr`]); no TK1 bytes are read.
+    Lfsr { shared: &'a SlicedTweakeys, start: u64, bits: u32 },
 }
 
 /// The LFSR counter of SKINNY-AEAD on `N` bits (24 or 64) one step on:
@@ -457,39 +458,39 @@ fn lfsr_lanes<W: Word, const N: u32>(c: W) -> W {
 }
 
 /// [`crypt_blocks`] for [`BlockKeys::Lfsr`] (`N = bits`): block `i` of `data`
-/// (16-byte blocks) has TK1 = `base` ⊕ (`start · x^i`, little-endian, in bytes
-/// 0..8), TK2..TKz are in `fixed`'s masks.
+/// (16-byte blocks) has the tweakey whose masks are `shared` (TK1 included,
+/// the base) with `start · x^i` XORed, little-endian, into TK1's bytes 0..8.
 ///
 /// No TK1 is gathered or transposed whole. The counters fill the first half
-/// of each TK1, exactly the 64-bit words [`Word::load_row16`] puts in row `i`,
+/// of TK1, exactly the 64-bit words [`Word::load_row16`] puts in row `i`,
 /// lane `l` (block `L·i + σ(l)`, `L = W::LANES`, `σ` the word's lane order):
 /// row 0 is loaded once from the first `L` counters written out as blocks, so
 /// it has the word's own lane order, and row `i + 1` is row `i` times x^L
 /// ([`lfsr_lanes`], a few operations per row). One 64×64 transposition of
-/// those rows (⊕ `base`'s first half) gives TK1's cells 0..7; cells 8..15 are
-/// `base`'s second half in every block, plain masks. The counter, and the
-/// base in SKINNY-AEAD (domain byte, nonce), are public; the slices are wiped
-/// all the same.
+/// those rows gives the counter's slices, TK1 cells 0..7. TK1's schedule is
+/// the permutation alone, which brings those cells into rows 0–1 in the even
+/// rounds only: an odd round has nothing per block and is the one-tweakey
+/// round on `shared`'s masks (the same compiled round as ECB). The counters
+/// are public; the state is not wiped, as in [`super::batch::crypt_blocks`];
+/// the pad buffer of a tail is.
 #[inline(always)]
-fn crypt_blocks_lfsr<W: Word, const N: u32, F: FixedKey<W>>(
+fn crypt_blocks_lfsr<W: Word, const N: u32>(
+    shared: &SlicedTweakeys,
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
-    base: &[u8; 16],
     start: u64,
-    fixed: &impl Fn(usize) -> F,
 ) {
     const BLOCK: usize = 16;
     let batch_bytes = 64 * W::LANES * BLOCK;
     let zero = W::splat(0);
+    // Cells 8..15 stay zero: the rounds that would read them are the odd ones,
+    // which do not.
     let mut tks: Tks<W, 1> = [[[zero; 8]; 16]];
     let mut rows = [zero; 64];
-    let lo = u64::from_le_bytes(core::array::from_fn(|k| base[k]));
-    let hi = u64::from_le_bytes(core::array::from_fn(|k| base[8 + k]));
-    for j in 0..64 {
-        tks[0][8 + j / 8][j % 8] = W::splat(0u64.wrapping_sub((hi >> j) & 1));
-    }
-    let lo = W::splat(lo);
+    let mut halves = [[zero; 64]; 2];
+    let mut a: State<W> = [[zero; 8]; 16];
+    let mut b: State<W> = [[zero; 8]; 16];
     let mut first = [0u8; 16 * 8];
     let mut c = start;
     for m in 0..W::LANES {
@@ -497,36 +498,61 @@ fn crypt_blocks_lfsr<W: Word, const N: u32, F: FixedKey<W>>(
         c = lfsr_step::<N>(c);
     }
     let mut row = W::load_row16(&first[..BLOCK * W::LANES], 0).0;
-    let mut buf = [0u8; MAX_BATCH_BYTES];
-    let mut padded = false;
+    let mut buf: Option<[u8; MAX_BATCH_BYTES]> = None;
+    let paired = rounds / 2 * 2;
     for chunk in data.chunks_mut(batch_bytes) {
         for r in rows.iter_mut() {
-            *r = row.xor(lo);
+            *r = row;
             row = lfsr_lanes::<W, N>(row);
         }
         transpose64(&mut rows);
         for (j, w) in rows.iter().enumerate() {
             tks[0][j / 8][j % 8] = *w;
         }
-        // As in `crypt_blocks`: one call of the rounds for whole batches and
-        // the padded tail (whose padding blocks get the next counters).
+        // As in `crypt_blocks`: one copy of the batch code for whole batches
+        // and the padded tail (whose padding blocks get the next counters),
+        // chosen by the public length; the pad buffer is only made for a tail.
         let n = chunk.len();
         let whole = n == batch_bytes;
-        if !whole {
-            buf[..n].copy_from_slice(chunk);
-            padded = true;
+        let batch: &mut [u8] = if whole {
+            &mut *chunk
+        } else {
+            let pad = buf.insert([0u8; MAX_BATCH_BYTES]);
+            pad[..n].copy_from_slice(chunk);
+            &mut pad[..batch_bytes]
+        };
+        load_with::<W, 8>(batch, &mut a, &mut halves);
+        let even = |r: usize| PerBlockKey { tks: &tks, h: 0, r, fixed: shared.round(r) };
+        match dir {
+            Direction::Encrypt => {
+                for r in (0..paired).step_by(2) {
+                    W::encrypt_round::<8, _>(&a, &mut b, &even(r));
+                    W::encrypt_round::<8, _>(&b, &mut a, shared.round(r + 1));
+                }
+                if rounds > paired {
+                    W::encrypt_round::<8, _>(&a, &mut b, &even(paired));
+                    core::mem::swap(&mut a, &mut b);
+                }
+            }
+            Direction::Decrypt => {
+                if rounds > paired {
+                    W::decrypt_round::<8, _>(&a, &mut b, &even(paired));
+                    core::mem::swap(&mut a, &mut b);
+                }
+                for r in (0..paired).step_by(2).rev() {
+                    W::decrypt_round::<8, _>(&a, &mut b, shared.round(r + 1));
+                    W::decrypt_round::<8, _>(&b, &mut a, &even(r));
+                }
+            }
         }
-        let batch: &mut [u8] = if whole { &mut *chunk } else { &mut buf[..batch_bytes] };
-        crypt_loaded::<W, 8, 1, F>(&mut tks, rounds, dir, batch, fixed);
-        if !whole {
-            chunk.copy_from_slice(&buf[..n]);
+        store_with::<W, 8>(&a, batch, &mut halves);
+        if let (false, Some(pad)) = (whole, &buf) {
+            chunk.copy_from_slice(&pad[..n]);
         }
     }
-    if padded {
-        zeroize::Zeroize::zeroize(&mut buf);
+    if let Some(pad) = buf.as_mut() {
+        zeroize::Zeroize::zeroize(pad);
     }
-    W::wipe(tks.as_flattened_mut().as_flattened_mut());
-    W::wipe(&mut rows);
 }
 
 /// [`crypt_blocks`] for a cell width and keying known at run time: the one
@@ -559,14 +585,13 @@ pub(crate) fn crypt_blocks_for<W: Word>(
                 CellWidth::Byte => crypt_blocks::<W, 8, 1, _>(rounds, dir, data, tk1, &masks),
             }
         }
-        BlockKeys::Lfsr { shared, base, start, bits } => {
+        BlockKeys::Lfsr { shared, start, bits } => {
             debug_assert!(width == CellWidth::Byte, "16-byte blocks only");
-            let masks = |r: usize| shared.round(r);
             if bits == 24 {
-                crypt_blocks_lfsr::<W, 24, _>(rounds, dir, data, base, start, &masks);
+                crypt_blocks_lfsr::<W, 24>(shared, rounds, dir, data, start);
             } else {
                 debug_assert_eq!(bits, 64, "24- or 64-bit counters only");
-                crypt_blocks_lfsr::<W, 64, _>(rounds, dir, data, base, start, &masks);
+                crypt_blocks_lfsr::<W, 64>(shared, rounds, dir, data, start);
             }
         }
     }
