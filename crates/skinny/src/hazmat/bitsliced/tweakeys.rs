@@ -457,7 +457,7 @@ fn lfsr_lanes<W: Word, const N: u32>(c: W) -> W {
     s.xor3(top, top.shl(1)).xor3(top.shl(3), top.shl(4))
 }
 
-/// [`crypt_blocks`] for [`BlockKeys::Lfsr`] (`N = bits`): block `i` of `data`
+/// [`crypt_blocks`] for [`BlockKeys::Lfsr`] (`bits`: 24 or 64): block `i` of `data`
 /// (16-byte blocks) has the tweakey whose masks are `shared` (TK1 included,
 /// the base) with `start · x^i` XORed, little-endian, into TK1's bytes 0..8.
 ///
@@ -474,12 +474,13 @@ fn lfsr_lanes<W: Word, const N: u32>(c: W) -> W {
 /// are public; the state is not wiped, as in [`super::batch::crypt_blocks`];
 /// the pad buffer of a tail is.
 #[inline(always)]
-fn crypt_blocks_lfsr<W: Word, const N: u32>(
+fn crypt_blocks_lfsr<W: Word>(
     shared: &SlicedTweakeys,
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
     start: u64,
+    bits: u32,
 ) {
     const BLOCK: usize = 16;
     let batch_bytes = 64 * W::LANES * BLOCK;
@@ -493,9 +494,12 @@ fn crypt_blocks_lfsr<W: Word, const N: u32>(
     let mut b: State<W> = [[zero; 8]; 16];
     let mut first = [0u8; 16 * 8];
     let mut c = start;
+    // The width is a public choice made per row (a predictable branch), so
+    // that one copy of the batch code serves both widths (compile time).
+    let wide = bits == 64;
     for m in 0..W::LANES {
         first[BLOCK * m..BLOCK * m + 8].copy_from_slice(&c.to_le_bytes());
-        c = lfsr_step::<N>(c);
+        c = if wide { lfsr_step::<64>(c) } else { lfsr_step::<24>(c) };
     }
     let mut row = W::load_row16(&first[..BLOCK * W::LANES], 0).0;
     let mut buf: Option<[u8; MAX_BATCH_BYTES]> = None;
@@ -503,7 +507,7 @@ fn crypt_blocks_lfsr<W: Word, const N: u32>(
     for chunk in data.chunks_mut(batch_bytes) {
         for r in rows.iter_mut() {
             *r = row;
-            row = lfsr_lanes::<W, N>(row);
+            row = if wide { lfsr_lanes::<W, 64>(row) } else { lfsr_lanes::<W, 24>(row) };
         }
         transpose64(&mut rows);
         for (j, w) in rows.iter().enumerate() {
@@ -587,12 +591,8 @@ pub(crate) fn crypt_blocks_for<W: Word>(
         }
         BlockKeys::Lfsr { shared, start, bits } => {
             debug_assert!(width == CellWidth::Byte, "16-byte blocks only");
-            if bits == 24 {
-                crypt_blocks_lfsr::<W, 24>(shared, rounds, dir, data, start);
-            } else {
-                debug_assert_eq!(bits, 64, "24- or 64-bit counters only");
-                crypt_blocks_lfsr::<W, 64>(shared, rounds, dir, data, start);
-            }
+            debug_assert!(bits == 24 || bits == 64, "24- or 64-bit counters only");
+            crypt_blocks_lfsr::<W>(shared, rounds, dir, data, start, bits);
         }
     }
 }
