@@ -238,15 +238,20 @@ impl Drop for SpecEngine {
 }
 
 /// The engine on the bitsliced per-block-TK1 path of `skinny`
-/// ([`PerBlockTk1`], AVX2 when the CPU has it, else portable `u64`). In every
-/// member only TK1 changes from block to block (it holds the counter and
-/// domain, and in M5/M6 the nonce too); TK2 and TK3 (the nonce and the key, or
-/// the key) are the same for the whole message. So their round tweakeys are
-/// expanded once per message into bitsliced masks, and per block only the
-/// 16-byte TK1 is built (the base tweakey's TK1 with the block's counter and
-/// domain written in, exactly as [`SpecEngine`] builds it) and transposed.
+/// ([`PerBlockTk1`], AVX-512 or AVX2 when the CPU has it, else portable
+/// `u64`). In every member only TK1 changes from block to block (it holds the
+/// counter and domain, and in M5/M6 the nonce too); TK2 and TK3 (the nonce and
+/// the key, or the key) are the same for the whole message. So their round
+/// tweakeys are expanded once per message into bitsliced masks. The mode's
+/// runs of whole blocks ([`BlockEngine::crypt_run`]) go further: within a run
+/// TK1 differs from block to block only by the counter, so the base TK1 (the
+/// domain, and the nonce in M5/M6) goes into the masks too, one cipher per
+/// domain, and `skinny` makes the counters in bitsliced form
+/// ([`PerBlockTk1::crypt_lfsr`]). Other calls build each block's 16-byte TK1
+/// (the base tweakey's TK1 with the block's counter and domain written in,
+/// exactly as [`SpecEngine`] builds it), which is transposed.
 ///
-/// A bitsliced call costs a whole batch (64 or 256 blocks) however few blocks it
+/// A bitsliced call costs a whole batch (64 to 512 blocks) however few blocks it
 /// holds, so calls of fewer than `small` blocks (the mode's pad and tag blocks,
 /// a partial AD block) go through [`SpecEngine`] instead, and the masks are only
 /// built at the first call that needs them (a short message never does). The
@@ -361,8 +366,9 @@ impl BlockEngine for BitslicedEngine {
     /// counter XORed into its first bytes (where the base has zeros), so the
     /// whole run goes to [`PerBlockTk1::crypt_lfsr`] on a cipher whose masks
     /// hold that base (one per domain, kept for the message), which makes the
-    /// counters in bitsliced form: no per-block tweak, TK1 or copy of the data. Short runs
-    /// go block by block through [`SpecEngine`] as in [`BitslicedEngine::encrypt`].
+    /// counters in bitsliced form: no per-block tweak, TK1 or copy of the
+    /// data. Short runs go block by block through [`SpecEngine`], as short
+    /// calls of [`BlockEngine::encrypt`] do.
     fn crypt_run(&self, counter: &mut Lfsr, domain: u8, data: &mut [u8], decrypt: bool) {
         assert_eq!(data.len() % BLOCK, 0, "whole blocks");
         if data.len() / BLOCK < self.small {

@@ -626,4 +626,44 @@ mod tests {
             }
         }
     }
+
+    /// The LFSR-counter keying (SKINNY-AEAD's, `PerBlockTk1::crypt_lfsr`) with
+    /// the three-input formulations on plain `u64` ([`TernaryU64`]: the
+    /// counter rows use `xor3`, the transposition bit selects), against the
+    /// per-block-TK1 keying with the TK1s written out. Runs on every machine.
+    #[test]
+    fn ternary_lfsr_counters_match_written_out_tk1s() {
+        use crate::spec::tweakey::RoundTweakeys;
+        for (k, v) in [Variant::Skinny128_256, Variant::Skinny128_384].into_iter().enumerate() {
+            for (bits, start) in [(24u32, 1u64), (64, 1), (24, 0xab_cdef), (64, 0x8000_0000_0000_0001)] {
+                let rounds = v.rounds();
+                let blocks = 64 + 9;
+                let mut tweakey = bytes(v.tweakey_bytes(), 500 + k as u64);
+                let tweakey = tweakey.get();
+                let with_base = SlicedTweakeys::new(&RoundTweakeys::expand_rounds(v, tweakey, rounds));
+                let mut tk1s = bytes(blocks * 16, 0);
+                let tk1s = tk1s.get();
+                let mut c = start;
+                for tk1 in tk1s.chunks_exact_mut(16) {
+                    tk1.copy_from_slice(&tweakey[..16]);
+                    for (t, b) in tk1.iter_mut().zip(c.to_le_bytes()) {
+                        *t ^= b;
+                    }
+                    c = if bits == 24 { tweakeys::lfsr_step::<24>(c) } else { tweakeys::lfsr_step::<64>(c) };
+                }
+                tweakey[..16].fill(0);
+                let without = SlicedTweakeys::new(&RoundTweakeys::expand_rounds(v, tweakey, rounds));
+                for dir in [Direction::Encrypt, Direction::Decrypt] {
+                    let mut got = bytes(blocks * 16, 600 + k as u64);
+                    let mut want = bytes(blocks * 16, 600 + k as u64);
+                    let (got, want) = (got.get(), want.get());
+                    let lfsr = tweakeys::BlockKeys::Lfsr { shared: &with_base, start, bits };
+                    tweakeys::crypt_blocks_for::<TernaryU64>(CellWidth::Byte, rounds, dir, got, lfsr);
+                    let tk1 = tweakeys::BlockKeys::Tk1 { shared: &without, tk1: tk1s };
+                    tweakeys::crypt_blocks_for::<TernaryU64>(CellWidth::Byte, rounds, dir, want, tk1);
+                    assert_eq!(got, want, "{v} {bits}-bit counter from {start:#x}, {dir:?}");
+                }
+            }
+        }
+    }
 }

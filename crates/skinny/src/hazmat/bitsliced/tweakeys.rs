@@ -28,6 +28,12 @@
 //! exactly as for one tweakey) XOR TK1's, which needs no LFSR: only TK1 is
 //! transposed and moved by `P`. That is 16 bytes a block to gather and
 //! transpose instead of up to 48, and one TK array's slices a round.
+//!
+//! A third, [`BlockKeys::Lfsr`], is SKINNY-AEAD's: the whole tweakey (TK1
+//! included, as a base) is in the shared masks and block `i`'s TK1 differs
+//! from the base only by an LFSR counter in its first 8 bytes, which is made
+//! in bitsliced form per batch instead of being read (see
+//! [`crypt_blocks_lfsr`]).
 
 use super::batch::{load, load_with, store, store_with, Direction, MAX_BATCH_BYTES};
 use super::keys::{RoundMasks, SlicedTweakeys};
@@ -342,19 +348,7 @@ fn crypt_batch<W: Word, const BITS: usize, const Z: usize, F: FixedKey<W>>(
     let batch_blocks = 64 * W::LANES;
     debug_assert_eq!(blocks.len(), batch_blocks * 2 * BITS);
     scratch.load_tweakeys::<BITS>(tweakeys, batch_blocks);
-    crypt_loaded::<W, BITS, Z, F>(&mut scratch.tks, rounds, dir, blocks, fixed);
-}
-
-/// The rounds of [`crypt_batch`] on a batch whose TK arrays are loaded (`tks`,
-/// moved by the schedule as the rounds go).
-#[inline(always)]
-fn crypt_loaded<W: Word, const BITS: usize, const Z: usize, F: FixedKey<W>>(
-    tks: &mut Tks<W, Z>,
-    rounds: usize,
-    dir: Direction,
-    blocks: &mut [u8],
-    fixed: &impl Fn(usize) -> F,
-) {
+    let tks = &mut scratch.tks;
     let paired = rounds / 2 * 2;
     let zero = W::splat(0);
     let mut a: State<W> = [[zero; 8]; 16];
@@ -411,8 +405,8 @@ pub(crate) enum BlockKeys<'a> {
     Tk1 { shared: &'a SlicedTweakeys, tk1: &'a [u8] },
     /// 16-byte blocks only: the whole tweakey shared as masks (`shared`,
     /// built from a tweakey whose TK1 is the base), and block `i`'s TK1 is the
-    /// base with `start · x^i` (an `N`-bit LFSR counter, `N = bits`, 24 or 64,
-    /// see [`lfsr_step`]) XORed into its first 8 bytes, little-endian:
+    /// base with `start · x^i` (the LFSR counter on `bits` bits, 24 or 64, see
+    /// [`lfsr_step`]) XORed into its first 8 bytes, little-endian:
     /// SKINNY-AEAD's TK1. The counters are made in bitsliced form per batch
     /// (see [`crypt_blocks_lfsr`]); no TK1 bytes are read.
     Lfsr { shared: &'a SlicedTweakeys, start: u64, bits: u32 },
