@@ -12,7 +12,7 @@
 //! both.
 
 use core::cell::OnceCell;
-use skinny::hazmat::bitsliced::{Path, PerBlockTk1};
+use skinny::hazmat::bitsliced::{Direction, Path, PerBlockTk1};
 use skinny::{Skinny, Variant};
 use zeroize::Zeroize;
 
@@ -122,8 +122,8 @@ impl Lfsr {
     }
 
     /// The counter whose current value is `value` (the value some number of
-    /// steps from 1; the GPU path skips whole runs of blocks at once).
-    #[cfg(feature = "cuda")]
+    /// steps from 1; the GPU path skips whole runs of blocks at once, the
+    /// bitsliced engine takes the value after its run from `skinny`).
     pub(crate) const fn at(layout: Layout, value: u64) -> Self {
         Self { state: value, bits: layout.counter_bits() }
     }
@@ -155,6 +155,36 @@ pub(crate) trait BlockEngine {
     /// # Panics
     /// If the lengths differ.
     fn decrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]);
+
+    /// Encrypts (or, with `decrypt`, decrypts) the whole blocks of `data` in
+    /// place, block `i` under the counter `counter` stepped `i` times and
+    /// `domain`; leaves `counter` stepped once per block. The mode's runs of
+    /// full blocks (a message's, the AD's) come through here. By default the
+    /// tweaks are written out and the blocks go through
+    /// [`BlockEngine::encrypt`]/[`BlockEngine::decrypt`] a mode batch at a time.
+    ///
+    /// # Panics
+    /// If `data` is not a whole number of blocks.
+    fn crypt_run(&self, counter: &mut Lfsr, domain: u8, data: &mut [u8], decrypt: bool) {
+        assert_eq!(data.len() % BLOCK, 0, "whole blocks");
+        let mut tweaks = [BlockTweak::default(); BATCH];
+        let mut blocks = [[0u8; BLOCK]; BATCH];
+        for chunk in data.chunks_mut(BATCH * BLOCK) {
+            let n = chunk.len() / BLOCK;
+            for ((t, b), c) in tweaks.iter_mut().zip(blocks.iter_mut()).zip(chunk.chunks_exact(BLOCK)) {
+                *t = BlockTweak { counter: counter.value(), domain };
+                counter.step();
+                b.copy_from_slice(c);
+            }
+            if decrypt {
+                self.decrypt(&tweaks[..n], &mut blocks[..n]);
+            } else {
+                self.encrypt(&tweaks[..n], &mut blocks[..n]);
+            }
+            chunk.copy_from_slice(blocks[..n].as_flattened());
+        }
+        blocks.zeroize();
+    }
 }
 
 /// The engine on the `skinny` specification code: per block, the tweakey is
@@ -208,15 +238,20 @@ impl Drop for SpecEngine {
 }
 
 /// The engine on the bitsliced per-block-TK1 path of `skinny`
-/// ([`PerBlockTk1`], AVX2 when the CPU has it, else portable `u64`). In every
-/// member only TK1 changes from block to block (it holds the counter and
-/// domain, and in M5/M6 the nonce too); TK2 and TK3 (the nonce and the key, or
-/// the key) are the same for the whole message. So their round tweakeys are
-/// expanded once per message into bitsliced masks, and per block only the
-/// 16-byte TK1 is built (the base tweakey's TK1 with the block's counter and
-/// domain written in, exactly as [`SpecEngine`] builds it) and transposed.
+/// ([`PerBlockTk1`], AVX-512 or AVX2 when the CPU has it, else portable
+/// `u64`). In every member only TK1 changes from block to block (it holds the
+/// counter and domain, and in M5/M6 the nonce too); TK2 and TK3 (the nonce and
+/// the key, or the key) are the same for the whole message. So their round
+/// tweakeys are expanded once per message into bitsliced masks. The mode's
+/// runs of whole blocks ([`BlockEngine::crypt_run`]) go further: within a run
+/// TK1 differs from block to block only by the counter, so the base TK1 (the
+/// domain, and the nonce in M5/M6) goes into the masks too, one cipher per
+/// domain, and `skinny` makes the counters in bitsliced form
+/// ([`PerBlockTk1::crypt_lfsr`]). Other calls build each block's 16-byte TK1
+/// (the base tweakey's TK1 with the block's counter and domain written in,
+/// exactly as [`SpecEngine`] builds it), which is transposed.
 ///
-/// A bitsliced call costs a whole batch (64 or 256 blocks) however few blocks it
+/// A bitsliced call costs a whole batch (64 to 512 blocks) however few blocks it
 /// holds, so calls of fewer than `small` blocks (the mode's pad and tag blocks,
 /// a partial AD block) go through [`SpecEngine`] instead, and the masks are only
 /// built at the first call that needs them (a short message never does). The
@@ -226,6 +261,10 @@ impl Drop for SpecEngine {
 pub(crate) struct BitslicedEngine {
     spec: SpecEngine,
     cipher: OnceCell<PerBlockTk1>,
+    /// The ciphers of [`BlockEngine::crypt_run`], one per domain byte (a
+    /// message uses two: its blocks' and its AD's), each with the base TK1
+    /// (nonce and domain, counter zero) in its masks; built on first use.
+    runs: [OnceCell<(u8, PerBlockTk1)>; 2],
     path: Path,
     small: usize,
 }
@@ -240,7 +279,13 @@ impl BitslicedEngine {
         // Below about 1/16 of a bitsliced batch, block-by-block reference code
         // is cheaper than a whole (mostly padding) bitsliced batch.
         let small = (path.batch_blocks() / 16).max(1);
-        Self { spec: SpecEngine::new(layout, key, nonce), cipher: OnceCell::new(), path, small }
+        Self {
+            spec: SpecEngine::new(layout, key, nonce),
+            cipher: OnceCell::new(),
+            runs: [OnceCell::new(), OnceCell::new()],
+            path,
+            small,
+        }
     }
 
     /// The same engine with every call, however short, on the bitsliced path
@@ -255,6 +300,18 @@ impl BitslicedEngine {
     #[cfg(test)]
     pub(crate) fn always_portable(layout: Layout, key: &[u8; 16], nonce: &[u8]) -> Self {
         Self { small: 0, ..Self::on_path(layout, key, nonce, Path::PortableU64) }
+    }
+
+    /// The per-block-TK1 cipher whose base TK1 is the message's with `domain`
+    /// written in and the counter zero, its masks built on first use.
+    fn run_cipher(&self, domain: u8, build: impl Fn() -> PerBlockTk1) -> Option<&PerBlockTk1> {
+        for slot in &self.runs {
+            let (d, cipher) = slot.get_or_init(|| (domain, build()));
+            if *d == domain {
+                return Some(cipher);
+            }
+        }
+        None
     }
 
     /// The per-block-TK1 cipher, its masks built on first use.
@@ -303,6 +360,49 @@ impl BlockEngine for BitslicedEngine {
 
     fn decrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]) {
         self.run(tweaks, blocks, false);
+    }
+
+    /// The run's TK1s are the base TK1 with `domain` written in and the
+    /// counter XORed into its first bytes (where the base has zeros), so the
+    /// whole run goes to [`PerBlockTk1::crypt_lfsr`] on a cipher whose masks
+    /// hold that base (one per domain, kept for the message), which makes the
+    /// counters in bitsliced form: no per-block tweak, TK1 or copy of the
+    /// data. Short runs go block by block through [`SpecEngine`], as short
+    /// calls of [`BlockEngine::encrypt`] do.
+    fn crypt_run(&self, counter: &mut Lfsr, domain: u8, data: &mut [u8], decrypt: bool) {
+        assert_eq!(data.len() % BLOCK, 0, "whole blocks");
+        if data.len() / BLOCK < self.small {
+            let mut tweaks = [BlockTweak::default(); BATCH];
+            let blocks = data.as_chunks_mut::<BLOCK>().0;
+            for chunk in blocks.chunks_mut(BATCH) {
+                for t in &mut tweaks[..chunk.len()] {
+                    *t = BlockTweak { counter: counter.value(), domain };
+                    counter.step();
+                }
+                self.spec.run(&tweaks[..chunk.len()], chunk, !decrypt);
+            }
+            return;
+        }
+        let layout = self.spec.layout;
+        let build = || {
+            let variant = layout.variant();
+            let mut tweakey = self.spec.base;
+            layout.set_tweak(&mut tweakey, BlockTweak { counter: 0, domain });
+            let cipher = PerBlockTk1::with_base_tk1(variant, variant.rounds(), &tweakey[..variant.tweakey_bytes()])
+                .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))
+                .on_path(self.path)
+                .unwrap_or_else(|_| unreachable!("the path was chosen among the available ones"));
+            tweakey.zeroize();
+            cipher
+        };
+        let dir = if decrypt { Direction::Decrypt } else { Direction::Encrypt };
+        let (start, bits) = (counter.value(), layout.counter_bits());
+        let next = match self.run_cipher(domain, build) {
+            Some(cipher) => cipher.crypt_lfsr(dir, data, start, bits),
+            // A third domain (the mode has two runs a message): built for the call.
+            None => build().crypt_lfsr(dir, data, start, bits),
+        };
+        *counter = Lfsr::at(layout, next);
     }
 }
 

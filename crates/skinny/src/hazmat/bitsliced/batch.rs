@@ -68,6 +68,13 @@ pub(super) fn load_with<W: Word, const BITS: usize>(blocks: &[u8], state: &mut S
 pub(super) fn store<W: Word, const BITS: usize>(state: &State<W>, blocks: &mut [u8]) {
     let zero = W::splat(0);
     let mut halves = [[zero; 64]; 2];
+    store_with::<W, BITS>(state, blocks, &mut halves);
+}
+
+/// [`store`] with the caller's scratch for the transposition (kept across
+/// batches, so it is not zeroed for every one).
+#[inline(always)]
+pub(super) fn store_with<W: Word, const BITS: usize>(state: &State<W>, blocks: &mut [u8], halves: &mut [[W; 64]; 2]) {
     for (half, m) in halves.iter_mut().enumerate().take(BITS / 4) {
         for (j, w) in m.iter_mut().enumerate() {
             let (cell, bit) = slice_position::<BITS>(half, j);

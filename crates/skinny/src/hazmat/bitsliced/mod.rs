@@ -29,20 +29,26 @@
 // Index loops over cells and bits read like the specification's formulas.
 #![allow(clippy::needless_range_loop)]
 
-/// `$shift::<n>($x)` for the transposition's shift counts (powers of two up to
-/// 32): the x86 shift intrinsics take their count as an immediate, so each
-/// constant count is its own instruction. Used by the SIMD word types.
+/// `$shift::<n>($x)` for the shift counts the bitsliced code uses (the
+/// transposition's powers of two up to 32; 3, 20, 56 and 60 for the LFSR
+/// counter rows of `tweakeys::crypt_blocks_lfsr`): the x86 shift intrinsics
+/// take their count as an immediate, so each constant count is its own
+/// instruction. Used by the SIMD word types.
 #[cfg(target_arch = "x86_64")]
 macro_rules! shift_by_immediate {
     ($shift:ident, $x:expr, $n:expr) => {
         match $n {
             1 => $shift::<1>($x),
             2 => $shift::<2>($x),
+            3 => $shift::<3>($x),
             4 => $shift::<4>($x),
             8 => $shift::<8>($x),
             16 => $shift::<16>($x),
+            20 => $shift::<20>($x),
             32 => $shift::<32>($x),
-            _ => unreachable!("the transposition shifts by powers of two up to 32"),
+            56 => $shift::<56>($x),
+            60 => $shift::<60>($x),
+            _ => unreachable!("a shift count the bitsliced code does not use"),
         }
     };
 }
@@ -367,6 +373,23 @@ impl PerBlockTk1 {
     /// [`SetupError`] for a tweakey of the wrong length or a round count out of
     /// range.
     pub fn new(variant: Variant, rounds: usize, tweakey: &[u8]) -> Result<Self, SetupError> {
+        Self::build(variant, rounds, tweakey, false)
+    }
+
+    /// [`PerBlockTk1::new`] keeping the tweakey's TK1 as a base that every
+    /// block's TK1 is XORed onto: block `i` is encrypted under
+    /// `(base ⊕ tk1_i) ‖ TK2 ‖ .. ‖ TKz`, `tk1_i` its TK1 from `tk1s` or its
+    /// counter in [`PerBlockTk1::crypt_lfsr`]. The base costs nothing per
+    /// block: TK1's schedule is linear, so the base's round tweakeys are
+    /// folded into the shared masks with TK2..TKz's.
+    ///
+    /// # Errors
+    /// As [`PerBlockTk1::new`].
+    pub fn with_base_tk1(variant: Variant, rounds: usize, tweakey: &[u8]) -> Result<Self, SetupError> {
+        Self::build(variant, rounds, tweakey, true)
+    }
+
+    fn build(variant: Variant, rounds: usize, tweakey: &[u8], keep_tk1: bool) -> Result<Self, SetupError> {
         if tweakey.len() != variant.tweakey_bytes() {
             return Err(SetupError::Tweakey(InvalidTweakeyLength { variant, got: tweakey.len() }));
         }
@@ -375,7 +398,7 @@ impl PerBlockTk1 {
         }
         let mut shared_only = [0u8; 48];
         let shared_only = &mut shared_only[..tweakey.len()];
-        let b = variant.block_bytes();
+        let b = if keep_tk1 { 0 } else { variant.block_bytes() };
         shared_only[b..].copy_from_slice(&tweakey[b..]);
         let rtk = RoundTweakeys::expand_rounds(variant, shared_only, rounds);
         zeroize::Zeroize::zeroize(shared_only);
@@ -440,6 +463,65 @@ impl PerBlockTk1 {
         }
         let keys = BlockKeys::Tk1 { shared: &self.shared, tk1: tk1s };
         crypt_per_block(self.path, self.variant.cell_width(), self.rounds, direction, data, keys);
+    }
+}
+
+impl PerBlockTk1 {
+    /// Encrypts or decrypts whole blocks of `data` in place (16-byte blocks
+    /// only), block `i` under the shared arrays and its own TK1, the counter
+    /// `c_i` XORed, little-endian, into the first 8 bytes of the base TK1
+    /// (see [`PerBlockTk1::with_base_tk1`]; zero after [`PerBlockTk1::new`]).
+    /// `c_0 = start`, and each next counter is one step of the LFSR of
+    /// SKINNY-AEAD on `bits` bits (multiplication by x modulo x^`bits` + x^4 +
+    /// x^3 + x + 1; `bits` = 64 in M1-M4, 24 in M5 and M6). Returns the counter
+    /// after the last block (`start` stepped once per block).
+    ///
+    /// The same as [`PerBlockTk1::crypt`] with those TK1s written out, but the
+    /// counters are made in bitsliced form inside each batch (64 words stepped
+    /// by x^lanes, one transposition of half a block's width): no TK1 is built,
+    /// gathered or transposed, and the odd rounds, where TK1's schedule puts
+    /// no counter cell, cost what one-tweakey rounds cost. Constant time in
+    /// the data and the tweakey; the counter is taken as public (in
+    /// SKINNY-AEAD it is) but not branched on either.
+    ///
+    /// ```
+    /// use skinny::hazmat::bitsliced::{Direction, PerBlockTk1};
+    /// use skinny::Variant;
+    ///
+    /// let v = Variant::Skinny128_384;
+    /// let mut tweakey = [3u8; 48];
+    /// tweakey[..16].fill(0);
+    /// tweakey[15] = 2; // SKINNY-AEAD M1: TK1 = counter ‖ 0^56 ‖ domain byte
+    /// let cipher = PerBlockTk1::with_base_tk1(v, v.rounds(), &tweakey).unwrap();
+    /// let mut data = [7u8; 48];
+    /// let next = cipher.crypt_lfsr(Direction::Encrypt, &mut data, 1, 64);
+    /// assert_eq!(next, 8); // 1 -> 2 -> 4 -> 8
+    /// // The same with the TK1s written out: counters 1, 2, 4.
+    /// let tk1s: Vec<u8> = [1u8, 2, 4].iter().flat_map(|&c| { let mut t = [0u8; 16]; t[0] = c; t }).collect();
+    /// let mut want = [7u8; 48];
+    /// cipher.encrypt(&mut want, &tk1s);
+    /// assert_eq!(data, want);
+    /// ```
+    ///
+    /// # Panics
+    /// If the variant's blocks are not 16 bytes, `data` is not a whole number
+    /// of blocks, `bits` is neither 24 nor 64, or `start` has bits above
+    /// `bits`.
+    pub fn crypt_lfsr(&self, direction: Direction, data: &mut [u8], start: u64, bits: u32) -> u64 {
+        assert_eq!(self.variant.block_bytes(), 16, "16-byte blocks only");
+        assert_eq!(data.len() % 16, 0, "whole blocks");
+        assert!(bits == 24 || bits == 64, "the counter has 24 or 64 bits");
+        assert_eq!(start & !(u64::MAX >> (64 - bits)), 0, "the counter fits in its bits");
+        let n = data.len() / 16;
+        if n > 0 {
+            let keys = BlockKeys::Lfsr { shared: &self.shared, start, bits };
+            crypt_per_block(self.path, self.variant.cell_width(), self.rounds, direction, data, keys);
+        }
+        if bits == 24 {
+            tweakeys::lfsr_advance::<24>(start, n)
+        } else {
+            tweakeys::lfsr_advance::<64>(start, n)
+        }
     }
 }
 
@@ -541,6 +623,46 @@ mod tests {
                     tweakeys::BlockKeys::Whole { tk_count: z, tweakeys: tks },
                 );
                 assert_eq!(d, bytes(blocks * bs, 400 + k as u64).get(), "{v} {rounds} rounds, per-block, decryption");
+            }
+        }
+    }
+
+    /// The LFSR-counter keying (SKINNY-AEAD's, `PerBlockTk1::crypt_lfsr`) with
+    /// the three-input formulations on plain `u64` ([`TernaryU64`]: the
+    /// counter rows use `xor3`, the transposition bit selects), against the
+    /// per-block-TK1 keying with the TK1s written out. Runs on every machine.
+    #[test]
+    fn ternary_lfsr_counters_match_written_out_tk1s() {
+        use crate::spec::tweakey::RoundTweakeys;
+        for (k, v) in [Variant::Skinny128_256, Variant::Skinny128_384].into_iter().enumerate() {
+            for (bits, start) in [(24u32, 1u64), (64, 1), (24, 0xab_cdef), (64, 0x8000_0000_0000_0001)] {
+                let rounds = v.rounds();
+                let blocks = 64 + 9;
+                let mut tweakey = bytes(v.tweakey_bytes(), 500 + k as u64);
+                let tweakey = tweakey.get();
+                let with_base = SlicedTweakeys::new(&RoundTweakeys::expand_rounds(v, tweakey, rounds));
+                let mut tk1s = bytes(blocks * 16, 0);
+                let tk1s = tk1s.get();
+                let mut c = start;
+                for tk1 in tk1s.chunks_exact_mut(16) {
+                    tk1.copy_from_slice(&tweakey[..16]);
+                    for (t, b) in tk1.iter_mut().zip(c.to_le_bytes()) {
+                        *t ^= b;
+                    }
+                    c = if bits == 24 { tweakeys::lfsr_step::<24>(c) } else { tweakeys::lfsr_step::<64>(c) };
+                }
+                tweakey[..16].fill(0);
+                let without = SlicedTweakeys::new(&RoundTweakeys::expand_rounds(v, tweakey, rounds));
+                for dir in [Direction::Encrypt, Direction::Decrypt] {
+                    let mut got = bytes(blocks * 16, 600 + k as u64);
+                    let mut want = bytes(blocks * 16, 600 + k as u64);
+                    let (got, want) = (got.get(), want.get());
+                    let lfsr = tweakeys::BlockKeys::Lfsr { shared: &with_base, start, bits };
+                    tweakeys::crypt_blocks_for::<TernaryU64>(CellWidth::Byte, rounds, dir, got, lfsr);
+                    let tk1 = tweakeys::BlockKeys::Tk1 { shared: &without, tk1: tk1s };
+                    tweakeys::crypt_blocks_for::<TernaryU64>(CellWidth::Byte, rounds, dir, want, tk1);
+                    assert_eq!(got, want, "{v} {bits}-bit counter from {start:#x}, {dir:?}");
+                }
             }
         }
     }
