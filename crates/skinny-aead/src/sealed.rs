@@ -35,7 +35,9 @@
 //! [`Engine`]: the CPU (what [`seal`] and [`open`] use), or with the `cuda`
 //! feature an NVIDIA GPU, which runs each window's chunks in one kernel launch
 //! (chunks of 16 KiB or more). Both engines write the same bytes for the same
-//! prefix and open each other's files, with the same errors.
+//! prefix and open each other's files, with the same errors. Because they do so
+//! chunk by chunk, a run may also start on the CPU while a GPU is being opened,
+//! and move to the GPU once it is ready ([`Engine::GpuStarting`]).
 //!
 //! ```
 //! use skinny_aead::sealed::{self, SealOptions};
@@ -56,13 +58,17 @@ use aead::{AeadCore, AeadInOut, Key, KeyInit, Nonce, Tag};
 use core::fmt;
 use pipeline::{read_full, Shape, Window};
 use rayon::prelude::*;
+use start::{Engines, WindowEngine};
+use std::boxed::Box;
 use std::io::{self, Read, Write};
+use std::string::String;
 use std::vec::Vec;
 use zeroize::Zeroizing;
 
 #[cfg(feature = "cuda")]
 mod gpu;
 mod pipeline;
+mod start;
 
 #[cfg(feature = "cuda")]
 pub use gpu::GPU_MIN_CHUNK_LOG2;
@@ -101,6 +107,51 @@ pub enum Engine {
     /// at least 16 KiB ([`GPU_MIN_CHUNK_LOG2`]).
     #[cfg(feature = "cuda")]
     Gpu(std::sync::Arc<crate::gpu::Gpu>),
+    /// The CPU on the first windows while a thread of its own opens a GPU
+    /// and loads its kernels; the GPU (as [`Engine::Gpu`]) from the first
+    /// window after it is ready (feature `cuda`). Getting a GPU ready takes a
+    /// fixed time (about 0.3 s on the H200 machine) that the CPU spends
+    /// sealing instead of waiting. The file is the same either way.
+    #[cfg(feature = "cuda")]
+    GpuStarting(GpuStart),
+}
+
+/// How [`Engine::GpuStarting`] gets its GPU, and what happens when it cannot.
+#[cfg(feature = "cuda")]
+#[derive(Clone)]
+pub struct GpuStart {
+    open: std::sync::Arc<dyn Fn() -> Result<std::sync::Arc<crate::gpu::Gpu>, BoxError> + Send + Sync>,
+    or_cpu: bool,
+}
+
+/// Any error, from the function that opens the GPU of a [`GpuStart`].
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+#[cfg(feature = "cuda")]
+impl GpuStart {
+    /// A GPU that `open` gets (called on a thread of its own, once a run). The
+    /// run must use it: if `open` fails, or the GPU's kernels or buffers
+    /// cannot be had, the run fails with [`SealedError::GpuStart`] (also when
+    /// the CPU finished the input first); chunks under 16 KiB are refused
+    /// before anything is written ([`SealedError::GpuChunkSize`]).
+    pub fn new(open: impl Fn() -> Result<std::sync::Arc<crate::gpu::Gpu>, BoxError> + Send + Sync + 'static) -> Self {
+        Self { open: std::sync::Arc::new(open), or_cpu: false }
+    }
+
+    /// As [`GpuStart::new`], but when the GPU cannot be had (or cannot take
+    /// the file's chunks), the run goes on on the CPU, and its [`Report`]
+    /// says why ([`Report::gpu_failure`]).
+    pub fn or_cpu(mut self) -> Self {
+        self.or_cpu = true;
+        self
+    }
+}
+
+#[cfg(feature = "cuda")]
+impl fmt::Debug for GpuStart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GpuStart").field("or_cpu", &self.or_cpu).finish_non_exhaustive()
+    }
 }
 
 impl Engine {
@@ -110,7 +161,7 @@ impl Engine {
         match self {
             Engine::Cpu => (MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&chunk_log2),
             #[cfg(feature = "cuda")]
-            Engine::Gpu(_) => (GPU_MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&chunk_log2),
+            Engine::Gpu(_) | Engine::GpuStarting(_) => (GPU_MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&chunk_log2),
         }
     }
 }
@@ -277,7 +328,7 @@ impl Header {
 }
 
 /// What [`seal`] or [`open`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     /// The file's header.
     pub header: Header,
@@ -285,6 +336,11 @@ pub struct Report {
     pub chunks: u64,
     /// Plaintext bytes read (seal) or written (open).
     pub plaintext_bytes: u64,
+    /// Of `chunks`, those the GPU did (the rest: the CPU).
+    pub gpu_chunks: u64,
+    /// Why a GPU that may be done without ([`GpuStart::or_cpu`]) did none
+    /// of the chunks, when it could not be had.
+    pub gpu_failure: Option<String>,
 }
 
 /// Why sealing or opening failed. Messages name no command-line option.
@@ -335,6 +391,11 @@ pub enum SealedError {
     /// The GPU failed (feature `cuda`).
     #[cfg(feature = "cuda")]
     Gpu(crate::gpu::GpuError),
+    /// The GPU of an [`Engine::GpuStarting`] could not be had: the error of
+    /// the function that opens it, or of loading its kernels (then a
+    /// [`SealedError::Gpu`]). The chunks sealed or opened on the CPU
+    /// meanwhile may have been written.
+    GpuStart(BoxError),
 }
 
 impl fmt::Display for SealedError {
@@ -370,6 +431,7 @@ impl fmt::Display for SealedError {
             ),
             #[cfg(feature = "cuda")]
             SealedError::Gpu(e) => write!(f, "GPU failure: {e}"),
+            SealedError::GpuStart(e) => write!(f, "the GPU did not start: {e}"),
         }
     }
 }
@@ -380,6 +442,7 @@ impl std::error::Error for SealedError {
             SealedError::Read(e) | SealedError::Write(e) => Some(e),
             #[cfg(feature = "cuda")]
             SealedError::Gpu(e) => Some(e),
+            SealedError::GpuStart(e) => Some(e.as_ref()),
             _ => None,
         }
     }
@@ -516,7 +579,7 @@ pub fn seal_with_prefix<R: Read + Send, W: Write + Send>(
 pub fn seal_with_prefix_on<R: Read + Send, W: Write + Send>(
     engine: &Engine,
     reader: R,
-    mut writer: W,
+    writer: W,
     key: &[u8; 16],
     options: &SealOptions,
     prefix: &[u8],
@@ -531,17 +594,29 @@ pub fn seal_with_prefix_on<R: Read + Send, W: Write + Send>(
     let mut field = [0u8; PREFIX_FIELD_LEN];
     field[..prefix.len()].copy_from_slice(prefix);
     let header = Header { member, chunk_log2: options.chunk_log2, prefix: field };
-    let ad = header.to_bytes();
     let key = Zeroizing::new(*key);
-    let (seal_fn, _) = member.ops();
-    let cs = header.chunk_size();
-    let (mut on_gpu, window) = open_engine(engine, &header, &key, cs)?;
-    writer.write_all(&ad).map_err(SealedError::Write)?;
+    let (engines, window) = open_engine(engine, &header, &key, header.chunk_size())?;
+    seal_windows(engines, window, &header, &key, reader, writer)
+}
 
-    let shape = Shape { piece: cs, capacity: cs + member.tag_len(), window };
+/// Seals on the CPU, or on `engines`' other engine when it is ready; the
+/// reader starts with windows of `window` pieces.
+fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
+    mut engines: Engines<G>,
+    window: usize,
+    header: &Header,
+    key: &[u8; 16],
+    reader: R,
+    mut writer: W,
+) -> Result<Report, SealedError> {
+    let ad = header.to_bytes();
+    let cs = header.chunk_size();
+    writer.write_all(&ad).map_err(SealedError::Write)?;
+    let shape = Shape::new(cs, cs + header.member.tag_len(), window);
     let mut chunks: u64 = 0;
     let mut plaintext_bytes: u64 = 0;
-    pipeline::run(
+    let mut gpu_chunks: u64 = 0;
+    let run = pipeline::run(
         reader,
         writer,
         &shape,
@@ -551,30 +626,56 @@ pub fn seal_with_prefix_on<R: Read + Send, W: Write + Send>(
                 return Err(SealedError::TooLong);
             }
             plaintext_bytes += w.input.iter().map(|b| b.len() as u64).sum::<u64>();
-            let (first, last) = (w.first, w.last);
-            match on_gpu.as_mut() {
-                #[cfg(feature = "cuda")]
-                Some(g) => g.seal(w, &ad)?,
-                _ => w
-                    .input
-                    .par_iter_mut()
-                    .enumerate()
-                    .try_for_each(|(i, buf)| {
-                        let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
-                        seal_fn(&key, &nonce[..len], &ad, buf)
-                    })
-                    // Cannot fail: the nonce and key lengths are the member's, and
-                    // chunks are far below every member's message limit.
-                    .map_err(|_| SealedError::InvalidOptions("the AEAD refused a chunk"))?,
+            match engines.next(&shape.window)? {
+                Some(g) => {
+                    g.seal(w, &ad)?;
+                    gpu_chunks += n as u64;
+                }
+                None => cpu_seal(header, key, &ad, w)?,
             }
             w.write = n;
-            chunks = first + n as u64;
+            chunks = w.first + n as u64;
             Ok(())
         },
         SealedError::Read,
         SealedError::Write,
-    )?;
-    Ok(Report { header, chunks, plaintext_bytes })
+    );
+    // The run's own error first: it is the CPU's.
+    let gpu_failure = engines.finish();
+    run?;
+    Ok(Report { header: *header, chunks, plaintext_bytes, gpu_chunks, gpu_failure: gpu_failure? })
+}
+
+/// Seals a window in place on rayon's pool.
+fn cpu_seal(header: &Header, key: &[u8; 16], ad: &[u8], w: &mut Window) -> Result<(), SealedError> {
+    let (seal_fn, _) = header.member.ops();
+    let (first, last, n) = (w.first, w.last, w.input.len());
+    w.input
+        .par_iter_mut()
+        .enumerate()
+        .try_for_each(|(i, buf)| {
+            let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
+            seal_fn(key, &nonce[..len], ad, buf)
+        })
+        // Cannot fail: the nonce and key lengths are the member's, and
+        // chunks are far below every member's message limit.
+        .map_err(|_| SealedError::InvalidOptions("the AEAD refused a chunk"))
+}
+
+/// Opens a window into its output buffers on rayon's pool: whether each
+/// chunk verified.
+fn cpu_open(header: &Header, key: &[u8; 16], ad: &[u8], w: &mut Window) -> Vec<bool> {
+    let (_, open_fn) = header.member.ops();
+    let (first, last, n) = (w.first, w.last, w.input.len());
+    w.input
+        .par_iter()
+        .zip(w.output[..n].par_iter_mut())
+        .enumerate()
+        .map(|(i, (chunk, out))| {
+            let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
+            open_fn(key, &nonce[..len], ad, chunk, out).is_ok()
+        })
+        .collect()
 }
 
 /// Reads the header, then verifies and decrypts every chunk of a sealed file
@@ -616,14 +717,30 @@ pub fn open_on<R: Read + Send, W: Write + Send>(
     }
     let header = Header::parse(&hb)?;
     let key = Zeroizing::new(*key);
+    let piece = header.chunk_size() + header.member.tag_len();
+    let (engines, window) = open_engine(engine, &header, &key, piece)?;
+    open_windows(engines, window, &header, &key, reader, writer)
+}
+
+/// Opens on the CPU, or on `engines`' other engine when it is ready; the
+/// reader starts with windows of `window` pieces.
+fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
+    mut engines: Engines<G>,
+    window: usize,
+    header: &Header,
+    key: &[u8; 16],
+    reader: R,
+    writer: W,
+) -> Result<Report, SealedError> {
+    let hb = header.to_bytes();
     let (_, open_fn) = header.member.ops();
     let tag = header.member.tag_len();
     let piece = header.chunk_size() + tag;
-    let (mut on_gpu, window) = open_engine(engine, &header, &key, piece)?;
-    let shape = Shape { piece, capacity: piece, window };
+    let shape = Shape::new(piece, piece, window);
     let mut chunks: u64 = 0;
     let mut plaintext_bytes: u64 = 0;
-    pipeline::run(
+    let mut gpu_chunks: u64 = 0;
+    let run = pipeline::run(
         reader,
         writer,
         &shape,
@@ -652,35 +769,20 @@ pub fn open_on<R: Read + Send, W: Write + Send>(
                 w.output.push(Zeroizing::new(Vec::with_capacity(header.chunk_size())));
             }
             let (first, last) = (w.first, w.last);
-            let results: Vec<bool> = match on_gpu.as_mut() {
-                #[cfg(feature = "cuda")]
-                Some(g) => g.open(w, &hb)?,
-                _ => w
-                    .input
-                    .par_iter()
-                    .zip(w.output[..n].par_iter_mut())
-                    .enumerate()
-                    .map(|(i, (chunk, out))| {
-                        let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
-                        open_fn(&key, &nonce[..len], &hb, chunk, out).is_ok()
-                    })
-                    .collect(),
+            let (results, on_gpu) = match engines.next(&shape.window)? {
+                Some(g) => (g.open(w, &hb)?, true),
+                None => (cpu_open(header, key, &hb, w), false),
             };
             let verified = results.iter().take_while(|&&ok| ok).count();
             w.write = verified;
             plaintext_bytes += w.output[..verified].iter().map(|b| b.len() as u64).sum::<u64>();
             chunks = first + verified as u64;
+            if on_gpu {
+                gpu_chunks += verified as u64;
+            }
             if verified < n {
                 let index = first + verified as u64;
-                return Err(diagnose(
-                    &header,
-                    open_fn,
-                    &key,
-                    &hb,
-                    index,
-                    last && verified + 1 == n,
-                    &w.input[verified],
-                ));
+                return Err(diagnose(header, open_fn, key, &hb, index, last && verified + 1 == n, &w.input[verified]));
             }
             if cut {
                 return Err(SealedError::TruncatedInside);
@@ -689,39 +791,57 @@ pub fn open_on<R: Read + Send, W: Write + Send>(
         },
         SealedError::Read,
         SealedError::Write,
-    )?;
-    Ok(Report { header, chunks, plaintext_bytes })
+    );
+    // The run's own error first: it is the CPU's.
+    let gpu_failure = engines.finish();
+    run?;
+    Ok(Report { header: *header, chunks, plaintext_bytes, gpu_chunks, gpu_failure: gpu_failure? })
 }
 
-/// The GPU engine's state for a file (none for the CPU), and the pieces a
-/// window. Opened before anything is written, so a GPU that cannot serve the
-/// file (chunks too small, no kernels) leaves the output empty.
+/// The engines of a run, and the pieces of its first windows. A GPU given
+/// ready ([`Engine::Gpu`]) gets its kernels and buffers before anything is
+/// written, so a GPU that cannot serve the file (chunks too small, no kernels)
+/// leaves the output empty; a starting one ([`Engine::GpuStarting`]) gets
+/// them on its thread, after opening the GPU, while the CPU begins.
 #[cfg(feature = "cuda")]
 fn open_engine(
     engine: &Engine,
     header: &Header,
     key: &[u8; 16],
     piece: usize,
-) -> Result<(Option<gpu::GpuChunks>, usize), SealedError> {
+) -> Result<(Engines<gpu::GpuChunks>, usize), SealedError> {
+    let gpu_window = gpu_window(piece);
+    let chunks = gpu_chunks_per_window(gpu_window);
     match engine {
-        Engine::Cpu => Ok((None, window(piece))),
-        Engine::Gpu(g) => {
-            let window = gpu_window(piece);
-            Ok((Some(gpu::GpuChunks::new(g, header, key, gpu_chunks_per_window(window))?), window))
+        Engine::Cpu => Ok((Engines::cpu(), window(piece))),
+        Engine::Gpu(g) => Ok((Engines::ready(gpu::GpuChunks::new(g, header, key, chunks)?), gpu_window)),
+        Engine::GpuStarting(start) => {
+            if !engine.supports_chunk_log2(header.chunk_log2) {
+                let e = SealedError::GpuChunkSize { chunk_log2: header.chunk_log2 };
+                return if start.or_cpu { Ok((Engines::cpu_because(&e), window(piece))) } else { Err(e) };
+            }
+            let (open, header, key) = (start.open.clone(), *header, Zeroizing::new(*key));
+            let opener: start::Opener<gpu::GpuChunks> = Box::new(move || {
+                let gpu = open().map_err(SealedError::GpuStart)?;
+                let engine =
+                    gpu::GpuChunks::new(&gpu, &header, &key, chunks).map_err(|e| SealedError::GpuStart(Box::new(e)))?;
+                Ok((engine, gpu_window))
+            });
+            Ok((Engines::starting(opener, start.or_cpu)?, window(piece)))
         }
     }
 }
 
-/// Without the `cuda` feature: the CPU engine only (no GPU state).
+/// Without the `cuda` feature: the CPU engine only.
 #[cfg(not(feature = "cuda"))]
 fn open_engine(
     engine: &Engine,
     _header: &Header,
     _key: &[u8; 16],
     piece: usize,
-) -> Result<(Option<core::convert::Infallible>, usize), SealedError> {
+) -> Result<(Engines<start::NoGpu>, usize), SealedError> {
     match engine {
-        Engine::Cpu => Ok((None, window(piece))),
+        Engine::Cpu => Ok((Engines::cpu(), window(piece))),
     }
 }
 

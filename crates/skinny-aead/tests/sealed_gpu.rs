@@ -3,7 +3,8 @@
 //! (every member, chunks of 2^14 to 2^20 bytes, lengths around chunk, block
 //! and window boundaries), files of either engine opened by the other, and
 //! damaged files failing with the CPU's errors and writing nothing from the
-//! failing chunk on. Skips with a line where there is no GPU; fails instead
+//! failing chunk on; the same for a GPU started while the CPU begins
+//! (`Engine::GpuStarting`), whose windows go to either engine. Skips with a line where there is no GPU; fails instead
 //! when `SKINNY_REQUIRE_GPU=1`.
 #![cfg(feature = "cuda")]
 
@@ -193,4 +194,86 @@ fn small_chunks_are_refused_before_anything_is_written() {
         assert!(matches!(r, Err(SealedError::GpuChunkSize { .. })) && out.is_empty(), "{r:?}");
     }
     assert!(engine.supports_chunk_log2(GPU_MIN_CHUNK_LOG2) && engine.supports_chunk_log2(MAX_CHUNK_LOG2));
+}
+
+/// The GPU opened while the CPU begins (`Engine::GpuStarting`).
+fn starting() -> Engine {
+    Engine::GpuStarting(sealed::GpuStart::new(|| Ok(Gpu::first()?)))
+}
+
+#[test]
+fn a_starting_gpu_gives_the_cpu_files_and_opens_both_ways() {
+    let Some(_) = gpu() else { return };
+    let engine = starting();
+    let mut rng = Rng(0x57a7);
+    for m in [Member::M1, Member::M6] {
+        let key: [u8; 16] = rng.bytes(16).try_into().unwrap();
+        let prefix = rng.bytes(m.prefix_len());
+        // Many windows (16 MiB on the GPU, 2 x threads chunks on the CPU).
+        for (log2, len) in [(16u8, (64 << 20) + 5), (14, (24 << 20) + 77), (16, 100)] {
+            let msg = rng.bytes(len);
+            let cpu_file = seal(&Engine::Cpu, m, log2, &key, &prefix, &msg);
+            let mut file = Vec::new();
+            let opts = SealOptions { member: m, chunk_log2: log2 };
+            let r = sealed::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
+            assert!(file == cpu_file, "{m}, 2^{log2}, {len} bytes: differs from the CPU's file");
+            eprintln!("{m}, 2^{log2}, {len} bytes: sealed {} chunks, {} on the GPU", r.chunks, r.gpu_chunks);
+            assert!(r.gpu_failure.is_none());
+            let (plain, r) = open(&engine, &cpu_file, &key);
+            assert!(plain == msg, "{m}, 2^{log2}, {len}: starting-GPU open: {}", describe(&r));
+            let r = r.expect("opens");
+            eprintln!("  opened {} chunks, {} on the GPU", r.chunks, r.gpu_chunks);
+            let (plain, r) = open(&Engine::Cpu, &file, &key);
+            assert!(r.is_ok() && plain == msg);
+        }
+    }
+}
+
+#[test]
+fn a_starting_gpu_fails_as_the_cpu_in_either_engines_windows() {
+    let Some(_) = gpu() else { return };
+    let engine = starting();
+    let key = [6u8; 16];
+    let m = Member::M1;
+    let log2 = 16u8;
+    let piece = (1usize << log2) + m.tag_len();
+    // 1024 chunks: the first windows on the CPU, the later on the GPU.
+    let msg = Rng(12).bytes(1024 << log2);
+    let file = seal(&Engine::Cpu, m, log2, &key, &[1u8; 11], &msg);
+    let at = |chunk: usize| HEADER_LEN + chunk * piece;
+    for chunk in [0usize, 5, 700, 1023] {
+        let mut bad = file.clone();
+        bad[at(chunk) + 9] ^= 0x80;
+        let r = same_outcome(&engine, &bad, &key, "flipped byte");
+        assert!(matches!(r, Err(SealedError::Authentication { chunk: c }) if c == chunk as u64), "{r:?}");
+    }
+    let r = same_outcome(&engine, &file[..at(900) + 100], &key, "cut inside a chunk");
+    assert!(matches!(r, Err(SealedError::TruncatedInside)), "{r:?}");
+    let r = same_outcome(&engine, &file[..at(900)], &key, "cut at a boundary");
+    assert!(matches!(r, Err(SealedError::Truncated { chunks: 900 })), "{r:?}");
+    let r = same_outcome(&engine, &file, &key, "intact").expect("opens");
+    eprintln!("intact: {} chunks, {} on the GPU", r.chunks, r.gpu_chunks);
+}
+
+#[test]
+fn a_starting_gpu_that_does_not_open_fails_or_leaves_the_run_to_the_cpu() {
+    // No GPU needed: the GPU is never opened.
+    let failing = sealed::GpuStart::new(|| Err("no such GPU here".into()));
+    let key = [2u8; 16];
+    let msg = Rng(13).bytes((8 << 20) + 1);
+    let opts = SealOptions::default();
+    let r = sealed::seal_on(&Engine::GpuStarting(failing.clone()), &msg[..], Vec::new(), &key, &opts);
+    assert!(matches!(&r, Err(SealedError::GpuStart(e)) if e.to_string() == "no such GPU here"), "{r:?}");
+    let mut file = Vec::new();
+    let r = sealed::seal_on(&Engine::GpuStarting(failing.or_cpu()), &msg[..], &mut file, &key, &opts).expect("seal");
+    assert_eq!((r.gpu_chunks, r.gpu_failure.as_deref()), (0, Some("no such GPU here")));
+    assert_eq!(open(&Engine::Cpu, &file, &key).0, msg);
+    // Chunks the GPU cannot take: refused up front, or left to the CPU.
+    let small = SealOptions { member: Member::M1, chunk_log2: 10 };
+    let mut out = Vec::new();
+    let r = sealed::seal_on(&starting(), &msg[..], &mut out, &key, &small);
+    assert!(matches!(r, Err(SealedError::GpuChunkSize { chunk_log2: 10 })) && out.is_empty(), "{r:?}");
+    let or_cpu = Engine::GpuStarting(sealed::GpuStart::new(|| Err("not called".into())).or_cpu());
+    let r = sealed::seal_on(&or_cpu, &msg[..], &mut out, &key, &small).expect("seal");
+    assert!(r.gpu_chunks == 0 && r.gpu_failure.is_some());
 }

@@ -184,6 +184,15 @@ impl<K: ChunkKernel> GpuChunks<K> {
     }
 }
 
+impl super::start::WindowEngine for GpuChunks {
+    fn seal(&mut self, w: &mut Window, ad: &[u8]) -> Result<(), SealedError> {
+        GpuChunks::seal(self, w, ad)
+    }
+    fn open(&mut self, w: &mut Window, ad: &[u8]) -> Result<Vec<bool>, SealedError> {
+        GpuChunks::open(self, w, ad)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! The host side of the engine (gathering, the chunks' key bits, the CPU's
@@ -291,7 +300,7 @@ mod tests {
         let tag = engine.m.tag_len;
         let ad = engine.header.to_bytes();
         let piece = if open { cs + tag } else { cs };
-        let shape = Shape { piece, capacity: cs + tag, window };
+        let shape = Shape::new(piece, cs + tag, window);
         let mut out = Vec::new();
         let mut failed = None;
         let _ = pipeline::run(

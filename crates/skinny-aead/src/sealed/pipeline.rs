@@ -9,6 +9,7 @@
 //! buffer is wiped when dropped (it held plaintext).
 
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread;
 use std::vec::Vec;
@@ -46,8 +47,17 @@ pub(super) struct Shape {
     /// Bytes to reserve a piece (room for a tag appended in place).
     pub capacity: usize,
     /// Pieces a window (the input's last window may hold one more: the piece
-    /// read ahead to learn that the input ends).
-    pub window: usize,
+    /// read ahead to learn that the input ends). The reader takes it anew for
+    /// every window, so the work may change it on the way (when a GPU that was
+    /// starting takes over: see `start.rs`); windows already read keep their
+    /// size.
+    pub window: AtomicUsize,
+}
+
+impl Shape {
+    pub(super) fn new(piece: usize, capacity: usize, window: usize) -> Self {
+        Self { piece, capacity, window: AtomicUsize::new(window) }
+    }
 }
 
 /// Runs read -> `work` -> write over the whole input. `work` sees the windows
@@ -127,7 +137,8 @@ pub(super) fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> 
     Ok(n)
 }
 
-/// Fills free windows with `shape.window` pieces each. One piece is read past
+/// Fills free windows with `shape.window` pieces each (as it is when the
+/// window is started). One piece is read past
 /// every window (and carried into the next) so that a window knows whether it
 /// holds the input's last piece. A short piece ends the input; an empty piece
 /// is kept only when the input is empty (one empty last piece).
@@ -138,7 +149,9 @@ fn read_stage<R: Read>(mut reader: R, shape: &Shape, free: &Receiver<Window>, fu
     while let Ok(mut w) = free.recv() {
         let mut spare: Vec<Buf> = std::mem::take(&mut w.input);
         w.input.extend(carried.take());
-        while !eof && w.input.len() < shape.window + 1 {
+        // Any size is correct; the ordering only bounds how late a change is seen.
+        let window = shape.window.load(Ordering::Acquire).max(1);
+        while !eof && w.input.len() < window + 1 {
             let mut buf = spare.pop().unwrap_or_else(|| Zeroizing::new(Vec::with_capacity(shape.capacity)));
             // Zero-fills only what the buffer never held.
             buf.resize(shape.piece, 0);

@@ -2,6 +2,11 @@
 //! [`skinny_aead::sealed`] between an input and an output, on the CPU or a GPU
 //! (`--backend`).
 //!
+//! A GPU is opened on a thread of its own while the CPU seals or opens the
+//! first chunks ([`Engine::GpuStarting`]): getting it ready (context, kernels,
+//! buffers: about 0.3 s) would otherwise come before the first byte, in a run
+//! of 2 s for 4 GiB.
+//!
 //! The key is loaded and checked first, then the input opened, then the output
 //! created (a temporary file beside it, renamed only when everything
 //! succeeded: see [`crate::files`]). A failed `open` to a file therefore
@@ -16,6 +21,7 @@ use skinny_aead::sealed::{self, Engine, Header, Report, SealOptions, SealedError
 use skinny_bulk::backend::GpuSelection;
 use std::io::{self, Read, Write};
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 /// The smallest chunk the GPU engine takes, as a power of two (16 KiB: one
 /// warp's 1024 blocks inside one chunk).
@@ -25,7 +31,9 @@ const GPU_MIN_CHUNK_LOG2: u8 = 14;
 /// loading its kernels takes about 0.3 s (more the first time, before the
 /// kernel cache holds them), while the CPU engine seals and opens at about
 /// 2 GB/s on the H200 machine's 16 cores (docs/h200-runs.md): it finishes
-/// a file this size in the time the GPU takes to get ready.
+/// a file this size in the time the GPU takes to get ready. (The CPU works
+/// while the GPU starts, but the run still waits for the start to end, and
+/// the start takes the driver's time and a core.)
 const AUTO_GPU_BYTES: u64 = 512 << 20;
 
 /// Runs `skinny seal`.
@@ -39,7 +47,7 @@ pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
     let how = How { backend: a.backend, gpus: &a.gpus, verbose: a.verbose };
     run(a.input.as_deref(), a.output.as_deref(), a.force, a.quiet, a.threads, |source, sink, len| {
         let engine = how.engine(Some(options.chunk_log2), len, "--chunk-size is")?;
-        let report = sealed::seal_on(&engine.engine, source, sink, &key, &options)?;
+        let report = sealed::seal_on(&engine.engine, source, sink, &key, &options).map_err(start_error)?;
         how.tell("sealed", &engine, &report);
         Ok(())
     })
@@ -64,9 +72,10 @@ pub fn open(a: &mut OpenArgs) -> Result<(), CliError> {
         // A damaged header: the CPU engine reports it (the library's message).
         let engine = match chunk_log2 {
             Some(_) => how.engine(chunk_log2, len, "this file's chunks are")?,
-            None => Chosen { engine: Engine::Cpu, why_cpu: None },
+            None => Chosen { engine: Engine::Cpu, why_cpu: None, gpu_name: None },
         };
-        let report = sealed::open_on(&engine.engine, io::Cursor::new(head).chain(source), sink, &key)?;
+        let report =
+            sealed::open_on(&engine.engine, io::Cursor::new(head).chain(source), sink, &key).map_err(start_error)?;
         how.tell("opened", &engine, &report);
         Ok(())
     })
@@ -83,6 +92,17 @@ struct How<'a> {
 struct Chosen {
     engine: Engine,
     why_cpu: Option<String>,
+    /// For a GPU being started: its description once it is open.
+    gpu_name: Option<Arc<OnceLock<String>>>,
+}
+
+/// A GPU that `--backend gpu` asked for and that did not start: one line
+/// naming the option.
+fn start_error(e: SealedError) -> CliError {
+    match e {
+        SealedError::GpuStart(why) => CliError::Gpu(format!("--backend gpu: {why}")),
+        e => e.into(),
+    }
 }
 
 /// What `--backend` and the run's facts ask for, before any GPU is opened.
@@ -119,21 +139,33 @@ fn pick(
     }
 }
 
+impl Chosen {
+    /// For `auto` on the CPU: why (picked so, or the GPU did not start).
+    fn why_cpu(&self, report: &Report) -> Option<String> {
+        self.why_cpu.clone().or_else(|| report.gpu_failure.as_ref().map(|w| format!("no usable GPU: {w}")))
+    }
+}
+
 impl How<'_> {
-    /// Picks the engine, and opens the GPU if it is one. For `auto`, a GPU that
-    /// does not open means the CPU (a `--gpus` that does not fit a machine with
-    /// GPUs stays an error).
+    /// Picks the engine; a GPU is only named here, and opened by the run on
+    /// a thread of its own while the CPU begins. For `auto`, a GPU that does
+    /// not open means the CPU (a `--gpus` that does not fit a machine with
+    /// GPUs stays an error); for `gpu`, the run fails.
     fn engine(&self, chunk_log2: Option<u8>, len: Option<u64>, chunks_are: &str) -> Result<Chosen, CliError> {
         match pick(self.backend, chunk_log2, len, chunks_are)? {
-            Pick::Cpu(why_cpu) => Ok(Chosen { engine: Engine::Cpu, why_cpu }),
-            Pick::Gpu => match (open_gpu(self.gpus), self.backend) {
-                (Ok(engine), _) => Ok(Chosen { engine, why_cpu: None }),
+            Pick::Cpu(why_cpu) => Ok(Chosen { engine: Engine::Cpu, why_cpu, gpu_name: None }),
+            Pick::Gpu => match (gpu_ordinal(self.gpus), self.backend) {
+                (Ok(ordinal), backend) => {
+                    let gpu_name = Arc::new(OnceLock::new());
+                    let engine = starting_gpu(ordinal, backend == SealBackendName::Auto, gpu_name.clone());
+                    Ok(Chosen { engine, why_cpu: None, gpu_name: Some(gpu_name) })
+                }
                 (Err(e), SealBackendName::Gpu) => Err(e),
                 (Err(e @ CliError::Usage(_)), _) if gpus_present() => Err(e),
                 (Err(e), _) => {
                     let why = e.to_string();
                     let why = why.strip_prefix("--backend gpu: ").unwrap_or(&why);
-                    Ok(Chosen { engine: Engine::Cpu, why_cpu: Some(format!("no usable GPU: {why}")) })
+                    Ok(Chosen { engine: Engine::Cpu, why_cpu: Some(format!("no usable GPU: {why}")), gpu_name: None })
                 }
             },
         }
@@ -145,16 +177,22 @@ impl How<'_> {
         if !self.verbose {
             return;
         }
-        let on = match &chosen.engine {
-            #[cfg(feature = "cuda")]
-            Engine::Gpu(g) => format!("on GPU {}", g.describe()),
-            _ => format!("on the CPU ({} threads)", rayon::current_num_threads()),
+        let threads = rayon::current_num_threads();
+        let cpu = report.chunks - report.gpu_chunks;
+        // A GPU was started and did not fail: how the chunks were shared.
+        let on = match (&chosen.gpu_name, &report.gpu_failure) {
+            (Some(name), None) => format!(
+                ": {} on GPU {}, {cpu} on the CPU ({threads} threads, while the GPU started)",
+                report.gpu_chunks,
+                name.get().map_or("(not ready)", String::as_str),
+            ),
+            _ => format!(" on the CPU ({threads} threads)"),
         };
         let mut err = io::stderr();
         let bytes = crate::error::count(report.plaintext_bytes, "byte");
         let chunks = crate::error::count(report.chunks, "chunk");
-        let _ = writeln!(err, "skinny: {what} {bytes} in {chunks} {on}");
-        if let Some(why) = &chosen.why_cpu {
+        let _ = writeln!(err, "skinny: {what} {bytes} in {chunks}{on}");
+        if let Some(why) = chosen.why_cpu(report) {
             let _ = writeln!(err, "skinny: auto: {why}; using the CPU");
         }
     }
@@ -172,23 +210,47 @@ fn gpus_present() -> bool {
     }
 }
 
-/// The first GPU of `--gpus`, as an engine.
+/// The first GPU of `--gpus`. For the default (all) that is GPU 0, and
+/// nothing is asked of the driver here: opening it, on the run's start
+/// thread, says why if there is none. A `--gpus` of its own needs the
+/// driver's count first (here, before the run).
 #[cfg(feature = "cuda")]
-fn open_gpu(sel: &GpuSelection) -> Result<Engine, CliError> {
+fn gpu_ordinal(sel: &GpuSelection) -> Result<usize, CliError> {
     use skinny_aead::gpu::Gpu;
+    if *sel == GpuSelection::All {
+        return Ok(0);
+    }
     let count = Gpu::count().map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
     if count == 0 {
         // GPU 0's own reason (no device).
         Gpu::first().map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
     }
     let ordinals = sel.resolve(count).map_err(|e| CliError::Usage(format!("--gpus {sel}: {e}")))?;
-    let gpu = Gpu::get(ordinals[0]).map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
-    Ok(Engine::Gpu(gpu))
+    Ok(ordinals[0])
 }
 
 #[cfg(not(feature = "cuda"))]
-fn open_gpu(_sel: &GpuSelection) -> Result<Engine, CliError> {
+fn gpu_ordinal(_sel: &GpuSelection) -> Result<usize, CliError> {
     Err(CliError::Gpu("--backend gpu: this skinny was built without CUDA support".into()))
+}
+
+/// GPU `ordinal`, opened while the run begins on the CPU; `or_cpu`: if it
+/// does not open, the run goes on on the CPU. Its description goes to `name`.
+#[cfg(feature = "cuda")]
+fn starting_gpu(ordinal: usize, or_cpu: bool, name: Arc<OnceLock<String>>) -> Engine {
+    use skinny_aead::gpu::Gpu;
+    let start = sealed::GpuStart::new(move || {
+        let gpu = Gpu::get(ordinal)?;
+        let _ = name.set(gpu.describe());
+        Ok(gpu)
+    });
+    Engine::GpuStarting(if or_cpu { start.or_cpu() } else { start })
+}
+
+#[cfg(not(feature = "cuda"))]
+fn starting_gpu(_ordinal: usize, _or_cpu: bool, _name: Arc<OnceLock<String>>) -> Engine {
+    // Not reached: without CUDA there is no ordinal (see `gpu_ordinal`).
+    Engine::Cpu
 }
 
 /// Loads the key, and wipes our copy of `--key` whatever happens.
@@ -291,12 +353,21 @@ mod tests {
         if gpus_present() {
             return; // the fallback is for machines without one
         }
+        // Without CUDA the CPU is picked at once; with it, the GPU is started
+        // with the run, fails, and the run goes on on the CPU (auto) or fails.
+        let (key, data, options) = ([1u8; 16], vec![7u8; 300_000], SealOptions::default());
+        let seal = |c: &Chosen| sealed::seal_on(&c.engine, &data[..], Vec::new(), &key, &options);
         let how = How { backend: SealBackendName::Auto, gpus: &GpuSelection::All, verbose: false };
         let chosen = how.engine(Some(16), Some(8 << 30), "x").unwrap();
-        assert!(matches!(chosen.engine, Engine::Cpu));
-        assert!(chosen.why_cpu.is_some_and(|w| w.starts_with("no usable GPU")));
+        let report = seal(&chosen).unwrap();
+        assert_eq!((report.chunks, report.gpu_chunks), (5, 0));
+        assert!(chosen.why_cpu(&report).is_some_and(|w| w.starts_with("no usable GPU")));
         let how = How { backend: SealBackendName::Gpu, gpus: &GpuSelection::All, verbose: false };
-        let e = how.engine(Some(16), Some(1), "x").err().expect("--backend gpu without a GPU fails");
-        assert!(matches!(e, CliError::Gpu(_)) && e.to_string().starts_with("--backend gpu: "), "{e}");
+        let e = how
+            .engine(Some(16), Some(1), "x")
+            .and_then(|c| seal(&c).map_err(start_error))
+            .expect_err("--backend gpu without a GPU fails");
+        let line = e.to_string();
+        assert!(matches!(e, CliError::Gpu(_)) && line.starts_with("--backend gpu: ") && !line.contains('\n'), "{e}");
     }
 }
