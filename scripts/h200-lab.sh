@@ -14,7 +14,7 @@ echo "## lab GPU tests"; timeout 200 $B/lab-gpu-tests --test-threads=4 2>&1 | gr
 echo "## published distinguishers (CPU tests, and every probability on the GPU at the published size)"
 timeout 150 $B/lab-published-tests --test-threads=4 --nocapture 2>&1 | grep -E "test result|panicked|FAILED|published on the GPU"
 echo "## lab_speed, default kernels (GPU 2^${LAB_LOG2:-35} queries, CPU 2^${CPU_LOG2:-22})"
-timeout 150 $B/lab_speed ${LAB_LOG2:-35} ${CPU_LOG2:-22}
+for i in $(seq "${LAB_REPEATS:-1}"); do timeout 150 $B/lab_speed ${LAB_LOG2:-35} ${CPU_LOG2:-22}; done
 echo "## CLI: 2^${LONG_LOG2:-37} fresh-key boomerang queries, 18-round SKINNY-128-256"
 DP=01000000000000000000000000000000; DC=00000001000000000000000000000000
 DK=0000000000000000000000000000000020000000000000000000000000000000
