@@ -10,22 +10,12 @@ use skinny_aead::gpu::{Gpu, GpuAead, GpuAeadError};
 use skinny_aead::sealed::Member;
 use skinny_aead::{SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};
 use skinny_test_support::rng::SplitMix64 as Rng;
-use std::io::Write;
 use std::sync::Arc;
 
 mod kat_files;
 
 fn gpu() -> Option<Arc<Gpu>> {
-    match Gpu::first() {
-        Ok(g) => Some(g),
-        Err(e) => {
-            if std::env::var_os("SKINNY_REQUIRE_GPU").is_some_and(|v| v == "1") {
-                panic!("no usable GPU, and SKINNY_REQUIRE_GPU=1: {e}");
-            }
-            let _ = std::io::stderr().write_all(format!("skip: no usable GPU: {e}\n").as_bytes());
-            None
-        }
-    }
+    skinny_test_support::gpu::or_skip(Gpu::first)
 }
 
 /// The CPU type's ciphertext and tag.

@@ -13,20 +13,10 @@ use skinny_aead::sealed::{
     self, Engine, Member, SealOptions, SealedError, GPU_MIN_CHUNK_LOG2, HEADER_LEN, MAX_CHUNK_LOG2,
 };
 use skinny_test_support::rng::SplitMix64 as Rng;
-use std::io::Write;
 use std::sync::Arc;
 
 fn gpu() -> Option<Arc<Gpu>> {
-    match Gpu::first() {
-        Ok(g) => Some(g),
-        Err(e) => {
-            if std::env::var_os("SKINNY_REQUIRE_GPU").is_some_and(|v| v == "1") {
-                panic!("no usable GPU, and SKINNY_REQUIRE_GPU=1: {e}");
-            }
-            let _ = std::io::stderr().write_all(format!("skip: no usable GPU: {e}\n").as_bytes());
-            None
-        }
-    }
+    skinny_test_support::gpu::or_skip(Gpu::first)
 }
 
 fn seal(engine: &Engine, m: Member, log2: u8, key: &[u8; 16], prefix: &[u8], msg: &[u8]) -> Vec<u8> {

@@ -5,10 +5,12 @@
 //! - [`rng`]: seeded, replayable bytes, and random keys and bytes from any
 //!   `rand` generator;
 //! - [`run`]: a [`Processor`](skinny_bulk::mode::Processor) built from
-//!   (cipher, mode, direction, IV, padding, backend) and run over a whole message.
+//!   (cipher, mode, direction, IV, padding, backend) and run over a whole message;
+//! - [`gpu`]: the GPU tests' skip-or-fail rule (`SKINNY_REQUIRE_GPU`).
 //!
 //! Test vectors are not here: they stay with the tests that use them.
 
+pub mod gpu;
 pub mod rng;
 pub mod run;
 pub mod textbook;
