@@ -99,6 +99,19 @@ DEV u64 lab_mix(u64 z) {
     return z ^ (z >> 31);
 }
 
+// 64-bit word w of 32 items (queries' plaintexts or keys), bitsliced: lo[p]
+// (hi[p]) holds bit p (32 + p) of the word for item j in bit j.
+DEV void lab_draw_word(u32* lo, u32* hi, const u64* item, int w) {
+#pragma unroll
+    for (int j = 0; j < 32; j++) {
+        const u64 x = lab_mix(item[j] ^ ((u64)(w + 1) * LAB_PHI));
+        lo[j] = (u32)x;
+        hi[j] = (u32)(x >> 32);
+    }
+    transpose32(lo);
+    transpose32(hi);
+}
+
 DEV u32& lab_word(char* col, u32 off) { return *reinterpret_cast<u32*>(col + off); }
 
 // Strides of the tweakey layout, in bytes: a cell, a half, a TK array.
@@ -366,14 +379,7 @@ DEV void lab_draw_tweakeys(char* col, u64 q0, u64 key_every, u64 key_state) {
 #pragma unroll 1
     for (int w = 0; w < Z * NW / 2; w++) {
         u32 lo[32], hi[32];
-#pragma unroll
-        for (int j = 0; j < 32; j++) {
-            const u64 x = lab_mix(item[j] ^ ((u64)(w + 1) * LAB_PHI));
-            lo[j] = (u32)x;
-            hi[j] = (u32)(x >> 32);
-        }
-        transpose32(lo);
-        transpose32(hi);
+        lab_draw_word(lo, hi, item, w);
         lab_put_word<CB>(col, 2 * w, lo);
         lab_put_word<CB>(col, 2 * w + 1, hi);
     }
@@ -405,14 +411,7 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
 #pragma unroll 1
         for (int w = 0; w < NW / 2; w++) {
             u32 lo[32], hi[32];
-#pragma unroll
-            for (int j = 0; j < 32; j++) {
-                const u64 x = lab_mix(item[j] ^ ((u64)(w + 1) * LAB_PHI));
-                lo[j] = (u32)x;
-                hi[j] = (u32)(x >> 32);
-            }
-            transpose32(lo);
-            transpose32(hi);
+            lab_draw_word(lo, hi, item, w);
             u32* out = saved + (2 * w) * 32 * 32;  // words 2w*32.. of this lane
 #pragma unroll
             for (int p = 0; p < 32; p++) {
