@@ -383,16 +383,7 @@ impl AeadChunks {
             .map_err(GpuError::driver("copying the chunk keys to the GPU"))?;
         stream.memset_zeros(&mut self.sums).map_err(GpuError::driver("clearing the sums"))?;
         let entries = (nbits * 64) as u64;
-        let threads = 256u32;
-        let cfg = LaunchConfig {
-            grid_dim: (
-                u32::try_from(entries.div_ceil(u64::from(threads))).map_err(|_| GpuError::LaunchTooLarge)?,
-                1,
-                1,
-            ),
-            block_dim: (threads, 1, 1),
-            shared_mem_bytes: 0,
-        };
+        let cfg = one_per_thread(entries)?;
         let (rounds, nch) = (self.rounds as i32, nchunks as u64);
         let reverse = i32::from(op == AeadOp::Decrypt);
         {
@@ -407,16 +398,7 @@ impl AeadChunks {
         }
         if n > 0 {
             let nwarps = n.div_ceil(WARP_BLOCKS);
-            let warps_per_block = u64::from(BITSLICED_THREADS / 32);
-            let cfg = LaunchConfig {
-                grid_dim: (
-                    u32::try_from(nwarps.div_ceil(warps_per_block)).map_err(|_| GpuError::LaunchTooLarge)?,
-                    1,
-                    1,
-                ),
-                block_dim: (BITSLICED_THREADS, 1, 1),
-                shared_mem_bytes: 0,
-            };
+            let cfg = warps_of_blocks(nwarps)?;
             let warps_log2 = (self.chunk_log2 - MIN_CHUNK_LOG2) as i32;
             let (dp, _s1) = self.data.device_ptr_mut(&stream);
             let (cp, _s2) = self.counters.device_ptr(&stream);
@@ -467,6 +449,22 @@ impl Drop for AeadChunks {
             zeroize::Zeroize::zeroize(host);
         }
     }
+}
+
+/// A launch of one thread per item (`items` of them), 256 threads a block:
+/// the small kernels (counters, masks).
+fn one_per_thread(items: u64) -> Result<LaunchConfig, GpuError> {
+    let threads = 256u32;
+    let grid = u32::try_from(items.div_ceil(u64::from(threads))).map_err(|_| GpuError::LaunchTooLarge)?;
+    Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
+}
+
+/// A launch of `nwarps` warps of the AEAD kernels, in blocks of
+/// `BITSLICED_THREADS` threads.
+fn warps_of_blocks(nwarps: u64) -> Result<LaunchConfig, GpuError> {
+    let warps_per_block = u64::from(BITSLICED_THREADS / 32);
+    let grid = u32::try_from(nwarps.div_ceil(warps_per_block)).map_err(|_| GpuError::LaunchTooLarge)?;
+    Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (BITSLICED_THREADS, 1, 1), shared_mem_bytes: 0 })
 }
 
 /// The GPU side of SKINNY-AEAD for one message at a time: its module (with the
@@ -636,16 +634,7 @@ impl AeadKernel {
             let n = (nblocks - done).min(AEAD_LAUNCH_BLOCKS);
             let first = lfsr_advance(bits, start, done);
             let nwarps = n.div_ceil(WARP_BLOCKS);
-            let threads = 256u32;
-            let cfg = LaunchConfig {
-                grid_dim: (
-                    u32::try_from(nwarps.div_ceil(u64::from(threads))).map_err(|_| GpuError::LaunchTooLarge)?,
-                    1,
-                    1,
-                ),
-                block_dim: (threads, 1, 1),
-                shared_mem_bytes: 0,
-            };
+            let cfg = one_per_thread(nwarps)?;
             {
                 let (wc, _s1) = self.warp_counters.device_ptr_mut(&stream);
                 let (lo, _s2) = self.pow_lo.device_ptr(&stream);
@@ -657,16 +646,7 @@ impl AeadKernel {
                 // and the tables 256 each.
                 unsafe { b.launch(cfg) }.map_err(GpuError::driver("AEAD counter launch"))?;
             }
-            let warps_per_block = u64::from(BITSLICED_THREADS / 32);
-            let cfg = LaunchConfig {
-                grid_dim: (
-                    u32::try_from(nwarps.div_ceil(warps_per_block)).map_err(|_| GpuError::LaunchTooLarge)?,
-                    1,
-                    1,
-                ),
-                block_dim: (BITSLICED_THREADS, 1, 1),
-                shared_mem_bytes: 0,
-            };
+            let cfg = warps_of_blocks(nwarps)?;
             let (ip, op_ptr) = (input + done * 16, output + done * 16);
             let (wc, _s1) = self.warp_counters.device_ptr(&stream);
             let (sums, _s2) = self.sums.device_ptr_mut(&stream);
