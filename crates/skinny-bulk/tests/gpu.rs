@@ -17,21 +17,13 @@ use skinny_test_support::rng::{random_bytes, random_cipher};
 use skinny_test_support::run::{cpu_serial, run};
 use std::io::Write;
 
-/// Printed straight to stderr: the test harness does not capture it, so a
-/// skipped run is visible.
-fn skip(reason: &str) {
-    // On the GPU machines a missing GPU is a failure, not a skip.
-    if std::env::var_os("SKINNY_REQUIRE_GPU").is_some_and(|v| v == "1") {
-        panic!("no usable GPU, and SKINNY_REQUIRE_GPU=1: {reason}");
-    }
-    let _ = std::io::stderr().write_all(format!("skip: no usable GPU: {reason}\n").as_bytes());
-}
+use skinny_test_support::gpu::skip;
 
 /// The GPU backends, or None (after printing why) when there is no usable GPU.
 fn gpu_backends() -> Option<Vec<Box<dyn Backend>>> {
     match backend::open(BackendChoice::Gpu, &Options::default()) {
         Err(e) => {
-            skip(&e.to_string());
+            skip(e);
             None
         }
         Ok(g) => Some(vec![
@@ -172,7 +164,7 @@ fn ctr_counter_carries_across_64_bits_and_wraps_inside_one_launch() {
 fn inputs_split_over_device_pieces_match() {
     let gpu = match skinny_cuda::Gpu::first() {
         Ok(g) => g,
-        Err(e) => return skip(&e.to_string()),
+        Err(e) => return skip(e),
     };
     let mut rng = rand::rng();
     let cpu_be = cpu_serial();
@@ -219,7 +211,7 @@ fn device_resident_data_matches_cpu_serial() {
     use std::sync::Arc;
     let gpu = match skinny_cuda::Gpu::first() {
         Ok(g) => g,
-        Err(e) => return skip(&e.to_string()),
+        Err(e) => return skip(e),
     };
     let mut rng = rand::rng();
     let cpu_be = cpu_serial();
@@ -336,7 +328,7 @@ fn one_gib_matches_the_cpu() {
 fn page_locked_memory_takes_the_direct_path_and_matches() {
     let gpu = match skinny_cuda::Gpu::first() {
         Ok(g) => g,
-        Err(e) => return skip(&e.to_string()),
+        Err(e) => return skip(e),
     };
     let mut rng = rand::rng();
     let cpu_be = cpu_serial();

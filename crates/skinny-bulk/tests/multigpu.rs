@@ -20,22 +20,16 @@ use skinny_bulk::mode::Direction;
 use skinny_cuda::{Gpu, GpuCipher, GpuSet, HostPath, KernelKind, MultiGpuCipher, Op};
 use skinny_test_support::rng::{random_bytes, random_cipher};
 use skinny_test_support::run::cpu_serial;
-use std::io::Write;
 use std::sync::Arc;
 
-fn skip(reason: &str) {
-    if std::env::var_os("SKINNY_REQUIRE_GPU").is_some_and(|v| v == "1") {
-        panic!("no usable GPU, and SKINNY_REQUIRE_GPU=1: {reason}");
-    }
-    let _ = std::io::stderr().write_all(format!("skip: no usable GPU: {reason}\n").as_bytes());
-}
+use skinny_test_support::gpu::skip;
 
 /// Every GPU, or None after printing why not.
 fn all_gpus() -> Option<Vec<Arc<Gpu>>> {
     match GpuSet::all() {
         Ok(s) => Some(s.gpus().to_vec()),
         Err(e) => {
-            skip(&e.to_string());
+            skip(e);
             None
         }
     }

@@ -5,15 +5,5 @@
 /// missing GPU is a failure instead.
 #[cfg(feature = "cuda")]
 pub fn gpu() -> Option<std::sync::Arc<skinny_lab::gpu::Gpu>> {
-    use std::io::Write;
-    match skinny_lab::gpu::Gpu::first() {
-        Ok(g) => Some(g),
-        Err(e) => {
-            if std::env::var_os("SKINNY_REQUIRE_GPU").is_some_and(|v| v == "1") {
-                panic!("no usable GPU, and SKINNY_REQUIRE_GPU=1: {e}");
-            }
-            let _ = std::io::stderr().write_all(format!("skip: no usable GPU: {e}\n").as_bytes());
-            None
-        }
-    }
+    skinny_test_support::gpu::or_skip(skinny_lab::gpu::Gpu::first)
 }
