@@ -37,6 +37,12 @@ impl fmt::Display for CliError {
             CliError::Interrupted { message, .. } => f.write_str(message),
             CliError::Bulk(e) => f.write_str(&bulk_message(e)),
             CliError::Sealed(e) => write!(f, "{e}"),
+            // A closed pipe (`skinny open sealed | head`) cut the output short:
+            // whoever runs the pipeline must learn that what went through is
+            // not all of it, so it is a failure like a full disk.
+            CliError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe => f.write_str(
+                "cannot write output: the reader of stdout went away (broken pipe); the output is incomplete",
+            ),
             CliError::Output(e) => write!(f, "cannot write output: {}", reason(e)),
         }
     }
@@ -78,7 +84,7 @@ impl From<skinny_aead::sealed::SealedError> for CliError {
         use skinny_aead::sealed::SealedError as S;
         match e {
             S::Read(e) => CliError::Io(format!("cannot read input: {}", reason(&e))),
-            // As for encrypt: the reader of stdout went away, quietly.
+            // As for encrypt: the reader of stdout went away.
             S::Write(e) if e.kind() == std::io::ErrorKind::BrokenPipe => CliError::Output(e),
             S::Write(e) => CliError::Io(format!("cannot write output: {}", reason(&e))),
             S::InvalidOptions(why) => CliError::Usage(format!("invalid seal options: {why}")),
@@ -93,7 +99,7 @@ impl From<skinny_bulk::stream::StreamError> for CliError {
         match e {
             S::Read(e) => CliError::Io(format!("cannot read input: {}", reason(&e))),
             // The reader of stdout went away (`skinny encrypt ... | head -c 100`):
-            // reported like the other commands' closed pipes, quietly.
+            // reported like the other commands' closed pipes.
             S::Write(e) if e.kind() == std::io::ErrorKind::BrokenPipe => CliError::Output(e),
             S::Write(e) => CliError::Io(format!("cannot write output: {}", reason(&e))),
             S::Cipher(e) => CliError::Bulk(e),
@@ -128,14 +134,6 @@ pub fn reason(e: &std::io::Error) -> String {
     match text.find(" (os error ") {
         Some(i) => text[..i].to_string(),
         None => text,
-    }
-}
-
-impl CliError {
-    /// Whether the reader of stdout went away (a closed pipe): `main` then ends
-    /// quietly with success instead of reporting it.
-    pub fn is_broken_pipe(&self) -> bool {
-        matches!(self, CliError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
     }
 }
 

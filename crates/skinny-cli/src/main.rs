@@ -38,12 +38,6 @@ fn main() {
         cli::Command::Completions { shell } => stdout_open().and_then(|()| completions(*shell)),
     };
     if let Err(e) = result {
-        // The reader of our output went away (`skinny info | head -1`): nobody is
-        // left to tell, and it is what they asked for, so end quietly, as most
-        // tools do.
-        if e.is_broken_pipe() {
-            std::process::exit(0);
-        }
         // One line, no panic, no backtrace: the message says what to fix. A
         // failing stderr is ignored: there is nowhere else to report it.
         let _ = writeln!(std::io::stderr(), "skinny: {}", error::redact(&e.to_string()));

@@ -296,7 +296,7 @@ fn info_lists_cpu_gpus_and_every_backend() {
 
 /// Runs `skinny args...` with stdout a pipe whose reading end is closed before
 /// the command writes (as `| head -c1` does once it has its byte).
-fn with_stdout_closed(args: &[&str]) -> std::process::Output {
+fn with_reader_gone(args: &[&str]) -> std::process::Output {
     let mut child = common::skinny()
         .args(args)
         .stdin(std::process::Stdio::null())
@@ -323,11 +323,15 @@ const REPORTS: [&[&str]; 4] = [
 ];
 
 #[test]
-fn a_closed_stdout_ends_quietly() {
+fn a_reader_that_goes_away_is_one_line_and_exit_1() {
     for args in REPORTS {
-        let o = with_stdout_closed(args);
-        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-        assert!(o.stderr.is_empty(), "{args:?}: {}", stderr(&o));
+        let o = with_reader_gone(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert_eq!(
+            stderr(&o),
+            "skinny: cannot write output: the reader of stdout went away (broken pipe); the output is incomplete\n",
+            "{args:?}"
+        );
     }
 }
 
@@ -353,8 +357,9 @@ fn bench_writes_its_files_even_when_stdout_fails() {
     assert!(std::fs::read_to_string(&json).unwrap().contains("\"records\""));
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 2);
     std::fs::remove_file(&json).unwrap();
-    let o = with_stdout_closed(&args);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = with_reader_gone(&args);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("broken pipe"), "{}", stderr(&o));
     assert!(std::fs::read_to_string(&json).unwrap().contains("\"records\""));
     assert_eq!(common::listing(dir.path()), ["r.csv", "r.json"]);
 }
