@@ -122,6 +122,7 @@ pub enum Engine {
 pub struct GpuStart {
     open: std::sync::Arc<dyn Fn() -> Result<std::sync::Arc<crate::gpu::Gpu>, BoxError> + Send + Sync>,
     or_cpu: bool,
+    while_faster: bool,
 }
 
 /// Any error, from the function that opens the GPU of a [`GpuStart`].
@@ -135,7 +136,7 @@ impl GpuStart {
     /// the CPU finished the input first); chunks under 16 KiB are refused
     /// before anything is written ([`SealedError::GpuChunkSize`]).
     pub fn new(open: impl Fn() -> Result<std::sync::Arc<crate::gpu::Gpu>, BoxError> + Send + Sync + 'static) -> Self {
-        Self { open: std::sync::Arc::new(open), or_cpu: false }
+        Self { open: std::sync::Arc::new(open), or_cpu: false, while_faster: false }
     }
 
     /// As [`GpuStart::new`], but when the GPU cannot be had (or cannot take
@@ -145,12 +146,27 @@ impl GpuStart {
         self.or_cpu = true;
         self
     }
+
+    /// The GPU keeps the windows only while it is the faster engine: each
+    /// engine's work time a window is measured, and once the GPU has done
+    /// three windows after its first, if it sealed or opened fewer bytes per
+    /// second of work than the CPU did before it was ready, the rest of the
+    /// run goes back to the CPU ([`Report::gpu_left`] says so, with both
+    /// rates). On a host with many cores the CPU engine can be the faster
+    /// one. The file is the same either way.
+    pub fn while_faster(mut self) -> Self {
+        self.while_faster = true;
+        self
+    }
 }
 
 #[cfg(feature = "cuda")]
 impl fmt::Debug for GpuStart {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("GpuStart").field("or_cpu", &self.or_cpu).finish_non_exhaustive()
+        f.debug_struct("GpuStart")
+            .field("or_cpu", &self.or_cpu)
+            .field("while_faster", &self.while_faster)
+            .finish_non_exhaustive()
     }
 }
 
@@ -341,6 +357,9 @@ pub struct Report {
     /// Why a GPU that may be done without ([`GpuStart::or_cpu`]) did none
     /// of the chunks, when it could not be had.
     pub gpu_failure: Option<String>,
+    /// Why a GPU kept only while faster ([`GpuStart::while_faster`]) was
+    /// left during the run, with both engines' measured rates.
+    pub gpu_left: Option<String>,
 }
 
 /// Why sealing or opening failed. Messages name no command-line option.
@@ -626,12 +645,10 @@ fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
                 return Err(SealedError::TooLong);
             }
             plaintext_bytes += w.input.iter().map(|b| b.len() as u64).sum::<u64>();
-            match engines.next(&shape.window)? {
-                Some(g) => {
-                    g.seal(w, &ad)?;
-                    gpu_chunks += n as u64;
-                }
-                None => cpu_seal(header, key, &ad, w)?,
+            let ((), on_gpu) =
+                engines.work(&shape.window, w, |g, w| g.seal(w, &ad), |w| cpu_seal(header, key, &ad, w))?;
+            if on_gpu {
+                gpu_chunks += n as u64;
             }
             w.write = n;
             chunks = w.first + n as u64;
@@ -641,9 +658,17 @@ fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
         SealedError::Write,
     );
     // The run's own error first: it is the CPU's.
-    let gpu_failure = engines.finish();
+    let outcome = engines.finish();
     run?;
-    Ok(Report { header: *header, chunks, plaintext_bytes, gpu_chunks, gpu_failure: gpu_failure? })
+    let outcome = outcome?;
+    Ok(Report {
+        header: *header,
+        chunks,
+        plaintext_bytes,
+        gpu_chunks,
+        gpu_failure: outcome.failure,
+        gpu_left: outcome.left,
+    })
 }
 
 /// Seals a window in place on rayon's pool.
@@ -769,10 +794,8 @@ fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
                 w.output.push(Zeroizing::new(Vec::with_capacity(header.chunk_size())));
             }
             let (first, last) = (w.first, w.last);
-            let (results, on_gpu) = match engines.next(&shape.window)? {
-                Some(g) => (g.open(w, &hb)?, true),
-                None => (cpu_open(header, key, &hb, w), false),
-            };
+            let (results, on_gpu) =
+                engines.work(&shape.window, w, |g, w| g.open(w, &hb), |w| Ok(cpu_open(header, key, &hb, w)))?;
             let verified = results.iter().take_while(|&&ok| ok).count();
             w.write = verified;
             plaintext_bytes += w.output[..verified].iter().map(|b| b.len() as u64).sum::<u64>();
@@ -793,9 +816,17 @@ fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
         SealedError::Write,
     );
     // The run's own error first: it is the CPU's.
-    let gpu_failure = engines.finish();
+    let outcome = engines.finish();
     run?;
-    Ok(Report { header: *header, chunks, plaintext_bytes, gpu_chunks, gpu_failure: gpu_failure? })
+    let outcome = outcome?;
+    Ok(Report {
+        header: *header,
+        chunks,
+        plaintext_bytes,
+        gpu_chunks,
+        gpu_failure: outcome.failure,
+        gpu_left: outcome.left,
+    })
 }
 
 /// The engines of a run, and the pieces of its first windows. A GPU given
@@ -827,7 +858,7 @@ fn open_engine(
                     gpu::GpuChunks::new(&gpu, &header, &key, chunks).map_err(|e| SealedError::GpuStart(Box::new(e)))?;
                 Ok((engine, gpu_window))
             });
-            Ok((Engines::starting(opener, start.or_cpu)?, window(piece)))
+            Ok((Engines::starting(opener, start.or_cpu)?.while_faster(start.while_faster), window(piece)))
         }
     }
 }

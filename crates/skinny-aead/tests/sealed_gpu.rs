@@ -220,6 +220,35 @@ fn a_starting_gpu_gives_the_cpu_files_and_opens_both_ways() {
 }
 
 #[test]
+fn a_gpu_kept_only_while_faster_gives_the_cpu_files_whichever_engine_wins() {
+    let Some(_) = gpu() else { return };
+    let engine = Engine::GpuStarting(sealed::GpuStart::new(|| Ok(Gpu::first()?)).or_cpu().while_faster());
+    let key = [9u8; 16];
+    let mut rng = Rng(0xfa57);
+    // 256 MiB: the CPU's windows until the GPU is ready, then at least 1 +
+    // JUDGE_AFTER (3) GPU windows of 16 MiB before the verdict.
+    let msg = rng.bytes((256 << 20) + 3);
+    let prefix = rng.bytes(Member::M1.prefix_len());
+    let cpu_file = seal(&Engine::Cpu, Member::M1, 16, &key, &prefix, &msg);
+    let mut file = Vec::new();
+    let opts = SealOptions { member: Member::M1, chunk_log2: 16 };
+    let r = sealed::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
+    assert!(file == cpu_file, "differs from the CPU's file");
+    assert!(r.gpu_failure.is_none());
+    eprintln!("sealed {} chunks, {} on the GPU; left: {:?}", r.chunks, r.gpu_chunks, r.gpu_left);
+    if let Some(why) = &r.gpu_left {
+        assert!(why.starts_with("slower than the CPU here"), "{why}");
+        // Left only after windows of its own (the first few may have the
+        // CPU's size: they were read before the switch).
+        assert!(r.gpu_chunks > 0, "left before it did any window");
+    }
+    let (plain, r) = open(&engine, &cpu_file, &key);
+    assert!(plain == msg, "open: {}", describe(&r));
+    let r = r.expect("opens");
+    eprintln!("opened {} chunks, {} on the GPU; left: {:?}", r.chunks, r.gpu_chunks, r.gpu_left);
+}
+
+#[test]
 fn a_starting_gpu_fails_as_the_cpu_in_either_engines_windows() {
     let Some(_) = gpu() else { return };
     let engine = starting();

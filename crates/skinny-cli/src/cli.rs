@@ -196,7 +196,8 @@ pub struct CryptArgs {
 /// `--backend` of `seal` and `open`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SealBackendName {
-    /// The GPU for large inputs with chunks of 16K or more when one opens, else the CPU.
+    /// The GPU for large inputs with chunks of 16K or more when one opens and
+    /// proves faster than the CPU, else the CPU.
     Auto,
     /// The bitsliced CPU code on every core (or --threads).
     Cpu,
@@ -301,7 +302,8 @@ pub struct SealArgs {
     /// Where the chunks are sealed or opened: cpu (every core), gpu (an NVIDIA
     /// GPU; an error if none can be used or the chunks are under 16K), or auto
     /// (the GPU for inputs of 512 MiB or more with chunks of 16K or more when
-    /// one opens, else the CPU). The same format either way: each engine opens
+    /// one opens, kept only if it proves faster than the CPU on the first
+    /// windows, else the CPU). The same format either way: each engine opens
     /// the other's files.
     #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND", ignore_case = true)]
     pub backend: SealBackendName,
@@ -354,7 +356,8 @@ pub struct OpenArgs {
     /// Where the chunks are sealed or opened: cpu (every core), gpu (an NVIDIA
     /// GPU; an error if none can be used or the chunks are under 16K), or auto
     /// (the GPU for inputs of 512 MiB or more with chunks of 16K or more when
-    /// one opens, else the CPU). The same format either way: each engine opens
+    /// one opens, kept only if it proves faster than the CPU on the first
+    /// windows, else the CPU). The same format either way: each engine opens
     /// the other's files.
     #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND", ignore_case = true)]
     pub backend: SealBackendName,

@@ -10,15 +10,30 @@
 //! and from the first window after it is ready, the GPU does them. Readiness is
 //! looked at once a window, on the work's thread, so a window is always done
 //! whole by one engine, and the order of the output is the pipeline's.
+//!
+//! A start may also ask that the other engine keep the windows only while it
+//! is the faster one ([`Engines::while_faster`]): on a host with many cores the
+//! CPU engine can outrun a GPU whose windows pass through host memory twice
+//! (run 39 on the H200 machine: 5.3 against 4.7 GB/s in memory). The work time
+//! of each engine's windows is measured (each engine's first window left out:
+//! it pays for warming up), and after [`JUDGE_AFTER`] timed windows of the
+//! other engine, if it moved fewer bytes per second of work than the CPU did,
+//! the rest of the run goes back to the CPU. It is judged once a run.
 
 use super::pipeline::Window;
 use super::SealedError;
 use std::boxed::Box;
+use std::format;
 use std::string::{String, ToString};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, TryRecvError};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 use std::vec::Vec;
+
+/// Timed windows of the other engine after which it is compared with the CPU
+/// (with a window of 16 MiB, 48 MiB: a few percent of a file worth a GPU).
+pub(super) const JUDGE_AFTER: u32 = 3;
 
 /// What the work needs of an engine other than the CPU: a whole window at a
 /// time (`GpuChunks` on a GPU; stand-ins in the tests).
@@ -44,12 +59,80 @@ pub(super) struct Engines<G> {
     or_cpu: bool,
     /// Why the other engine did not start (with `or_cpu`).
     failure: Option<String>,
+    /// Keep the other engine only if it proves faster than the CPU.
+    while_faster: bool,
+    /// Work time of each engine's windows.
+    cpu_time: WorkTime,
+    other_time: WorkTime,
+    /// The reader's window size before the other engine took over (given back
+    /// if the CPU takes over again).
+    cpu_window: Option<usize>,
+    /// Whether the engines were compared (once a run).
+    judged: bool,
+    /// Why the other engine was left (slower than the CPU), if it was.
+    left: Option<String>,
+}
+
+/// What the engines did besides the chunks: for the run's report.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Outcome {
+    /// Why the other engine did not start, if the run went on without it.
+    pub failure: Option<String>,
+    /// Why the other engine was left during the run (slower than the CPU).
+    pub left: Option<String>,
+}
+
+/// Bytes an engine did and the work time it took, its first window left out.
+#[derive(Clone, Copy, Debug, Default)]
+struct WorkTime {
+    /// Windows seen, the first one included.
+    seen: u32,
+    bytes: u64,
+    time: Duration,
+}
+
+impl WorkTime {
+    fn add(&mut self, bytes: u64, time: Duration) {
+        self.seen += 1;
+        if self.seen > 1 {
+            self.bytes += bytes;
+            self.time += time;
+        }
+    }
+
+    /// Windows timed (all but the first).
+    fn timed(&self) -> u32 {
+        self.seen.saturating_sub(1)
+    }
+
+    /// Bytes a second of work, once a window was timed.
+    fn rate(&self) -> Option<f64> {
+        (self.timed() > 0 && self.time > Duration::ZERO).then(|| self.bytes as f64 / self.time.as_secs_f64())
+    }
 }
 
 impl<G: WindowEngine> Engines<G> {
     /// The CPU only.
     pub(super) fn cpu() -> Self {
-        Self { ready: None, starting: None, or_cpu: true, failure: None }
+        Self {
+            ready: None,
+            starting: None,
+            or_cpu: true,
+            failure: None,
+            while_faster: false,
+            cpu_time: WorkTime::default(),
+            other_time: WorkTime::default(),
+            cpu_window: None,
+            judged: false,
+            left: None,
+        }
+    }
+
+    /// Keeps the other engine only while it proves faster than the CPU (see
+    /// the module's text); the run goes on on the CPU otherwise.
+    pub(super) fn while_faster(mut self, yes: bool) -> Self {
+        self.while_faster = yes;
+        self
     }
 
     /// The CPU only, because the other engine cannot serve this run (`why`).
@@ -110,7 +193,7 @@ impl<G: WindowEngine> Engines<G> {
             self.join();
             match result {
                 Ok((engine, size)) => {
-                    window.store(size, Ordering::Release);
+                    self.cpu_window = Some(window.swap(size, Ordering::AcqRel));
                     self.ready = Some(engine);
                 }
                 Err(e) if self.or_cpu => self.failure = Some(reason(&e)),
@@ -120,13 +203,66 @@ impl<G: WindowEngine> Engines<G> {
         Ok(self.ready.as_mut())
     }
 
+    /// Works on window `w`: with `other` on the other engine when it is
+    /// ready (see [`Engines::next`]), else with `cpu`; times the work and,
+    /// for a run [`Engines::while_faster`], leaves the other engine once it
+    /// has proved slower. Returns the work's value and whether the other
+    /// engine did it.
+    ///
+    /// # Errors
+    /// The work's own, or the start's (as [`Engines::next`]).
+    pub(super) fn work<T>(
+        &mut self,
+        window: &AtomicUsize,
+        w: &mut Window,
+        other: impl FnOnce(&mut G, &mut Window) -> Result<T, SealedError>,
+        cpu: impl FnOnce(&mut Window) -> Result<T, SealedError>,
+    ) -> Result<(T, bool), SealedError> {
+        let bytes: u64 = w.input.iter().map(|b| b.len() as u64).sum();
+        let start = Instant::now();
+        let (value, on_other) = match self.next(window)? {
+            Some(g) => (other(g, w)?, true),
+            None => (cpu(w)?, false),
+        };
+        self.timed(on_other, bytes, start.elapsed(), window);
+        Ok((value, on_other))
+    }
+
+    /// Records a window's work time; judges the other engine once it has
+    /// [`JUDGE_AFTER`] timed windows and the CPU at least one.
+    fn timed(&mut self, on_other: bool, bytes: u64, time: Duration, window: &AtomicUsize) {
+        if on_other {
+            self.other_time.add(bytes, time);
+        } else {
+            self.cpu_time.add(bytes, time);
+        }
+        if !self.while_faster || self.judged || self.other_time.timed() < JUDGE_AFTER {
+            return;
+        }
+        self.judged = true;
+        if let (Some(cpu), Some(other)) = (self.cpu_time.rate(), self.other_time.rate()) {
+            if other < cpu {
+                self.ready = None;
+                if let Some(size) = self.cpu_window {
+                    window.store(size, Ordering::Release);
+                }
+                self.left = Some(format!(
+                    "slower than the CPU here ({:.2} GB/s of work against the CPU's {:.2})",
+                    other / 1e9,
+                    cpu / 1e9
+                ));
+            }
+        }
+    }
+
     /// After the run: waits for a start still under way (its thread holds
     /// the GPU; the engine it brings is dropped unused). Returns why the other
-    /// engine did not start, if it did not and the run may go on without it.
+    /// engine did not start, if it did not and the run may go on without it,
+    /// and why it was left, if it was.
     ///
     /// # Errors
     /// The start failed and the run may not succeed without the other engine.
-    pub(super) fn finish(mut self) -> Result<Option<String>, SealedError> {
+    pub(super) fn finish(mut self) -> Result<Outcome, SealedError> {
         if let Some((rx, _)) = &self.starting {
             let result = rx.recv().unwrap_or(Err(SealedError::InvalidOptions("the GPU start panicked")));
             self.join();
@@ -136,7 +272,7 @@ impl<G: WindowEngine> Engines<G> {
                 Err(e) => return Err(e),
             }
         }
-        Ok(self.failure)
+        Ok(Outcome { failure: self.failure, left: self.left })
     }
 
     fn join(&mut self) {
@@ -198,15 +334,19 @@ mod tests {
     /// The stand-in.
     struct Fake {
         windows: Log,
+        /// Extra work time a window (a stand-in slower than the CPU).
+        delay: Duration,
     }
 
     impl WindowEngine for Fake {
         fn seal(&mut self, w: &mut Window, ad: &[u8]) -> Result<(), SealedError> {
             self.windows.lock().unwrap().push((w.first, w.input.len()));
+            std::thread::sleep(self.delay);
             cpu_seal(&header(), &KEY, ad, w)
         }
         fn open(&mut self, w: &mut Window, ad: &[u8]) -> Result<Vec<bool>, SealedError> {
             self.windows.lock().unwrap().push((w.first, w.input.len()));
+            std::thread::sleep(self.delay);
             Ok(cpu_open(&header(), &KEY, ad, w))
         }
     }
@@ -242,10 +382,15 @@ mod tests {
     /// brings the stand-in (or fails: `fail`); the stand-in's windows; the
     /// reader.
     fn gated(data: &[u8], at: usize, fail: bool, or_cpu: bool) -> (Engines<Fake>, Log, Gate<'_>) {
+        gated_slow(data, at, fail, or_cpu, Duration::ZERO)
+    }
+
+    /// As [`gated`], with a stand-in that takes `delay` longer a window.
+    fn gated_slow(data: &[u8], at: usize, fail: bool, or_cpu: bool, delay: Duration) -> (Engines<Fake>, Log, Gate<'_>) {
         let windows = Arc::new(Mutex::new(Vec::new()));
         let (go_tx, go_rx) = sync_channel(1);
         let (done_tx, done_rx) = sync_channel(1);
-        let fake = Fake { windows: windows.clone() };
+        let fake = Fake { windows: windows.clone(), delay };
         let opener: Opener<Fake> = Box::new(move || {
             let _ = go_rx.recv();
             let _ = done_tx.send(());
@@ -312,7 +457,7 @@ mod tests {
             std::thread::yield_now();
         }
         assert_eq!(window.load(Ordering::Acquire), GPU_WINDOW, "the reader is told the new size");
-        assert_eq!(engines.finish().unwrap(), None);
+        assert_eq!(engines.finish().unwrap(), Outcome::default());
 
         // Fails, and the run needs it: an error at the next window.
         let (mut engines, _, gate) = gated(&[], 0, true, false);
@@ -335,7 +480,7 @@ mod tests {
             go.send(()).unwrap();
             let r = engines.finish();
             if or_cpu {
-                assert_eq!(r.unwrap().as_deref(), Some("no GPU here"));
+                assert_eq!(r.unwrap().failure.as_deref(), Some("no GPU here"));
             } else {
                 assert!(matches!(r, Err(SealedError::GpuStart(_))), "{r:?}");
             }
@@ -395,6 +540,55 @@ mod tests {
             let (engines, _, gate) = gated(&want[24..], at, true, false);
             let r = open_windows(engines, CPU_WINDOW, &header(), &KEY, gate, Vec::new());
             assert!(matches!(r, Err(SealedError::GpuStart(_))), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn a_slower_engine_kept_only_while_faster_gives_the_rest_back_to_the_cpu() {
+        let cs = 16;
+        let plain = data(2000 * cs + 7);
+        let want = cpu_file(&plain);
+        let chunks = 2001u64;
+        // Ready after 40 chunks (20 CPU windows timed), then 20 ms a window
+        // slower than the CPU's microseconds: left after its first 1 +
+        // JUDGE_AFTER windows, the rest on the CPU, the bytes the CPU's.
+        let judged = 1 + JUDGE_AFTER as usize;
+        for while_faster in [true, false] {
+            let (engines, windows, gate) = gated_slow(&plain, 40 * cs, false, true, Duration::from_millis(20));
+            let engines = engines.while_faster(while_faster);
+            let mut file = Vec::new();
+            let r = seal_windows(engines, CPU_WINDOW, &header(), &KEY, gate, &mut file).unwrap();
+            assert!(file == want, "while_faster {while_faster}: the CPU's bytes");
+            assert_eq!(r.chunks, chunks);
+            let windows = windows.lock().unwrap();
+            if while_faster {
+                assert_eq!(windows.len(), judged, "{windows:?}");
+                let why = r.gpu_left.as_deref().unwrap_or("");
+                assert!(why.starts_with("slower than the CPU here ("), "{why}");
+                assert!(r.gpu_chunks > 0 && r.gpu_chunks < chunks / 4, "{}", r.gpu_chunks);
+            } else {
+                // Kept to the end when not asked to judge.
+                assert_eq!(r.gpu_left, None);
+                check_windows(&windows, chunks, &r);
+            }
+        }
+
+        // Opening: the same switch, the plaintext unchanged.
+        let (engines, windows, gate) = gated_slow(&want[24..], 40 * (cs + 16), false, true, Duration::from_millis(20));
+        let mut out = Vec::new();
+        let r = open_windows(engines.while_faster(true), CPU_WINDOW, &header(), &KEY, gate, &mut out).unwrap();
+        assert!(out == plain);
+        assert_eq!(windows.lock().unwrap().len(), judged);
+        assert!(r.gpu_left.is_some());
+
+        // A stand-in as fast as the CPU is kept.
+        let (engines, windows, gate) = gated(&plain, 40 * cs, false, true);
+        let mut file = Vec::new();
+        let r = seal_windows(engines.while_faster(true), CPU_WINDOW, &header(), &KEY, gate, &mut file).unwrap();
+        assert!(file == want);
+        // (Equal rates: either way is right; the windows must stay whole and in order.)
+        if r.gpu_left.is_none() {
+            check_windows(&windows.lock().unwrap(), chunks, &r);
         }
     }
 

@@ -182,9 +182,13 @@ impl How<'_> {
         // A GPU was started and did not fail: how the chunks were shared.
         let on = match (&chosen.gpu_name, &report.gpu_failure) {
             (Some(name), None) => format!(
-                ": {} on GPU {}, {cpu} on the CPU ({threads} threads, while the GPU started)",
+                ": {} on GPU {}, {cpu} on the CPU ({threads} threads, {})",
                 report.gpu_chunks,
                 name.get().map_or("(not ready)", String::as_str),
+                match &report.gpu_left {
+                    Some(why) => format!("while the GPU started and after it was left: {why}"),
+                    None => "while the GPU started".into(),
+                }
             ),
             _ => format!(" on the CPU ({threads} threads)"),
         };
@@ -244,7 +248,9 @@ fn starting_gpu(ordinal: usize, or_cpu: bool, name: Arc<OnceLock<String>>) -> En
         let _ = name.set(gpu.describe());
         Ok(gpu)
     });
-    Engine::GpuStarting(if or_cpu { start.or_cpu() } else { start })
+    // `auto` (or_cpu) also keeps the GPU only while it is the faster engine:
+    // on the H200 machine's 16 cores the CPU engine was (run 39).
+    Engine::GpuStarting(if or_cpu { start.or_cpu().while_faster() } else { start })
 }
 
 #[cfg(not(feature = "cuda"))]
