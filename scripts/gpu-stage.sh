@@ -11,7 +11,7 @@ cargo build --release --locked \
   --features "skinny-cli/cuda skinny-bulk/cuda skinny-lab/cuda skinny-aead/cuda" \
   --bin skinny \
   --example gpu_bench --example datapath --example multigpu --example cpu_speed --example lab_speed \
-  --example gpu_aead_speed --example aead_speed --example sealed_speed \
+  --example gpu_aead_speed --example aead_speed --example sealed_speed --example small_calls \
   --test gpu --test multigpu --test published --test sealed_gpu \
   --test bitsliced --test per_block_tweakeys --test per_block_tk1 --test single_block \
   --test vectors --test reduced_rounds --test rustcrypto_modes \

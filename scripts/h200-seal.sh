@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `skinny seal` / `skinny open` of a 4 GiB file in /dev/shm against `cp` on the
 # H200 machine (issue target: >= 0.8x cp), on both engines (`--backend cpu`,
-# all cores; `--backend gpu`, the first GPU, started while the CPU begins), M1,
+# all cores; `--backend gpu`, the first GPU, started while the CPU begins) and
+# `--backend auto` (the GPU kept only if it proves the faster engine), M1,
 # 64 KiB chunks. Checked: every round trip, and that a file sealed on one
 # engine opens on the other (the files differ: each seal draws a random nonce
 # prefix). Prebuilt binary in
@@ -19,10 +20,11 @@ $B/skinny seal -q -v -b gpu --chunk-size "$CHUNK" -K $K /dev/shm/s-in -o /dev/sh
 rm -f /dev/shm/s-probe
 for i in $(seq "${SEAL_RUNS:-4}"); do
   c=$(t cp /dev/shm/s-in /dev/shm/s-cp); rm -f /dev/shm/s-cp
-  for e in cpu gpu; do
-    # GPU runs say (-v, on stderr, before the run's line) how many chunks each
-    # engine did: the CPU works while the GPU starts.
-    v=; [ $e = gpu ] && v=-v
+  for e in cpu gpu auto; do
+    # GPU and auto runs say (-v, on stderr, before the run's line) how many
+    # chunks each engine did: the CPU works while the GPU starts, and auto
+    # says whether it left the GPU.
+    v=; [ $e != cpu ] && v=-v
     s=$(t $B/skinny seal -q $v -b $e --chunk-size "$CHUNK" -K $K /dev/shm/s-in -o /dev/shm/s-$e)
     o=$(t $B/skinny open -q $v -b $e -K $K /dev/shm/s-$e -o /dev/shm/s-out)
     cmp -s /dev/shm/s-in /dev/shm/s-out && ok=same || ok=DIFFERENT
@@ -34,6 +36,6 @@ for i in $(seq "${SEAL_RUNS:-4}"); do
   $B/skinny open -q -b gpu -K $K /dev/shm/s-cpu -o /dev/shm/s-out && cmp -s /dev/shm/s-in /dev/shm/s-out && x2=same || x2=DIFFERENT
   cmp -s /dev/shm/s-cpu /dev/shm/s-gpu && d="IDENTICAL (prefix not random?)" || d=differ
   echo "run $i across: gpu-sealed opened on cpu $x1, cpu-sealed opened on gpu $x2, sealed files $d"
-  rm -f /dev/shm/s-out /dev/shm/s-cpu /dev/shm/s-gpu
+  rm -f /dev/shm/s-out /dev/shm/s-cpu /dev/shm/s-gpu /dev/shm/s-auto
 done
 rm -f /dev/shm/s-in
