@@ -4,7 +4,8 @@
 //! path at 22 ms for 8 MiB, twice its plain pageable copies (11 ms), while the
 //! bitsliced kernel's staged path was the faster one at every size.
 //!
-//! For each kind and size, median of 5 after a warm-up, SKINNY-128-256 ECB:
+//! For each kind and size, median of 5 after a warm-up (refilling the input is
+//! not timed), SKINNY-128-256 ECB:
 //! the kernel alone on resident data (whole call, and in the pieces the staged
 //! path would use, one after the other), then `GpuCipher::run` from pageable
 //! memory by [`HostPath`], the pageable path in pieces of a quarter, and from
@@ -37,18 +38,22 @@ fn random(len: usize, mut x: u64) -> Vec<u8> {
     v
 }
 
+/// Median of the milliseconds `f` reports over 5 runs after one warm-up.
+fn median_of(mut f: impl FnMut() -> f64) -> f64 {
+    f();
+    median((0..5).map(|_| f()).collect())
+}
+
+/// Milliseconds `f` takes.
+fn clocked(f: impl FnOnce()) -> f64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_secs_f64() * 1e3
+}
+
 /// Median milliseconds of `f` over 5 runs after one warm-up.
 fn time(mut f: impl FnMut()) -> f64 {
-    f();
-    median(
-        (0..5)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed().as_secs_f64() * 1e3
-            })
-            .collect(),
-    )
+    median_of(|| clocked(&mut f))
 }
 
 fn main() {
@@ -113,28 +118,28 @@ fn main() {
             let mut buf = data.clone();
             for path in [HostPath::Pageable, HostPath::Staged, HostPath::Auto] {
                 g.set_host_path(path);
-                let ms = time(|| {
+                let ms = median_of(|| {
                     buf.copy_from_slice(&data);
-                    g.run(Op::EcbEncrypt, &[], &mut buf).expect("run");
+                    clocked(|| g.run(Op::EcbEncrypt, &[], &mut buf).expect("run"))
                 });
                 row(&format!("pageable mem, {path:?}"), ms, if buf == want { "same" } else { "MISMATCH" });
             }
             // The pageable path in quarters: pieces one after the other.
             g.set_host_path(HostPath::Pageable);
             g.set_piece_bytes(len / 4);
-            let ms = time(|| {
+            let ms = median_of(|| {
                 buf.copy_from_slice(&data);
-                g.run(Op::EcbEncrypt, &[], &mut buf).expect("run");
+                clocked(|| g.run(Op::EcbEncrypt, &[], &mut buf).expect("run"))
             });
             row("pageable, quarters", ms, if buf == want { "same" } else { "MISMATCH" });
             g.set_piece_bytes(64 << 20);
             g.set_host_path(HostPath::Auto);
             // Page-locked memory: the registered path.
             let mut pinned = gpu.alloc_host(len).expect("pinned");
-            let ms = time(|| {
+            let ms = median_of(|| {
                 let b = pinned.as_mut_slice().expect("pinned");
                 b.copy_from_slice(&data);
-                g.run(Op::EcbEncrypt, &[], b).expect("run");
+                clocked(|| g.run(Op::EcbEncrypt, &[], b).expect("run"))
             });
             let same = pinned.as_mut_slice().expect("pinned")[..] == want[..];
             row("page-locked, Auto", ms, if same { "same" } else { "MISMATCH" });
