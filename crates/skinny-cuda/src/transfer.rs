@@ -235,6 +235,22 @@ impl GpuCipher {
         }
     }
 
+    /// The smallest piece worth a launch of its own. The bitsliced kernels
+    /// finish a warp's 16 KiB in microseconds; a thread of the paper's kernel
+    /// takes about a millisecond for its one block whatever the launch's size
+    /// (run 43 on the H200: 1 MiB in one launch 1.28 ms, in four 4.05 ms), so
+    /// its pieces must fill the whole GPU at once: a wave of 2048 threads on
+    /// every multiprocessor, 16 bytes each (4.1 MiB on the H200).
+    fn min_piece(&self) -> usize {
+        match self.kind {
+            KernelKind::Bitsliced => WARP_BYTES,
+            KernelKind::Paper => {
+                let sms = usize::try_from(self.gpu.sm_count()).unwrap_or(1).max(1);
+                (sms * 2048 * 16).div_ceil(WARP_BYTES) * WARP_BYTES
+            }
+        }
+    }
+
     /// Chooses how host memory reaches the device (default [`HostPath::Auto`]);
     /// for benchmarks and tests of each path.
     pub fn set_host_path(&mut self, path: HostPath) {
@@ -275,8 +291,8 @@ impl GpuCipher {
             return Ok(());
         }
         // Pieces: eight or more per call so the streams overlap from the start,
-        // at most the usual piece, whole warps' work.
-        let piece = (len / 8).clamp(WARP_BYTES, self.piece) / WARP_BYTES * WARP_BYTES;
+        // at most the usual piece, at least a launch's worth, whole warps' work.
+        let piece = (len / 8).clamp(self.min_piece().min(self.piece), self.piece) / WARP_BYTES * WARP_BYTES;
         self.ensure_lanes(piece)?;
         let pieces = len.div_ceil(piece);
         // The chaining input of every piece, read before any output lands on it
@@ -532,7 +548,7 @@ impl GpuCipher {
         // device's work on another; slots sized to that, not to the largest
         // piece (page-locking 2 x 64 MiB costs about 50 ms on the H200 machine).
         let quarter = len.div_ceil(4).div_ceil(WARP_BYTES) * WARP_BYTES;
-        let sub = quarter.clamp((WARP_BYTES * 64).min(self.piece), self.piece);
+        let sub = quarter.clamp((WARP_BYTES * 64).max(self.min_piece()).min(self.piece), self.piece);
         self.ensure_pipeline(sub)?;
         let pieces = len.div_ceil(sub);
         let mut pipeline = self.pipeline.take().ok_or(GpuError::Internal("transfer pipeline missing"))?;
