@@ -5,15 +5,17 @@
 //! domain byte); the engine builds each block's tweakey from that tweak and the
 //! message's nonce and key, and runs the cipher. The mode's engine,
 //! [`BitslicedEngine`], builds the batch's TK1s and runs them all at once
-//! through the bitsliced per-block-TK1 path of `skinny` ([`PerBlockTk1`]);
-//! [`SpecEngine`] expands one tweakey per block and runs
-//! the `skinny` specification code (table-free, constant time). Both are
-//! constant time; the tests check that the mode gives the same bytes through
-//! both.
+//! through the bitsliced per-block-TK1 path of `skinny` ([`PerBlockTk1`]), and
+//! calls too short for a batch one block at a time through [`SingleEngine`]
+//! (the message's TK2/TK3 expanded once, each block's TK1 added);
+//! [`SpecEngine`] expands one whole tweakey per block, the reference the
+//! others are checked against. All are constant time; the tests check that the
+//! mode gives the same bytes through each.
 
 use core::cell::OnceCell;
+use skinny::cipher::{Array, KeyInit, TweakBlockCipherDecrypt, TweakBlockCipherEncrypt};
 use skinny::hazmat::bitsliced::{Direction, Path, PerBlockTk1};
-use skinny::{Skinny, Variant};
+use skinny::{TweakableSkinny128_256, TweakableSkinny128_384, Variant};
 use zeroize::Zeroize;
 
 /// Bytes in a SKINNY-128 block.
@@ -187,14 +189,16 @@ pub(crate) trait BlockEngine {
     }
 }
 
-/// The engine on the `skinny` specification code: per block, the tweakey is
+/// The reference engine (tests): per block, the tweakey is
 /// assembled and expanded ([`Skinny::new`]), then one block is encrypted.
 /// Every copy of key material (tweakeys, round tweakeys) is wiped after use.
+#[cfg(test)]
 pub(crate) struct SpecEngine {
     layout: Layout,
     base: [u8; 48],
 }
 
+#[cfg(test)]
 impl SpecEngine {
     /// The engine for one message: `nonce` is 12 or 16 bytes (12 for `Tk2`).
     pub(crate) fn new(layout: Layout, key: &[u8; 16], nonce: &[u8]) -> Self {
@@ -209,7 +213,7 @@ impl SpecEngine {
         for (tweak, block) in tweaks.iter().zip(blocks.iter_mut()) {
             self.layout.set_tweak(&mut tk, *tweak);
             // `Skinny` wipes its round tweakeys when dropped.
-            let cipher = Skinny::new(variant, &tk[..len])
+            let cipher = skinny::Skinny::new(variant, &tk[..len])
                 .unwrap_or_else(|_| unreachable!("the layout's tweakey has the variant's length"));
             if encrypt {
                 cipher.encrypt_block(block);
@@ -221,6 +225,7 @@ impl SpecEngine {
     }
 }
 
+#[cfg(test)]
 impl BlockEngine for SpecEngine {
     fn encrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]) {
         self.run(tweaks, blocks, true);
@@ -231,11 +236,88 @@ impl BlockEngine for SpecEngine {
     }
 }
 
+#[cfg(test)]
 impl Drop for SpecEngine {
     fn drop(&mut self) {
         self.base.zeroize();
     }
 }
+
+/// One block at a time on `skinny`'s single-block code (constant time, built
+/// for latency), for calls too short to fill a bitsliced batch. In every
+/// member only TK1 changes from block to block, so TK2 and TK3 (the nonce and
+/// the key, or the key) are expanded once per message by `skinny`'s tweakable
+/// types; a block then costs its TK1's schedule (a cell permutation a round,
+/// no LFSR) and the rounds, where [`SpecEngine`] runs the whole schedule of all
+/// three arrays for every block (on the dev VM a 256-byte message took 20 µs
+/// that way).
+pub(crate) struct SingleEngine {
+    layout: Layout,
+    /// The message's tweakey with counter and domain zero (TK1 ‖ TK2 ‖ TK3).
+    base: [u8; 48],
+    cipher: Tweakable,
+}
+
+/// The tweakable cipher of a layout, keyed with TK2 (‖ TK3).
+enum Tweakable {
+    Tk3(TweakableSkinny128_384),
+    Tk2(TweakableSkinny128_256),
+}
+
+impl SingleEngine {
+    /// The engine for one message: `nonce` is 12 or 16 bytes (12 for `Tk2`).
+    pub(crate) fn new(layout: Layout, key: &[u8; 16], nonce: &[u8]) -> Self {
+        let base = layout.base_tweakey(key, nonce);
+        let cipher = match layout {
+            // Cannot fail: the ranges have the keys' lengths.
+            Layout::Tk3 => Tweakable::Tk3(TweakableSkinny128_384::new(
+                (&base[BLOCK..48]).try_into().unwrap_or_else(|_| unreachable!("32 bytes")),
+            )),
+            Layout::Tk2 => Tweakable::Tk2(TweakableSkinny128_256::new(
+                (&base[BLOCK..32]).try_into().unwrap_or_else(|_| unreachable!("16 bytes")),
+            )),
+        };
+        Self { layout, base, cipher }
+    }
+
+    fn run(&self, tweaks: &[BlockTweak], blocks: &mut [Block], encrypt: bool) {
+        assert_eq!(tweaks.len(), blocks.len(), "one tweak per block");
+        let mut tk1 = Array::<u8, _>::default();
+        for (tweak, block) in tweaks.iter().zip(blocks.iter_mut()) {
+            tk1.copy_from_slice(&self.base[..BLOCK]);
+            self.layout.set_tweak(&mut tk1, *tweak);
+            let block = block.into();
+            match (&self.cipher, encrypt) {
+                (Tweakable::Tk3(c), true) => c.encrypt_block(&tk1, block),
+                (Tweakable::Tk3(c), false) => c.decrypt_block(&tk1, block),
+                (Tweakable::Tk2(c), true) => c.encrypt_block(&tk1, block),
+                (Tweakable::Tk2(c), false) => c.decrypt_block(&tk1, block),
+            }
+        }
+        tk1.zeroize();
+    }
+}
+
+impl BlockEngine for SingleEngine {
+    fn encrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]) {
+        self.run(tweaks, blocks, true);
+    }
+
+    fn decrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]) {
+        self.run(tweaks, blocks, false);
+    }
+}
+
+impl Drop for SingleEngine {
+    fn drop(&mut self) {
+        // The tweakable cipher wipes its round tweakeys itself.
+        self.base.zeroize();
+    }
+}
+
+/// Calls of fewer blocks go one block at a time ([`SingleEngine`]): see the
+/// measurements in `BitslicedEngine::on_path`.
+const SMALL_CALL_BLOCKS: usize = 12;
 
 /// The engine on the bitsliced per-block-TK1 path of `skinny`
 /// ([`PerBlockTk1`], AVX-512 or AVX2 when the CPU has it, else portable
@@ -253,13 +335,13 @@ impl Drop for SpecEngine {
 ///
 /// A bitsliced call costs a whole batch (64 to 512 blocks) however few blocks it
 /// holds, so calls of fewer than `small` blocks (the mode's pad and tag blocks,
-/// a partial AD block) go through [`SpecEngine`] instead, and the masks are only
+/// a partial AD block) go through [`SingleEngine`] instead, and the masks are only
 /// built at the first call that needs them (a short message never does). The
 /// choice depends on the number of blocks only, a public length; both codes are
 /// constant time. The TK1 scratch is wiped after every call; the masks when the
 /// engine is dropped.
 pub(crate) struct BitslicedEngine {
-    spec: SpecEngine,
+    single: SingleEngine,
     cipher: OnceCell<PerBlockTk1>,
     /// The ciphers of [`BlockEngine::crypt_run`], one per domain byte (a
     /// message uses two: its blocks' and its AD's), each with the base TK1
@@ -276,15 +358,18 @@ impl BitslicedEngine {
     }
 
     fn on_path(layout: Layout, key: &[u8; 16], nonce: &[u8], path: Path) -> Self {
-        // Below about 1/16 of a bitsliced batch, block-by-block reference code
-        // is cheaper than a whole (mostly padding) bitsliced batch.
-        let small = (path.batch_blocks() / 16).max(1);
+        // A bitsliced call costs a whole batch however few blocks it holds,
+        // and the message's first one also builds the masks; one block on the
+        // single-block engine costs a fixed time. Measured on the dev VM
+        // (SKINNY-128-384, one thread): a batch 5.4 us on AVX-512 (512 blocks)
+        // and 4.8 us portable (64), the masks 1.5 us, a single block 0.62 us:
+        // even at about 11 blocks on every path.
         Self {
-            spec: SpecEngine::new(layout, key, nonce),
+            single: SingleEngine::new(layout, key, nonce),
             cipher: OnceCell::new(),
             runs: [OnceCell::new(), OnceCell::new()],
             path,
-            small,
+            small: SMALL_CALL_BLOCKS,
         }
     }
 
@@ -317,8 +402,8 @@ impl BitslicedEngine {
     /// The per-block-TK1 cipher, its masks built on first use.
     fn cipher(&self) -> &PerBlockTk1 {
         self.cipher.get_or_init(|| {
-            let variant = self.spec.layout.variant();
-            let tweakey = &self.spec.base[..variant.tweakey_bytes()];
+            let variant = self.single.layout.variant();
+            let tweakey = &self.single.base[..variant.tweakey_bytes()];
             PerBlockTk1::new(variant, variant.rounds(), tweakey)
                 .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))
                 .on_path(self.path)
@@ -329,12 +414,12 @@ impl BitslicedEngine {
     fn run(&self, tweaks: &[BlockTweak], blocks: &mut [Block], encrypt: bool) {
         assert_eq!(tweaks.len(), blocks.len(), "one tweak per block");
         if blocks.len() < self.small {
-            self.spec.run(tweaks, blocks, encrypt);
+            self.single.run(tweaks, blocks, encrypt);
             return;
         }
         let cipher = self.cipher();
-        let layout = self.spec.layout;
-        let base_tk1 = &self.spec.base[..BLOCK];
+        let layout = self.single.layout;
+        let base_tk1 = &self.single.base[..BLOCK];
         let mut scratch = [0u8; BATCH * BLOCK];
         for (tweaks, blocks) in tweaks.chunks(BATCH).zip(blocks.chunks_mut(BATCH)) {
             let tk1s = &mut scratch[..tweaks.len() * BLOCK];
@@ -367,7 +452,7 @@ impl BlockEngine for BitslicedEngine {
     /// whole run goes to [`PerBlockTk1::crypt_lfsr`] on a cipher whose masks
     /// hold that base (one per domain, kept for the message), which makes the
     /// counters in bitsliced form: no per-block tweak, TK1 or copy of the
-    /// data. Short runs go block by block through [`SpecEngine`], as short
+    /// data. Short runs go block by block through [`SingleEngine`], as short
     /// calls of [`BlockEngine::encrypt`] do.
     fn crypt_run(&self, counter: &mut Lfsr, domain: u8, data: &mut [u8], decrypt: bool) {
         assert_eq!(data.len() % BLOCK, 0, "whole blocks");
@@ -379,14 +464,14 @@ impl BlockEngine for BitslicedEngine {
                     *t = BlockTweak { counter: counter.value(), domain };
                     counter.step();
                 }
-                self.spec.run(&tweaks[..chunk.len()], chunk, !decrypt);
+                self.single.run(&tweaks[..chunk.len()], chunk, !decrypt);
             }
             return;
         }
-        let layout = self.spec.layout;
+        let layout = self.single.layout;
         let build = || {
             let variant = layout.variant();
-            let mut tweakey = self.spec.base;
+            let mut tweakey = self.single.base;
             layout.set_tweak(&mut tweakey, BlockTweak { counter: 0, domain });
             let cipher = PerBlockTk1::with_base_tk1(variant, variant.rounds(), &tweakey[..variant.tweakey_bytes()])
                 .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))

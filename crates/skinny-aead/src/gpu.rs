@@ -14,7 +14,7 @@
 //! device, or in the host buffer) before returning the error: no unverified
 //! plaintext is released.
 
-use crate::engine::{BitslicedEngine, BlockEngine, Layout, Lfsr, SpecEngine, BLOCK};
+use crate::engine::{BitslicedEngine, BlockEngine, Layout, Lfsr, SingleEngine, BLOCK};
 use crate::mode::{self, finish_message, xor_into, D_AD, D_AD_PARTIAL, D_MSG};
 use crate::sealed::Member;
 use crate::{SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};
@@ -113,18 +113,18 @@ pub(crate) fn finish_on_cpu(
 ) -> Zeroizing<[u8; BLOCK]> {
     // A sealed chunk's AD is its 24-byte header: with the partial block and
     // the tag, about four blocks, which the bitsliced engine hands to the
-    // specification code anyway. Building that engine (its per-domain ciphers
+    // single-block engine anyway. Building that engine (its per-domain ciphers
     // make it a struct of about 86 KB) for each chunk cost more than the
     // blocks (run 37: the GPU engine fell from 4.8 to 3.6 GB/s in memory).
     if ad.len() < SHORT_AD_BYTES {
-        finish_with(m, &SpecEngine::new(m.layout, key, nonce), ad, gpu_part, last, decrypt)
+        finish_with(m, &SingleEngine::new(m.layout, key, nonce), ad, gpu_part, last, decrypt)
     } else {
         finish_with(m, &BitslicedEngine::new(m.layout, key, nonce), ad, gpu_part, last, decrypt)
     }
 }
 
-/// AD shorter than this goes block by block through the specification code
-/// (as [`BitslicedEngine`] sends runs under 1/16 of a batch).
+/// AD shorter than this goes block by block through [`SingleEngine`] (as
+/// [`BitslicedEngine`] sends runs under 1/16 of a batch).
 const SHORT_AD_BYTES: usize = 16 * BLOCK;
 
 fn finish_with<E: BlockEngine>(

@@ -38,10 +38,11 @@
 //!
 //! - **Nonces must never repeat under one key**: a repeated nonce gives away
 //!   the XOR of plaintexts block by block and allows forgeries.
-//! - Constant time: the block calls run the `skinny` specification code, which
-//!   is table-free (S-boxes as Boolean circuits, no secret-dependent branch or
-//!   index); the mode branches and indexes on lengths only; the tag is compared
-//!   with [`subtle::ConstantTimeEq`].
+//! - Constant time: the block calls run `skinny`'s bitsliced code, or for calls
+//!   of a few blocks its single-block code, both table-free (S-boxes as Boolean
+//!   circuits, no secret-dependent branch or index); which one runs depends on
+//!   the number of blocks only; the mode branches and indexes on lengths only;
+//!   the tag is compared with [`subtle::ConstantTimeEq`].
 //! - Keys are wiped when a cipher value is dropped; the per-message tweakeys,
 //!   round tweakeys, checksums and scratch blocks are wiped after each call.
 //! - On a wrong tag nothing is released: decryption writes into the output
