@@ -107,7 +107,7 @@ pub enum Command {
     Selftest(SelftestArgs),
     /// Show CPU features, GPUs, NVRTC and which backends are usable.
     Info,
-    /// Differential and boomerang experiments on reduced-round SKINNY (CPU).
+    /// Differential and boomerang experiments on reduced-round SKINNY (CPU or GPUs).
     Lab(crate::commands::lab::LabArgs),
     /// Print a shell completion script to stdout.
     #[command(
