@@ -178,8 +178,12 @@ fn inputs_split_over_device_pieces_match() {
         let mut g = skinny_cuda::GpuCipher::new(&gpu, kind, &c).unwrap();
         g.set_piece_bytes(16 * 1024); // one warp's work: many pieces
         let mut cpu = cpu_be.engine(&c).unwrap();
-        for path in [skinny_cuda::HostPath::Pageable, skinny_cuda::HostPath::Staged, skinny_cuda::HostPath::Registered]
-        {
+        for path in [
+            skinny_cuda::HostPath::Pageable,
+            skinny_cuda::HostPath::Staged,
+            skinny_cuda::HostPath::Registered,
+            skinny_cuda::HostPath::Keystream,
+        ] {
             g.set_host_path(path);
             let data = random_bytes(&mut rng, 20_000 * bs + 3);
             let iv = random_bytes(&mut rng, bs);

@@ -152,6 +152,8 @@ fn large_striped_runs_match_one_gpu_pageable_and_page_locked() {
     let set = if gpus.len() > 1 { GpuSet::from_gpus(gpus.clone()).unwrap() } else { striping_set(&gpus) };
     let mut multi = MultiGpuCipher::new(&set, KernelKind::Bitsliced, &c).unwrap();
     let mut one = GpuCipher::new(&gpus[0], KernelKind::Bitsliced, &c).unwrap();
+    // The reference through the staged path (Auto takes the keystream path for CTR).
+    one.set_host_path(HostPath::Staged);
     // Long enough for the default stripes (every GPU) and the staged pipeline.
     let len = 96 * (1 << 20) + 16 * rng.random_range(1..1000usize) + 5;
     let data = random_bytes(&mut rng, len);
@@ -161,7 +163,7 @@ fn large_striped_runs_match_one_gpu_pageable_and_page_locked() {
         let iv = iv_for(&mut rng, op, 16, true);
         let mut want = data.to_vec();
         one.run(op, &iv, &mut want).unwrap();
-        for path in [HostPath::Auto, HostPath::Staged, HostPath::Registered] {
+        for path in [HostPath::Auto, HostPath::Staged, HostPath::Registered, HostPath::Keystream] {
             multi.set_host_path(path);
             let mut got = data.to_vec();
             multi.run(op, &iv, &mut got).unwrap();

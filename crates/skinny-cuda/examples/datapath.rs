@@ -89,7 +89,9 @@ fn main() {
         for op in [Op::Ctr, Op::EcbEncrypt] {
             let iv: &[u8] = if op == Op::Ctr { &[3; 16] } else { &[] };
             let mut reference = None;
-            for path in [HostPath::Pageable, HostPath::Staged, HostPath::Registered, HostPath::Auto] {
+            for path in
+                [HostPath::Pageable, HostPath::Staged, HostPath::Registered, HostPath::Keystream, HostPath::Auto]
+            {
                 g.set_host_path(path);
                 let mut buf = data.clone();
                 let mut times = Vec::new();

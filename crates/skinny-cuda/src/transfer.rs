@@ -33,6 +33,16 @@ pub enum HostPath {
     /// [`HostPath::Staged`] (docs/data-path.md); it may pay where page-locking
     /// is cheaper.
     Registered,
+    /// CTR only (other operations go [`HostPath::Staged`]): the GPU makes the
+    /// keystream (the counters' encryptions, no data sent to it), copies it
+    /// into two slots of pinned memory in turn, and host threads XOR it into
+    /// the caller's memory while the GPU makes the next piece. Host memory
+    /// moves 4 bytes per byte (the keystream's copy, then the data read, the
+    /// keystream read and the data written) against staging's 6 (two host
+    /// copies of 2 each, the two device copies 1 each); host memory bandwidth
+    /// is what limits pageable calls on the H200 machine. What [`HostPath::Auto`]
+    /// takes for CTR on pageable memory.
+    Keystream,
 }
 
 /// One stream of the registered path with its device buffers.
@@ -50,6 +60,9 @@ const LANES: usize = 4;
 /// run and copied back on its stream, the host fills or empties the other slot.
 pub(crate) struct Pipeline {
     slots: [Slot; 2],
+    /// Zeros on the device, the keystream path's input (the CTR kernel XORs
+    /// its input with the keystream); made on first use, as long as a slot.
+    zeros: Option<CudaSlice<u8>>,
 }
 
 pub(crate) struct Slot {
@@ -57,6 +70,20 @@ pub(crate) struct Slot {
     pinned: PinnedHostSlice<u8>,
     input: CudaSlice<u8>,
     output: CudaSlice<u8>,
+}
+
+impl Drop for Slot {
+    /// The slots held the caller's data and, on the keystream path, keystream:
+    /// wiped on the host and the device before the memory goes back (as the
+    /// AEAD engine's staging). Failures are ignored: nothing is left to do.
+    fn drop(&mut self) {
+        let _ = self.stream.memset_zeros(&mut self.input);
+        let _ = self.stream.memset_zeros(&mut self.output);
+        if let Ok(host) = self.pinned.as_mut_slice() {
+            zeroize::Zeroize::zeroize(host);
+        }
+        let _ = self.stream.synchronize();
+    }
 }
 
 /// Inputs at least this long (or longer than one piece) go through the
@@ -76,6 +103,33 @@ fn parallel_copy(dst: &mut [u8], src: &[u8]) {
     std::thread::scope(|sc| {
         for (d, s) in dst.chunks_mut(per).zip(src.chunks(per)) {
             sc.spawn(move || d.copy_from_slice(s));
+        }
+    });
+}
+
+/// `dst ^= src` with several threads (as [`parallel_copy`]).
+fn parallel_xor(dst: &mut [u8], src: &[u8]) {
+    const CHUNK: usize = 4 << 20;
+    fn xor(d: &mut [u8], s: &[u8]) {
+        // Eight bytes at a time; the compiler vectorises the loop.
+        let (d8, d_tail) = d.as_chunks_mut::<8>();
+        let (s8, s_tail) = s.as_chunks::<8>();
+        for (a, b) in d8.iter_mut().zip(s8) {
+            *a = (u64::from_ne_bytes(*a) ^ u64::from_ne_bytes(*b)).to_ne_bytes();
+        }
+        for (a, b) in d_tail.iter_mut().zip(s_tail) {
+            *a ^= b;
+        }
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if src.len() <= CHUNK || threads == 1 {
+        xor(dst, src);
+        return;
+    }
+    let per = src.len().div_ceil(threads).div_ceil(4096) * 4096;
+    std::thread::scope(|sc| {
+        for (d, s) in dst.chunks_mut(per).zip(src.chunks(per)) {
+            sc.spawn(move || xor(d, s));
         }
     });
 }
@@ -212,6 +266,8 @@ impl GpuCipher {
             _ if locked => HostPath::Registered,
             // Page-locking pageable memory costs more than staging it through
             // pinned buffers on the H200 machine (docs/data-path.md).
+            // CTR needs no data on the device: only its keystream comes back.
+            HostPath::Auto if len >= PIPELINE_MIN_BYTES.min(self.piece + 1) && op == Op::Ctr => HostPath::Keystream,
             HostPath::Auto if len >= PIPELINE_MIN_BYTES.min(self.piece + 1) => HostPath::Staged,
             HostPath::Auto => HostPath::Pageable,
             chosen => chosen,
@@ -230,7 +286,8 @@ impl GpuCipher {
                 let next = Zeroizing::new(counter_plus(&chain, (whole / bs) as u64));
                 self.run_pageable(op, next, tail)
             }
-            HostPath::Staged => self.run_pipelined(op, chain, data),
+            HostPath::Keystream if op == Op::Ctr => self.run_keystream(chain, data),
+            HostPath::Staged | HostPath::Keystream => self.run_pipelined(op, chain, data),
             _ => self.run_pageable(op, chain, data),
         }
     }
@@ -534,7 +591,7 @@ impl GpuCipher {
         };
         let a = slot()?;
         let b = slot()?;
-        self.pipeline = Some(Pipeline { slots: [a, b] });
+        self.pipeline = Some(Pipeline { slots: [a, b], zeros: None });
         Ok(())
     }
 
@@ -601,6 +658,68 @@ impl GpuCipher {
                     let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
                     parallel_copy(&mut data[r], &host[..n]);
                 }
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            // Leave no copy running into memory that is about to be reused.
+            for slot in &pipeline.slots {
+                let _ = slot.stream.synchronize();
+            }
+        }
+        self.pipeline = Some(pipeline);
+        result
+    }
+
+    /// CTR through the keystream ([`HostPath::Keystream`]): piece i's
+    /// keystream is made on the GPU (the CTR kernel over zeros) and copied
+    /// into one pinned slot while the host XORs piece i - 1's from the other.
+    fn run_keystream(&mut self, chain: Zeroizing<Vec<u8>>, data: &mut [u8]) -> Result<(), GpuError> {
+        let bs = self.block;
+        let len = data.len();
+        // Pieces as the staged path's (four or more a call, at least a launch's
+        // worth for the paper's kernel).
+        let quarter = len.div_ceil(4).div_ceil(WARP_BYTES) * WARP_BYTES;
+        let sub = quarter.clamp((WARP_BYTES * 64).max(self.min_piece()).min(self.piece), self.piece);
+        self.ensure_pipeline(sub)?;
+        let pieces = len.div_ceil(sub);
+        let mut pipeline = self.pipeline.take().ok_or(GpuError::Internal("transfer pipeline missing"))?;
+        if pipeline.zeros.as_ref().is_none_or(|z| z.len() < sub) {
+            let zeros =
+                pipeline.slots[0].stream.alloc_zeros::<u8>(sub).map_err(GpuError::driver("allocating zeros"))?;
+            // The other slot's stream reads it too: the fill must be done first.
+            pipeline.slots[0].stream.synchronize().map_err(GpuError::driver("zeroing"))?;
+            pipeline.zeros = Some(zeros);
+        }
+        let mut pending: [Option<std::ops::Range<usize>>; 2] = [None, None];
+        let mut order = KernelOrder::new(self.kind);
+        let result = (|| -> Result<(), GpuError> {
+            let zeros = pipeline.zeros.as_ref().ok_or(GpuError::Internal("zeros missing"))?;
+            for i in 0..pieces + 2 {
+                let k = i % 2;
+                let slot = &mut pipeline.slots[k];
+                // The slot's previous piece (i - 2): wait for its keystream, XOR it in.
+                if let Some(r) = pending[k].take() {
+                    slot.stream.synchronize().map_err(GpuError::driver("kernel run"))?;
+                    let n = r.len();
+                    let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
+                    parallel_xor(&mut data[r], &host[..n]);
+                }
+                if i >= pieces {
+                    continue;
+                }
+                let r = i * sub..((i + 1) * sub).min(len);
+                let n = r.len();
+                let nblocks = n.div_ceil(bs);
+                let iv = Zeroizing::new(counter_plus(&chain, (i * sub / bs) as u64));
+                order.before(&slot.stream)?;
+                self.launch(&slot.stream, Op::Ctr, zeros, &mut slot.output, nblocks as u64, block_words(&iv))?;
+                order.after(&slot.stream)?;
+                let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
+                slot.stream
+                    .memcpy_dtoh(&slot.output.slice(..n), &mut host[..n])
+                    .map_err(GpuError::driver("copy from GPU"))?;
+                pending[k] = Some(r);
             }
             Ok(())
         })();
