@@ -308,6 +308,16 @@ impl GpuCipher {
         }
     }
 
+    /// The pieces of a call of `len` bytes through the two pinned slots (staged
+    /// and keystream paths): four or more a call, so the host's work on one
+    /// overlaps the device's on another; slots sized to that, not to the
+    /// largest piece (page-locking 2 x 64 MiB costs about 50 ms on the H200
+    /// machine); at least 1 MiB and a launch's worth ([`Self::min_piece`]).
+    fn slot_piece(&self, len: usize) -> usize {
+        let quarter = len.div_ceil(4).div_ceil(WARP_BYTES) * WARP_BYTES;
+        quarter.clamp((WARP_BYTES * 64).max(self.min_piece()).min(self.piece), self.piece)
+    }
+
     /// Chooses how host memory reaches the device (default [`HostPath::Auto`]);
     /// for benchmarks and tests of each path.
     pub fn set_host_path(&mut self, path: HostPath) {
@@ -601,11 +611,7 @@ impl GpuCipher {
     fn run_pipelined(&mut self, op: Op, chain: Zeroizing<Vec<u8>>, data: &mut [u8]) -> Result<(), GpuError> {
         let bs = self.block;
         let len = data.len();
-        // Four or more pieces a call, so the host's copies of one overlap the
-        // device's work on another; slots sized to that, not to the largest
-        // piece (page-locking 2 x 64 MiB costs about 50 ms on the H200 machine).
-        let quarter = len.div_ceil(4).div_ceil(WARP_BYTES) * WARP_BYTES;
-        let sub = quarter.clamp((WARP_BYTES * 64).max(self.min_piece()).min(self.piece), self.piece);
+        let sub = self.slot_piece(len);
         self.ensure_pipeline(sub)?;
         let pieces = len.div_ceil(sub);
         let mut pipeline = self.pipeline.take().ok_or(GpuError::Internal("transfer pipeline missing"))?;
@@ -677,10 +683,7 @@ impl GpuCipher {
     fn run_keystream(&mut self, chain: Zeroizing<Vec<u8>>, data: &mut [u8]) -> Result<(), GpuError> {
         let bs = self.block;
         let len = data.len();
-        // Pieces as the staged path's (four or more a call, at least a launch's
-        // worth for the paper's kernel).
-        let quarter = len.div_ceil(4).div_ceil(WARP_BYTES) * WARP_BYTES;
-        let sub = quarter.clamp((WARP_BYTES * 64).max(self.min_piece()).min(self.piece), self.piece);
+        let sub = self.slot_piece(len);
         self.ensure_pipeline(sub)?;
         let pieces = len.div_ceil(sub);
         let mut pipeline = self.pipeline.take().ok_or(GpuError::Internal("transfer pipeline missing"))?;
