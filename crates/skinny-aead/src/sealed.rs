@@ -657,18 +657,8 @@ fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
         SealedError::Read,
         SealedError::Write,
     );
-    // The run's own error first: it is the CPU's.
-    let outcome = engines.finish();
-    run?;
-    let outcome = outcome?;
-    Ok(Report {
-        header: *header,
-        chunks,
-        plaintext_bytes,
-        gpu_chunks,
-        gpu_failure: outcome.failure,
-        gpu_left: outcome.left,
-    })
+    let counts = Report { header: *header, chunks, plaintext_bytes, gpu_chunks, gpu_failure: None, gpu_left: None };
+    finish_run(engines, run, counts)
 }
 
 /// Seals a window in place on rayon's pool.
@@ -815,18 +805,22 @@ fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
         SealedError::Read,
         SealedError::Write,
     );
-    // The run's own error first: it is the CPU's.
+    let counts = Report { header: *header, chunks, plaintext_bytes, gpu_chunks, gpu_failure: None, gpu_left: None };
+    finish_run(engines, run, counts)
+}
+
+/// Ends a run: waits for a GPU start still under way, then returns the run's
+/// own error first (it is the CPU's), then the start's, else `counts` with
+/// what the engines reported filled in.
+fn finish_run<G: WindowEngine>(
+    engines: Engines<G>,
+    run: Result<(), SealedError>,
+    counts: Report,
+) -> Result<Report, SealedError> {
     let outcome = engines.finish();
     run?;
     let outcome = outcome?;
-    Ok(Report {
-        header: *header,
-        chunks,
-        plaintext_bytes,
-        gpu_chunks,
-        gpu_failure: outcome.failure,
-        gpu_left: outcome.left,
-    })
+    Ok(Report { gpu_failure: outcome.failure, gpu_left: outcome.left, ..counts })
 }
 
 /// The engines of a run, and the pieces of its first windows. A GPU given

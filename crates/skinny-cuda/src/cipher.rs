@@ -30,6 +30,10 @@ pub struct GpuCipher {
     /// Two slots of pinned staging memory, device buffers and streams, for
     /// inputs of several pieces (allocated on first use).
     pub(crate) pipeline: Option<Pipeline>,
+    /// Zeros on the device, as long as a pinned slot: the keystream path's
+    /// input (the CTR kernel XORs its input with the keystream); made on
+    /// first use.
+    pub(crate) zeros: Option<CudaSlice<u8>>,
     /// Streams and device buffers of the registered path (allocated on first use).
     pub(crate) lanes: Vec<Lane>,
     /// How host memory reaches the device.
@@ -99,6 +103,7 @@ impl GpuCipher {
             bufs: None,
             piece,
             pipeline: None,
+            zeros: None,
             lanes: Vec::new(),
             host_path: HostPath::Auto,
         })

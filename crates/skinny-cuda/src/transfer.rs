@@ -7,6 +7,7 @@ use crate::device::Gpu;
 use crate::kernels::{launch_config, KernelKind, Op, WARP_BYTES};
 use crate::GpuError;
 use cudarc::driver::{sys, CudaEvent, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PinnedHostSlice, PushKernelArg};
+use std::ops::Range;
 use std::sync::Arc;
 use zeroize::Zeroizing;
 
@@ -60,9 +61,6 @@ const LANES: usize = 4;
 /// run and copied back on its stream, the host fills or empties the other slot.
 pub(crate) struct Pipeline {
     slots: [Slot; 2],
-    /// Zeros on the device, the keystream path's input (the CTR kernel XORs
-    /// its input with the keystream); made on first use, as long as a slot.
-    zeros: Option<CudaSlice<u8>>,
 }
 
 pub(crate) struct Slot {
@@ -70,6 +68,14 @@ pub(crate) struct Slot {
     pinned: PinnedHostSlice<u8>,
     input: CudaSlice<u8>,
     output: CudaSlice<u8>,
+}
+
+impl Slot {
+    /// Queues the copy of the output's first `n` bytes into the pinned memory.
+    fn queue_copy_back(&mut self, n: usize) -> Result<(), GpuError> {
+        let host = self.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
+        self.stream.memcpy_dtoh(&self.output.slice(..n), &mut host[..n]).map_err(GpuError::driver("copy from GPU"))
+    }
 }
 
 impl Drop for Slot {
@@ -601,7 +607,7 @@ impl GpuCipher {
         };
         let a = slot()?;
         let b = slot()?;
-        self.pipeline = Some(Pipeline { slots: [a, b], zeros: None });
+        self.pipeline = Some(Pipeline { slots: [a, b] });
         Ok(())
     }
 
@@ -610,71 +616,34 @@ impl GpuCipher {
     /// piece i-1 in the other.
     fn run_pipelined(&mut self, op: Op, chain: Zeroizing<Vec<u8>>, data: &mut [u8]) -> Result<(), GpuError> {
         let bs = self.block;
-        let len = data.len();
-        let sub = self.slot_piece(len);
-        self.ensure_pipeline(sub)?;
-        let pieces = len.div_ceil(sub);
-        let mut pipeline = self.pipeline.take().ok_or(GpuError::Internal("transfer pipeline missing"))?;
-        let mut pending: [Option<std::ops::Range<usize>>; 2] = [None, None];
+        let sub = self.slot_piece(data.len());
         let mut order = KernelOrder::new(self.kind);
-        let result = (|| -> Result<(), GpuError> {
-            for i in 0..pieces {
-                let k = i % 2;
-                let slot = &mut pipeline.slots[k];
-                // The slot's previous piece (i - 2): wait for it, write it back.
-                if let Some(r) = pending[k].take() {
-                    slot.stream.synchronize().map_err(GpuError::driver("kernel run"))?;
-                    let n = r.len();
-                    let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
-                    parallel_copy(&mut data[r], &host[..n]);
-                }
-                let r = i * sub..((i + 1) * sub).min(len);
-                let n = r.len();
-                let nblocks = n.div_ceil(bs);
-                let padded = nblocks * bs;
-                // Chaining input of this piece, read before any piece is written
-                // back over it (piece i - 1 is written back two steps later).
-                let iv: Zeroizing<Vec<u8>> = Zeroizing::new(match op {
-                    Op::Ctr => counter_plus(&chain, (i * sub / bs) as u64),
-                    Op::CbcDecrypt | Op::CfbDecrypt if i > 0 => data[r.start - bs..r.start].to_vec(),
-                    _ => chain.to_vec(),
-                });
-                {
-                    let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
-                    parallel_copy(&mut host[..n], &data[r.clone()]);
-                    host[n..padded].fill(0);
-                }
-                let host = slot.pinned.as_slice().map_err(GpuError::driver("pinned memory"))?;
-                slot.stream
-                    .memcpy_htod(&host[..padded], &mut slot.input.slice_mut(..padded))
-                    .map_err(GpuError::driver("copy to GPU"))?;
-                order.before(&slot.stream)?;
-                self.launch(&slot.stream, op, &slot.input, &mut slot.output, nblocks as u64, block_words(&iv))?;
-                order.after(&slot.stream)?;
+        let queue = |this: &Self, slot: &mut Slot, i: usize, r: Range<usize>, data: &[u8]| {
+            let n = r.len();
+            let nblocks = n.div_ceil(bs);
+            let padded = nblocks * bs;
+            // Chaining input of this piece, read before any piece is written
+            // back over it (piece i - 1 is written back two steps later).
+            let iv: Zeroizing<Vec<u8>> = Zeroizing::new(match op {
+                Op::Ctr => counter_plus(&chain, (i * sub / bs) as u64),
+                Op::CbcDecrypt | Op::CfbDecrypt if i > 0 => data[r.start - bs..r.start].to_vec(),
+                _ => chain.to_vec(),
+            });
+            {
                 let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
-                slot.stream
-                    .memcpy_dtoh(&slot.output.slice(..n), &mut host[..n])
-                    .map_err(GpuError::driver("copy from GPU"))?;
-                pending[k] = Some(r);
+                parallel_copy(&mut host[..n], &data[r]);
+                host[n..padded].fill(0);
             }
-            for (slot, pend) in pipeline.slots.iter_mut().zip(pending.iter_mut()) {
-                if let Some(r) = pend.take() {
-                    slot.stream.synchronize().map_err(GpuError::driver("kernel run"))?;
-                    let n = r.len();
-                    let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
-                    parallel_copy(&mut data[r], &host[..n]);
-                }
-            }
-            Ok(())
-        })();
-        if result.is_err() {
-            // Leave no copy running into memory that is about to be reused.
-            for slot in &pipeline.slots {
-                let _ = slot.stream.synchronize();
-            }
-        }
-        self.pipeline = Some(pipeline);
-        result
+            let host = slot.pinned.as_slice().map_err(GpuError::driver("pinned memory"))?;
+            slot.stream
+                .memcpy_htod(&host[..padded], &mut slot.input.slice_mut(..padded))
+                .map_err(GpuError::driver("copy to GPU"))?;
+            order.before(&slot.stream)?;
+            this.launch(&slot.stream, op, &slot.input, &mut slot.output, nblocks as u64, block_words(&iv))?;
+            order.after(&slot.stream)?;
+            slot.queue_copy_back(n)
+        };
+        self.through_slots(data, sub, queue, parallel_copy)
     }
 
     /// CTR through the keystream ([`HostPath::Keystream`]): piece i's
@@ -682,52 +651,66 @@ impl GpuCipher {
     /// into one pinned slot while the host XORs piece i - 1's from the other.
     fn run_keystream(&mut self, chain: Zeroizing<Vec<u8>>, data: &mut [u8]) -> Result<(), GpuError> {
         let bs = self.block;
+        let sub = self.slot_piece(data.len());
+        if self.zeros.as_ref().is_none_or(|z| z.len() < sub) {
+            self.zeros = None;
+            let zeros = self.stream.alloc_zeros::<u8>(sub).map_err(GpuError::driver("allocating zeros"))?;
+            // The slots' streams read it: the fill must be done first.
+            self.stream.synchronize().map_err(GpuError::driver("zeroing"))?;
+            self.zeros = Some(zeros);
+        }
+        let mut order = KernelOrder::new(self.kind);
+        let queue = |this: &Self, slot: &mut Slot, i: usize, r: Range<usize>, _: &[u8]| {
+            let n = r.len();
+            let nblocks = n.div_ceil(bs);
+            let zeros = this.zeros.as_ref().ok_or(GpuError::Internal("zeros missing"))?;
+            let iv = Zeroizing::new(counter_plus(&chain, (i * sub / bs) as u64));
+            order.before(&slot.stream)?;
+            this.launch(&slot.stream, Op::Ctr, zeros, &mut slot.output, nblocks as u64, block_words(&iv))?;
+            order.after(&slot.stream)?;
+            slot.queue_copy_back(n)
+        };
+        self.through_slots(data, sub, queue, parallel_xor)
+    }
+
+    /// `data` in pieces of `sub` bytes through the two pinned slots in turn:
+    /// `queue` puts piece i on its slot's stream (its result to be copied back
+    /// into the slot's pinned memory); two pieces later, or at the end, the
+    /// slot's stream is waited for and `take` moves the result into `data`
+    /// (a copy, or an XOR). After an error every stream is waited for: no copy
+    /// may still run into memory about to be reused.
+    fn through_slots(
+        &mut self,
+        data: &mut [u8],
+        sub: usize,
+        mut queue: impl FnMut(&Self, &mut Slot, usize, Range<usize>, &[u8]) -> Result<(), GpuError>,
+        take: fn(&mut [u8], &[u8]),
+    ) -> Result<(), GpuError> {
         let len = data.len();
-        let sub = self.slot_piece(len);
         self.ensure_pipeline(sub)?;
         let pieces = len.div_ceil(sub);
         let mut pipeline = self.pipeline.take().ok_or(GpuError::Internal("transfer pipeline missing"))?;
-        if pipeline.zeros.as_ref().is_none_or(|z| z.len() < sub) {
-            let zeros =
-                pipeline.slots[0].stream.alloc_zeros::<u8>(sub).map_err(GpuError::driver("allocating zeros"))?;
-            // The other slot's stream reads it too: the fill must be done first.
-            pipeline.slots[0].stream.synchronize().map_err(GpuError::driver("zeroing"))?;
-            pipeline.zeros = Some(zeros);
-        }
-        let mut pending: [Option<std::ops::Range<usize>>; 2] = [None, None];
-        let mut order = KernelOrder::new(self.kind);
+        let mut pending: [Option<Range<usize>>; 2] = [None, None];
         let result = (|| -> Result<(), GpuError> {
-            let zeros = pipeline.zeros.as_ref().ok_or(GpuError::Internal("zeros missing"))?;
+            // Two steps past the last piece: the last two slots' results.
             for i in 0..pieces + 2 {
                 let k = i % 2;
                 let slot = &mut pipeline.slots[k];
-                // The slot's previous piece (i - 2): wait for its keystream, XOR it in.
                 if let Some(r) = pending[k].take() {
                     slot.stream.synchronize().map_err(GpuError::driver("kernel run"))?;
                     let n = r.len();
                     let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
-                    parallel_xor(&mut data[r], &host[..n]);
+                    take(&mut data[r], &host[..n]);
                 }
-                if i >= pieces {
-                    continue;
+                if i < pieces {
+                    let r = i * sub..((i + 1) * sub).min(len);
+                    queue(self, slot, i, r.clone(), data)?;
+                    pending[k] = Some(r);
                 }
-                let r = i * sub..((i + 1) * sub).min(len);
-                let n = r.len();
-                let nblocks = n.div_ceil(bs);
-                let iv = Zeroizing::new(counter_plus(&chain, (i * sub / bs) as u64));
-                order.before(&slot.stream)?;
-                self.launch(&slot.stream, Op::Ctr, zeros, &mut slot.output, nblocks as u64, block_words(&iv))?;
-                order.after(&slot.stream)?;
-                let host = slot.pinned.as_mut_slice().map_err(GpuError::driver("pinned memory"))?;
-                slot.stream
-                    .memcpy_dtoh(&slot.output.slice(..n), &mut host[..n])
-                    .map_err(GpuError::driver("copy from GPU"))?;
-                pending[k] = Some(r);
             }
             Ok(())
         })();
         if result.is_err() {
-            // Leave no copy running into memory that is about to be reused.
             for slot in &pipeline.slots {
                 let _ = slot.stream.synchronize();
             }
