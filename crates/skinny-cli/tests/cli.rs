@@ -295,17 +295,19 @@ fn info_lists_cpu_gpus_and_every_backend() {
 }
 
 /// Runs `skinny args...` with stdout a pipe whose reading end is closed before
-/// the command writes (as `| head -c1` does once it has its byte).
+/// the command starts (as `| head -c1` does once it has its byte): its first
+/// write fails, however little it writes (closing the end after the start
+/// would race with an output small enough for the pipe's buffer).
 fn with_reader_gone(args: &[&str]) -> std::process::Output {
-    let mut child = common::skinny()
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    common::skinny()
         .args(args)
         .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
+        .stdout(writer)
         .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("start skinny");
-    drop(child.stdout.take());
-    child.wait_with_output().expect("wait for skinny")
+        .output()
+        .expect("run skinny")
 }
 
 /// Runs `skinny args...` with stdout on /dev/full: every write fails with ENOSPC.

@@ -186,11 +186,12 @@ fn a_dangling_symlink_is_refused() {
     no_temp_left(dir.path());
 }
 
-/// Spawns `skinny args` with stdout the read-closed end of a pipe.
+/// Spawns `skinny args` with stdout a pipe whose reading end was closed
+/// before the start.
 fn with_broken_stdout(args: &[&str], input: &[u8]) -> std::process::Output {
-    let mut child =
-        skinny().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    drop(child.stdout.take());
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let child = skinny().args(args).stdin(Stdio::piped()).stdout(writer).stderr(Stdio::piped()).spawn().unwrap();
     feed_and_wait(child, input)
 }
 
