@@ -16,7 +16,7 @@ pub enum CliError {
     Check(String),
     /// The GPU could not be opened or failed (outside the bulk layer: `lab`).
     Gpu(String),
-    /// Writing a report to stdout failed (a closed pipe, a full disk).
+    /// Writing the output failed (a closed pipe, a full disk).
     Output(std::io::Error),
     /// A sealed file did not open (not sealed, truncated, failed to verify), or
     /// sealing options were refused.
@@ -84,9 +84,7 @@ impl From<skinny_aead::sealed::SealedError> for CliError {
         use skinny_aead::sealed::SealedError as S;
         match e {
             S::Read(e) => CliError::Io(format!("cannot read input: {}", reason(&e))),
-            // As for encrypt: the reader of stdout went away.
-            S::Write(e) if e.kind() == std::io::ErrorKind::BrokenPipe => CliError::Output(e),
-            S::Write(e) => CliError::Io(format!("cannot write output: {}", reason(&e))),
+            S::Write(e) => CliError::Output(e),
             S::InvalidOptions(why) => CliError::Usage(format!("invalid seal options: {why}")),
             other => CliError::Sealed(other),
         }
@@ -98,10 +96,7 @@ impl From<skinny_bulk::stream::StreamError> for CliError {
         use skinny_bulk::stream::StreamError as S;
         match e {
             S::Read(e) => CliError::Io(format!("cannot read input: {}", reason(&e))),
-            // The reader of stdout went away (`skinny encrypt ... | head -c 100`):
-            // reported like the other commands' closed pipes.
-            S::Write(e) if e.kind() == std::io::ErrorKind::BrokenPipe => CliError::Output(e),
-            S::Write(e) => CliError::Io(format!("cannot write output: {}", reason(&e))),
+            S::Write(e) => CliError::Output(e),
             S::Cipher(e) => CliError::Bulk(e),
             other => CliError::Io(other.to_string()),
         }

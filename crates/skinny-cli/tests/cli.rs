@@ -294,17 +294,13 @@ fn info_lists_cpu_gpus_and_every_backend() {
     assert!(cpu.contains("usable") && cpu.contains("constant time"), "{cpu}");
 }
 
-/// Runs `skinny args...` with stdout a pipe whose reading end is closed before
-/// the command starts (as `| head -c1` does once it has its byte): its first
-/// write fails, however little it writes (closing the end after the start
-/// would race with an output small enough for the pipe's buffer).
+/// Runs `skinny args...` with stdout a pipe whose reading end is closed (as
+/// `| head -c1` does once it has its byte).
 fn with_reader_gone(args: &[&str]) -> std::process::Output {
-    let (reader, writer) = std::io::pipe().expect("pipe");
-    drop(reader);
     common::skinny()
         .args(args)
         .stdin(std::process::Stdio::null())
-        .stdout(writer)
+        .stdout(common::reader_gone())
         .stderr(std::process::Stdio::piped())
         .output()
         .expect("run skinny")

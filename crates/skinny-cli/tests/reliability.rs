@@ -186,12 +186,10 @@ fn a_dangling_symlink_is_refused() {
     no_temp_left(dir.path());
 }
 
-/// Spawns `skinny args` with stdout a pipe whose reading end was closed
-/// before the start.
+/// Spawns `skinny args` with stdout a pipe whose reading end is closed.
 fn with_broken_stdout(args: &[&str], input: &[u8]) -> std::process::Output {
-    let (reader, writer) = std::io::pipe().unwrap();
-    drop(reader);
-    let child = skinny().args(args).stdin(Stdio::piped()).stdout(writer).stderr(Stdio::piped()).spawn().unwrap();
+    let child =
+        skinny().args(args).stdin(Stdio::piped()).stdout(common::reader_gone()).stderr(Stdio::piped()).spawn().unwrap();
     feed_and_wait(child, input)
 }
 

@@ -16,26 +16,12 @@ use skinny_cuda::device::probe_libraries;
 use skinny_cuda::{Gpu, GpuCipher, HostPath, KernelKind, Op};
 use std::sync::Arc;
 use std::time::Instant;
+use support::{median, random};
+
+mod support;
 
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn random(len: usize, mut x: u64) -> Vec<u8> {
-    let mut v = vec![0u8; len];
-    for c in v.chunks_mut(8) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let b = x.to_le_bytes();
-        c.copy_from_slice(&b[..c.len()]);
-    }
-    v
 }
 
 fn main() {

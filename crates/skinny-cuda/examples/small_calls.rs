@@ -20,28 +20,14 @@ use skinny_cuda::device::probe_libraries;
 use skinny_cuda::{Gpu, GpuCipher, HostPath, KernelKind, Op};
 use std::sync::Arc;
 use std::time::Instant;
+use support::{median, random};
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn random(len: usize, mut x: u64) -> Vec<u8> {
-    let mut v = vec![0u8; len];
-    for c in v.chunks_mut(8) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let b = x.to_le_bytes();
-        c.copy_from_slice(&b[..c.len()]);
-    }
-    v
-}
+mod support;
 
 /// Median of the milliseconds `f` reports over 5 runs after one warm-up.
 fn median_of(mut f: impl FnMut() -> f64) -> f64 {
     f();
-    median((0..5).map(|_| f()).collect())
+    median(&mut (0..5).map(|_| f()).collect::<Vec<_>>())
 }
 
 /// Milliseconds `f` takes.

@@ -96,27 +96,31 @@ impl Drop for Slot {
 /// pinned, double-buffered path.
 const PIPELINE_MIN_BYTES: usize = 4 << 20;
 
-/// Copies with several threads: one thread copies pageable memory at a fraction
-/// of what the PCIe link moves.
-fn parallel_copy(dst: &mut [u8], src: &[u8]) {
+/// `op(dst, src)` over matching parts of the two on up to 8 threads: one
+/// thread moves pageable memory at a fraction of what the PCIe link carries.
+fn in_parallel(dst: &mut [u8], src: &[u8], op: fn(&mut [u8], &[u8])) {
     const CHUNK: usize = 4 << 20;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     if src.len() <= CHUNK || threads == 1 {
-        dst.copy_from_slice(src);
+        op(dst, src);
         return;
     }
     let per = src.len().div_ceil(threads).div_ceil(4096) * 4096;
     std::thread::scope(|sc| {
         for (d, s) in dst.chunks_mut(per).zip(src.chunks(per)) {
-            sc.spawn(move || d.copy_from_slice(s));
+            sc.spawn(move || op(d, s));
         }
     });
 }
 
-/// `dst ^= src` with several threads (as [`parallel_copy`]).
+/// `dst = src` on several threads.
+fn parallel_copy(dst: &mut [u8], src: &[u8]) {
+    in_parallel(dst, src, <[u8]>::copy_from_slice);
+}
+
+/// `dst ^= src` on several threads.
 fn parallel_xor(dst: &mut [u8], src: &[u8]) {
-    const CHUNK: usize = 4 << 20;
-    fn xor(d: &mut [u8], s: &[u8]) {
+    in_parallel(dst, src, |d, s| {
         // Eight bytes at a time; the compiler vectorises the loop.
         let (d8, d_tail) = d.as_chunks_mut::<8>();
         let (s8, s_tail) = s.as_chunks::<8>();
@@ -125,17 +129,6 @@ fn parallel_xor(dst: &mut [u8], src: &[u8]) {
         }
         for (a, b) in d_tail.iter_mut().zip(s_tail) {
             *a ^= b;
-        }
-    }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    if src.len() <= CHUNK || threads == 1 {
-        xor(dst, src);
-        return;
-    }
-    let per = src.len().div_ceil(threads).div_ceil(4096) * 4096;
-    std::thread::scope(|sc| {
-        for (d, s) in dst.chunks_mut(per).zip(src.chunks(per)) {
-            sc.spawn(move || xor(d, s));
         }
     });
 }

@@ -88,3 +88,13 @@ pub fn ignored_here(sig: u32) -> bool {
         .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
         .is_some_and(|mask| mask & (1 << (sig - 1)) != 0)
 }
+
+/// The writing end of a pipe whose reading end is already closed, for a
+/// command's stdout: its first write fails with a broken pipe, however little
+/// it writes (a reader closed after the start would race with an output small
+/// enough for the pipe's buffer).
+pub fn reader_gone() -> std::io::PipeWriter {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    writer
+}
