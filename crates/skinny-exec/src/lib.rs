@@ -1,0 +1,32 @@
+//! The execution layer under every `skinny` product: *where does this work
+//! run, and how do bytes reach it*, answered once. It knows neither the
+//! cipher nor CUDA; each product (raw modes, sealed files, the lab, the AEAD
+//! schemes) supplies only its rule and its engines.
+//!
+//! - [`Placement`] (`auto`, the CPU with its [`Threads`], GPUs with a
+//!   [`GpuSelection`]) and [`Placement::route`]: a product's [`Verdict`]
+//!   on the run becomes one [`Route`]; nothing else decides between CPU
+//!   and GPU. [`worker_pool`] is the one way the crates build thread pools
+//!   (with an explicit stack size).
+//! - [`pipeline`]: the one read -> work -> write pipeline (recycled, wiped
+//!   buffers; windows of pieces; progress optional).
+//! - [`handover`]: the one CPU-then-accelerator hand-over (start on the CPU,
+//!   open the GPU in the background, take over when ready, keep it only while
+//!   faster).
+//! - [`payback`]: the rule that says when opening an accelerator repays, for
+//!   work of unknown or known size.
+//! - [`report`]: where the work went and why ([`Placed`]).
+
+#![warn(missing_docs)]
+
+pub mod gpus;
+pub mod handover;
+pub mod payback;
+pub mod pipeline;
+pub mod placement;
+pub mod report;
+
+pub use gpus::{GpuSelection, GpuSelectionError};
+pub use handover::{Handover, Keep, OnFailure, Side};
+pub use placement::{worker_pool, Placement, Route, Threads, Unfit, Verdict, WORKER_STACK_BYTES};
+pub use report::{Placed, WhyCpu};

@@ -1,0 +1,238 @@
+//! Where a run's work goes: the CPU (with a thread count), GPUs (with a
+//! selection), or `auto`, which starts on the CPU and takes an accelerator
+//! only where the product's rule says it pays.
+//!
+//! The decision is made once, here, by one mechanism: a product states what
+//! it knows of the run as a [`Verdict`] (its own rule, its own constants), and
+//! [`Placement::route`] turns placement and verdict into a [`Route`]. Nothing
+//! else in the workspace decides between CPU and GPU.
+
+use crate::gpus::GpuSelection;
+use crate::handover::{Keep, OnFailure};
+use std::io;
+use std::num::NonZeroUsize;
+
+/// Stack size of every worker thread the crates start: the bitsliced batches
+/// keep whole batches of state on the stack, and an unoptimised build needs
+/// several times what a release build does.
+pub const WORKER_STACK_BYTES: usize = 8 << 20;
+
+/// How many CPU threads a run uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Threads {
+    /// rayon's global pool (one thread per core, or `RAYON_NUM_THREADS`).
+    #[default]
+    All,
+    /// A pool of exactly this many threads.
+    Exactly(NonZeroUsize),
+}
+
+impl Threads {
+    /// `None` is [`Threads::All`]; `Some(0)` too (no pool of zero threads).
+    pub fn from_count(count: Option<usize>) -> Self {
+        count.and_then(NonZeroUsize::new).map_or(Threads::All, Threads::Exactly)
+    }
+
+    /// The count asked for, if any.
+    pub fn count(self) -> Option<usize> {
+        match self {
+            Threads::All => None,
+            Threads::Exactly(n) => Some(n.get()),
+        }
+    }
+
+    /// A pool of the threads asked for ([`WORKER_STACK_BYTES`] of stack
+    /// each), or `None` for rayon's global pool.
+    ///
+    /// # Errors
+    /// The operating system would not start the threads.
+    pub fn pool(self) -> io::Result<Option<rayon::ThreadPool>> {
+        match self {
+            Threads::All => Ok(None),
+            Threads::Exactly(n) => worker_pool(n.get()).map(Some),
+        }
+    }
+
+    /// Runs `f` on the pool asked for (rayon's global pool for
+    /// [`Threads::All`]).
+    ///
+    /// # Errors
+    /// The operating system would not start the threads.
+    pub fn install<T: Send>(self, f: impl FnOnce() -> T + Send) -> io::Result<T> {
+        Ok(match self.pool()? {
+            Some(pool) => pool.install(f),
+            None => f(),
+        })
+    }
+}
+
+/// A rayon pool of `threads` workers with [`WORKER_STACK_BYTES`] of stack
+/// each, named `skinny-worker-N`.
+///
+/// # Errors
+/// The operating system would not start the threads.
+pub fn worker_pool(threads: usize) -> io::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(WORKER_STACK_BYTES)
+        .thread_name(|i| format!("skinny-worker-{i}"))
+        .build()
+        .map_err(io::Error::other)
+}
+
+/// Where a run's work may go.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Placement {
+    /// The CPU at once; an accelerator too where the product's rule says it
+    /// pays, opened in the background, kept only while it proves faster.
+    Auto {
+        /// The CPU's threads.
+        threads: Threads,
+        /// The GPUs `auto` may open.
+        gpus: GpuSelection,
+    },
+    /// The CPU only.
+    Cpu {
+        /// The CPU's threads.
+        threads: Threads,
+    },
+    /// The GPUs, whatever the size; a GPU that cannot be had fails the run.
+    /// The CPU still does what the GPU leaves (a message's ends, tags).
+    Gpu {
+        /// The CPU's threads, for the work the GPU leaves.
+        threads: Threads,
+        /// The GPUs.
+        gpus: GpuSelection,
+    },
+}
+
+impl Default for Placement {
+    fn default() -> Self {
+        Placement::Auto { threads: Threads::All, gpus: GpuSelection::All }
+    }
+}
+
+/// What a product's rule says of an accelerator for one run, before any is
+/// opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It can serve the run and would repay its opening.
+    Pays,
+    /// It can serve the run but would not repay its opening (why, in words).
+    NotWorthIt(String),
+    /// It cannot serve the run at all (why, in words: a chunk size, a
+    /// variant, a build without GPU support).
+    Unfit(String),
+}
+
+/// What a run does, decided once from the placement and the product's
+/// verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// The CPU only; for `auto`, why.
+    Cpu {
+        /// Why `auto` stayed on the CPU (`None` when the CPU was asked for).
+        why: Option<String>,
+    },
+    /// The CPU at once and the accelerator from when it is ready.
+    Accelerator {
+        /// The GPUs to open.
+        gpus: GpuSelection,
+        /// What a failure to open it does.
+        on_failure: OnFailure,
+        /// Whether it is kept however it performs.
+        keep: Keep,
+    },
+}
+
+/// `--backend gpu`-style placement asked for work the accelerator cannot do.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unfit(pub String);
+
+impl Placement {
+    /// The CPU's threads.
+    pub fn threads(&self) -> Threads {
+        match self {
+            Placement::Auto { threads, .. } | Placement::Cpu { threads } | Placement::Gpu { threads, .. } => *threads,
+        }
+    }
+
+    /// The GPUs the run may use, if any.
+    pub fn gpus(&self) -> Option<&GpuSelection> {
+        match self {
+            Placement::Auto { gpus, .. } | Placement::Gpu { gpus, .. } => Some(gpus),
+            Placement::Cpu { .. } => None,
+        }
+    }
+
+    /// The route for a run of which the product's rule said `verdict`.
+    ///
+    /// # Errors
+    /// [`Placement::Gpu`] with a verdict of [`Verdict::Unfit`]: the run
+    /// cannot be done as asked.
+    pub fn route(&self, verdict: Verdict) -> Result<Route, Unfit> {
+        match (self, verdict) {
+            (Placement::Cpu { .. }, _) => Ok(Route::Cpu { why: None }),
+            (Placement::Gpu { .. }, Verdict::Unfit(why)) => Err(Unfit(why)),
+            (Placement::Gpu { gpus, .. }, _) => {
+                Ok(Route::Accelerator { gpus: gpus.clone(), on_failure: OnFailure::Fail, keep: Keep::Always })
+            }
+            (Placement::Auto { gpus, .. }, Verdict::Pays) => {
+                Ok(Route::Accelerator { gpus: gpus.clone(), on_failure: OnFailure::UseCpu, keep: Keep::WhileFaster })
+            }
+            (Placement::Auto { .. }, Verdict::NotWorthIt(why) | Verdict::Unfit(why)) => {
+                Ok(Route::Cpu { why: Some(why) })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn auto() -> Placement {
+        Placement::default()
+    }
+
+    #[test]
+    fn the_cpu_is_always_the_cpu() {
+        let cpu = Placement::Cpu { threads: Threads::All };
+        for v in [Verdict::Pays, Verdict::NotWorthIt("small".into()), Verdict::Unfit("chunks".into())] {
+            assert_eq!(cpu.route(v), Ok(Route::Cpu { why: None }));
+        }
+    }
+
+    #[test]
+    fn gpu_fails_only_where_it_cannot_serve() {
+        let gpu = Placement::Gpu { threads: Threads::All, gpus: GpuSelection::First(1) };
+        let want = Route::Accelerator { gpus: GpuSelection::First(1), on_failure: OnFailure::Fail, keep: Keep::Always };
+        assert_eq!(gpu.route(Verdict::Pays), Ok(want.clone()));
+        assert_eq!(gpu.route(Verdict::NotWorthIt("small".into())), Ok(want));
+        assert_eq!(gpu.route(Verdict::Unfit("chunks under 16K".into())), Err(Unfit("chunks under 16K".into())));
+    }
+
+    #[test]
+    fn auto_takes_the_accelerator_only_where_it_pays_and_says_why_not() {
+        let want =
+            Route::Accelerator { gpus: GpuSelection::All, on_failure: OnFailure::UseCpu, keep: Keep::WhileFaster };
+        assert_eq!(auto().route(Verdict::Pays), Ok(want));
+        for why in ["input under 512 MiB", "chunks under 16K"] {
+            let v =
+                if why.starts_with("chunks") { Verdict::Unfit(why.into()) } else { Verdict::NotWorthIt(why.into()) };
+            assert_eq!(auto().route(v), Ok(Route::Cpu { why: Some(why.into()) }));
+        }
+    }
+
+    #[test]
+    fn threads_and_pools() {
+        assert_eq!(Threads::from_count(None), Threads::All);
+        assert_eq!(Threads::from_count(Some(0)), Threads::All);
+        assert_eq!(Threads::from_count(Some(3)).count(), Some(3));
+        let on = Threads::from_count(Some(2)).install(rayon::current_num_threads).unwrap();
+        assert_eq!(on, 2);
+        let name = worker_pool(1).unwrap().install(|| std::thread::current().name().map(str::to_owned));
+        assert_eq!(name.as_deref(), Some("skinny-worker-0"));
+    }
+}
