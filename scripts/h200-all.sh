@@ -4,7 +4,7 @@
 # backend, the CLI end to end on the GPU against the CPU, the CPU figures of the
 # bitsliced backend on that machine's cores, and the paper's experiment
 # (scripts/h200-bench.sh). Binaries come prebuilt in .gpu-bin/ (scripts/gpu-stage.sh
-# plus the skinny binary and the cpu_speed example; see docs/h200-runs.md).
+# plus the skinny binary and the cpu_speed example; see runs/h200-log.md).
 # Writes at most 7 files directly under $OUT: checks.log and h200-bench.sh's six.
 set -uo pipefail
 OUT="${OUT:?set OUT}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The paper's experiment (Xie, Wei, Liu 2021, Tables 3-4), repeated so that it
-# can be set beside the paper's tables (issue #16, docs/paper-side-by-side.md):
+# can be set beside the paper's tables (issue #16, runs/paper-side-by-side.md):
 #   - cpu-serial (the paper's CPU side) gets the full 10 runs at every size,
 #     16 B to 64 MiB, no time cap: ECB pinned to CPU 0 and CTR pinned to CPU 1,
 #     at the same time (two single-thread processes);
