@@ -291,7 +291,7 @@ fn from_json_pools_repeats_beside_the_paper() {
     let row = md.lines().find(|l| l.starts_with("| 16 B | 0.08~ | 0.28~ |")).expect(&md);
     assert!(row.contains(" (4) |"), "{row}");
     // Sizes the run did not measure still show the paper's row.
-    assert!(md.lines().any(|l| l.starts_with("| 64 MiB | 93934.64~ | 140.69~ | 667.90~ | - |")), "{md}");
+    assert!(md.lines().any(|l| l.starts_with("| 64 MiB | 93934.64~ | 140? | 667.90~ | - |")), "{md}");
     for p in [&plot, &speedup] {
         let svg = std::fs::read_to_string(p).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");

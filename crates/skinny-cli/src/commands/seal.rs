@@ -30,7 +30,7 @@ const GPU_MIN_CHUNK_LOG2: u8 = 14;
 /// Below this many input bytes `auto` stays on the CPU: opening a GPU and
 /// loading its kernels takes about 0.3 s (more the first time, before the
 /// kernel cache holds them), while the CPU engine seals and opens at about
-/// 2 GB/s on the H200 machine's 16 cores (docs/h200-runs.md): it finishes
+/// 2 GB/s on the H200 machine's 16 cores (runs/h200-log.md): it finishes
 /// a file this size in the time the GPU takes to get ready. (The CPU works
 /// while the GPU starts, but the run still waits for the start to end, and
 /// the start takes the driver's time and a core.)
