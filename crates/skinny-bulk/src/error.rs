@@ -1,7 +1,7 @@
 //! Errors of the bulk layer: typed, with their sources kept, each shown as one
 //! line that names no command-line option (the CLI adds its own hints).
 
-use crate::mode::kind::{Direction, Mode};
+use crate::operation::{Direction, Mode};
 use skinny::Variant;
 use skinny_exec::handover::StartError;
 

@@ -51,6 +51,7 @@
 pub mod backend;
 mod error;
 pub mod mode;
+mod operation;
 pub mod stream;
 mod typed;
 

@@ -26,7 +26,7 @@
 
 use super::cpu::CpuBackend;
 use super::engine::{Backend, BlockEngine, Workload};
-use crate::mode::kind::Direction;
+use crate::operation::Direction;
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
@@ -119,7 +119,9 @@ fn gpu_opener(gpus: &GpuSelection) -> OpenGpu {
     Arc::new(move |cipher: &Skinny| {
         let backend = shared
             .get_or_init(|| {
-                super::gpu::open_set(super::GpuKernel::Bitsliced, &gpus).map(Arc::from).map_err(|e| e.to_string())
+                super::gpu::open_set(super::options::GpuKernel::Bitsliced, &gpus)
+                    .map(Arc::from)
+                    .map_err(|e| e.to_string())
             })
             .clone()
             .map_err(Error::GpuUnavailable)?;

@@ -3,7 +3,7 @@
 //! the same whatever the thread count.
 
 use super::engine::{xor_in_place, Backend, BlockEngine, Workload, CPU_CHUNK_BYTES};
-use crate::mode::kind::Direction;
+use crate::operation::Direction;
 use crate::Error;
 use rayon::prelude::*;
 use skinny::counter::Counter;

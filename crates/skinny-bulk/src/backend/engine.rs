@@ -2,7 +2,7 @@
 //! hardware with its code) opens a [`BlockEngine`] (one key on it) that runs
 //! the parallel work of the modes over large slices.
 
-use crate::mode::kind::{Direction, Mode};
+use crate::operation::{Direction, Mode};
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::{Skinny, Variant};

@@ -11,7 +11,7 @@
 
 use super::engine::{shifted_by_one_block, xor_in_place, Backend, BlockEngine, DeviceBench, Workload};
 use super::options::{GpuKernel, HostCopies};
-use crate::mode::kind::{Direction, Mode};
+use crate::operation::{Direction, Mode};
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::{Skinny, Variant};

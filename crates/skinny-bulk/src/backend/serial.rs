@@ -6,7 +6,7 @@
 //! it calls the specification code by name.
 
 use super::engine::{xor_in_place, Backend, BlockEngine, Workload};
-use crate::mode::kind::Direction;
+use crate::operation::Direction;
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::hazmat::{round_tweakeys, spec};

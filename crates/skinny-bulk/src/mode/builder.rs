@@ -1,10 +1,10 @@
 //! Setting up a [`Processor`]: the IV, the padding, the backend and the
 //! message's length, checked once before any data is touched.
 
-use super::kind::{Direction, Mode, Padding};
 use super::processor::Processor;
 use crate::backend::cpu::default_cpu;
 use crate::backend::engine::{Backend, Workload};
+use crate::operation::{Direction, Mode, Padding};
 use crate::typed::typed;
 use crate::Error;
 use skinny::counter::Counter;
@@ -23,12 +23,14 @@ pub struct ProcessorBuilder<'a> {
     total_bytes: Option<u64>,
 }
 
-impl<'a> ProcessorBuilder<'a> {
-    /// `mode` in direction `dir` for `cipher`, with nothing else set yet.
-    pub(super) fn new(cipher: &'a Skinny, mode: Mode, dir: Direction) -> Self {
-        Self { cipher, mode, dir, iv: None, padding: None, backend: None, total_bytes: None }
+impl Processor {
+    /// Starts setting up `mode` in direction `dir` for `cipher`.
+    pub fn builder(cipher: &Skinny, mode: Mode, dir: Direction) -> ProcessorBuilder<'_> {
+        ProcessorBuilder { cipher, mode, dir, iv: None, padding: None, backend: None, total_bytes: None }
     }
+}
 
+impl<'a> ProcessorBuilder<'a> {
     /// The IV: one block; required by every mode but ECB, refused by ECB.
     pub fn iv(mut self, iv: &'a [u8]) -> Self {
         self.iv = Some(iv);

@@ -8,9 +8,8 @@
 //! unless told not to.
 
 mod builder;
-pub(crate) mod kind;
 mod processor;
 
+pub use crate::operation::{Direction, Mode, Padding, UnknownMode};
 pub use builder::ProcessorBuilder;
-pub use kind::{Direction, Mode, Padding, UnknownMode};
 pub use processor::Processor;

@@ -1,13 +1,11 @@
 //! A mode running over a message, streaming or in place.
 
-use super::builder::ProcessorBuilder;
-use super::kind::{Direction, Mode, Padding};
 use crate::backend::engine::{BlockEngine, CPU_CHUNK_BYTES};
+use crate::operation::{Direction, Mode, Padding};
 use crate::typed::{SerialStream, Typed};
 use crate::Error;
 use cipher::block_padding::{Padding as _, Pkcs7};
 use skinny::counter::Counter;
-use skinny::Skinny;
 use std::fmt;
 
 /// A mode running over a message: streaming ([`Processor::update`] /
@@ -55,11 +53,6 @@ impl fmt::Debug for Processor {
 }
 
 impl Processor {
-    /// Starts setting up `mode` in direction `dir` for `cipher`.
-    pub fn builder(cipher: &Skinny, mode: Mode, dir: Direction) -> ProcessorBuilder<'_> {
-        ProcessorBuilder::new(cipher, mode, dir)
-    }
-
     /// The block size in bytes.
     pub fn block_bytes(&self) -> usize {
         self.block

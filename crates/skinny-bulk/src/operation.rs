@@ -1,6 +1,7 @@
-//! What a run of a mode is: the [`Mode`], its [`Direction`] and the
-//! [`Padding`] of the block modes. Plain names that the modes, the backends
-//! and the errors all use, so that this file depends on nothing of the crate.
+//! What an operation is: the [`Mode`], its [`Direction`] and the [`Padding`]
+//! of the block modes. Plain names that the modes, the backends and the errors
+//! all use (public as [`crate::mode`]'s), so that this file depends on
+//! nothing of the crate.
 
 use std::fmt;
 use std::str::FromStr;
@@ -24,7 +25,7 @@ impl Mode {
     /// All five.
     pub const ALL: [Mode; 5] = [Mode::Ecb, Mode::Ctr, Mode::Cbc, Mode::Cfb, Mode::Ofb];
 
-    /// The command-line name.
+    /// The short name (`ecb`, `ctr`, ...), as reports and commands write it.
     pub const fn name(self) -> &'static str {
         match self {
             Mode::Ecb => "ecb",
