@@ -1,7 +1,9 @@
 //! Errors of the bulk layer: typed, with their sources kept, each shown as one
 //! line that names no command-line option (the CLI adds its own hints).
 
-use crate::mode::Mode;
+use crate::operation::{Direction, Mode};
+use skinny::Variant;
+use skinny_exec::handover::StartError;
 
 /// "1 byte", "2 bytes": the messages read as a person would write them.
 fn count_bytes(n: u64) -> String {
@@ -11,7 +13,6 @@ fn count_bytes(n: u64) -> String {
         format!("{n} bytes")
     }
 }
-use skinny::Variant;
 
 /// What went wrong in a bulk operation.
 #[derive(Debug, thiserror::Error)]
@@ -68,7 +69,7 @@ pub enum Error {
         /// The mode.
         mode: Mode,
         /// The direction.
-        dir: crate::mode::Direction,
+        dir: Direction,
     },
     /// A CPU backend was asked for zero threads.
     #[error("a CPU backend needs at least one thread")]
@@ -80,16 +81,28 @@ pub enum Error {
         threads: usize,
         /// Why.
         #[source]
-        source: rayon::ThreadPoolBuildError,
+        source: std::io::Error,
     },
     /// A GPU backend was asked for in a build without CUDA support.
     #[error("this build has no CUDA support (built without the `cuda` feature)")]
     NoCudaSupport,
     /// A GPU selection that does not fit this machine.
     #[error("{0}")]
-    GpuSelection(#[from] crate::backend::GpuSelectionError),
+    GpuSelection(#[from] skinny_exec::GpuSelectionError),
+    /// `auto` could not get a GPU ready (why, in words: the device's, or the
+    /// hand-over's when no thread could open it). `auto` goes on on the CPU
+    /// and tells it through [`crate::backend::Backend::fallback`]; this is
+    /// never a run's error.
+    #[error("no usable GPU: {0}")]
+    GpuUnavailable(String),
     /// The GPU failed or cannot be used (the driver's code and NVRTC's log kept).
     #[cfg(feature = "cuda")]
     #[error(transparent)]
     Gpu(#[from] skinny_cuda::GpuError),
+}
+
+impl From<StartError> for Error {
+    fn from(e: StartError) -> Self {
+        Error::GpuUnavailable(e.to_string())
+    }
 }

@@ -7,12 +7,14 @@
 //!   in place) with PKCS#7 padding for ECB and CBC.
 //! - [`stream`]: `io::Write` and `io::Read` adapters, and [`stream::pipe`], which
 //!   moves a message from a reader to a writer with reading, processing and
-//!   writing overlapped.
-//! - [`backend`]: the [`backend::Backend`] / [`backend::Engine`] traits and the
+//!   writing overlapped (on the execution layer's one pipeline,
+//!   [`skinny_exec::pipeline`]).
+//! - [`backend`]: the [`backend::Backend`] / [`backend::BlockEngine`] traits and the
 //!   backends: `cpu-serial` (the portable specification code, one block at a
 //!   time, one thread), `cpu` (bitsliced, all cores), and with the `cuda` feature
 //!   `gpu-paper` and `gpu`.
-//!   `auto` starts on the CPU and takes a GPU only where it pays.
+//!   `auto` starts on the CPU and takes a GPU only where it pays (through the
+//!   execution layer's hand-over, [`skinny_exec::handover`]).
 //!
 //! Parallel work (ECB, CTR, CBC and CFB decryption) goes to the backend's engine;
 //! the serial modes (CBC and CFB encryption, OFB) run block after block on the
@@ -49,6 +51,7 @@
 pub mod backend;
 mod error;
 pub mod mode;
+mod operation;
 pub mod stream;
 mod typed;
 

@@ -2,7 +2,8 @@
 //! decrypts into another writer), [`CryptReader`] (an `io::Read` that yields the
 //! processed bytes of another reader), and [`pipe`], which moves a whole
 //! message from a reader to a writer with reading, processing and writing
-//! overlapped on three threads.
+//! overlapped on three threads (the execution layer's one pipeline,
+//! [`skinny_exec::pipeline`]).
 //!
 //! ```
 //! use skinny::{Skinny, Variant};
@@ -25,8 +26,8 @@
 
 use crate::mode::Processor;
 use crate::Error;
+use skinny_exec::pipeline::{self, PipelineError, Shape, Window};
 use std::io::{self, Read, Write};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// Why a stream stopped.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +43,16 @@ pub enum StreamError {
     /// error...).
     #[error(transparent)]
     Cipher(#[from] Error),
+}
+
+impl From<PipelineError<Error>> for StreamError {
+    fn from(e: PipelineError<Error>) -> Self {
+        match e {
+            PipelineError::Read(e) => StreamError::Read(e),
+            PipelineError::Write(e) => StreamError::Write(e),
+            PipelineError::Work(e) => StreamError::Cipher(e),
+        }
+    }
 }
 
 /// A bulk error as an `io::Error` (kind `InvalidData` for what the data is to
@@ -147,20 +158,14 @@ impl<R: Read> Read for CryptReader<R> {
 }
 
 /// How [`pipe`] runs.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct PipeOptions {
     /// Bytes per read and per call into the engine (default: the engine's
-    /// [`Processor::preferred_chunk`]), rounded to whole blocks.
+    /// [`Processor::preferred_chunk`]), rounded to whole blocks. Memory use is
+    /// about [`pipeline::DEPTH`] + 1 times this: one buffer being read, one
+    /// processed, one written, and the one read ahead to learn where the
+    /// input ends.
     pub chunk_bytes: Option<usize>,
-    /// Buffers in flight (at least 3: one being read, one being processed, one
-    /// being written; default 4). Memory use is about `buffers` x `chunk_bytes`.
-    pub buffers: usize,
-}
-
-impl Default for PipeOptions {
-    fn default() -> Self {
-        Self { chunk_bytes: None, buffers: 4 }
-    }
 }
 
 /// What [`pipe`] did.
@@ -174,147 +179,63 @@ pub struct PipeReport<W> {
     pub engine: Option<String>,
 }
 
-/// What the reader thread hands on.
-enum Filled {
-    Data(Vec<u8>),
-    End,
-    Failed(io::Error),
-}
-
 /// Moves a whole message from `reader` through `processor` to `writer`, with
 /// reading, processing and writing overlapped: a reader thread fills recycled
-/// buffers, this thread processes them in place (the backend spreads the work
-/// over its cores or its GPU), a writer thread writes them out. Memory stays
-/// at a few buffers whatever the length. `progress` is called with the input
-/// bytes of each processed buffer.
+/// buffers (wiped when dropped), this thread processes them in place (the
+/// backend spreads the work over its cores or its GPU), a writer thread writes
+/// them out. Memory stays at a few buffers whatever the length. `progress`, if
+/// given, is called with the input bytes of each processed buffer.
+///
+/// The reader reads one buffer ahead, so the last one is known to be the last
+/// (and gets its padding added or checked) without a second pass.
 ///
 /// On error nothing more is written, the writer is dropped, and the error says
-/// which side failed. A reader blocked in `read` (a silent pipe) is left to
-/// finish on its own.
+/// which side failed. The threads are scoped, as the sealed files' have always
+/// been: a reader blocked in `read` (a silent pipe) is waited for before this
+/// returns; a caller that must not wait hands in a reader that returns on its
+/// own.
 ///
 /// # Errors
 /// [`StreamError::Read`], [`StreamError::Write`], or the mode's or backend's
 /// [`StreamError::Cipher`].
 pub fn pipe<R, W>(
-    processor: Processor,
+    mut processor: Processor,
     reader: R,
     writer: W,
     opts: &PipeOptions,
-    progress: &mut dyn FnMut(u64),
+    progress: Option<&mut dyn FnMut(u64)>,
 ) -> Result<PipeReport<W>, StreamError>
 where
-    R: Read + Send + 'static,
-    W: Write + Send + 'static,
+    R: Read + Send,
+    W: Write + Send,
 {
     let block = processor.block_bytes();
     let chunk = opts.chunk_bytes.unwrap_or_else(|| processor.preferred_chunk()).max(block) / block * block;
-    let buffers = opts.buffers.max(3);
-    let (free_tx, free_rx) = sync_channel::<Vec<u8>>(buffers);
-    let (full_tx, full_rx) = sync_channel::<Filled>(buffers);
-    let (out_tx, out_rx) = sync_channel::<Vec<u8>>(buffers);
-    for _ in 0..buffers {
-        // Room for one block of padding after a full chunk.
-        free_tx.send(Vec::with_capacity(chunk + block)).map_err(|_| StreamError::Read(thread_gone()))?;
-    }
-    let _reader = std::thread::Builder::new()
-        .name("skinny-read".into())
-        .spawn(move || read_loop(reader, chunk, &free_rx, &full_tx))
-        .map_err(StreamError::Read)?;
-    let recycle = free_tx.clone();
-    let writer = std::thread::Builder::new()
-        .name("skinny-write".into())
-        .spawn(move || write_loop(writer, &out_rx, &recycle))
-        .map_err(StreamError::Write)?;
-
-    let processed = process_loop(processor, &full_rx, &out_tx, progress);
-    drop(out_tx);
-    drop(free_tx);
-    let written = writer.join().unwrap_or_else(|_| Err(thread_gone()));
-    match (processed, written) {
-        // A write error first: the processing loop stops when the writer does.
-        (_, Err(e)) => Err(StreamError::Write(e)),
-        (Err(e), Ok(_)) => Err(e),
-        (Ok((bytes, engine)), Ok(writer)) => Ok(PipeReport { writer, bytes, engine }),
-    }
+    // One piece a window; room for one block of padding after a full piece.
+    let shape = Shape::new(chunk, chunk + block, 1);
+    let mut bytes = 0u64;
+    let work = |window: &mut Window| {
+        bytes += window.input_bytes();
+        process_window(&mut processor, window)
+    };
+    let writer = pipeline::run(reader, writer, &shape, work, progress)?;
+    Ok(PipeReport { writer, bytes, engine: processor.engine_report() })
 }
 
-fn thread_gone() -> io::Error {
-    io::Error::other("a pipeline thread stopped unexpectedly")
-}
-
-fn read_loop<R: Read>(mut reader: R, chunk: usize, free: &Receiver<Vec<u8>>, full: &SyncSender<Filled>) {
-    while let Ok(mut buf) = free.recv() {
-        buf.clear();
-        // read_to_end on a Take reads into the spare capacity without zeroing it
-        // first, retries on EINTR, and stops at `chunk` bytes or the end.
-        match (&mut reader).take(chunk as u64).read_to_end(&mut buf) {
-            Err(e) => {
-                let _ = full.send(Filled::Failed(e));
-                return;
-            }
-            Ok(_) if buf.is_empty() => {
-                let _ = full.send(Filled::End);
-                return;
-            }
-            Ok(_) => {
-                let short = buf.len() < chunk;
-                if full.send(Filled::Data(buf)).is_err() {
-                    return;
-                }
-                if short {
-                    let _ = full.send(Filled::End);
-                    return;
-                }
-            }
+/// Processes a window's pieces in place, in order; the input's last piece
+/// ends the message (padding added or checked). On failure the pieces done
+/// before it are still written.
+fn process_window(processor: &mut Processor, window: &mut Window) -> Result<(), Error> {
+    let count = window.input.len();
+    window.write_all_in_place();
+    window.write = 0;
+    for (i, piece) in window.input.iter_mut().enumerate() {
+        if window.last && i + 1 == count {
+            processor.end_in_place(piece)?;
+        } else {
+            processor.apply_in_place(piece)?;
         }
+        window.write = i + 1;
     }
-}
-
-fn write_loop<W: Write>(mut writer: W, out: &Receiver<Vec<u8>>, free: &SyncSender<Vec<u8>>) -> io::Result<W> {
-    while let Ok(buf) = out.recv() {
-        writer.write_all(&buf)?;
-        // The processing side may have stopped; the buffer is then just dropped.
-        let _ = free.send(buf);
-    }
-    writer.flush()?;
-    Ok(writer)
-}
-
-/// Processes buffers as they come, one behind the reader: a buffer is known to
-/// be the last (and so gets its padding added or checked) only when the reader
-/// has said the input ended.
-fn process_loop(
-    mut processor: Processor,
-    full: &Receiver<Filled>,
-    out: &SyncSender<Vec<u8>>,
-    progress: &mut dyn FnMut(u64),
-) -> Result<(u64, Option<String>), StreamError> {
-    let mut held: Option<Vec<u8>> = None;
-    let mut total = 0u64;
-    loop {
-        match full.recv().map_err(|_| StreamError::Read(thread_gone()))? {
-            Filled::Data(buf) => {
-                total += buf.len() as u64;
-                if let Some(mut prev) = held.replace(buf) {
-                    processor.apply_in_place(&mut prev)?;
-                    let n = prev.len() as u64;
-                    if out.send(prev).is_err() {
-                        return Err(StreamError::Write(thread_gone()));
-                    }
-                    progress(n);
-                }
-            }
-            Filled::End => break,
-            Filled::Failed(e) => return Err(StreamError::Read(e)),
-        }
-    }
-    let mut last = held.unwrap_or_default();
-    let n = last.len() as u64;
-    processor.end_in_place(&mut last)?;
-    let engine = processor.engine_report();
-    if !last.is_empty() && out.send(last).is_err() {
-        return Err(StreamError::Write(thread_gone()));
-    }
-    progress(n);
-    Ok((total, engine))
+    Ok(())
 }

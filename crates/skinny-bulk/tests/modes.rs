@@ -100,10 +100,11 @@ fn run_via(
         }
         Api::Pipe => {
             let chunk = cuts.first().copied().unwrap_or(1).max(1);
-            let opts = PipeOptions { chunk_bytes: Some(chunk), ..PipeOptions::default() };
+            let opts = PipeOptions { chunk_bytes: Some(chunk) };
             let mut seen = 0u64;
-            let report = stream::pipe(p, std::io::Cursor::new(data.to_vec()), Vec::new(), &opts, &mut |n| seen += n)
-                .map_err(unwrap_stream)?;
+            let report =
+                stream::pipe(p, std::io::Cursor::new(data.to_vec()), Vec::new(), &opts, Some(&mut |n| seen += n))
+                    .map_err(unwrap_stream)?;
             assert_eq!(report.bytes, data.len() as u64, "pipe counts its input");
             assert_eq!(seen, report.bytes, "progress adds up to the input");
             Ok(report.writer)

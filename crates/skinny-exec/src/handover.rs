@@ -27,6 +27,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use work_time::WorkTime;
+
+mod work_time;
 
 /// Timed units of the accelerator after which it is compared with the CPU
 /// (with sealed windows of 16 MiB, 48 MiB: a few percent of a file worth a
@@ -100,6 +103,23 @@ pub type Started<G, E> = Result<(G, usize), E>;
 /// Gets the accelerator ready, on a thread of its own.
 pub type Opener<G, E> = Box<dyn FnOnce() -> Started<G, E> + Send>;
 
+/// Where the accelerator stands, as last seen by the hand-over (for a
+/// report while the run is still going; [`Handover::finish`] gives the final
+/// word).
+#[derive(Debug, PartialEq)]
+pub enum Standing<'a, E> {
+    /// None was asked for.
+    NotAsked,
+    /// It is being opened (not ready when last looked at).
+    Starting,
+    /// It is ready and takes the units given to it.
+    Ready,
+    /// It could not be had; the run goes on on the CPU.
+    Failed(&'a E),
+    /// It proved slower than the CPU and was left.
+    Left(Slower),
+}
+
 /// What became of the accelerator, for the run's report.
 #[derive(Debug)]
 pub struct Outcome<E> {
@@ -107,41 +127,6 @@ pub struct Outcome<E> {
     pub failure: Option<E>,
     /// Why it was left during the run, if it was.
     pub left: Option<Slower>,
-}
-
-/// Bytes an engine did and the work time it took, all of it and with its
-/// first unit left out.
-#[derive(Clone, Copy, Debug, Default)]
-struct WorkTime {
-    /// Units seen, the first one included.
-    seen: u32,
-    total_bytes: u64,
-    total_time: Duration,
-    timed_bytes: u64,
-    timed_time: Duration,
-}
-
-impl WorkTime {
-    fn add(&mut self, bytes: u64, time: Duration) {
-        self.seen += 1;
-        self.total_bytes += bytes;
-        self.total_time += time;
-        if self.seen > 1 {
-            self.timed_bytes += bytes;
-            self.timed_time += time;
-        }
-    }
-
-    /// Units timed (all but the first).
-    fn timed(&self) -> u32 {
-        self.seen.saturating_sub(1)
-    }
-
-    /// Bytes a second of work, once a unit was timed.
-    fn rate(&self) -> Option<f64> {
-        (self.timed() > 0 && self.timed_time > Duration::ZERO)
-            .then(|| self.timed_bytes as f64 / self.timed_time.as_secs_f64())
-    }
 }
 
 /// An opener's thread and where its result arrives.
@@ -259,6 +244,22 @@ impl<G: Send + 'static, E: From<StartError> + Send + 'static> Handover<G, E> {
     /// Bytes the accelerator did.
     pub fn accelerator_bytes(&self) -> u64 {
         self.accel_time.total_bytes
+    }
+
+    /// Where the accelerator stands, as last seen (nothing is looked at
+    /// anew: [`Handover::next`] and [`Handover::is_ready`] do that).
+    pub fn standing(&self) -> Standing<'_, E> {
+        if let Some(slower) = self.left {
+            Standing::Left(slower)
+        } else if let Some(e) = &self.failure {
+            Standing::Failed(e)
+        } else if self.ready.is_some() {
+            Standing::Ready
+        } else if self.starting.is_some() {
+            Standing::Starting
+        } else {
+            Standing::NotAsked
+        }
     }
 
     fn failed(&mut self, e: E) -> Result<(), E> {

@@ -87,6 +87,7 @@ fn a_start_that_is_waited_for_takes_over_and_resizes_the_window() {
         std::thread::yield_now();
     }
     assert_eq!(window.load(Ordering::Acquire), GPU_WINDOW, "the reader is told the new size");
+    assert_eq!(h.standing(), Standing::Ready);
     let outcome = h.finish().unwrap();
     assert!(outcome.failure.is_none() && outcome.left.is_none());
 }
@@ -116,6 +117,7 @@ fn a_failed_start_fails_the_run_or_leaves_it_to_the_cpu() {
     let mut h = Handover::starting(open, OnFailure::UseCpu, Keep::WhileFaster).unwrap();
     let sides = drive(&mut h, Some((go, done)), 20, 2).unwrap();
     assert!(sides.iter().all(|s| *s == Side::Cpu));
+    assert_eq!(h.standing(), Standing::Failed(&TestError::NoGpu), "the failure is seen before the end");
     assert_eq!(h.finish().unwrap().failure, Some(TestError::NoGpu));
 
     // A failure after the last unit still fails a run that needed it.
@@ -138,9 +140,15 @@ fn a_slower_accelerator_is_left_only_when_asked() {
         let mut h = Handover::starting(open, OnFailure::UseCpu, keep).unwrap();
         let sides = drive(&mut h, Some((go, done)), 30, 5).unwrap();
         let on_accel = sides.iter().filter(|s| **s == Side::Accelerator).count();
+        let seen_left = match h.standing() {
+            Standing::Left(s) => Some(s),
+            _ => None,
+        };
+        let seen_ready = h.standing() == Standing::Ready;
         let outcome = h.finish().unwrap();
         match keep {
             Keep::WhileFaster => {
+                assert!(seen_left.is_some() && seen_left == outcome.left, "{seen_left:?}");
                 // Its first unit (warm-up) and JUDGE_AFTER timed ones, then the CPU.
                 assert_eq!(on_accel, 1 + JUDGE_AFTER as usize, "{sides:?}");
                 let left = outcome.left.expect("left");
@@ -148,6 +156,7 @@ fn a_slower_accelerator_is_left_only_when_asked() {
                 assert_eq!(*sides.last().unwrap(), Side::Cpu);
             }
             Keep::Always => {
+                assert!(seen_ready);
                 assert!(outcome.left.is_none());
                 assert_eq!(*sides.last().unwrap(), Side::Accelerator);
             }
@@ -159,11 +168,13 @@ fn a_slower_accelerator_is_left_only_when_asked() {
 fn a_deferred_start_happens_once_and_small_units_stay_on_the_cpu() {
     let mut h: Handover<Fake, TestError> = Handover::cpu();
     assert!(!h.asked());
+    assert_eq!(h.standing(), Standing::NotAsked);
     h.work_on_cpu(500, || Ok(())).unwrap();
     assert_eq!(h.cpu_work().0, 500);
     let (open, go, done) = gated(false, Duration::ZERO);
     h.start(open, OnFailure::UseCpu, Keep::Always).unwrap();
     assert!(h.asked());
+    assert_eq!(h.standing(), Standing::Starting);
     // A second start is ignored (its opener never runs).
     let (open2, _go2, _done2) = gated(true, Duration::ZERO);
     h.start(open2, OnFailure::Fail, Keep::Always).unwrap();

@@ -27,6 +27,6 @@ pub mod placement;
 pub mod report;
 
 pub use gpus::{GpuSelection, GpuSelectionError};
-pub use handover::{Handover, Keep, OnFailure, Side};
+pub use handover::{Handover, Keep, OnFailure, Side, Standing};
 pub use placement::{worker_pool, Placement, Route, Threads, Unfit, Verdict, WORKER_STACK_BYTES};
 pub use report::{Placed, WhyCpu};

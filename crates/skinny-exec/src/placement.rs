@@ -14,8 +14,9 @@ use std::num::NonZeroUsize;
 
 /// Stack size of every worker thread the crates start: the bitsliced batches
 /// keep whole batches of state on the stack, and an unoptimised build needs
-/// several times what a release build does.
-pub const WORKER_STACK_BYTES: usize = 8 << 20;
+/// several times what a release build does (skinny-bulk's CPU engines ran on
+/// 16 MiB stacks before this layer existed; that is kept).
+pub const WORKER_STACK_BYTES: usize = 16 << 20;
 
 /// How many CPU threads a run uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -2,29 +2,39 @@
 //!
 //! Opening a GPU costs a few hundred milliseconds (driver, context, kernel
 //! module, buffers: docs/data-path.md has the breakdown), while the `cpu`
-//! backend starts in microseconds. So `auto` never waits for a GPU:
+//! backend starts in microseconds. So `auto` never waits for a GPU; it runs on
+//! the execution layer's hand-over ([`skinny_exec::handover`]) with this
+//! crate's rule:
 //!
 //! 1. Every engine starts on the CPU.
 //! 2. A GPU is opened on a background thread only once the work left is
 //!    expected to keep the CPU busy for longer than [`GPU_OPEN_SECONDS`] times
-//!    [`PAYBACK_FACTOR`]: from the total size when it is known (a file) and the
-//!    CPU's measured rate, or, for a stream of unknown length, once the CPU has
-//!    been busy that long already.
+//!    [`PAYBACK_FACTOR`] ([`PAYBACK`], judged by [`Payback::would_pay`]): from
+//!    the total size when it is known (a file) and the CPU's measured rate,
+//!    or, for a stream of unknown length, once the CPU has been busy that long
+//!    already.
 //! 3. Calls of at least [`GPU_MIN_CALL_BYTES`] go to the GPU once it is ready,
-//!    and stay there only while its measured rate beats the CPU's.
+//!    and stay there only while it proves faster than the CPU: the hand-over
+//!    compares their rates once the GPU has done
+//!    [`skinny_exec::handover::JUDGE_AFTER`] timed calls (its first call, the
+//!    warm-up, left out) and gives the rest back to the CPU if it was slower.
 //!
 //! The output does not depend on which engine ran which call (every engine is
 //! byte-identical to the specification code; CTR counters are absolute).
 //! Nothing is printed: why no GPU could be used is kept for the caller
 //! ([`AutoBackend::gpu_unavailable`]).
 
-use super::{cpu::CpuBackend, Backend, Engine, Workload};
-use crate::mode::Direction;
+use super::cpu::CpuBackend;
+use super::engine::{Backend, BlockEngine, Workload};
+use crate::operation::Direction;
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
+use skinny_exec::handover::{Handover, Keep, OnFailure, Opener, StartError};
+use skinny_exec::payback::{Payback, Progress};
+use skinny_exec::{GpuSelection, Standing};
+use std::cell::Cell;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// What opening the GPU and a key on it costs, in seconds: measured on the
@@ -46,6 +56,15 @@ const MIN_OBSERVED: Duration = Duration::from_millis(100);
 /// the time when encrypting a file in tmpfs (docs/data-path.md).
 const ENGINE_BOUND: f64 = 0.9;
 
+/// `auto`'s payback rule: the constants above, in the execution layer's
+/// terms.
+pub const PAYBACK: Payback = Payback {
+    open_seconds: GPU_OPEN_SECONDS,
+    factor: PAYBACK_FACTOR,
+    min_observed: MIN_OBSERVED,
+    engine_bound: ENGINE_BOUND,
+};
+
 /// Calls are cut into parts of at most this many bytes, so that a GPU that
 /// becomes ready during one long call (a whole buffer in place) takes over the
 /// rest of it.
@@ -55,27 +74,31 @@ const PART_BYTES: usize = 64 << 20;
 /// and the launch cost more than the CPU takes.
 pub const GPU_MIN_CALL_BYTES: usize = 1 << 20;
 
+/// Opens a GPU engine for one key (on the hand-over's thread).
+type OpenGpu = Arc<dyn Fn(&Skinny) -> Result<Box<dyn BlockEngine>, Error> + Send + Sync>;
+
 /// The `auto` backend.
 pub struct AutoBackend {
     cpu: CpuBackend,
     /// The GPUs to open when the work repays them.
-    gpus: super::GpuSelection,
+    gpus: GpuSelection,
+    /// Opens the GPU side; the GPU backend itself is opened at most once per
+    /// backend and shared by its engines.
+    open_gpu: OpenGpu,
+    rule: Payback,
     /// Why the GPU could not be used, once an engine tried.
     unavailable: Arc<Mutex<Option<String>>>,
-    #[cfg(feature = "cuda")]
-    /// The GPU backend, opened at most once per process and shared by engines.
-    gpu: Arc<std::sync::OnceLock<Result<Arc<dyn Backend>, String>>>,
 }
 
 impl AutoBackend {
-    pub(super) fn new(cpu: CpuBackend, gpus: super::GpuSelection) -> Self {
-        Self {
-            cpu,
-            gpus,
-            unavailable: Arc::new(Mutex::new(None)),
-            #[cfg(feature = "cuda")]
-            gpu: Arc::new(std::sync::OnceLock::new()),
-        }
+    pub(super) fn new(cpu: CpuBackend, gpus: GpuSelection) -> Self {
+        let open_gpu = gpu_opener(&gpus);
+        Self::with_gpu(cpu, gpus, open_gpu, PAYBACK)
+    }
+
+    /// `auto` with its GPU side opened by `open_gpu` and judged by `rule`.
+    fn with_gpu(cpu: CpuBackend, gpus: GpuSelection, open_gpu: OpenGpu, rule: Payback) -> Self {
+        Self { cpu, gpus, open_gpu, rule, unavailable: Arc::new(Mutex::new(None)) }
     }
 
     /// Why `auto` could not use a GPU for work that would have gone to one, if
@@ -84,6 +107,32 @@ impl AutoBackend {
     pub fn gpu_unavailable(&self) -> Option<String> {
         self.unavailable.lock().ok().and_then(|g| g.clone())
     }
+}
+
+/// The bitsliced GPU backend on `gpus`, opened by the first engine that needs
+/// it and shared by the rest (its failure too, in words).
+#[cfg(feature = "cuda")]
+fn gpu_opener(gpus: &GpuSelection) -> OpenGpu {
+    use std::sync::OnceLock;
+    let gpus = gpus.clone();
+    let shared: OnceLock<Result<Arc<dyn Backend>, String>> = OnceLock::new();
+    Arc::new(move |cipher: &Skinny| {
+        let backend = shared
+            .get_or_init(|| {
+                super::gpu::open_set(super::options::GpuKernel::Bitsliced, &gpus)
+                    .map(Arc::from)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+            .map_err(Error::GpuUnavailable)?;
+        backend.engine(cipher)
+    })
+}
+
+/// No GPU in a build without CUDA.
+#[cfg(not(feature = "cuda"))]
+fn gpu_opener(_gpus: &GpuSelection) -> OpenGpu {
+    Arc::new(|_: &Skinny| Err(Error::NoCudaSupport))
 }
 
 impl Backend for AutoBackend {
@@ -96,14 +145,7 @@ impl Backend for AutoBackend {
             "{}; {}, opened in the background, take calls of {} MiB and more once the work left repays their \
              opening",
             self.cpu.describe(),
-            match &self.gpus {
-                super::GpuSelection::All => "every GPU".to_string(),
-                super::GpuSelection::First(1) => "GPU 0".to_string(),
-                super::GpuSelection::First(n) => format!("the first {n} GPUs"),
-                super::GpuSelection::List(l) => {
-                    format!("GPUs {}", l.iter().map(usize::to_string).collect::<Vec<_>>().join(","))
-                }
-            },
+            self.gpus.describe(),
             GPU_MIN_CALL_BYTES >> 20
         )
     }
@@ -121,65 +163,37 @@ impl Backend for AutoBackend {
         self.gpu_unavailable()
     }
 
-    fn engine_for(&self, cipher: &Skinny, work: &Workload) -> Result<Box<dyn Engine>, Error> {
+    fn engine_for(&self, cipher: &Skinny, work: &Workload) -> Result<Box<dyn BlockEngine>, Error> {
         Ok(Box::new(AutoEngine {
             cpu: self.cpu.engine_for(cipher, work)?,
+            handover: Handover::cpu(),
             cipher: cipher.clone(),
+            open_gpu: self.open_gpu.clone(),
+            rule: self.rule,
             total: work.total_bytes,
             done: 0,
-            cpu_busy: Duration::ZERO,
-            cpu_bytes: 0,
-            cpu_rate: None,
-            gpu: GpuState::NotOpened,
-            gpu_bytes: 0,
-            gpu_note: None,
             started: None,
+            noted: false,
             unavailable: self.unavailable.clone(),
-            #[cfg(feature = "cuda")]
-            shared: self.gpu.clone(),
-            #[cfg(feature = "cuda")]
-            gpus: self.gpus.clone(),
         }))
     }
 }
 
-/// The GPU side of one engine.
-enum GpuState {
-    /// Not needed yet.
-    NotOpened,
-    /// Opening on a background thread.
-    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
-    Opening(JoinHandle<Result<Box<dyn Engine>, String>>),
-    /// Ready; its measured rate in bytes per second once it has run a call.
-    Ready(Box<dyn Engine>, Option<f64>),
-    /// Unusable, or slower than the CPU: never tried again by this engine.
-    Off,
-}
-
+/// One key on `auto`: the CPU engine, and the GPU's through the hand-over.
 struct AutoEngine {
-    cpu: Box<dyn Engine>,
-    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+    cpu: Box<dyn BlockEngine>,
+    handover: Handover<Box<dyn BlockEngine>, Error>,
     cipher: Skinny,
+    open_gpu: OpenGpu,
+    rule: Payback,
     total: Option<u64>,
     /// Bytes processed so far, by either engine.
     done: u64,
-    cpu_busy: Duration,
-    /// Bytes the CPU engine processed in `cpu_busy`.
-    cpu_bytes: u64,
-    /// The CPU engine's rate in bytes per second, over its calls so far.
-    cpu_rate: Option<f64>,
-    gpu: GpuState,
-    /// Bytes the GPU processed.
-    gpu_bytes: u64,
-    /// What became of the GPU, for the report.
-    gpu_note: Option<&'static str>,
     /// When the first call started.
     started: Option<Instant>,
+    /// The GPU's failure went into `unavailable`.
+    noted: bool,
     unavailable: Arc<Mutex<Option<String>>>,
-    #[cfg(feature = "cuda")]
-    shared: Arc<std::sync::OnceLock<Result<Arc<dyn Backend>, String>>>,
-    #[cfg(feature = "cuda")]
-    gpus: super::GpuSelection,
 }
 
 impl AutoEngine {
@@ -190,7 +204,7 @@ impl AutoEngine {
         &mut self,
         iv: &[u8],
         blocks: &mut [u8],
-        op: impl Fn(&mut dyn Engine, &[u8], &mut [u8]) -> Result<(), Error>,
+        op: impl Fn(&mut dyn BlockEngine, &[u8], &mut [u8]) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let bs = iv.len();
         let mut chain = iv.to_vec();
@@ -201,142 +215,76 @@ impl AutoEngine {
         }
         Ok(())
     }
-}
 
-/// Which engine runs a call.
-enum Pick {
-    Cpu,
-    Gpu,
-}
-
-impl AutoEngine {
-    /// Whether the work left would keep the CPU busy long enough to repay
-    /// opening a GPU.
-    fn gpu_would_pay(&self) -> bool {
-        let horizon = GPU_OPEN_SECONDS * PAYBACK_FACTOR;
-        // Rates and shares from the first few milliseconds are mostly start-up
-        // noise (cold caches, threads waking, the reader getting ahead).
-        let wall = self.started.map_or(Duration::ZERO, |t| t.elapsed());
-        if wall < MIN_OBSERVED {
-            return false;
-        }
-        // When the engine waits for its caller much of the time (reading and
-        // writing files, say), a faster engine would not make the whole faster.
-        if self.cpu_busy.as_secs_f64() < ENGINE_BOUND * wall.as_secs_f64() {
-            return false;
-        }
-        match (self.total, self.cpu_rate) {
-            (Some(total), Some(rate)) => (total.saturating_sub(self.done) as f64 / rate) > horizon,
-            // Known size, no rate yet: wait for the first CPU call to measure one.
-            (Some(_), None) => false,
-            // A stream of unknown length: judge by how long it has run so far.
-            (None, _) => self.cpu_busy.as_secs_f64() > horizon / 2.0,
+    /// What the run has seen, in the payback rule's terms.
+    fn progress(&self) -> Progress {
+        let (_, cpu_busy) = self.handover.cpu_work();
+        Progress {
+            wall: self.started.map_or(Duration::ZERO, |t| t.elapsed()),
+            cpu_busy,
+            cpu_rate: self.handover.cpu_rate(),
+            bytes_left: self.total.map(|t| t.saturating_sub(self.done)),
         }
     }
 
-    fn start_gpu(&mut self) {
-        #[cfg(feature = "cuda")]
-        {
-            let shared = self.shared.clone();
-            let cipher = self.cipher.clone();
-            let gpus = self.gpus.clone();
-            let spawned = std::thread::Builder::new().name("skinny-gpu-open".into()).spawn(move || {
-                let backend = shared
-                    .get_or_init(|| super::gpu::open_set(false, &gpus).map(Arc::from).map_err(|e| e.to_string()))
-                    .clone()?;
-                backend.engine(&cipher).map_err(|e| e.to_string())
-            });
-            self.gpu = match spawned {
-                Ok(handle) => GpuState::Opening(handle),
-                Err(e) => {
-                    self.note_unavailable(format!("cannot start a thread to open the GPU: {e}"));
-                    GpuState::Off
-                }
-            };
-        }
-        #[cfg(not(feature = "cuda"))]
-        {
-            self.note_unavailable(Error::NoCudaSupport.to_string());
-            self.gpu = GpuState::Off;
-        }
+    /// Starts opening the GPU on the hand-over's thread.
+    fn start_gpu(&mut self) -> Result<(), Error> {
+        let open = self.open_gpu.clone();
+        let cipher = self.cipher.clone();
+        let opener: Opener<Box<dyn BlockEngine>, Error> = Box::new(move || {
+            // A driver that panics makes the GPU unusable, not the run.
+            let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| open(&cipher)));
+            let engine = opened.unwrap_or_else(|_| Err(StartError::Panicked.into()))?;
+            // The window size is the pipeline's business: `auto` is handed calls.
+            Ok((engine, 1))
+        });
+        self.handover.start(opener, OnFailure::UseCpu, Keep::WhileFaster)
     }
 
-    fn note_unavailable(&mut self, why: String) {
-        self.gpu_note = Some("unusable");
-        if let Ok(mut slot) = self.unavailable.lock() {
-            slot.get_or_insert(why);
+    /// Runs `op` on the engine the hand-over picks (the CPU for calls under
+    /// [`GPU_MIN_CALL_BYTES`]), starting the GPU first if the rule says so.
+    fn run(&mut self, len: usize, op: impl FnOnce(&mut dyn BlockEngine) -> Result<(), Error>) -> Result<(), Error> {
+        self.started.get_or_insert_with(Instant::now);
+        if !self.handover.asked() && self.rule.would_pay(&self.progress()) {
+            self.start_gpu()?;
         }
-    }
-
-    /// Chooses the engine for a call of `len` bytes, moving the GPU along.
-    fn pick(&mut self, len: usize) -> Pick {
-        if matches!(self.gpu, GpuState::NotOpened) && self.gpu_would_pay() {
-            self.start_gpu();
+        let bytes = len as u64;
+        let Self { cpu, handover, .. } = self;
+        if len < GPU_MIN_CALL_BYTES {
+            // Looked at so that the report knows what became of the GPU.
+            handover.is_ready(None)?;
+            handover.work_on_cpu(bytes, || op(cpu.as_mut()))?;
+        } else {
+            // One of the two sides runs it, never both.
+            let op = Cell::new(Some(op));
+            let call = |e: &mut dyn BlockEngine| op.take().map_or(Ok(()), |f| f(e));
+            handover.work(None, bytes, |gpu| call(gpu.as_mut()), || call(cpu.as_mut()))?;
         }
-        if let GpuState::Opening(handle) = &self.gpu {
-            if handle.is_finished() {
-                let GpuState::Opening(handle) = std::mem::replace(&mut self.gpu, GpuState::Off) else {
-                    unreachable!("matched above")
-                };
-                match handle.join() {
-                    Ok(Ok(engine)) => self.gpu = GpuState::Ready(engine, None),
-                    Ok(Err(why)) => self.note_unavailable(why),
-                    Err(_) => self.note_unavailable("opening the GPU panicked".into()),
-                }
-            }
-        }
-        match &self.gpu {
-            GpuState::Ready(_, rate) if len >= GPU_MIN_CALL_BYTES => match (rate, self.cpu_rate) {
-                (Some(g), Some(c)) if *g < c => Pick::Cpu,
-                _ => Pick::Gpu,
-            },
-            _ => Pick::Cpu,
-        }
-    }
-
-    /// Runs `op` on the chosen engine and keeps the rates up to date.
-    fn run(&mut self, len: usize, op: impl FnOnce(&mut dyn Engine) -> Result<(), Error>) -> Result<(), Error> {
-        let start = Instant::now();
-        self.started.get_or_insert(start);
-        match self.pick(len) {
-            Pick::Cpu => {
-                op(self.cpu.as_mut())?;
-                self.cpu_busy += start.elapsed();
-                self.cpu_rate = rate(self.done_by_cpu(len), self.cpu_busy);
-            }
-            Pick::Gpu => {
-                let GpuState::Ready(engine, gpu_rate) = &mut self.gpu else { unreachable!("picked a ready GPU") };
-                op(engine.as_mut())?;
-                self.gpu_bytes += len as u64;
-                let r = len as f64 / start.elapsed().as_secs_f64().max(1e-9);
-                *gpu_rate = Some(gpu_rate.map_or(r, |old| 0.5 * old + 0.5 * r));
-                if let (Some(g), Some(c)) = (*gpu_rate, self.cpu_rate) {
-                    if g < c {
-                        // Slower than the CPU here (a small GPU, a busy link): leave it.
-                        self.gpu = GpuState::Off;
-                        self.gpu_note = Some("slower than the CPU here, left after trying");
-                    }
-                }
-            }
-        }
-        self.done += len as u64;
+        self.done += bytes;
+        self.note_failure();
         Ok(())
     }
 
-    /// Bytes the CPU engine has processed including this call (the GPU's calls
-    /// are not in `cpu_busy`).
-    fn done_by_cpu(&mut self, len: usize) -> u64 {
-        self.cpu_bytes += len as u64;
-        self.cpu_bytes
+    /// Keeps why the GPU could not be had, for [`AutoBackend::gpu_unavailable`]
+    /// (the first reason any engine of the backend met).
+    fn note_failure(&mut self) {
+        if self.noted {
+            return;
+        }
+        if let Standing::Failed(e) = self.handover.standing() {
+            let why = match e {
+                Error::GpuUnavailable(why) => why.clone(),
+                other => other.to_string(),
+            };
+            if let Ok(mut slot) = self.unavailable.lock() {
+                slot.get_or_insert(why);
+            }
+            self.noted = true;
+        }
     }
 }
 
-fn rate(bytes: u64, busy: Duration) -> Option<f64> {
-    let s = busy.as_secs_f64();
-    (s > 0.0 && bytes > 0).then(|| bytes as f64 / s)
-}
-
-impl Engine for AutoEngine {
+impl BlockEngine for AutoEngine {
     fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), Error> {
         for part in blocks.chunks_mut(PART_BYTES) {
             self.run(part.len(), |e| e.ecb(dir, part))?;
@@ -361,123 +309,25 @@ impl Engine for AutoEngine {
         self.cpu.preferred_chunk().max(GPU_MIN_CALL_BYTES)
     }
     fn name(&self) -> &'static str {
-        if self.gpu_bytes > 0 {
+        if self.handover.accelerator_bytes() > 0 {
             "auto (cpu and gpu)"
         } else {
             "auto (cpu)"
         }
     }
     fn report(&self) -> String {
-        let gpu = match (&self.gpu, self.gpu_note) {
-            (_, Some(note)) => note,
-            (GpuState::NotOpened, None) => "not opened: the work could not repay it",
-            (GpuState::Opening(_), None) => "still opening when the work ended",
-            (GpuState::Ready(..), None) => "used",
-            (GpuState::Off, None) => "off",
+        let gpu = match self.handover.standing() {
+            Standing::Failed(_) => "unusable",
+            Standing::Left(_) => "slower than the CPU here, left after trying",
+            Standing::NotAsked => "not opened: the work could not repay it",
+            Standing::Starting => "still opening when the work ended",
+            Standing::Ready => "used",
         };
-        format!("auto: {} bytes on the cpu, {} on the gpu (gpu {gpu})", self.cpu_bytes, self.gpu_bytes)
+        let (cpu_bytes, _) = self.handover.cpu_work();
+        format!("auto: {cpu_bytes} bytes on the cpu, {} on the gpu (gpu {gpu})", self.handover.accelerator_bytes())
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn cipher() -> Skinny {
-        Skinny::new(Variant::Skinny128_256, &[5u8; 32]).unwrap()
-    }
-
-    fn auto() -> AutoBackend {
-        AutoBackend::new(CpuBackend::new(Some(2)).unwrap(), super::super::GpuSelection::All)
-    }
-
-    /// An engine whose next call believes the CPU has already been busy for a
-    /// long time on a stream of unknown length.
-    fn long_running(backend: &AutoBackend) -> AutoEngine {
-        AutoEngine {
-            cpu: backend.cpu.engine(&cipher()).unwrap(),
-            cipher: cipher(),
-            total: None,
-            done: 0,
-            cpu_busy: Duration::from_secs(60),
-            cpu_bytes: 1,
-            cpu_rate: Some(1.0),
-            gpu: GpuState::NotOpened,
-            gpu_bytes: 0,
-            gpu_note: None,
-            started: Some(Instant::now() - Duration::from_secs(60)),
-            unavailable: backend.unavailable.clone(),
-            #[cfg(feature = "cuda")]
-            shared: backend.gpu.clone(),
-            #[cfg(feature = "cuda")]
-            gpus: backend.gpus.clone(),
-        }
-    }
-
-    #[test]
-    fn long_calls_cut_into_parts_give_the_same_output() {
-        let backend = auto();
-        let c = cipher();
-        let mut a = backend.engine_for(&c, &Workload::default()).unwrap();
-        let mut cpu = backend.cpu.engine(&c).unwrap();
-        let len = PART_BYTES + 5 * 16;
-        let data: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(37) ^ (i >> 11) as u8).collect();
-        let iv = [0xfeu8; 16];
-        let counter = Counter::from_block(&[0xff; 16]).unwrap();
-        type Op = fn(&mut dyn Engine, &[u8], Counter, &mut [u8]) -> Result<(), Error>;
-        let ops: [(&str, Op); 4] = [
-            ("ecb", |e, _, _, d| e.ecb(Direction::Encrypt, d)),
-            ("ctr", |e, _, c, d| e.ctr(c, d)),
-            ("cbc", |e, iv, _, d| e.cbc_decrypt(iv, d)),
-            ("cfb", |e, iv, _, d| e.cfb_decrypt(iv, d)),
-        ];
-        for (name, op) in ops {
-            let mut want = data.clone();
-            op(cpu.as_mut(), &iv, counter, &mut want).unwrap();
-            let mut got = data.clone();
-            op(a.as_mut(), &iv, counter, &mut got).unwrap();
-            assert!(got == want, "{name} over a cut differs");
-        }
-    }
-
-    #[test]
-    fn small_known_work_never_opens_a_gpu() {
-        let backend = auto();
-        let mut e = backend.engine_for(&cipher(), &Workload { total_bytes: Some(1 << 20) }).unwrap();
-        let mut data = vec![1u8; 1 << 20];
-        e.ecb(Direction::Encrypt, &mut data).unwrap();
-        assert_eq!(e.name(), "auto (cpu)");
-        assert_eq!(backend.gpu_unavailable(), None, "nothing tried, nothing to report");
-    }
-
-    #[test]
-    fn long_work_tries_the_gpu_and_reports_why_it_could_not() {
-        let gpu_here = super::super::describe_gpus().is_ok();
-        let backend = auto();
-        let mut e = long_running(&backend);
-        let mut data = vec![2u8; 4 << 20];
-        let want = {
-            let mut w = data.clone();
-            backend.cpu.engine(&cipher()).unwrap().ctr(Counter::from_block(&[9; 16]).unwrap(), &mut w).unwrap();
-            w
-        };
-        // Calls until the background opening has ended one way or the other.
-        for _ in 0..200 {
-            let mut d = data.clone();
-            e.ctr(Counter::from_block(&[9; 16]).unwrap(), &mut d).unwrap();
-            assert_eq!(d, want, "the same output whichever engine ran");
-            if !matches!(e.gpu, GpuState::Opening(_) | GpuState::NotOpened) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        data.clear();
-        if gpu_here {
-            assert!(matches!(e.gpu, GpuState::Ready(..) | GpuState::Off));
-        } else {
-            assert!(matches!(e.gpu, GpuState::Off));
-            let why = backend.gpu_unavailable().expect("the reason is kept");
-            assert!(!why.is_empty());
-        }
-    }
-}
+#[path = "auto_tests.rs"]
+mod tests;

@@ -2,8 +2,8 @@
 //! cores. Work is cut into fixed-size pieces on block boundaries, so the output is
 //! the same whatever the thread count.
 
-use super::{Backend, Engine, Workload};
-use crate::mode::Direction;
+use super::engine::{xor_in_place, Backend, BlockEngine, Workload, CPU_CHUNK_BYTES};
+use crate::operation::Direction;
 use crate::Error;
 use rayon::prelude::*;
 use skinny::counter::Counter;
@@ -25,9 +25,6 @@ const KEYSTREAM_STEP: usize = 8 * 1024;
 /// Pieces per worker in one preferred call.
 const PIECES_PER_WORKER: usize = 4;
 
-/// Stack of each worker thread.
-const WORKER_STACK_BYTES: usize = 16 << 20;
-
 /// The multi-core CPU backend.
 #[derive(Debug)]
 pub struct CpuBackend {
@@ -47,14 +44,9 @@ impl CpuBackend {
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("skinny-cpu-{i}"))
-            // The bitsliced batches keep whole batches of state on the stack;
-            // unoptimised builds need several times the default 2 MiB for it.
-            .stack_size(WORKER_STACK_BYTES)
-            .build()
-            .map_err(|source| Error::ThreadPool { threads, source })?;
+        // The execution layer's pool: stacks big enough for whole bitsliced
+        // batches even in unoptimised builds (skinny_exec::WORKER_STACK_BYTES).
+        let pool = skinny_exec::worker_pool(threads).map_err(|source| Error::ThreadPool { threads, source })?;
         Ok(Self { pool: std::sync::Arc::new(pool), threads })
     }
 
@@ -86,7 +78,7 @@ impl Backend for CpuBackend {
         true
     }
 
-    fn engine_for(&self, cipher: &Skinny, _work: &Workload) -> Result<Box<dyn Engine>, Error> {
+    fn engine_for(&self, cipher: &Skinny, _work: &Workload) -> Result<Box<dyn BlockEngine>, Error> {
         // The bitsliced masks once per key, not once per piece.
         Ok(Box::new(CpuEngine { cipher: BitslicedSkinny::new(cipher), pool: self.pool.clone() }))
     }
@@ -98,7 +90,7 @@ pub struct CpuEngine {
     pool: std::sync::Arc<rayon::ThreadPool>,
 }
 
-impl Engine for CpuEngine {
+impl BlockEngine for CpuEngine {
     fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), Error> {
         let cipher = &self.cipher;
         self.pool.install(|| {
@@ -125,7 +117,7 @@ impl Engine for CpuEngine {
                     let ks = &mut ks[..blocks * bs];
                     next.fill_blocks(ks);
                     cipher.encrypt_blocks(ks);
-                    super::xor_in_place(part, ks);
+                    xor_in_place(part, ks);
                     next.advance(blocks as u64);
                 }
                 ks.zeroize();
@@ -141,7 +133,18 @@ impl Engine for CpuEngine {
     fn preferred_chunk(&self) -> usize {
         // Four pieces a worker, and no less than the shared minimum: 1 MiB on
         // two cores (the pipe's buffers then stay in cache), 4 MiB on sixteen
-        // (what the H200 machine's runs 9-14 used).
-        (PIECE * PIECES_PER_WORKER * self.pool.current_num_threads()).max(super::CPU_CHUNK_BYTES)
+        // (the size the H200 machine's CPU figures were measured with).
+        (PIECE * PIECES_PER_WORKER * self.pool.current_num_threads()).max(CPU_CHUNK_BYTES)
     }
+}
+
+/// The `cpu` backend on all cores, started once per process: what a
+/// [`crate::mode::Processor`] uses when given no backend.
+pub(crate) fn default_cpu() -> Result<&'static CpuBackend, Error> {
+    static CPU: std::sync::OnceLock<CpuBackend> = std::sync::OnceLock::new();
+    if let Some(cpu) = CPU.get() {
+        return Ok(cpu);
+    }
+    let cpu = CpuBackend::new(None)?;
+    Ok(CPU.get_or_init(|| cpu))
 }

@@ -9,12 +9,14 @@
 //! set and pinned buffers per GPU). With one GPU it is exactly the one-GPU
 //! engine of before.
 
-use super::{Backend, DeviceBench, Engine, GpuSelection, Workload};
-use crate::mode::{Direction, Mode};
+use super::engine::{shifted_by_one_block, xor_in_place, Backend, BlockEngine, DeviceBench, Workload};
+use super::options::{GpuKernel, HostCopies};
+use crate::operation::{Direction, Mode};
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
 use skinny_cuda::{Gpu, GpuError, GpuSet, HostPath, KernelKind, MultiGpuCipher, Op};
+use skinny_exec::GpuSelection;
 
 /// Bytes per call through a GPU engine, per GPU: enough for the transfer
 /// pipeline to split into pieces that overlap copies and kernels, while a few
@@ -25,38 +27,41 @@ pub const GPU_CHUNK_BYTES: usize = 16 << 20;
 pub struct GpuBackend {
     set: GpuSet,
     kind: KernelKind,
-    /// Engines copy through plain pageable copies ([`HostPath::Pageable`]).
-    pageable: bool,
+    /// How engines copy.
+    copies: HostCopies,
 }
 
-/// Opens GPU 0 alone with the paper's kernel (`paper`) or the bitsliced ones.
+/// Opens GPU 0 alone with the `kernel` kernels.
 ///
 /// # Errors
 /// [`Error::Gpu`]: no driver, no NVRTC, no device, or the kernels fail to
 /// compile.
-pub fn open(paper: bool) -> Result<Box<dyn Backend>, Error> {
-    open_set(paper, &GpuSelection::First(1))
+pub fn open(kernel: GpuKernel) -> Result<Box<dyn Backend>, Error> {
+    open_set(kernel, &GpuSelection::First(1))
 }
 
-/// Opens the GPUs `gpus` with the paper's kernel (`paper`) or the bitsliced ones.
+/// Opens the GPUs `gpus` with the `kernel` kernels.
 ///
 /// # Errors
 /// [`Error::Gpu`]: no driver, no NVRTC, no device, a GPU that fails to open;
 /// [`Error::GpuSelection`]: a selection that does not fit this machine.
-pub fn open_set(paper: bool, gpus: &GpuSelection) -> Result<Box<dyn Backend>, Error> {
-    open_set_with(paper, gpus, false)
+pub fn open_set(kernel: GpuKernel, gpus: &GpuSelection) -> Result<Box<dyn Backend>, Error> {
+    open_set_with(kernel, gpus, HostCopies::Fastest)
 }
 
-/// [`open_set`], with engines that copy through plain pageable copies, one
-/// piece at a time (`pageable`), as the paper's program did, instead of the
-/// fastest path: for benchmarks that compare like with like.
+/// [`open_set`], with engines that copy as `copies` says:
+/// [`HostCopies::Pageable`] copies plainly, one piece at a time, as the
+/// paper's program did, for benchmarks that compare like with like.
 ///
 /// # Errors
 /// As [`open_set`].
-pub fn open_set_with(paper: bool, gpus: &GpuSelection, pageable: bool) -> Result<Box<dyn Backend>, Error> {
+pub fn open_set_with(kernel: GpuKernel, gpus: &GpuSelection, copies: HostCopies) -> Result<Box<dyn Backend>, Error> {
     let set = open_gpus(gpus)?;
-    let kind = if paper { KernelKind::Paper } else { KernelKind::Bitsliced };
-    Ok(Box::new(GpuBackend { set, kind, pageable }))
+    let kind = match kernel {
+        GpuKernel::PaperTTable => KernelKind::Paper,
+        GpuKernel::Bitsliced => KernelKind::Bitsliced,
+    };
+    Ok(Box::new(GpuBackend { set, kind, copies }))
 }
 
 /// The GPUs of `gpus` on this machine, each opened once per process.
@@ -94,14 +99,14 @@ impl Backend for GpuBackend {
                 "{}: the paper's T-table CUDA kernel, SKINNY-128 only, NOT constant time (table look-ups indexed by secret data){}{}",
                 self.set.describe(),
                 striped(&self.set),
-                pageable_note(self.pageable)
+                copies_note(self.copies)
             ),
             KernelKind::Bitsliced => {
                 format!(
                     "{}: bitsliced constant-time CUDA kernels, 32 blocks per thread{}{}",
                     self.set.describe(),
                     striped(&self.set),
-                    pageable_note(self.pageable)
+                    copies_note(self.copies)
                 )
             }
         }
@@ -115,12 +120,12 @@ impl Backend for GpuBackend {
         self.kind.supports(variant)
     }
 
-    fn engine_for(&self, cipher: &Skinny, _work: &Workload) -> Result<Box<dyn Engine>, Error> {
+    fn engine_for(&self, cipher: &Skinny, _work: &Workload) -> Result<Box<dyn BlockEngine>, Error> {
         if !self.supports(cipher.variant()) {
             return Err(Error::Unsupported { backend: self.name(), variant: cipher.variant() });
         }
         let mut c = MultiGpuCipher::new(&self.set, self.kind, cipher)?;
-        if self.pageable {
+        if self.copies == HostCopies::Pageable {
             c.set_host_path(HostPath::Pageable);
         }
         Ok(Box::new(GpuEngine { cipher: c }))
@@ -198,11 +203,10 @@ fn striped(set: &GpuSet) -> String {
 }
 
 /// ", plain pageable copies" when the engines copy that way, nothing otherwise.
-fn pageable_note(pageable: bool) -> &'static str {
-    if pageable {
-        ", plain pageable copies"
-    } else {
-        ""
+fn copies_note(copies: HostCopies) -> &'static str {
+    match copies {
+        HostCopies::Pageable => ", plain pageable copies",
+        HostCopies::Fastest => "",
     }
 }
 
@@ -211,7 +215,7 @@ struct GpuEngine {
     cipher: MultiGpuCipher,
 }
 
-impl Engine for GpuEngine {
+impl BlockEngine for GpuEngine {
     fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), Error> {
         let op = match dir {
             Direction::Encrypt => Op::EcbEncrypt,
@@ -241,9 +245,9 @@ impl Engine for GpuEngine {
             self.cipher.run(Op::CbcDecrypt, iv, blocks).map_err(Error::from)
         } else {
             // The paper's kernels: ECB decryption on the GPU, the chaining XOR here.
-            let prev = super::shifted_by_one_block(iv, blocks);
+            let prev = shifted_by_one_block(iv, blocks);
             self.ecb(Direction::Decrypt, blocks)?;
-            super::xor_in_place(blocks, &prev);
+            xor_in_place(blocks, &prev);
             Ok(())
         }
     }
@@ -252,9 +256,9 @@ impl Engine for GpuEngine {
         if self.cipher.has_kernel(Op::CfbDecrypt) {
             self.cipher.run(Op::CfbDecrypt, iv, blocks).map_err(Error::from)
         } else {
-            let mut prev = super::shifted_by_one_block(iv, blocks);
+            let mut prev = shifted_by_one_block(iv, blocks);
             self.ecb(Direction::Encrypt, &mut prev)?;
-            super::xor_in_place(blocks, &prev);
+            xor_in_place(blocks, &prev);
             Ok(())
         }
     }

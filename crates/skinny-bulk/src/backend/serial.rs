@@ -5,8 +5,8 @@
 //! the single-block path (`skinny::hazmat::single`) behind `Skinny::encrypt_block`:
 //! it calls the specification code by name.
 
-use super::{Backend, Engine, Workload};
-use crate::mode::Direction;
+use super::engine::{xor_in_place, Backend, BlockEngine, Workload};
+use crate::operation::Direction;
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::hazmat::{round_tweakeys, spec};
@@ -33,7 +33,7 @@ impl Backend for SerialBackend {
         true
     }
 
-    fn engine_for(&self, cipher: &Skinny, _work: &Workload) -> Result<Box<dyn Engine>, Error> {
+    fn engine_for(&self, cipher: &Skinny, _work: &Workload) -> Result<Box<dyn BlockEngine>, Error> {
         Ok(Box::new(SpecEngine { cipher: cipher.clone() }))
     }
 }
@@ -50,7 +50,7 @@ impl SpecEngine {
     }
 }
 
-impl Engine for SpecEngine {
+impl BlockEngine for SpecEngine {
     fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), Error> {
         for block in blocks.chunks_exact_mut(self.cipher.block_bytes()) {
             match dir {
@@ -69,7 +69,7 @@ impl Engine for SpecEngine {
         for piece in data.chunks_mut(bs) {
             counter.write_block(&mut keystream[..bs]);
             self.encrypt(&mut keystream[..bs]);
-            super::xor_in_place(piece, &keystream[..bs]);
+            xor_in_place(piece, &keystream[..bs]);
             counter.advance(1);
         }
         Ok(())

@@ -74,7 +74,7 @@ pub fn run(plan: &Plan, cipher: &Skinny, out: &mut dyn Write) -> Result<(), CliE
                 }
                 let p = builder.total_bytes(bytes as u64).build()?;
                 let (src, dst) = open_pair(&input, &output).map_err(io_err("the files"))?;
-                stream::pipe(p, src, dst, &PipeOptions::default(), &mut |_| {})?;
+                stream::pipe(p, src, dst, &PipeOptions::default(), None)?;
                 Ok(())
             })?;
             let gbs = bytes as f64 / (ms * 1e-3) / 1e9;

@@ -83,7 +83,7 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
 
     let to_stdout = a.output.as_deref().is_none_or(|p| p.as_os_str() == "-");
     let bar = progress::bar(source.len(), a.quiet, to_stdout);
-    let result = stream::pipe(processor, source, sink, &PipeOptions::default(), &mut |n| bar.inc(n));
+    let result = stream::pipe(processor, source, sink, &PipeOptions::default(), Some(&mut |n| bar.inc(n)));
     bar.finish_and_clear();
     let report = result?;
     if a.verbose {

@@ -1,218 +1,12 @@
-//! The five classic modes as a streaming [`Processor`]: feed any amount of input,
-//! get output as soon as it is safe to give, with memory bounded by what one call
-//! hands in.
-//!
-//! Conventions (as RustCrypto's mode crates and OpenSSL): CTR's IV is one
-//! big-endian integer of a block's width, +1 per block, wrapping modulo 2^n; CFB is
-//! full-block CFB; CTR, CFB and OFB take any length; ECB and CBC pad with PKCS#7
-//! unless told not to.
+//! A mode running over a message, streaming or in place.
 
-use crate::backend::{Backend, Engine, Workload};
-use crate::typed::{typed, SerialStream, Typed};
+use crate::backend::engine::{BlockEngine, CPU_CHUNK_BYTES};
+use crate::operation::{Direction, Mode, Padding};
+use crate::typed::{SerialStream, Typed};
 use crate::Error;
 use cipher::block_padding::{Padding as _, Pkcs7};
 use skinny::counter::Counter;
-use skinny::Skinny;
 use std::fmt;
-use std::str::FromStr;
-
-/// A mode of operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
-    /// Electronic codebook: each block on its own. Parallel both ways.
-    Ecb,
-    /// Counter mode. Parallel both ways.
-    Ctr,
-    /// Cipher block chaining. Serial encryption, parallel decryption.
-    Cbc,
-    /// Full-block cipher feedback. Serial encryption, parallel decryption.
-    Cfb,
-    /// Output feedback. Serial both ways.
-    Ofb,
-}
-
-impl Mode {
-    /// All five.
-    pub const ALL: [Mode; 5] = [Mode::Ecb, Mode::Ctr, Mode::Cbc, Mode::Cfb, Mode::Ofb];
-
-    /// The command-line name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::Ecb => "ecb",
-            Mode::Ctr => "ctr",
-            Mode::Cbc => "cbc",
-            Mode::Cfb => "cfb",
-            Mode::Ofb => "ofb",
-        }
-    }
-
-    /// Whether the mode takes an IV.
-    pub const fn needs_iv(self) -> bool {
-        !matches!(self, Mode::Ecb)
-    }
-
-    /// Whether the mode pads (by default) and needs whole blocks.
-    pub const fn is_block_mode(self) -> bool {
-        matches!(self, Mode::Ecb | Mode::Cbc)
-    }
-
-    /// Whether the backend's engine does the work in this direction (the rest is
-    /// serial by nature and runs on the CPU).
-    pub const fn is_parallel(self, dir: Direction) -> bool {
-        match self {
-            Mode::Ecb | Mode::Ctr => true,
-            Mode::Cbc | Mode::Cfb => matches!(dir, Direction::Decrypt),
-            Mode::Ofb => false,
-        }
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A mode name that is none of [`Mode::ALL`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mode (expected ecb, ctr, cbc, cfb or ofb)")]
-pub struct UnknownMode;
-
-impl FromStr for Mode {
-    type Err = UnknownMode;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Mode::ALL.into_iter().find(|m| m.name().eq_ignore_ascii_case(s.trim())).ok_or(UnknownMode)
-    }
-}
-
-/// Encrypt or decrypt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// Plaintext to ciphertext.
-    Encrypt,
-    /// Ciphertext to plaintext.
-    Decrypt,
-}
-
-impl fmt::Display for Direction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Direction::Encrypt => "encryption",
-            Direction::Decrypt => "decryption",
-        })
-    }
-}
-
-/// Padding of the block modes (ECB and CBC).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Padding {
-    /// PKCS#7, as `openssl enc` pads: 1 to a block's worth of bytes, each holding
-    /// the count. The default of ECB and CBC.
-    Pkcs7,
-    /// None: the input must be whole blocks.
-    None,
-}
-
-/// Sets up a [`Processor`]; from [`Processor::builder`].
-#[derive(Clone, Copy)]
-#[must_use]
-pub struct ProcessorBuilder<'a> {
-    cipher: &'a Skinny,
-    mode: Mode,
-    dir: Direction,
-    iv: Option<&'a [u8]>,
-    padding: Option<Padding>,
-    backend: Option<&'a dyn Backend>,
-    total_bytes: Option<u64>,
-}
-
-impl<'a> ProcessorBuilder<'a> {
-    /// The IV: one block; required by every mode but ECB, refused by ECB.
-    pub fn iv(mut self, iv: &'a [u8]) -> Self {
-        self.iv = Some(iv);
-        self
-    }
-
-    /// The padding of ECB and CBC (default: [`Padding::Pkcs7`]). Refused for the
-    /// stream modes, which never pad.
-    pub fn padding(mut self, padding: Padding) -> Self {
-        self.padding = Some(padding);
-        self
-    }
-
-    /// Who runs the parallel work (default: the `cpu` backend on all cores).
-    pub fn backend(mut self, backend: &'a dyn Backend) -> Self {
-        self.backend = Some(backend);
-        self
-    }
-
-    /// The message's total length, when known: lets `auto` decide early
-    /// whether a GPU can pay for itself.
-    pub fn total_bytes(mut self, total: u64) -> Self {
-        self.total_bytes = Some(total);
-        self
-    }
-
-    /// The processor.
-    ///
-    /// # Errors
-    /// A missing, unwanted or wrong-length IV; padding asked of a stream mode; a
-    /// backend that cannot open an engine for this cipher.
-    pub fn build(self) -> Result<Processor, Error> {
-        let (cipher, mode, dir) = (self.cipher, self.mode, self.dir);
-        let block = cipher.block_bytes();
-        let iv = match (mode.needs_iv(), self.iv) {
-            (true, None) => return Err(Error::IvRequired { mode }),
-            (false, Some(_)) => return Err(Error::IvNotAllowed),
-            (true, Some(iv)) if iv.len() != block => {
-                return Err(Error::IvLength { variant: cipher.variant(), got: iv.len() })
-            }
-            (_, iv) => iv.unwrap_or(&[]).to_vec(),
-        };
-        let pad = match (mode.is_block_mode(), self.padding) {
-            (true, Some(p)) => p == Padding::Pkcs7,
-            (true, None) => true,
-            (false, None) => false,
-            (false, Some(_)) => return Err(Error::PaddingNotApplicable { mode }),
-        };
-        let typed = typed(cipher);
-        let engine = if mode.is_parallel(dir) {
-            let work = Workload { total_bytes: self.total_bytes };
-            Some(match self.backend {
-                Some(b) => b.engine_for(cipher, &work)?,
-                None => crate::backend::default_cpu()?.engine_for(cipher, &work)?,
-            })
-        } else {
-            None
-        };
-        let serial = match (mode, dir) {
-            (Mode::Cbc, Direction::Encrypt) => Some(typed.cbc_encryptor(&iv)),
-            (Mode::Cfb, Direction::Encrypt) => Some(typed.cfb_encryptor(&iv)),
-            (Mode::Ofb, _) => Some(typed.ofb(&iv)),
-            _ => None,
-        };
-        let counter = match mode {
-            Mode::Ctr => {
-                Some(Counter::from_block(&iv).map_err(|e| Error::IvLength { variant: cipher.variant(), got: e.got })?)
-            }
-            _ => None,
-        };
-        Ok(Processor {
-            mode,
-            dir,
-            pad,
-            block,
-            typed,
-            engine,
-            serial,
-            counter,
-            chain: iv,
-            pending: Vec::new(),
-            total_in: 0,
-            ended: false,
-        })
-    }
-}
 
 /// A mode running over a message: streaming ([`Processor::update`] /
 /// [`Processor::finish`]), in place ([`Processor::apply_in_place`] /
@@ -232,37 +26,33 @@ impl<'a> ProcessorBuilder<'a> {
 /// assert_eq!(buf, b"hello, world");
 /// ```
 pub struct Processor {
-    mode: Mode,
-    dir: Direction,
-    pad: bool,
-    block: usize,
-    typed: Box<dyn Typed>,
-    engine: Option<Box<dyn Engine>>,
-    serial: Option<Box<dyn SerialStream>>,
+    pub(super) mode: Mode,
+    pub(super) dir: Direction,
+    /// [`Padding::None`] for the stream modes, which never pad.
+    pub(super) pad: Padding,
+    pub(super) block: usize,
+    pub(super) typed: Box<dyn Typed>,
+    pub(super) engine: Option<Box<dyn BlockEngine>>,
+    pub(super) serial: Option<Box<dyn SerialStream>>,
     /// CTR: the counter of the next block.
-    counter: Option<Counter>,
+    pub(super) counter: Option<Counter>,
     /// CBC/CFB decryption: the last ciphertext block.
-    chain: Vec<u8>,
+    pub(super) chain: Vec<u8>,
     /// Input not processed yet: a partial block, or the block held back for
     /// unpadding.
-    pending: Vec<u8>,
-    total_in: u64,
+    pub(super) pending: Vec<u8>,
+    pub(super) total_in: u64,
     /// A partial block was processed: the stream is over.
-    ended: bool,
+    pub(super) ended: bool,
 }
 
 impl fmt::Debug for Processor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Processor {{ mode: {}, dir: {:?}, pad: {}, .. }}", self.mode, self.dir, self.pad)
+        write!(f, "Processor {{ mode: {}, dir: {:?}, pad: {:?}, .. }}", self.mode, self.dir, self.pad)
     }
 }
 
 impl Processor {
-    /// Starts setting up `mode` in direction `dir` for `cipher`.
-    pub fn builder(cipher: &Skinny, mode: Mode, dir: Direction) -> ProcessorBuilder<'_> {
-        ProcessorBuilder { cipher, mode, dir, iv: None, padding: None, backend: None, total_bytes: None }
-    }
-
     /// The block size in bytes.
     pub fn block_bytes(&self) -> usize {
         self.block
@@ -280,13 +70,13 @@ impl Processor {
 
     /// Whether PKCS#7 padding is added (encryption) or removed (decryption).
     pub fn pads(&self) -> bool {
-        self.pad
+        self.pad == Padding::Pkcs7
     }
 
     /// Bytes per call that keep the backend at its speed (whole blocks): what the
     /// stream adapters read at a time.
     pub fn preferred_chunk(&self) -> usize {
-        let chunk = self.engine.as_ref().map_or(crate::backend::CPU_CHUNK_BYTES, |e| e.preferred_chunk());
+        let chunk = self.engine.as_ref().map_or(CPU_CHUNK_BYTES, |e| e.preferred_chunk());
         (chunk / self.block).max(1) * self.block
     }
 
@@ -296,7 +86,7 @@ impl Processor {
         self.engine.as_ref().map(|e| e.name())
     }
 
-    /// What the engine did so far, in one line ([`Engine::report`]); `None` for
+    /// What the engine did so far, in one line ([`BlockEngine::report`]); `None` for
     /// the serial modes.
     pub fn engine_report(&self) -> Option<String> {
         self.engine.as_ref().map(|e| e.report())
@@ -313,7 +103,7 @@ impl Processor {
         self.total_in += input.len() as u64;
         let have = self.pending.len() + input.len();
         let mut keep = have % self.block;
-        if keep == 0 && have > 0 && self.pad && self.dir == Direction::Decrypt {
+        if keep == 0 && have > 0 && self.pad == Padding::Pkcs7 && self.dir == Direction::Decrypt {
             // The last block carries the padding: hold it back until finish().
             keep = self.block;
         }
@@ -398,12 +188,12 @@ impl Processor {
         }
         match (self.mode.is_block_mode(), self.dir, self.pad) {
             (false, _, _) => self.apply_in_place(buf),
-            (true, Direction::Encrypt, true) => {
+            (true, Direction::Encrypt, Padding::Pkcs7) => {
                 let n = self.block - buf.len() % self.block;
                 buf.resize(buf.len() + n, n as u8);
                 self.apply_in_place(buf)
             }
-            (true, Direction::Decrypt, true) => {
+            (true, Direction::Decrypt, Padding::Pkcs7) => {
                 let total = self.total_in + buf.len() as u64;
                 if !total.is_multiple_of(self.block as u64) {
                     return Err(Error::NotWholeBlocks { block: self.block, len: total });
@@ -430,7 +220,7 @@ impl Processor {
                     }
                 }
             }
-            (true, _, false) => self.apply_in_place(buf),
+            (true, _, Padding::None) => self.apply_in_place(buf),
         }
     }
 
