@@ -11,7 +11,7 @@ g++ -std=c++17 -O2 -Wno-unknown-pragmas -DSKINNY_MAX_ROUNDS=56 -DSKINNY_BS_THREA
 "$tmp/hostsim" "$tmp"/*.txt
 # The lab kernels: experiments with a tweakey per query, hits against the
 # specification code.
-cargo run -q --release --example hostsim_lab_vectors -p skinny-cuda -- "$tmp/lab-vectors.txt"
+cargo run -q --release --example hostsim_lab_vectors -p skinny-lab --features cuda -- "$tmp/lab-vectors.txt"
 g++ -std=c++17 -O2 -Wno-unknown-pragmas -DSKINNY_MAX_ROUNDS=56 -DSKINNY_BS_THREADS=128 -DSKINNY_PAPER_THREADS=512 -DSKINNY_LAB_THREADS=32 -o "$tmp/hostsim-lab" crates/skinny-cuda/hostsim/lab.cpp
 "$tmp/hostsim-lab" "$tmp/lab-vectors.txt"
 # The AEAD kernels: runs of blocks with a counter per block, outputs and sums

@@ -18,8 +18,11 @@
 //!   each block's TK1, everything else shared), for `skinny-aead`.
 //! - [`multi`]: several GPUs of one host: a [`GpuSet`] and [`MultiGpuCipher`],
 //!   host-to-host work striped over them.
-//! - [`lab`]: the experiments of `skinny-lab` on the GPU (`lab.cu`: reduced
-//!   rounds, a tweakey per query scheduled on the device).
+//! - `lab.cu` (in [`kernels`]: [`kernels::LAB`], [`kernels::lab_entry_point`]):
+//!   the experiments of `skinny-lab` on the GPU (reduced rounds, a tweakey per
+//!   query scheduled on the device); their host code (tables, launches) is
+//!   `skinny-lab`'s, which loads the kernels with [`Gpu::load_module`] and
+//!   fills their constants with [`upload_constants`].
 
 #![warn(missing_docs)]
 
@@ -29,7 +32,6 @@ pub mod constants;
 pub mod device;
 mod error;
 pub mod kernels;
-pub mod lab;
 pub mod multi;
 mod nvrtc;
 mod resident;
@@ -45,3 +47,21 @@ pub use error::GpuError;
 pub use kernels::{KernelKind, KernelSource, LabExperiment, Op};
 pub use multi::{GpuSet, MultiGpuCipher};
 pub use transfer::HostPath;
+
+use cudarc::driver::{CudaModule, CudaStream};
+use std::sync::Arc;
+
+/// Writes each symbol into `module`'s `__constant__` memory through `stream`
+/// and waits: for crates that load kernels of their own from the registry
+/// (the lab's) and launch them themselves.
+///
+/// # Errors
+/// A symbol the module lacks or smaller than its data
+/// ([`GpuError::ConstantSize`]); a copy that fails.
+pub fn upload_constants(
+    module: &Arc<CudaModule>,
+    stream: &Arc<CudaStream>,
+    symbols: &[constants::Symbol],
+) -> Result<(), GpuError> {
+    cipher::upload(module, stream, symbols)
+}

@@ -7,7 +7,7 @@
 //! (CPU_LOG2_QUERIES = 0: GPU only)
 
 use skinny::Variant;
-use skinny_cuda::lab::{LabKernel, LabQuery, LabSetup};
+use skinny_lab::gpu::{KernelQuery, KernelSetup, QueryKernel};
 use skinny_lab::{Boomerang, Common, Control, Differential};
 
 fn main() {
@@ -39,12 +39,12 @@ fn main() {
         for (what, query) in [
             (
                 "differential",
-                LabQuery::Differential { dp: one(0), dc: one(3), dc_mask: vec![0xff; 16], dk: dk.clone() },
+                KernelQuery::Differential { dp: one(0), dc: one(3), dc_mask: vec![0xff; 16], dk: dk.clone() },
             ),
-            ("boomerang", LabQuery::Boomerang { dp: one(0), dc: one(3), dk1: dk.clone(), dk2: dk.clone() }),
+            ("boomerang", KernelQuery::Boomerang { dp: one(0), dc: one(3), dk1: dk.clone(), dk2: dk.clone() }),
         ] {
-            let setup = LabSetup { variant: v, rounds: 18, key_every: 1, plain_state: 1, key_state: 2, query };
-            if let Ok(k) = LabKernel::new(g, setup) {
+            let setup = KernelSetup { variant: v, rounds: 18, key_every: 1, plain_state: 1, key_state: 2, query };
+            if let Ok(k) = QueryKernel::new(g, setup) {
                 if let Some((regs, spill)) = k.kernel_resources() {
                     println!("{what} kernel: {regs} registers a thread, {spill} bytes of spills");
                 }

@@ -50,7 +50,7 @@ impl CounterRng {
     }
 
     /// The seeded state of `stream`, from which every item is drawn: what the
-    /// GPU kernels are given to draw the same words (`skinny_cuda::lab`).
+    /// GPU kernels are given to draw the same words (the `gpu` module).
     pub fn stream_state(&self, stream: Stream) -> u64 {
         mix64(self.seed ^ stream.domain())
     }

@@ -133,12 +133,12 @@ fn a_stopped_run_reports_what_it_did() {
 
 /// Every GPU, and every GPU plus GPU 0 again (so striping is checked on a
 /// machine with one GPU too), or None on a machine without one.
-fn gpu_sets() -> Option<Vec<skinny_lab::gpu::GpuSet>> {
+fn gpu_sets() -> Option<Vec<skinny_cuda::GpuSet>> {
     let g = gpu()?;
-    let all = skinny_lab::gpu::GpuSet::all().expect("every GPU opens when GPU 0 does");
+    let all = skinny_cuda::GpuSet::all().expect("every GPU opens when GPU 0 does");
     let mut doubled = all.gpus().to_vec();
     doubled.push(g);
-    Some(vec![all, skinny_lab::gpu::GpuSet::from_gpus(doubled).unwrap()])
+    Some(vec![all, skinny_cuda::GpuSet::from_gpus(doubled).unwrap()])
 }
 
 #[test]

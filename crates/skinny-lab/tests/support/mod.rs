@@ -4,6 +4,6 @@
 /// skipped test is visible); with `SKINNY_REQUIRE_GPU=1` (the GPU machines) a
 /// missing GPU is a failure instead.
 #[cfg(feature = "cuda")]
-pub fn gpu() -> Option<std::sync::Arc<skinny_lab::gpu::Gpu>> {
-    skinny_test_support::gpu::or_skip(skinny_lab::gpu::Gpu::first)
+pub fn gpu() -> Option<std::sync::Arc<skinny_cuda::Gpu>> {
+    skinny_test_support::gpu::or_skip(skinny_cuda::Gpu::first)
 }

@@ -3,26 +3,23 @@
 //! kernels' `__constant__` tables and the query indices that hit, found here
 //! with the specification code, query by query. No GPU needed.
 //!
-//! `cargo run --example hostsim_lab_vectors -- OUT_FILE`
+//! `cargo run -p skinny-lab --features cuda --example hostsim_lab_vectors -- OUT_FILE`
 
 use skinny::hazmat::spec::round::{mix_columns, shift_rows};
 use skinny::hazmat::spec::tweakey::load_tk;
 use skinny::hazmat::spec::{pack_cells, CellWidth};
 use skinny::{Skinny, Variant};
-use skinny_cuda::lab::{lab_symbols, LabQuery, LabSetup};
+use skinny_lab::gpu::{kernel_constants, KernelQuery, KernelSetup};
+use skinny_lab::rng::mix64;
 use std::fmt::Write as _;
 
-/// SplitMix64's finalizer and the generator skinny-lab defines (rng.rs).
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
+/// Item `index` of the stream whose seeded state is `state`, as
+/// [`skinny_lab::rng::CounterRng`] draws it (here from a state given outright,
+/// as the kernels are).
 fn item(state: u64, index: u64, len: usize) -> Vec<u8> {
-    let i = mix(state ^ index);
+    let i = mix64(state ^ index);
     (0..len.div_ceil(8) as u64)
-        .flat_map(|w| mix(i ^ (w + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)).to_le_bytes())
+        .flat_map(|w| mix64(i ^ (w + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)).to_le_bytes())
         .take(len)
         .collect()
 }
@@ -54,7 +51,7 @@ fn xor(a: &[u8], b: &[u8]) -> Vec<u8> {
 }
 
 /// The queries of `setup` that hit, start .. start + count, by the specification code.
-fn hits(setup: &LabSetup, start: u64, count: u64) -> Vec<u64> {
+fn hits(setup: &KernelSetup, start: u64, count: u64) -> Vec<u64> {
     let v = setup.variant;
     let cipher = |k: &[u8]| Skinny::with_rounds(v, k, setup.rounds).expect("lengths");
     let mut out = Vec::new();
@@ -62,14 +59,14 @@ fn hits(setup: &LabSetup, start: u64, count: u64) -> Vec<u64> {
         let p = item(setup.plain_state, q, v.block_bytes());
         let k = item(setup.key_state, q / setup.key_every, v.tweakey_bytes());
         let hit = match &setup.query {
-            LabQuery::Differential { dp, dc, dc_mask, dk } => {
+            KernelQuery::Differential { dp, dc, dc_mask, dk } => {
                 let mut c1 = p.clone();
                 cipher(&k).encrypt_block(&mut c1);
                 let mut c2 = xor(&p, dp);
                 cipher(&xor(&k, dk)).encrypt_block(&mut c2);
                 (0..c1.len()).all(|i| (c1[i] ^ c2[i]) & dc_mask[i] == dc[i] & dc_mask[i])
             }
-            LabQuery::Boomerang { dp, dc, dk1, dk2 } => {
+            KernelQuery::Boomerang { dp, dc, dk1, dk2 } => {
                 let k2 = xor(&k, dk1);
                 let mut x1 = p.clone();
                 cipher(&k).encrypt_block(&mut x1);
@@ -118,7 +115,7 @@ fn main() {
     for v in Variant::ALL {
         let (bb, tk) = (v.block_bytes(), v.tweakey_bytes());
         let cell_mask = if v.cell_width() == CellWidth::Byte { 0xff } else { 0xf };
-        let mut cases: Vec<(usize, u64, LabQuery)> = Vec::new();
+        let mut cases: Vec<(usize, u64, KernelQuery)> = Vec::new();
         for (rounds, key_every) in [(1, 1), (2, 3), (7, 64), (v.rounds(), 5)] {
             // About 4 ciphertext bits compared: hits are frequent.
             let dc_mask = rng.sparse(bb, 4);
@@ -126,7 +123,7 @@ fn main() {
             cases.push((
                 rounds,
                 key_every,
-                LabQuery::Differential { dp: rng.sparse(bb, 2), dc, dc_mask, dk: rng.sparse(tk, 3) },
+                KernelQuery::Differential { dp: rng.sparse(bb, 2), dc, dc_mask, dk: rng.sparse(tk, 3) },
             ));
         }
         for rounds in [1, 7, v.rounds()] {
@@ -135,7 +132,7 @@ fn main() {
             cases.push((
                 rounds,
                 1,
-                LabQuery::Boomerang {
+                KernelQuery::Boomerang {
                     dp: rng.sparse(bb, 3),
                     dc: vec![0; bb],
                     dk1: rng.sparse(tk, 5),
@@ -150,13 +147,13 @@ fn main() {
             let mut dp = vec![0u8; bb];
             dp[0] = if v.cell_width() == CellWidth::Byte { a } else { a << 4 };
             let dc = one_round_dc(v, &dk2, b);
-            cases.push((1, key_every, LabQuery::Boomerang { dp, dc, dk1: rng.bytes(tk), dk2 }));
+            cases.push((1, key_every, KernelQuery::Boomerang { dp, dc, dk1: rng.bytes(tk), dk2 }));
         }
         // Two rounds, everything random: whatever the specification says.
         cases.push((
             2,
             2,
-            LabQuery::Boomerang {
+            KernelQuery::Boomerang {
                 dp: rng.sparse(bb, 1),
                 dc: rng.sparse(bb, 1),
                 dk1: rng.sparse(tk, 1),
@@ -165,11 +162,11 @@ fn main() {
         ));
         for (rounds, key_every, query) in cases {
             let exp = match query {
-                LabQuery::Differential { .. } => "differential",
-                LabQuery::Boomerang { .. } => "boomerang",
+                KernelQuery::Differential { .. } => "differential",
+                KernelQuery::Boomerang { .. } => "boomerang",
             };
             let setup =
-                LabSetup { variant: v, rounds, key_every, plain_state: rng.next(), key_state: rng.next(), query };
+                KernelSetup { variant: v, rounds, key_every, plain_state: rng.next(), key_state: rng.next(), query };
             let _ = writeln!(
                 out,
                 "lab {} {} {} {} {} {} {} {} {}",
@@ -183,7 +180,7 @@ fn main() {
                 setup.key_state,
                 count
             );
-            for s in lab_symbols(&setup).expect("valid setup") {
+            for s in kernel_constants(&setup).expect("valid setup") {
                 let words: Vec<String> = s.words.iter().map(|w| format!("{w:x}")).collect();
                 let _ = writeln!(out, "sym {} {} {}", s.name, words.len(), words.join(" "));
             }

@@ -2,11 +2,13 @@
 //! the CPU (the kernels draw them from the same generator), so the same counts
 //! and the same right pairs, whatever runs them.
 //!
-//! The kernels (`skinny_cuda::lab`) give each query its own tweakey and only
-//! count: a launch returns its hits and, while right pairs are still wanted,
-//! the query indices of its hits. Each kept hit is then recomputed here with
-//! the one-block specification code, which must agree: the pairs shown are the
-//! CPU's, and a GPU that counts wrongly is caught on every pair it shows.
+//! The kernels (`kernels/lab.cu` in `skinny-cuda`; their tables in
+//! [`kernel_constants`], a loaded experiment in [`QueryKernel`]) give each
+//! query its own tweakey and only count: a launch returns its hits and, while
+//! right pairs are still wanted, the query indices of its hits. Each kept hit
+//! is then recomputed here with the one-block specification code, which must
+//! agree: the pairs shown are the CPU's, and a GPU that counts wrongly is
+//! caught on every pair it shows.
 //!
 //! On several GPUs ([`Differential::run_gpus`], [`Boomerang::run_gpus`]) the
 //! shard's query range is cut into contiguous, disjoint ranges, one per GPU
@@ -15,15 +17,23 @@
 //! whole range in index order: the same outcome as one GPU or the CPU, for
 //! any number of GPUs.
 
+mod kernel;
+mod tables;
+
+pub use kernel::{LaunchCounts, QueryKernel, LAUNCH_QUERIES};
+pub use tables::{kernel_constants, shared_bytes, warps_per_block, KernelQuery, KernelSetup, LfsrStep, TweakeyLayout};
+
+use crate::boomerang::{Boomerang, Quartet};
+use crate::common::Common;
+use crate::control::Control;
+use crate::differential::{Differential, Pair};
+use crate::error::LabError;
+use crate::outcome::{Outcome, Witness};
 use crate::rng::{CounterRng, Stream};
-use crate::{Boomerang, Common, Control, Differential, LabError, Outcome, Pair, Quartet, Witness};
-use skinny_cuda::lab::{LabKernel, LabQuery, LabSetup};
+use skinny_cuda::{Gpu, GpuError, GpuSet};
 use std::ops::Range;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
-
-pub use skinny_cuda::{Gpu, GpuError, GpuSet};
 
 /// Hit indices kept per launch while right pairs are wanted; a launch with
 /// more hits than this is searched again in parts (see [`first_hits`]).
@@ -31,8 +41,8 @@ const RECORD: u32 = 4096;
 
 impl Differential {
     /// The experiment as the GPU kernels take it.
-    fn gpu_query(&self) -> LabQuery {
-        LabQuery::Differential {
+    fn gpu_query(&self) -> KernelQuery {
+        KernelQuery::Differential {
             dp: self.dp.clone(),
             dc: self.dc.clone(),
             dc_mask: self.dc_mask.clone(),
@@ -65,8 +75,13 @@ impl Differential {
 
 impl Boomerang {
     /// The experiment as the GPU kernels take it.
-    fn gpu_query(&self) -> LabQuery {
-        LabQuery::Boomerang { dp: self.dp.clone(), dc: self.dc.clone(), dk1: self.dk1.clone(), dk2: self.dk2.clone() }
+    fn gpu_query(&self) -> KernelQuery {
+        KernelQuery::Boomerang {
+            dp: self.dp.clone(),
+            dc: self.dc.clone(),
+            dk1: self.dk1.clone(),
+            dk2: self.dk2.clone(),
+        }
     }
 
     /// [`Boomerang::run_with`] on `gpu`.
@@ -122,7 +137,7 @@ struct Part<W> {
 /// The shard's queries over every GPU of `gpus`, one range and thread each.
 fn run_set<W: Witness>(
     common: &Common,
-    query: &LabQuery,
+    query: &KernelQuery,
     gpus: &GpuSet,
     control: &Control,
     witness: &(dyn Fn(u64) -> Option<W> + Sync),
@@ -141,7 +156,7 @@ fn run_set<W: Witness>(
                 let r = r.clone();
                 sc.spawn(move || {
                     run_range(common, query.clone(), gpu, control, r, witness).map_err(|e| match e {
-                        LabError::Gpu(g) => LabError::Gpu(GpuError::on_device(gpu.ordinal(), g)),
+                        LabError::Gpu(g) => GpuError::on_device(gpu.ordinal(), g.gpu_error().clone()).into(),
                         e => e,
                     })
                 })
@@ -149,7 +164,7 @@ fn run_set<W: Witness>(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or(Err(LabError::Gpu(GpuError::Internal("a GPU thread panicked")))))
+            .map(|h| h.join().unwrap_or_else(|_| Err(GpuError::Internal("a GPU thread panicked").into())))
             .collect()
     });
     let (mut queries, mut hits, mut right, mut complete) = (0u64, 0u64, Vec::new(), true);
@@ -176,7 +191,7 @@ fn run_set<W: Witness>(
 /// Runs this shard's queries in launches, checking for a stop between them.
 fn run<W: Witness>(
     common: &Common,
-    query: LabQuery,
+    query: KernelQuery,
     gpu: &Arc<Gpu>,
     control: &Control,
     witness: impl Fn(u64) -> Option<W>,
@@ -197,14 +212,14 @@ fn run<W: Witness>(
 /// Runs queries `range` on `gpu` in launches, checking for a stop between them.
 fn run_range<W: Witness>(
     common: &Common,
-    query: LabQuery,
+    query: KernelQuery,
     gpu: &Arc<Gpu>,
     control: &Control,
     range: Range<u64>,
     witness: impl Fn(u64) -> Option<W>,
 ) -> Result<Part<W>, LabError> {
     let rng = CounterRng::new(common.seed);
-    let setup = LabSetup {
+    let setup = KernelSetup {
         variant: common.variant,
         rounds: common.rounds,
         key_every: common.key_every,
@@ -212,7 +227,7 @@ fn run_range<W: Witness>(
         key_state: rng.stream_state(Stream::Key),
         query,
     };
-    let mut kernel = LabKernel::new(gpu, setup)?;
+    let mut kernel = QueryKernel::new(gpu, setup)?;
     let step = kernel.launch_queries();
     let (mut q, mut hits) = (range.start, 0u64);
     let mut right: Vec<W> = Vec::new();
@@ -229,7 +244,7 @@ fn run_range<W: Witness>(
                 right.push(witness(i).ok_or(LabError::GpuMismatch { query: i })?);
             }
         }
-        control.done.fetch_add(n, Ordering::Relaxed);
+        control.add_done(n);
         q += n;
     }
     Ok(Part { queries: q - range.start, hits, right, complete: q >= range.end })
@@ -239,7 +254,7 @@ fn run_range<W: Witness>(
 /// more hits than it could record: the range again in 16 parts, in order,
 /// each recorded in full or split again (a part of at most [`RECORD`] queries
 /// cannot overflow). Counts of these launches are not added again.
-fn first_hits(kernel: &mut LabKernel, start: u64, n: u64, wanted: usize) -> Result<Vec<u64>, LabError> {
+fn first_hits(kernel: &mut QueryKernel, start: u64, n: u64, wanted: usize) -> Result<Vec<u64>, LabError> {
     let cap = RECORD.max(wanted as u32);
     let part = n.div_ceil(16).max(1);
     let mut found = Vec::new();

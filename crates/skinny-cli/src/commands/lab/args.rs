@@ -1,0 +1,285 @@
+//! `skinny lab`'s arguments, and the experiment and hardware they ask for as
+//! the library's types (checked: every refusal is one usage line naming the
+//! option).
+
+use crate::cli::{gpus_parser, threads_parser, CipherName, Trimmed};
+use crate::error::CliError;
+use clap::{Args, Subcommand};
+use skinny::Variant;
+use skinny_bulk::backend::GpuSelection;
+use skinny_lab::{Boomerang, Common, Differential, Experiment, Hardware, LabError, Shard};
+use std::path::PathBuf;
+
+/// Examples shown under `skinny lab --help`.
+const LAB_EXAMPLES: &str = "\
+Examples:
+  # 2^24 queries of a 1-round SKINNY-64-64 differential, a key every 4096:
+  skinny lab differential --cipher skinny-64-64 --rounds 1 --dp 1000000000000000 \\
+      --dc 3000300000003000 --queries 16777216
+  # Shard 3 of 8 of a boomerang as JSON, then the merge of all eight:
+  skinny lab boomerang --cipher skinny-128-256 --rounds 6 --dp ... --dc ... --queries 1e9 \\
+      --shard 3/8 --json > part3.json
+  skinny lab merge part*.json";
+
+/// `skinny lab ...`.
+#[derive(Debug, Args)]
+#[command(after_help = LAB_EXAMPLES)]
+pub struct LabArgs {
+    /// Which experiment.
+    #[command(subcommand)]
+    pub command: LabCommand,
+}
+
+/// The lab's subcommands.
+#[derive(Debug, Subcommand)]
+pub enum LabCommand {
+    /// Count pairs with (E_K(P) ^ E_{K^dk}(P ^ dp)) & mask == dc & mask.
+    Differential(DifferentialArgs),
+    /// Count returning related-tweakey boomerang quartets.
+    Boomerang(BoomerangArgs),
+    /// Combine the JSON reports of shards of one experiment.
+    Merge(MergeArgs),
+}
+
+/// Options of both experiments.
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    /// The SKINNY variant.
+    #[arg(short, long, default_value = "skinny-128-256", value_name = "CIPHER", ignore_case = true,
+          value_parser = Trimmed::<CipherName>::new())]
+    pub cipher: CipherName,
+
+    /// Rounds, 1 to the cipher's full count.
+    #[arg(long, value_name = "R")]
+    pub rounds: usize,
+
+    /// The plaintext difference in hex, one block.
+    #[arg(long, value_name = "HEX")]
+    pub dp: String,
+
+    /// The ciphertext difference in hex, one block.
+    #[arg(long, value_name = "HEX")]
+    pub dc: String,
+
+    /// Queries in the whole run (all shards together); `1e9` and `2^30` work too.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub queries: u64,
+
+    /// A fresh random key every K queries (K = 1: a new tweakey for every
+    /// query). On the GPU every K runs at nearly the same speed; on the CPU
+    /// small K cost more (each query's tweakey schedule is computed).
+    #[arg(long, value_name = "K", default_value = "4096", value_parser = parse_count)]
+    pub key_every: u64,
+
+    /// The random generator's seed: same seed, same queries, same counts.
+    #[arg(long, value_name = "S", default_value = "0")]
+    pub seed: u64,
+
+    /// Run only shard I of N (0-based): a contiguous range of the key groups.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<ShardArg>,
+
+    /// Show (and put in the JSON) the first N right pairs or quartets.
+    #[arg(long, value_name = "N", default_value = "0")]
+    pub show: usize,
+
+    /// One JSON object on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Worker threads of the cpu backend, 1 to 1024 (default: all cores).
+    #[arg(long, value_name = "N", value_parser = threads_parser())]
+    pub threads: Option<usize>,
+
+    /// Where the queries run: the bitsliced CPU code, an NVIDIA GPU, or auto
+    /// (the GPU when one opens and the shard has at least 2^26 queries). Every
+    /// backend counts the same queries: same counts, same right pairs.
+    #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND")]
+    pub backend: LabBackendName,
+
+    /// GPUs of the gpu and auto backends: all, a count N (the first N), or GPU
+    /// numbers such as 0,2 (one GPU: 1,). The queries are split into one range
+    /// per GPU: same counts, same right pairs, whatever the number of GPUs.
+    #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
+    pub gpus: GpuSelection,
+}
+
+/// `--backend` of the lab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabBackendName {
+    /// The GPU for big shards when one opens, else the CPU.
+    Auto,
+    /// The bitsliced CPU code on every core.
+    Cpu,
+    /// An NVIDIA GPU (an error if none can be used).
+    Gpu,
+}
+
+/// `skinny lab differential`.
+#[derive(Debug, Args)]
+pub struct DifferentialArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// The tweakey difference in hex (the whole tweakey; default zero).
+    #[arg(long, value_name = "HEX")]
+    pub dk: Option<String>,
+
+    /// Which ciphertext bits must match, in hex (default all).
+    #[arg(long, value_name = "HEX")]
+    pub dc_mask: Option<String>,
+}
+
+/// `skinny lab boomerang`.
+#[derive(Debug, Args)]
+pub struct BoomerangArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// The upper trail's tweakey difference (K2 = K1 ^ dk1; default zero).
+    #[arg(long, value_name = "HEX")]
+    pub dk1: Option<String>,
+
+    /// The lower trail's tweakey difference (K3 = K1 ^ dk2, K4 = K2 ^ dk2; default zero).
+    #[arg(long, value_name = "HEX")]
+    pub dk2: Option<String>,
+}
+
+/// `skinny lab merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// JSON reports written by `--json` (or by an earlier merge).
+    #[arg(value_name = "FILES", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// One JSON object on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--shard I/N`.
+#[derive(Clone, Copy, Debug)]
+pub struct ShardArg(Shard);
+
+fn parse_shard(s: &str) -> Result<ShardArg, String> {
+    let (i, n) = s.trim().split_once('/').ok_or("expected I/N, such as 0/8")?;
+    let i: u64 = i.trim().parse().map_err(|_| "I in I/N must be a whole number")?;
+    let n: u64 = n.trim().parse().map_err(|_| "N in I/N must be a whole number")?;
+    Shard::new(i, n).map(ShardArg).map_err(|_| format!("shard {i}/{n}: need N >= 1 and 0 <= I < N"))
+}
+
+/// A count: decimal, `1e9`-style or `2^30`-style, at least 1.
+fn parse_count(s: &str) -> Result<u64, String> {
+    let s = s.trim().replace('_', "");
+    let v = if let Some((b, e)) = s.split_once('^') {
+        let b: u64 = b.parse().map_err(|_| format!("bad base in {s}"))?;
+        let e: u32 = e.parse().map_err(|_| format!("bad exponent in {s}"))?;
+        b.checked_pow(e).ok_or_else(|| format!("{s} is too large"))?
+    } else if let Some((m, e)) = s.split_once(['e', 'E']) {
+        let m: u64 = m.parse().map_err(|_| format!("bad mantissa in {s}"))?;
+        let e: u32 = e.parse().map_err(|_| format!("bad exponent in {s}"))?;
+        10u64.checked_pow(e).and_then(|p| p.checked_mul(m)).ok_or_else(|| format!("{s} is too large"))?
+    } else {
+        s.parse().map_err(|_| format!("{s} is not a whole number"))?
+    };
+    if v == 0 {
+        return Err("must be at least 1".into());
+    }
+    Ok(v)
+}
+
+/// A hex value of exactly `len` bytes, or a one-line usage error naming the option.
+fn hex_of(option: &str, s: &str, len: usize, variant: Variant, what: &str) -> Result<Vec<u8>, CliError> {
+    let t = s.trim();
+    let t = t.strip_prefix("0x").unwrap_or(t);
+    let v = hex::decode(t).map_err(|_| CliError::Usage(format!("{option}: not hex (0-9, a-f, an even count)")))?;
+    if v.len() != len {
+        return Err(CliError::Usage(format!(
+            "{option} must be {len} bytes ({} hex digits, {what}) for {variant}, got {}",
+            2 * len,
+            crate::error::count(v.len() as u64, "byte")
+        )));
+    }
+    Ok(v)
+}
+
+fn common(a: &CommonArgs) -> Result<(Common, Vec<u8>, Vec<u8>), CliError> {
+    let variant = Variant::from(a.cipher);
+    let block = variant.block_bytes();
+    let dp = hex_of("--dp", &a.dp, block, variant, "one block")?;
+    let dc = hex_of("--dc", &a.dc, block, variant, "one block")?;
+    let mut c = Common::new(variant, a.rounds, a.queries);
+    c.key_every = a.key_every;
+    c.seed = a.seed;
+    c.shard = a.shard.map_or(Shard::WHOLE, |s| s.0);
+    c.show = a.show;
+    Ok((c, dp, dc))
+}
+
+/// The experiment of `skinny lab differential`, checked.
+pub(super) fn differential(a: &DifferentialArgs) -> Result<Experiment, CliError> {
+    let (c, dp, dc) = common(&a.common)?;
+    let variant = c.variant;
+    let mut exp = Differential::new(c, dp, dc);
+    if let Some(dk) = &a.dk {
+        exp.dk = hex_of("--dk", dk, variant.tweakey_bytes(), variant, "the whole tweakey")?;
+    }
+    if let Some(m) = &a.dc_mask {
+        exp.dc_mask = hex_of("--dc-mask", m, variant.block_bytes(), variant, "one block")?;
+    }
+    exp.check().map_err(refused)?;
+    Ok(exp.into())
+}
+
+/// The experiment of `skinny lab boomerang`, checked.
+pub(super) fn boomerang(a: &BoomerangArgs) -> Result<Experiment, CliError> {
+    let (c, dp, dc) = common(&a.common)?;
+    let variant = c.variant;
+    let mut exp = Boomerang::new(c, dp, dc);
+    if let Some(dk) = &a.dk1 {
+        exp.dk1 = hex_of("--dk1", dk, variant.tweakey_bytes(), variant, "the whole tweakey")?;
+    }
+    if let Some(dk) = &a.dk2 {
+        exp.dk2 = hex_of("--dk2", dk, variant.tweakey_bytes(), variant, "the whole tweakey")?;
+    }
+    exp.check().map_err(refused)?;
+    Ok(exp.into())
+}
+
+/// A parameter the library refused (rounds, a length, a shard): the user's to fix.
+fn refused(e: LabError) -> CliError {
+    CliError::Usage(e.to_string())
+}
+
+/// The hardware `--backend`, `--threads` and `--gpus` ask for.
+pub(super) fn hardware(a: &CommonArgs) -> Hardware {
+    let threads = a.threads;
+    let gpus = a.gpus.clone();
+    match a.backend {
+        LabBackendName::Auto => Hardware::Auto { threads, gpus },
+        LabBackendName::Cpu => Hardware::Cpu { threads },
+        LabBackendName::Gpu => Hardware::Gpu { gpus },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backend_help_tells_the_rule_of_auto() {
+        // `--backend`'s help says "at least 2^26 queries": the library's rule.
+        assert_eq!(skinny_lab::AUTO_GPU_QUERIES, 1 << 26);
+    }
+
+    #[test]
+    fn counts_in_every_spelling() {
+        assert_eq!(parse_count("1e9"), Ok(1_000_000_000));
+        assert_eq!(parse_count("2^30"), Ok(1 << 30));
+        assert_eq!(parse_count(" 1_000 "), Ok(1000));
+        assert!(parse_count("0").is_err());
+        assert!(parse_count("2^64").is_err());
+        assert!(parse_shard("3/3").is_err());
+        assert_eq!(parse_shard("1/4").map(|s| s.0), Ok(Shard { index: 1, count: 4 }));
+    }
+}

@@ -1,0 +1,127 @@
+//! The parameters common to both experiments, and the queries, keys and
+//! plaintexts they define.
+
+use crate::error::LabError;
+use crate::rng::{CounterRng, Stream};
+use crate::shard::Shard;
+use skinny::{Skinny, Variant};
+
+/// The parameters common to both experiments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Common {
+    /// The SKINNY variant.
+    pub variant: Variant,
+    /// Rounds, 1 ..= the variant's full count.
+    pub rounds: usize,
+    /// Queries in the whole (unsharded) run.
+    pub queries: u64,
+    /// A fresh key every this many queries (>= 1).
+    pub key_every: u64,
+    /// The generator's seed.
+    pub seed: u64,
+    /// Which part of the run this is.
+    pub shard: Shard,
+    /// How many right pairs (or quartets) to keep, the earliest in query order.
+    pub show: usize,
+}
+
+impl Common {
+    /// Defaults: a fresh key every 4096 queries, seed 0, the whole run, no
+    /// right pairs kept.
+    pub fn new(variant: Variant, rounds: usize, queries: u64) -> Self {
+        Self { variant, rounds, queries, key_every: 4096, seed: 0, shard: Shard::WHOLE, show: 0 }
+    }
+
+    pub(crate) fn check(&self) -> Result<(), LabError> {
+        let max = self.variant.rounds();
+        if !(1..=max).contains(&self.rounds) {
+            return Err(LabError::Rounds { variant: self.variant, max, got: self.rounds });
+        }
+        if self.key_every == 0 {
+            return Err(LabError::KeyEvery);
+        }
+        Shard::new(self.shard.index, self.shard.count)?;
+        Ok(())
+    }
+
+    pub(crate) fn check_len(&self, what: &'static str, v: &[u8], expected: usize) -> Result<(), LabError> {
+        if v.len() != expected {
+            return Err(LabError::Length { what, variant: self.variant, expected, got: v.len() });
+        }
+        Ok(())
+    }
+
+    /// Key groups in the whole run.
+    pub fn groups(&self) -> u64 {
+        self.queries.div_ceil(self.key_every)
+    }
+
+    /// The queries of this shard (its key groups' queries, one range).
+    pub fn shard_queries(&self) -> core::ops::Range<u64> {
+        let groups = self.shard.groups(self.groups());
+        let start = groups.start.saturating_mul(self.key_every).min(self.queries);
+        start..groups.end.saturating_mul(self.key_every).min(self.queries)
+    }
+
+    /// The queries of key group `g`.
+    pub fn group_queries(&self, g: u64) -> core::ops::Range<u64> {
+        let start = g.saturating_mul(self.key_every);
+        start..self.queries.min(start.saturating_add(self.key_every))
+    }
+
+    /// The key of group `g`.
+    pub fn key(&self, g: u64) -> Vec<u8> {
+        let mut k = vec![0u8; self.variant.tweakey_bytes()];
+        CounterRng::new(self.seed).fill(Stream::Key, g, &mut k);
+        k
+    }
+
+    /// The plaintext of query `q`.
+    pub fn plaintext(&self, q: u64, out: &mut [u8]) {
+        CounterRng::new(self.seed).fill(Stream::Plaintext, q, out);
+    }
+
+    pub(crate) fn cipher(&self, key: &[u8]) -> Skinny {
+        // Lengths and rounds were checked before any work started.
+        Skinny::with_rounds(self.variant, key, self.rounds).expect("checked parameters")
+    }
+
+    /// One block under `key` through the specification code by name, not
+    /// `Skinny::encrypt_block` (the fast single-block path), so that the
+    /// recomputation that checks other backends' hits stays independent of them.
+    pub(crate) fn spec_block(&self, key: &[u8], block: &mut [u8], way: Way) {
+        let c = self.cipher(key);
+        let (width, rtk) = (self.variant.cell_width(), skinny::hazmat::round_tweakeys(&c));
+        match way {
+            Way::Encrypt => skinny::hazmat::spec::encrypt_block(width, rtk, block),
+            Way::Decrypt => skinny::hazmat::spec::decrypt_block(width, rtk, block),
+        }
+    }
+
+    /// The key of the group of query `q`.
+    pub(crate) fn query_key(&self, q: u64) -> Vec<u8> {
+        self.key(q / self.key_every)
+    }
+
+    /// The tweakey buffer of the queries `qs` for per-block tweakeys: each
+    /// query's group key, one after the other.
+    pub(crate) fn batch_keys(&self, qs: core::ops::Range<u64>) -> Vec<u8> {
+        let tk = self.variant.tweakey_bytes();
+        let rng = CounterRng::new(self.seed);
+        let mut out = vec![0u8; (qs.end - qs.start) as usize * tk];
+        for (q, k) in qs.zip(out.chunks_exact_mut(tk)) {
+            rng.fill(Stream::Key, q / self.key_every, k);
+        }
+        out
+    }
+}
+
+/// Which way a block goes through the cipher in a recomputation (a type, not
+/// a `bool` argument).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Way {
+    /// E_K.
+    Encrypt,
+    /// D_K.
+    Decrypt,
+}

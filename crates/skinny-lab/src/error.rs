@@ -1,0 +1,125 @@
+//! Why an experiment refused to start or failed, and why results refused to
+//! merge.
+
+use skinny::Variant;
+
+/// Everything that can make an experiment refuse to start or results refuse to
+/// merge.
+#[derive(Debug, thiserror::Error, Clone)]
+#[non_exhaustive]
+pub enum LabError {
+    /// The cipher refused the round count.
+    #[error("{variant} has 1 to {max} rounds, not {got}")]
+    Rounds {
+        /// The variant.
+        variant: Variant,
+        /// Its full round count.
+        max: usize,
+        /// What was asked.
+        got: usize,
+    },
+    /// A difference, mask or key difference of the wrong length.
+    #[error("{what} must be {expected} bytes for {variant}, got {got}")]
+    Length {
+        /// Which value (`dp`, `dc`, `dk`, ...).
+        what: &'static str,
+        /// The variant.
+        variant: Variant,
+        /// The length it needs.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// `key_every` was 0.
+    #[error("key_every must be at least 1")]
+    KeyEvery,
+    /// A shard with `n == 0` or `i >= n`.
+    #[error("shard {index}/{count} is not one of 0/n .. (n-1)/n with n >= 1")]
+    Shard {
+        /// i
+        index: u64,
+        /// n
+        count: u64,
+    },
+    /// Results of different experiments (or of one shard twice).
+    #[error("cannot merge: {0}")]
+    Merge(String),
+    /// The GPU failed (no driver, no device, compilation, a launch).
+    #[error(transparent)]
+    Gpu(GpuFailure),
+    /// The GPU reported a hit that the specification code does not confirm: a
+    /// fault of the GPU or of its kernels, never a property of the cipher.
+    #[error("the GPU counted query {query} as a hit, but the CPU's recomputation disagrees")]
+    GpuMismatch {
+        /// The query.
+        query: u64,
+    },
+    /// More queries handed to one launch of the lab kernels than it takes.
+    #[error("{queries} queries for one launch of the lab kernels, which take at most {most}")]
+    LaunchTooLarge {
+        /// The queries asked for.
+        queries: u64,
+        /// The most one launch takes.
+        most: u64,
+    },
+    /// A broken invariant of this crate (a bug: please report it).
+    #[error("internal error: {0}")]
+    Internal(&'static str),
+}
+
+/// A failure of the GPU under an experiment: the device layer's error kept
+/// whole (the driver's code as its source, NVRTC's log, which GPU of several)
+/// and shown as it is. Without the `cuda` feature there is none.
+#[derive(Clone, Debug)]
+pub struct GpuFailure(Failure);
+
+#[derive(Clone, Debug)]
+enum Failure {
+    #[cfg(feature = "cuda")]
+    Cuda(skinny_cuda::GpuError),
+}
+
+impl std::fmt::Display for GpuFailure {
+    // Without `cuda` there is no failure to show.
+    #[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            #[cfg(feature = "cuda")]
+            Failure::Cuda(ref e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for GpuFailure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self.0 {
+            // Shown as the device error itself, so its source is the next link.
+            #[cfg(feature = "cuda")]
+            Failure::Cuda(ref e) => e.source(),
+        }
+    }
+}
+
+#[cfg(feature = "cuda")]
+impl GpuFailure {
+    /// The device layer's error.
+    pub fn gpu_error(&self) -> &skinny_cuda::GpuError {
+        match &self.0 {
+            Failure::Cuda(e) => e,
+        }
+    }
+}
+
+#[cfg(feature = "cuda")]
+impl From<skinny_cuda::GpuError> for GpuFailure {
+    fn from(e: skinny_cuda::GpuError) -> Self {
+        GpuFailure(Failure::Cuda(e))
+    }
+}
+
+#[cfg(feature = "cuda")]
+impl From<skinny_cuda::GpuError> for LabError {
+    fn from(e: skinny_cuda::GpuError) -> Self {
+        LabError::Gpu(e.into())
+    }
+}

@@ -1,0 +1,175 @@
+//! A run's findings as plain values: the differences and right pairs in hex,
+//! the shard as `I/N`, the estimate in log2, and who counted. What is stored
+//! (with the `serde` feature: serialized and read back) and shown, and what
+//! [`Findings::merge`] combines.
+
+use crate::boomerang::{Boomerang, Quartet};
+use crate::differential::{Differential, Pair};
+use crate::outcome::{Outcome, Witness};
+
+/// The findings of a run or of merged shards.
+///
+/// With the `serde` feature the field names and order are the stored form.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// What serde's message about a malformed record says was expected: the
+// words the records have always been read with.
+#[cfg_attr(feature = "serde", serde(expecting = "struct Report"))]
+pub struct Findings {
+    /// `differential` or `boomerang`.
+    pub experiment: String,
+    /// The variant's name (`skinny-128-256`).
+    pub cipher: String,
+    /// Rounds.
+    pub rounds: usize,
+    /// The plaintext difference, in hex.
+    pub dp: String,
+    /// The ciphertext difference, in hex.
+    pub dc: String,
+    /// The tweakey difference of a differential, in hex.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub dk: Option<String>,
+    /// The ciphertext mask of a differential, in hex.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub dc_mask: Option<String>,
+    /// The upper trail's tweakey difference of a boomerang, in hex.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub dk1: Option<String>,
+    /// The lower trail's tweakey difference of a boomerang, in hex.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub dk2: Option<String>,
+    /// Queries done (this shard, or all merged).
+    pub queries: u64,
+    /// Queries of the whole run.
+    pub queries_total: u64,
+    /// A fresh key every this many queries.
+    pub key_every: u64,
+    /// The generator's seed.
+    pub seed: u64,
+    /// The shard run, as "I/N" (the first one after a merge).
+    pub shard: String,
+    /// The shard indices covered (one unless merged).
+    pub shards: Vec<u64>,
+    /// Whether every shard of the run is in these findings.
+    pub complete: bool,
+    /// Stopped early: the counts cover part of the shard; such findings are
+    /// a fair sample but cannot be merged.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub interrupted: bool,
+    /// Hits.
+    pub hits: u64,
+    /// log2(hits / queries), `None` when there are no hits.
+    pub log2_p: Option<f64>,
+    /// The 95 % Clopper-Pearson interval in log2; `None` for -inf.
+    pub ci95: [Option<f64>; 2],
+    /// Wall-clock seconds (summed over shards after a merge).
+    pub seconds: f64,
+    /// Queries per second of wall-clock time.
+    pub rate_per_s: f64,
+    /// What counted the queries (`cpu`, `gpu`, `gpu xN`; `mixed` after
+    /// merging shards counted by different ones).
+    pub backend: String,
+    /// The program that counted them (version and commit): shards merge only
+    /// when the same code counted them.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub version: String,
+    /// CPU threads used (`None` on GPUs and after a merge).
+    pub threads: Option<usize>,
+    /// How many right pairs or quartets were asked for.
+    pub show: usize,
+    /// The first `show` right pairs (differential) or quartets (boomerang).
+    pub right: Vec<HexWitness>,
+}
+
+/// One right pair or quartet, in hex.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// As for `Findings`: the words of serde's message.
+#[cfg_attr(feature = "serde", serde(expecting = "struct Right"))]
+pub struct HexWitness {
+    /// The query's index in the whole run.
+    pub query: u64,
+    /// P, P' (differential); P1 .. P4 (boomerang).
+    pub p: Vec<String>,
+    /// C, C'; C1 .. C4.
+    pub c: Vec<String>,
+    /// K, K'; K1 .. K4.
+    pub k: Vec<String>,
+}
+
+/// Who counted a run's queries, for its findings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountedBy {
+    /// What counted them (`cpu`, `gpu`, `gpu xN`).
+    pub backend: String,
+    /// CPU threads used, if on the CPU.
+    pub threads: Option<usize>,
+    /// The program that counted them (version and commit).
+    pub version: String,
+}
+
+impl Findings {
+    /// The findings of a differential's outcome.
+    pub fn of_differential(exp: &Differential, o: &Outcome<Pair>, by: CountedBy) -> Self {
+        let mut f = base("differential", o, &exp.dp, &exp.dc, by);
+        f.dk = Some(hex::encode(&exp.dk));
+        f.dc_mask = Some(hex::encode(&exp.dc_mask));
+        f.right = o
+            .right
+            .iter()
+            .map(|p| HexWitness {
+                query: p.query,
+                p: vec![hex::encode(&p.p), hex::encode(&p.p2)],
+                c: vec![hex::encode(&p.c), hex::encode(&p.c2)],
+                k: vec![hex::encode(&p.k), hex::encode(&p.k2)],
+            })
+            .collect();
+        f
+    }
+
+    /// The findings of a boomerang's outcome.
+    pub fn of_boomerang(exp: &Boomerang, o: &Outcome<Quartet>, by: CountedBy) -> Self {
+        let mut f = base("boomerang", o, &exp.dp, &exp.dc, by);
+        f.dk1 = Some(hex::encode(&exp.dk1));
+        f.dk2 = Some(hex::encode(&exp.dk2));
+        let enc = |v: &[Vec<u8>; 4]| v.iter().map(hex::encode).collect::<Vec<_>>();
+        f.right =
+            o.right.iter().map(|q| HexWitness { query: q.query, p: enc(&q.p), c: enc(&q.c), k: enc(&q.k) }).collect();
+        f
+    }
+}
+
+/// The fields all findings have, from an outcome.
+fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], by: CountedBy) -> Findings {
+    let c = &o.common;
+    let e = o.estimate();
+    Findings {
+        experiment: experiment.into(),
+        cipher: c.variant.name().into(),
+        rounds: c.rounds,
+        dp: hex::encode(dp),
+        dc: hex::encode(dc),
+        dk: None,
+        dc_mask: None,
+        dk1: None,
+        dk2: None,
+        queries: o.queries,
+        queries_total: c.queries,
+        key_every: c.key_every,
+        seed: c.seed,
+        shard: format!("{}/{}", c.shard.index, c.shard.count),
+        shards: o.shards.iter().map(|s| s.index).collect(),
+        complete: o.is_complete() && !o.interrupted,
+        interrupted: o.interrupted,
+        hits: o.hits,
+        log2_p: e.log2_p,
+        ci95: [e.log2_lower, Some(e.log2_upper)],
+        seconds: o.seconds,
+        rate_per_s: o.rate(),
+        backend: by.backend,
+        version: by.version,
+        threads: by.threads,
+        show: c.show,
+        right: Vec::new(),
+    }
+}
