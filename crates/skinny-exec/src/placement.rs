@@ -42,6 +42,15 @@ impl Threads {
         }
     }
 
+    /// A pool of its own of the threads asked for, one a core for
+    /// [`Threads::All`] ([`WORKER_STACK_BYTES`] of stack each).
+    ///
+    /// # Errors
+    /// The operating system would not start the threads.
+    pub fn own_pool(self) -> io::Result<rayon::ThreadPool> {
+        worker_pool(self.count().unwrap_or(0))
+    }
+
     /// A pool of the threads asked for ([`WORKER_STACK_BYTES`] of stack
     /// each), or `None` for rayon's global pool.
     ///
@@ -67,8 +76,8 @@ impl Threads {
     }
 }
 
-/// A rayon pool of `threads` workers with [`WORKER_STACK_BYTES`] of stack
-/// each, named `skinny-worker-N`.
+/// A rayon pool of `threads` workers (0: one a core, as rayon counts them)
+/// with [`WORKER_STACK_BYTES`] of stack each, named `skinny-worker-N`.
 ///
 /// # Errors
 /// The operating system would not start the threads.

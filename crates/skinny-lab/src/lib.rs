@@ -27,7 +27,7 @@
 //!   [`Boomerang::quartet_at`]);
 //! - [`Outcome`]: what a run found, merged across shards; [`Control`]:
 //!   progress and a stop from another thread;
-//! - [`Rig`]: where the queries are counted ([`Hardware`]; `auto`'s rule,
+//! - [`Rig`]: where the queries are counted ([`Placement`]; `auto`'s rule,
 //!   [`gpu_repays`], defined once here), which runs an experiment into its
 //!   [`Findings`] (plain values, with the `serde` feature serializable), and
 //!   [`Findings::merge`] for the findings of shards;
@@ -68,5 +68,6 @@ pub use experiment::Experiment;
 pub use findings::{CountedBy, Findings, HexWitness};
 pub use merge::{FindingsError, MergeError};
 pub use outcome::{Outcome, Witness};
-pub use rig::{gpu_repays, Hardware, Rig, RigError, AUTO_GPU_QUERIES};
+pub use rig::{gpu_repays, verdict, Rig, RigError, AUTO_GPU_QUERIES};
 pub use shard::Shard;
+pub use skinny_exec::{GpuSelection, Placement, Threads};

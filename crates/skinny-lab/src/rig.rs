@@ -1,13 +1,14 @@
 //! Where an experiment's queries are counted: the CPU's threads or a set of
-//! GPUs, chosen once from what was asked for and the lab's rule for `auto`
-//! ([`AUTO_GPU_QUERIES`]), then opened as a [`Rig`].
+//! GPUs, routed once by the execution layer ([`Placement::route`]) from what
+//! was asked for and the lab's rule for `auto` ([`verdict`],
+//! [`AUTO_GPU_QUERIES`]), then opened as a [`Rig`].
 
 use crate::common::Common;
 use crate::control::Control;
 use crate::error::{GpuFailure, LabError};
 use crate::experiment::Experiment;
 use crate::findings::{CountedBy, Findings};
-use skinny_bulk::backend::{GpuSelection, GpuSelectionError};
+use skinny_exec::{GpuSelection, GpuSelectionError, OnFailure, Placement, Route, Verdict};
 
 /// Below this many queries in the shard, `auto` stays on the CPU: opening a GPU
 /// and compiling its kernels (about 0.3 s; more the first time, before the
@@ -22,31 +23,15 @@ pub fn gpu_repays(common: &Common) -> bool {
     queries.end - queries.start >= AUTO_GPU_QUERIES
 }
 
-/// Stack of each CPU worker: an unoptimised build of the bitsliced AVX2 code
-/// keeps about 2.5 MiB of state in one frame, more than a thread's default
-/// 2 MiB (an optimised build needs a few KiB).
-const WORKER_STACK_BYTES: usize = 8 << 20;
-
-/// What may count an experiment's queries, as asked for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Hardware {
-    /// The GPUs when [`gpu_repays`] says so and they open, else the CPU.
-    Auto {
-        /// The CPU's worker threads (all cores when `None`).
-        threads: Option<usize>,
-        /// The GPUs it may open.
-        gpus: GpuSelection,
-    },
-    /// The bitsliced CPU code.
-    Cpu {
-        /// Worker threads (all cores when `None`).
-        threads: Option<usize>,
-    },
-    /// NVIDIA GPUs, whatever the size; GPUs that cannot be had are an error.
-    Gpu {
-        /// Which.
-        gpus: GpuSelection,
-    },
+/// The lab's verdict on GPUs for `common`'s shard, for [`Placement::route`].
+pub fn verdict(common: &Common) -> Verdict {
+    if !cfg!(feature = "cuda") {
+        Verdict::Unfit("built without CUDA support".into())
+    } else if gpu_repays(common) {
+        Verdict::Pays
+    } else {
+        Verdict::NotWorthIt("fewer than 2^26 queries in the shard".into())
+    }
 }
 
 /// Why the hardware asked for could not be had.
@@ -64,7 +49,7 @@ pub enum RigError {
     Selection(GpuSelectionError),
     /// The operating system would not start the worker threads.
     #[error("cannot start worker threads: {0}")]
-    Threads(rayon::ThreadPoolBuildError),
+    Threads(std::io::Error),
 }
 
 /// The hardware an experiment's queries are counted on, opened: a pool of CPU
@@ -81,35 +66,31 @@ enum Kind {
 }
 
 impl Rig {
-    /// Opens what `hardware` asks for, for `common`'s shard.
+    /// Opens what `placement` asks for, for `common`'s shard.
     ///
     /// # Errors
     /// [`RigError`]: GPUs asked for that cannot be had (for
-    /// [`Hardware::Auto`], only a selection that does not fit a machine with
+    /// [`Placement::Auto`], only a selection that does not fit a machine with
     /// GPUs; GPUs that do not open leave it on the CPU), threads that do not
     /// start.
-    pub fn open(hardware: &Hardware, common: &Common) -> Result<Rig, RigError> {
-        match hardware {
-            Hardware::Cpu { threads } => Rig::cpu(*threads),
-            Hardware::Gpu { gpus } => Rig::gpus(gpus),
-            Hardware::Auto { threads, gpus } if cfg!(feature = "cuda") && gpu_repays(common) => match Rig::gpus(gpus) {
+    pub fn open(placement: &Placement, common: &Common) -> Result<Rig, RigError> {
+        let threads = placement.threads();
+        match placement.route(verdict(common)) {
+            Err(_) => Err(RigError::NoCuda),
+            Ok(Route::Cpu { .. }) => Rig::cpu(threads),
+            Ok(Route::Accelerator { gpus, on_failure: OnFailure::Fail, .. }) => Rig::gpus(&gpus),
+            Ok(Route::Accelerator { gpus, on_failure: OnFailure::UseCpu, .. }) => match Rig::gpus(&gpus) {
                 Ok(rig) => Ok(rig),
                 // The selection refuses with `NoGpu` exactly when the driver
                 // sees none; any other refusal is the caller's to fix.
                 Err(RigError::Selection(e)) if e != GpuSelectionError::NoGpu => Err(RigError::Selection(e)),
-                Err(_) => Rig::cpu(*threads),
+                Err(_) => Rig::cpu(threads),
             },
-            Hardware::Auto { threads, .. } => Rig::cpu(*threads),
         }
     }
 
-    fn cpu(threads: Option<usize>) -> Result<Rig, RigError> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.unwrap_or(0))
-            .stack_size(WORKER_STACK_BYTES)
-            .build()
-            .map_err(RigError::Threads)?;
-        Ok(Rig(Kind::Cpu(pool)))
+    fn cpu(threads: skinny_exec::Threads) -> Result<Rig, RigError> {
+        threads.own_pool().map(|pool| Rig(Kind::Cpu(pool))).map_err(RigError::Threads)
     }
 
     #[cfg(feature = "cuda")]

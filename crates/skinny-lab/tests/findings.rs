@@ -3,10 +3,9 @@
 //! must not merge is refused, naming the part.
 
 use skinny::Variant;
-use skinny_bulk::backend::GpuSelection;
 use skinny_lab::{
-    Boomerang, Common, Control, Differential, Experiment, Findings, FindingsError, Hardware, LabError, MergeError, Rig,
-    RigError, Shard, AUTO_GPU_QUERIES,
+    Boomerang, Common, Control, Differential, Experiment, Findings, FindingsError, GpuSelection, LabError, MergeError,
+    Placement, Rig, RigError, Shard, Threads, AUTO_GPU_QUERIES,
 };
 
 const VERSION: &str = "test 1.0";
@@ -24,7 +23,7 @@ fn differential(shard: Shard) -> Experiment {
 }
 
 fn cpu(exp: &Experiment, threads: usize) -> Rig {
-    Rig::open(&Hardware::Cpu { threads: Some(threads) }, exp.common()).unwrap()
+    Rig::open(&Placement::Cpu { threads: Threads::from_count(Some(threads)) }, exp.common()).unwrap()
 }
 
 fn findings(exp: &Experiment) -> Findings {
@@ -136,9 +135,9 @@ fn rigs_count_where_asked_and_auto_keeps_small_shards_on_the_cpu() {
     let exp = differential(Shard::WHOLE);
     let rig = cpu(&exp, 3);
     assert_eq!((rig.backend().as_str(), rig.threads()), ("cpu", Some(3)));
-    let all = Rig::open(&Hardware::Cpu { threads: None }, exp.common()).unwrap();
+    let all = Rig::open(&Placement::Cpu { threads: Threads::All }, exp.common()).unwrap();
     assert_eq!(all.threads(), Some(rayon::current_num_threads()));
-    let auto = Hardware::Auto { threads: Some(1), gpus: GpuSelection::All };
+    let auto = Placement::Auto { threads: Threads::from_count(Some(1)), gpus: GpuSelection::All };
     assert!(exp.common().queries < AUTO_GPU_QUERIES && !skinny_lab::gpu_repays(exp.common()));
     assert_eq!(Rig::open(&auto, exp.common()).unwrap().backend(), "cpu");
     // A big shard: the GPUs where there are any, else the CPU; never an error.
@@ -157,7 +156,7 @@ fn rigs_count_where_asked_and_auto_keeps_small_shards_on_the_cpu() {
 fn gpus_asked_for_without_any_are_an_error() {
     let exp = differential(Shard::WHOLE);
     let cuda = cfg!(feature = "cuda");
-    match Rig::open(&Hardware::Gpu { gpus: GpuSelection::All }, exp.common()) {
+    match Rig::open(&Placement::Gpu { threads: Threads::All, gpus: GpuSelection::All }, exp.common()) {
         Ok(rig) => assert!(cuda && rig.backend().starts_with("gpu")),
         Err(RigError::NoCuda) => assert!(!cuda),
         Err(e) => assert!(cuda, "{e}"),

@@ -7,7 +7,7 @@ use crate::error::CliError;
 use clap::{Args, Subcommand};
 use skinny::Variant;
 use skinny_bulk::backend::GpuSelection;
-use skinny_lab::{Boomerang, Common, Differential, Experiment, Hardware, LabError, Shard};
+use skinny_lab::{Boomerang, Common, Differential, Experiment, LabError, Placement, Shard, Threads};
 use std::path::PathBuf;
 
 /// Examples shown under `skinny lab --help`.
@@ -251,14 +251,14 @@ fn refused(e: LabError) -> CliError {
     CliError::Usage(e.to_string())
 }
 
-/// The hardware `--backend`, `--threads` and `--gpus` ask for.
-pub(super) fn hardware(a: &CommonArgs) -> Hardware {
-    let threads = a.threads;
+/// The placement `--backend`, `--threads` and `--gpus` ask for.
+pub(super) fn placement(a: &CommonArgs) -> Placement {
+    let threads = Threads::from_count(a.threads);
     let gpus = a.gpus.clone();
     match a.backend {
-        LabBackendName::Auto => Hardware::Auto { threads, gpus },
-        LabBackendName::Cpu => Hardware::Cpu { threads },
-        LabBackendName::Gpu => Hardware::Gpu { gpus },
+        LabBackendName::Auto => Placement::Auto { threads, gpus },
+        LabBackendName::Cpu => Placement::Cpu { threads },
+        LabBackendName::Gpu => Placement::Gpu { threads, gpus },
     }
 }
 

@@ -35,7 +35,7 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
 /// Counts `exp` on the hardware asked for, watched (progress, interrupts),
 /// and prints its findings; an interrupted run ends with the signal's status.
 fn count(a: &CommonArgs, exp: Experiment) -> Result<(), CliError> {
-    let rig = Rig::open(&args::hardware(a), exp.common()).map_err(|e| rig_error(a, e))?;
+    let rig = Rig::open(&args::placement(a), exp.common()).map_err(|e| rig_error(a, e))?;
     let bar = if a.json { Bar::Hidden } else { Bar::WhereSeen };
     let findings = watch::watched(bar, exp.common(), |control| rig.run(&exp, control, VERSION)).map_err(lab_error)?;
     print(&findings, a.json)?;
