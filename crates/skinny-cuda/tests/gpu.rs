@@ -8,24 +8,15 @@
 //! passes; with `SKINNY_REQUIRE_GPU=1` that is a failure.
 
 use rand::Rng;
-use skinny::{Skinny, Variant};
+use skinny::Variant;
 use skinny_cuda::cudarc::driver::{CudaSlice, CudaStream};
 use skinny_cuda::{Gpu, GpuCipher, HostMemory, HostPath, KernelKind, Op};
 use skinny_test_support::gpu::or_skip;
 use skinny_test_support::rng::{random_bytes, random_cipher};
-use skinny_test_support::textbook;
 use std::sync::Arc;
+use support::reference;
 
-/// What `op` gives for `data` by the modes' definitions (`iv` unused by ECB).
-fn reference(c: &Skinny, op: Op, iv: &[u8], data: &[u8]) -> Vec<u8> {
-    match op {
-        Op::EcbEncrypt => textbook::ecb(c, true, data),
-        Op::EcbDecrypt => textbook::ecb(c, false, data),
-        Op::Ctr => textbook::ctr(c, iv, data),
-        Op::CbcDecrypt => textbook::cbc_decrypt(c, iv, data),
-        Op::CfbDecrypt => textbook::cfb(c, false, iv, data),
-    }
-}
+mod support;
 
 /// The IV `GpuCipher::run` takes for `op`: none for ECB.
 fn iv_of(op: Op, iv: &[u8]) -> &[u8] {

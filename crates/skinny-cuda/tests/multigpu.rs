@@ -14,12 +14,14 @@
 //! passes; with `SKINNY_REQUIRE_GPU=1` that is a failure.
 
 use rand::{Rng, RngCore};
-use skinny::{Skinny, Variant};
+use skinny::Variant;
 use skinny_cuda::{Gpu, GpuCipher, GpuError, GpuSet, HostPath, KernelKind, MultiGpuCipher, Op};
 use skinny_test_support::gpu::or_skip;
 use skinny_test_support::rng::{random_bytes, random_cipher};
-use skinny_test_support::textbook;
 use std::sync::Arc;
+use support::reference;
+
+mod support;
 
 /// Every GPU, or None after printing why not.
 fn all_gpus() -> Option<Vec<Arc<Gpu>>> {
@@ -31,17 +33,6 @@ fn striping_set(gpus: &[Arc<Gpu>]) -> GpuSet {
     let mut list = gpus.to_vec();
     list.push(gpus[0].clone());
     GpuSet::from_gpus(list).unwrap()
-}
-
-/// What `op` gives for `data` by the modes' definitions.
-fn reference(c: &Skinny, op: Op, iv: &[u8], data: &[u8]) -> Vec<u8> {
-    match op {
-        Op::EcbEncrypt => textbook::ecb(c, true, data),
-        Op::EcbDecrypt => textbook::ecb(c, false, data),
-        Op::Ctr => textbook::ctr(c, iv, data),
-        Op::CbcDecrypt => textbook::cbc_decrypt(c, iv, data),
-        Op::CfbDecrypt => textbook::cfb(c, false, iv, data),
-    }
 }
 
 /// An IV; for CTR every other one near the top, so the carry crosses stripes.
