@@ -283,21 +283,21 @@ fn queue_piece(
 }
 
 /// Whether `data` lies in page-locked host memory (its first and last byte
-/// are host memory the driver knows).
+/// are host memory the driver knows). Asked with `cuPointerGetAttributes`,
+/// which answers for memory the driver does not know with a default value
+/// instead of an error (an error that memory checkers report).
 pub(super) fn is_page_locked(gpu: &Gpu, data: &[u8]) -> bool {
     if data.is_empty() || gpu.context().bind_to_thread().is_err() {
         return false;
     }
     let known = |p: *const u8| {
         let mut kind: u32 = 0;
-        // SAFETY: an out-parameter of the attribute's size; the driver only
-        // looks the address up.
+        let mut attributes = [sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE];
+        let mut values = [(&mut kind as *mut u32).cast::<std::ffi::c_void>()];
+        // SAFETY: one attribute, its out-parameter of the attribute's size;
+        // the driver only looks the address up.
         let r = unsafe {
-            sys::cuPointerGetAttribute(
-                (&mut kind as *mut u32).cast(),
-                sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                p as sys::CUdeviceptr,
-            )
+            sys::cuPointerGetAttributes(1, attributes.as_mut_ptr(), values.as_mut_ptr(), p as sys::CUdeviceptr)
         };
         r == sys::CUresult::CUDA_SUCCESS && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
     };
