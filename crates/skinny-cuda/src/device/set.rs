@@ -131,3 +131,14 @@ impl GpuSet {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_of_no_gpu_is_refused_before_the_driver_is_asked() {
+        assert!(matches!(GpuSet::open(&[]), Err(GpuError::EmptySet)));
+        assert!(matches!(GpuSet::from_gpus(Vec::new()), Err(GpuError::EmptySet)));
+    }
+}

@@ -5,16 +5,23 @@
 //! # The figures behind the rule
 //!
 //! Measured on the H200 machine (one H200 over PCIe, 16 cores, driver
-//! 580.159.04) with `examples/datapath.rs` and `skinny bench`; every figure is
-//! the median of the recorded runs' figures for that path (the runs and their
-//! logs: docs/h200-runs.md, docs/h200-datapath/, docs/h200-paper-side/; a row
-//! printed as `Auto` counts for the path `Auto` took in that run). The host's
-//! memory bandwidth moved by up to a third between runs, and between two
-//! timings of one path in one run as much, so the rule follows the medians,
-//! not any one run's order. The unit tests hold the rule against these
-//! tables.
+//! 580.159.04) with `examples/datapath.rs` and `skinny bench`. The unit tests
+//! hold the rule against these tables.
 //!
-//! Pageable memory, SKINNY-128-256, bitsliced kernels, in place, GB/s:
+//! The example used to time each path three times in a row, one path after
+//! the other, and the host's memory bandwidth drifted under it: two labels of
+//! one and the same code came out 1.44x apart in one run (ECB's `Staged` and
+//! `Auto` at 4 GiB, both staging), 1.51x and 0.56x in others (CTR's, when
+//! `Auto` staged CTR too). So the first table takes, for each path, the median
+//! of every run's figure for it (the runs and their logs: docs/h200-runs.md,
+//! docs/h200-datapath/, docs/h200-paper-side/; a row printed as `Auto` counts
+//! for the path `Auto` took in that run), and the second is one run with the
+//! paths taking turns, each round in another order, so that a drift falls on
+//! every path alike (docs/h200-datapath/interleaved-datapath.log, its
+//! `datapath 4096` call).
+//!
+//! Pageable memory, SKINNY-128-256, bitsliced kernels, in place, GB/s, the
+//! medians of the recorded runs:
 //!
 //! | call | Pageable | Staged | Registered | Keystream | `auto` takes |
 //! |---|---|---|---|---|---|
@@ -26,6 +33,19 @@
 //! | CTR 256 MiB | 4.4 | 12.5 | 10.4 | **18.4** | Keystream |
 //! | CTR 1 GiB | 4.3 | 12.6 | 11.6 | **20.0** | Keystream |
 //! | CTR 4 GiB | 4.6 | 15.8 | 11.7 | **21.4** | Keystream |
+//!
+//! The same with the paths taking turns, one run, GB/s (`auto` as measured):
+//!
+//! | call | Pageable | Staged | Registered | Keystream | `auto` |
+//! |---|---|---|---|---|---|
+//! | ECB 64 MiB | 4.2 | 10.6 | 7.6 | | 10.7 (Staged) |
+//! | ECB 256 MiB | 5.2 | 13.6 | 10.7 | | 12.5 (Staged) |
+//! | ECB 1 GiB | 4.2 | 15.7 | 12.0 | | 16.2 (Staged) |
+//! | ECB 4 GiB | 4.3 | 15.5 | 12.8 | | 15.5 (Staged) |
+//! | CTR 64 MiB | 5.0 | 10.5 | 7.5 | 18.9 | 19.1 (Keystream) |
+//! | CTR 256 MiB | 4.3 | 12.3 | 11.3 | 20.9 | 21.0 (Keystream) |
+//! | CTR 1 GiB | 5.1 | 15.7 | 12.1 | 22.6 | 22.7 (Keystream) |
+//! | CTR 4 GiB | 4.2 | 14.4 | 12.3 | 21.7 | 22.8 (Keystream) |
 //!
 //! Smaller calls, end to end through the `gpu` backend (bitsliced; five
 //! repeats), ms, staging against plain copies: ECB 4 MiB 0.977 / 0.966,
@@ -42,11 +62,12 @@
 //! Why these: ECB and the chained decryptions need the data on the device, so
 //! the choice is between copying it into pinned slots on host threads
 //! (staged: 6 bytes of host memory traffic a byte, overlapped with the device)
-//! and page-locking it in place (registered: page-locking runs at about
-//! 16 GB/s on that machine, slower than the copies). CTR sends nothing: the
+//! and page-locking it in place (registered: locking and unlocking 1 GiB took
+//! 54-82 ms on that machine, more than the copies). CTR sends nothing: the
 //! keystream path moves 4 bytes of host memory a byte, and host memory
-//! bandwidth is what limits pageable calls there. Below 4 MiB a call is one
-//! piece, and one plain copy each way costs no more than the slots' hand-over.
+//! bandwidth is what limits pageable calls there. At 4 MiB staging and plain
+//! copies were level; below it there is little to overlap, and the plain path
+//! stays.
 
 use crate::kernels::Op;
 
@@ -170,6 +191,30 @@ mod tests {
             let k = PATHS.iter().position(|&p| p == chosen).expect("a path of the table");
             let got = figures[k].expect("auto takes a path that was measured");
             assert!(got >= 0.9 * best, "{op:?} {mib} MiB: auto takes {chosen:?} at {got} GB/s, the best is {best}");
+        }
+    }
+
+    /// The module's table of one run with the paths taking turns, GB/s:
+    /// Pageable, Staged, Registered, Keystream (None for ECB), then `auto`.
+    const TURNS: [(Op, usize, [Option<f64>; 4], f64); 8] = [
+        (Op::EcbEncrypt, 64, [Some(4.2), Some(10.6), Some(7.6), None], 10.7),
+        (Op::EcbEncrypt, 256, [Some(5.2), Some(13.6), Some(10.7), None], 12.5),
+        (Op::EcbEncrypt, 1024, [Some(4.2), Some(15.7), Some(12.0), None], 16.2),
+        (Op::EcbEncrypt, 4096, [Some(4.3), Some(15.5), Some(12.8), None], 15.5),
+        (Op::Ctr, 64, [Some(5.0), Some(10.5), Some(7.5), Some(18.9)], 19.1),
+        (Op::Ctr, 256, [Some(4.3), Some(12.3), Some(11.3), Some(20.9)], 21.0),
+        (Op::Ctr, 1024, [Some(5.1), Some(15.7), Some(12.1), Some(22.6)], 22.7),
+        (Op::Ctr, 4096, [Some(4.2), Some(14.4), Some(12.3), Some(21.7)], 22.8),
+    ];
+
+    #[test]
+    fn auto_took_the_fastest_path_when_the_paths_took_turns() {
+        for (op, mib, figures, auto) in TURNS {
+            let best = figures.iter().flatten().copied().fold(0.0, f64::max);
+            let chosen = HostPath::auto(op, mib * MIB, HostMemory::Pageable, PIECE);
+            let k = PATHS.iter().position(|&p| p == chosen).expect("a path of the table");
+            assert_eq!(figures[k].map(|f| f == best), Some(true), "{op:?} {mib} MiB: {chosen:?} is not the fastest");
+            assert!(auto >= 0.9 * best, "{op:?} {mib} MiB: auto ran at {auto} GB/s, the best path at {best}");
         }
     }
 
