@@ -23,6 +23,8 @@ import json, shutil
 names = {
     ("skinny-bulk", "test", "gpu"): "gpu-tests",
     ("skinny-bulk", "test", "multigpu"): "multigpu-tests",
+    ("skinny-cuda", "test", "gpu"): "cuda-gpu-tests",
+    ("skinny-cuda", "test", "multigpu"): "cuda-multigpu-tests",
     ("skinny-lab", "test", "gpu"): "lab-gpu-tests",
     ("skinny-lab", "test", "published"): "lab-published-tests",
     ("skinny-aead", "test", "gpu"): "aead-gpu-tests",

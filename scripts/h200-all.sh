@@ -18,6 +18,7 @@ log="$OUT/checks.log"
     lscpu | grep -E "Model name|^CPU\(s\)"
     echo "== gpu tests (SKINNY_GPU_BIG=1)"
     timeout 300 env SKINNY_GPU_BIG=1 $B/gpu-tests --test-threads=1 2>&1 | grep -E "^test |test result|skip:|panicked"
+    timeout 200 $B/cuda-gpu-tests --test-threads=1 2>&1 | grep -E "^test |test result|skip:|panicked"
     echo "== skinny selftest"
     timeout 120 $B/skinny selftest 2>&1
     echo "selftest exit: $?"

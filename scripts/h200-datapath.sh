@@ -25,6 +25,7 @@ IV=f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff
     free -g | head -2
     echo "== gpu tests (SKINNY_GPU_BIG=1, SKINNY_REQUIRE_GPU=1)"
     timeout 300 env SKINNY_GPU_BIG=1 $B/gpu-tests --test-threads=1 2>&1 | grep -E "^test |test result|skip:|panicked"
+    timeout 200 $B/cuda-gpu-tests --test-threads=1 2>&1 | grep -E "^test |test result|skip:|panicked"
     echo "== skinny selftest"
     timeout 120 $B/skinny selftest 2>&1
     echo "selftest exit: $?"

@@ -9,6 +9,7 @@ B=.gpu-bin
 export XDG_CACHE_HOME=/tmp/skinny-cache SKINNY_REQUIRE_GPU=1
 echo "commit: $(cat $B/COMMIT)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 echo "## bulk GPU suite"; timeout 120 $B/gpu-tests --test-threads=1 2>&1 | grep -E "test result|panicked|FAILED"
+echo "## cuda GPU suite"; timeout 120 $B/cuda-gpu-tests --test-threads=1 2>&1 | grep -E "test result|panicked|FAILED"
 echo "## selftest"; timeout 120 $B/skinny selftest 2>&1 | tail -3
 echo "## lab GPU tests"; timeout 200 $B/lab-gpu-tests --test-threads=4 2>&1 | grep -E "^test |test result|panicked|FAILED|left|right|published"
 echo "## published distinguishers (CPU tests, and every probability on the GPU at the published size)"

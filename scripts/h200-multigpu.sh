@@ -21,7 +21,9 @@ echo "cpus: $(nproc); memory: $(free -g | awk '/Mem:/{print $2}') GiB"; date -u
 NG=$(nvidia-smi -L | wc -l); MAX=${MAX_N:-$NG}; [ "$MAX" -gt "$NG" ] && MAX=$NG
 echo "## info"; timeout 60 $B/skinny info 2>&1 | grep -Ei "^gpu|gpu "
 echo "## multi-GPU tests"; timeout 150 $B/multigpu-tests --test-threads=1 2>&1 | grep -E "^test |test result|panicked|FAILED"
+echo "## multi-GPU tests of skinny-cuda"; timeout 150 $B/cuda-multigpu-tests --test-threads=1 2>&1 | grep -E "^test |test result|panicked|FAILED"
 echo "## bulk GPU suite"; timeout 120 $B/gpu-tests --test-threads=1 2>&1 | grep -E "test result|panicked|FAILED"
+echo "## cuda GPU suite"; timeout 120 $B/cuda-gpu-tests --test-threads=1 2>&1 | grep -E "test result|panicked|FAILED"
 echo "## lab GPU tests"; timeout 150 $B/lab-gpu-tests --test-threads=2 2>&1 | grep -E "test result|panicked|FAILED"
 echo "## selftest (each GPU, then all striped)"; timeout 90 $B/skinny selftest 2>&1 | grep -E "^gpu|^skip|mismatch|selftest"
 echo "## CLI --gpus errors (each one line, exit 2)"

@@ -7,6 +7,7 @@ B=.gpu-bin
 export XDG_CACHE_HOME=/tmp/skinny-cache SKINNY_REQUIRE_GPU=1
 echo "commit: $(cat $B/COMMIT)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 timeout 120 $B/gpu-tests --test-threads=1 2>&1 | grep -E "test result|panicked|FAILED"
+timeout 120 $B/cuda-gpu-tests --test-threads=1 2>&1 | grep -E "test result|panicked|FAILED"
 timeout 60 $B/datapath 64 2>&1 | head -24
 K=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f; IV=f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff
 for mib in 8 64; do

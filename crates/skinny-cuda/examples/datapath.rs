@@ -4,8 +4,9 @@
 //! 1. start-up: loading the driver and NVRTC, `cuInit`, the context, the kernel
 //!    module (disk cache warm), a key's constants, the first call's buffers;
 //! 2. the host path of [`GpuCipher::run`] by [`HostPath`] (pageable, staged,
-//!    registered) for 64 MiB to 4 GiB of pageable memory, every path checked
-//!    against the pageable one;
+//!    registered, keystream, and the one `Auto` takes) for 64 MiB to 4 GiB of
+//!    pageable memory, the paths taking turns, every path checked against the
+//!    pageable one;
 //! 3. device-resident data ([`GpuCipher::run_device`]), out of place and in place.
 //!
 //! `cargo run --release -p skinny-cuda --example datapath [MAX_MIB]`
@@ -66,42 +67,52 @@ fn main() {
     println!("total so far                         {:8.1}", ms(t0));
 
     println!();
-    println!("# host path: GpuCipher::run on pageable memory, SKINNY-128-256, median of 3 after a warm-up");
+    println!("# host path: GpuCipher::run on pageable memory, SKINNY-128-256, median of 3 after a warm-up,");
+    println!("# the paths taking turns (each round in another order), so that a drift of the machine's speed");
+    println!("# falls on every path alike; `auto` names the path it took");
     println!("# link measured on this machine earlier: 55 GB/s host to device, 51 GB/s back");
     let mut sizes = vec![64usize, 256, 1024, 4096];
     sizes.retain(|&m| m <= max_mib);
     for mib in sizes {
         let data = random(mib << 20, 9 + mib as u64);
+        let mut buf = data.clone();
         for op in [Op::Ctr, Op::EcbEncrypt] {
             let iv: &[u8] = if op == Op::Ctr { &[3; 16] } else { &[] };
-            let mut reference = None;
-            for path in
+            // The keystream path is CTR's: other operations take staging under that name.
+            let paths: Vec<HostPath> =
                 [HostPath::Pageable, HostPath::Staged, HostPath::Registered, HostPath::Keystream, HostPath::Auto]
-            {
-                g.set_host_path(path);
-                let mut buf = data.clone();
-                let mut times = Vec::new();
-                for i in 0..4 {
+                    .into_iter()
+                    .filter(|&p| op == Op::Ctr || p != HostPath::Keystream)
+                    .collect();
+            let mut times = vec![Vec::new(); paths.len()];
+            let mut outputs: Vec<Option<Vec<u8>>> = vec![None; paths.len()];
+            for round in 0..4 {
+                for k in (0..paths.len()).map(|k| (k + round) % paths.len()) {
+                    g.set_host_path(paths[k]);
                     buf.copy_from_slice(&data);
                     let t = Instant::now();
                     g.run(op, iv, &mut buf).expect("host path");
-                    if i > 0 {
-                        times.push(ms(t));
+                    if round > 0 {
+                        times[k].push(ms(t));
+                    }
+                    if round == 3 {
+                        outputs[k] = Some(buf.clone());
                     }
                 }
-                let same = match &reference {
-                    None => {
-                        reference = Some(buf.clone());
-                        "reference"
-                    }
-                    Some(r) if *r == buf => "same output",
-                    Some(_) => "MISMATCH",
+            }
+            g.set_host_path(HostPath::Auto);
+            let took = g.path_for(op, &buf);
+            for (k, path) in paths.iter().enumerate() {
+                let same = match (k, &outputs[0], &outputs[k]) {
+                    (0, _, _) => "reference",
+                    (_, Some(r), Some(o)) if r == o => "same output",
+                    _ => "MISMATCH",
                 };
-                let m = median(&mut times);
+                let label = if *path == HostPath::Auto { format!("Auto={took:?}") } else { format!("{path:?}") };
+                let m = median(&mut times[k]);
                 println!(
-                    "{mib:>5} MiB {:<12} {:<10} {m:9.1} ms {:7.1} GB/s  {same}",
+                    "{mib:>5} MiB {:<12} {label:<16} {m:9.1} ms {:7.1} GB/s  {same}",
                     format!("{op:?}"),
-                    format!("{path:?}"),
                     (mib << 20) as f64 / (m * 1e-3) / 1e9
                 );
             }
@@ -136,8 +147,9 @@ fn main() {
             let same = if pinned.as_mut_slice().expect("pinned")[..] == want[..] { "same output" } else { "MISMATCH" };
             let m = median(&mut times);
             println!(
-                "{mib:>5} MiB {:<12} pinned     {m:9.1} ms {:7.1} GB/s  {same} as pageable",
+                "{mib:>5} MiB {:<12} {:<16} {m:9.1} ms {:7.1} GB/s  {same} as pageable",
                 format!("{op:?}"),
+                format!("pinned, {:?}", g.path_for(op, pinned.as_mut_slice().expect("pinned"))),
                 (mib << 20) as f64 / (m * 1e-3) / 1e9
             );
         }

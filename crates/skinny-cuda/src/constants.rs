@@ -1,13 +1,17 @@
-//! The data each kernel reads from `__constant__` memory, built on the host.
+//! The data each kernel reads from `__constant__` memory, built on the host
+//! and written into a loaded module ([`upload`]).
 //!
 //! Public data (the paper's T tables, from the S-box) and secret data (round
 //! tweakeys in the layout a kernel wants). Secret buffers are wiped on drop.
 
+use crate::error::GpuError;
+use cudarc::driver::{CudaModule, CudaStream};
 use skinny::hazmat::bitsliced::round_key_bits;
 use skinny::hazmat::round_tweakeys;
 use skinny::hazmat::spec::round::{self, ROUND_CONSTANTS};
 use skinny::hazmat::spec::sbox::{sbox8, sbox8_inv};
 use skinny::{CellWidth, Skinny};
+use std::sync::Arc;
 use zeroize::Zeroizing;
 
 /// The most rounds of any variant; the size of the kernels' per-round arrays.
@@ -132,6 +136,24 @@ pub fn paper_symbols(cipher: &Skinny) -> Vec<Symbol> {
         Symbol { name: "DK", words: dk },
         Symbol { name: "DC", words: Zeroizing::new(dc) },
     ]
+}
+
+/// Writes each symbol into `module`'s `__constant__` memory on `stream`, and
+/// waits for the copies (the host's copy of the words is wiped as it goes).
+///
+/// # Errors
+/// A symbol the module lacks, one smaller than its data
+/// ([`GpuError::ConstantSize`]), a failed copy.
+pub fn upload(module: &Arc<CudaModule>, stream: &Arc<CudaStream>, symbols: &[Symbol]) -> Result<(), GpuError> {
+    for s in symbols {
+        let bytes: Zeroizing<Vec<u8>> = Zeroizing::new(s.words.iter().flat_map(|w| w.to_le_bytes()).collect());
+        let mut view = module.get_global(s.name, stream).map_err(GpuError::driver("finding a kernel constant"))?;
+        if view.len() < bytes.len() {
+            return Err(GpuError::ConstantSize { name: s.name, have: view.len(), need: bytes.len() });
+        }
+        stream.memcpy_htod(&bytes[..], &mut view).map_err(GpuError::driver("uploading kernel constants"))?;
+    }
+    stream.synchronize().map_err(GpuError::driver("uploading kernel constants"))
 }
 
 #[cfg(test)]

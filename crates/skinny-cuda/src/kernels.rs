@@ -1,9 +1,7 @@
 //! The kernel registry: the CUDA sources, which kernels they hold, their entry
 //! points by kind, block width and operation (checked against the sources by a
-//! test), the launch geometry, and the constants shared with the CUDA code.
+//! test), and the constants shared with the CUDA code.
 
-use crate::GpuError;
-use cudarc::driver::LaunchConfig;
 use skinny::CellWidth;
 
 /// A kernel source file, as embedded in the binary.
@@ -186,21 +184,6 @@ pub fn lab_entry_point(width: CellWidth, tk_count: usize, experiment: LabExperim
         LabExperiment::Boomerang => 1,
     };
     NAMES[w][e].get(tk_count.checked_sub(1)?).copied()
-}
-
-/// The grid for `nblocks` blocks: one thread a block (the paper's kernels) or
-/// one warp per 1024 blocks (bitsliced, 32 blocks a thread).
-pub(crate) fn launch_config(kind: KernelKind, nblocks: u64) -> Result<LaunchConfig, GpuError> {
-    let grid = match kind {
-        KernelKind::Paper => nblocks.div_ceil(u64::from(PAPER_THREADS)),
-        KernelKind::Bitsliced => nblocks.div_ceil(1024).div_ceil(u64::from(BITSLICED_THREADS / 32)),
-    };
-    let grid = u32::try_from(grid.max(1)).map_err(|_| GpuError::LaunchTooLarge)?;
-    let threads = match kind {
-        KernelKind::Paper => PAPER_THREADS,
-        KernelKind::Bitsliced => BITSLICED_THREADS,
-    };
-    Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
 }
 
 #[cfg(test)]

@@ -3,21 +3,26 @@
 //! crate builds and its users run on machines with no CUDA at all.
 //!
 //! - [`kernels`]: the registry: the CUDA sources (`kernels/*.cu`), their entry
-//!   points by kind, block width and operation, launch geometry, and the
-//!   constants shared with the CUDA code (passed to NVRTC as `-D` options).
-//!   `bitsliced.cu` is constant time, every variant; `paper_ttable.cu` is the
-//!   T-table kernel of Xie, Wei and Liu (2021), SKINNY-128 only and NOT constant
-//!   time (table look-ups indexed by secret data).
-//! - [`device`]: probing for the driver and NVRTC, the context, page-locked
-//!   host memory, the cache of compiled kernels; `nvrtc` compiles them.
-//! - [`cipher`]: one key on the GPU ([`GpuCipher`]); its data paths live in
-//!   `transfer` (host memory: [`HostPath`]), `resident` (data already on the
-//!   device: [`GpuCipher::run_device`]) and `timing` (kernel-only benchmarks).
-//! - [`constants`]: what each kernel needs of a key in `__constant__` memory.
+//!   points by kind, block width and operation, and the constants shared with
+//!   the CUDA code (passed to NVRTC as `-D` options). `bitsliced.cu` is
+//!   constant time, every variant; `paper_ttable.cu` is the T-table kernel of
+//!   Xie, Wei and Liu (2021), SKINNY-128 only and NOT constant time (table
+//!   look-ups indexed by secret data).
+//! - [`device`]: reaching the driver and NVRTC (`driver`, `nvrtc`), one GPU
+//!   ([`Gpu`]: its context, page-locked host memory, the cache of compiled
+//!   kernels), and the one way to open GPUs: [`GpuSet::probe`], then
+//!   [`GpuSet::open`] of the ordinals chosen.
+//! - [`constants`]: what each kernel needs of a key in `__constant__` memory,
+//!   and its upload.
+//! - [`cipher`]: one key on the GPU ([`GpuCipher`]), its kernels launched
+//!   through `launch`; its data paths live in `transfer` (host memory:
+//!   [`HostPath`], chosen by [`HostPath::auto`]), `resident` (data already on
+//!   the device: [`GpuCipher::run_device`]) and `timing` (kernel-only
+//!   benchmarks).
 //! - [`aead`]: SKINNY-AEAD's runs of blocks (`aead.cu`: a block counter in
 //!   each block's TK1, everything else shared), for `skinny-aead`.
-//! - [`multi`]: several GPUs of one host: a [`GpuSet`] and [`MultiGpuCipher`],
-//!   host-to-host work striped over them.
+//! - [`multi`]: several GPUs of one host: [`MultiGpuCipher`], host-to-host
+//!   work striped over a [`GpuSet`].
 //! - `lab.cu` (in [`kernels`]: [`kernels::LAB`], [`kernels::lab_entry_point`]):
 //!   the experiments of `skinny-lab` on the GPU (reduced rounds, a tweakey per
 //!   query scheduled on the device); their host code (tables, launches) is
@@ -27,11 +32,14 @@
 #![warn(missing_docs)]
 
 pub mod aead;
+mod chain;
 pub mod cipher;
 pub mod constants;
 pub mod device;
+mod driver;
 mod error;
 pub mod kernels;
+mod launch;
 pub mod multi;
 mod nvrtc;
 mod resident;
@@ -42,11 +50,11 @@ pub use cipher::GpuCipher;
 /// The CUDA bindings this crate is built on, for device buffers and streams
 /// handed to [`GpuCipher::run_device`].
 pub use cudarc;
-pub use device::{describe_gpus, Gpu, GpuOptions};
+pub use device::{describe_gpus, Gpu, GpuOptions, GpuSet};
 pub use error::GpuError;
 pub use kernels::{KernelKind, KernelSource, LabExperiment, Op};
-pub use multi::{GpuSet, MultiGpuCipher};
-pub use transfer::HostPath;
+pub use multi::MultiGpuCipher;
+pub use transfer::{HostMemory, HostPath};
 
 use cudarc::driver::{CudaModule, CudaStream};
 use std::sync::Arc;
@@ -63,5 +71,5 @@ pub fn upload_constants(
     stream: &Arc<CudaStream>,
     symbols: &[constants::Symbol],
 ) -> Result<(), GpuError> {
-    cipher::upload(module, stream, symbols)
+    constants::upload(module, stream, symbols)
 }

@@ -1,4 +1,5 @@
-//! Several GPUs of one host: a [`GpuSet`] (which GPUs) and a
+//! Several GPUs of one host: a [`GpuSet`] (which GPUs, opened through
+//! [`GpuSet::probe`] and [`GpuSet::open`]; it lives in [`crate::device`]) and a
 //! [`MultiGpuCipher`] (one key on each, host-to-host work striped over them).
 //!
 //! Host memory is cut into contiguous, block-aligned stripes, one per GPU
@@ -14,107 +15,14 @@
 //! GPU `i`'s cipher, and its [`GpuCipher::run_device`] takes buffers of that
 //! GPU's context only ([`GpuCipher::gpu`]).
 
-use crate::cipher::{counter_plus, GpuCipher};
-use crate::device::Gpu;
+use crate::chain::chain_at;
+use crate::cipher::GpuCipher;
+pub use crate::device::GpuSet;
+use crate::error::GpuError;
 use crate::kernels::{KernelKind, Op};
 use crate::transfer::HostPath;
-use crate::GpuError;
 use skinny::Skinny;
 use std::ops::Range;
-use std::sync::Arc;
-
-/// The GPUs work is spread over, in the order stripes are given out.
-#[derive(Clone, Debug)]
-pub struct GpuSet {
-    gpus: Vec<Arc<Gpu>>,
-}
-
-impl GpuSet {
-    /// Every GPU the driver sees.
-    ///
-    /// # Errors
-    /// No driver, no NVRTC, no GPU; a GPU that fails to open (the error names it).
-    pub fn all() -> Result<Self, GpuError> {
-        let count = Gpu::count()?;
-        if count == 0 {
-            return Err(GpuError::NoDevice);
-        }
-        Self::open(&(0..count).collect::<Vec<_>>())
-    }
-
-    /// The GPUs with these ordinals, each opened once per process
-    /// ([`Gpu::get`]), in this order.
-    ///
-    /// # Errors
-    /// [`GpuError::EmptySet`] for no ordinal; as [`Gpu::get`] for each.
-    pub fn open(ordinals: &[usize]) -> Result<Self, GpuError> {
-        if ordinals.is_empty() {
-            return Err(GpuError::EmptySet);
-        }
-        // Each GPU's context starts in about 0.3 s: all at once, not one after the other.
-        let gpus = if ordinals.len() == 1 {
-            vec![Gpu::get(ordinals[0])?]
-        } else {
-            std::thread::scope(|sc| {
-                let handles: Vec<_> = ordinals.iter().map(|&i| sc.spawn(move || Gpu::get(i))).collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or(Err(GpuError::Internal("a GPU opening thread panicked"))))
-                    .collect::<Result<Vec<_>, _>>()
-            })?
-        };
-        Ok(Self { gpus })
-    }
-
-    /// A set of GPUs opened already. The same GPU may be listed more than once:
-    /// each entry then gets its own cipher, streams and buffers on it, which
-    /// exercises the striping on a machine with one GPU (and gains nothing).
-    ///
-    /// # Errors
-    /// [`GpuError::EmptySet`] for none.
-    pub fn from_gpus(gpus: Vec<Arc<Gpu>>) -> Result<Self, GpuError> {
-        if gpus.is_empty() {
-            return Err(GpuError::EmptySet);
-        }
-        Ok(Self { gpus })
-    }
-
-    /// The GPUs.
-    pub fn gpus(&self) -> &[Arc<Gpu>] {
-        &self.gpus
-    }
-
-    /// How many entries (at least one).
-    pub fn len(&self) -> usize {
-        self.gpus.len()
-    }
-
-    /// Always false: a set holds at least one GPU.
-    pub fn is_empty(&self) -> bool {
-        self.gpus.is_empty()
-    }
-
-    /// The ordinals, in order.
-    pub fn ordinals(&self) -> Vec<usize> {
-        self.gpus.iter().map(|g| g.ordinal()).collect()
-    }
-
-    /// One line: the GPU itself when there is one, else how many and which
-    /// (`2 x NVIDIA H200 (GPUs 0,1; ...)`).
-    pub fn describe(&self) -> String {
-        if self.gpus.len() == 1 {
-            return self.gpus[0].describe();
-        }
-        let list = self.ordinals().iter().map(usize::to_string).collect::<Vec<_>>().join(",");
-        let first = self.gpus[0].describe();
-        if self.gpus.iter().all(|g| g.describe() == first) {
-            format!("{} x {first} (GPUs {list})", self.gpus.len())
-        } else {
-            let each = self.gpus.iter().map(|g| format!("GPU {}: {}", g.ordinal(), g.describe()));
-            format!("{} GPUs ({list}): {}", self.gpus.len(), each.collect::<Vec<_>>().join("; "))
-        }
-    }
-}
 
 /// The smallest stripe worth a GPU of its own: below it the thread and the
 /// transfer start-up cost more than the second link gains.
@@ -147,11 +55,7 @@ pub fn stripes(len: usize, block: usize, devices: usize, min_bytes: usize) -> Ve
 /// advanced by the blocks before the stripe (CTR), the ciphertext block just
 /// before it or the IV for the first (CBC and CFB decryption), `iv` itself (ECB).
 pub fn stripe_chain(op: Op, iv: &[u8], data: &[u8], start: usize, block: usize) -> Vec<u8> {
-    match op {
-        Op::Ctr => counter_plus(iv, (start / block) as u64),
-        Op::CbcDecrypt | Op::CfbDecrypt if start >= block => data[start - block..start].to_vec(),
-        _ => iv.to_vec(),
-    }
+    chain_at(op, iv, data, start, block)
 }
 
 /// One key on every GPU of a [`GpuSet`]; host-to-host work striped over them.

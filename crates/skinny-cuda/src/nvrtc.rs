@@ -1,9 +1,10 @@
-//! NVRTC, the run-time CUDA compiler, behind an owner that destroys its
-//! program however the compilation ends.
+//! NVRTC, the run-time CUDA compiler: its options for a chip, its version (part
+//! of the kernel cache's key), and each compilation behind an owner that
+//! destroys its program however the compilation ends.
 
-use crate::device::guarded;
-use crate::kernels::KernelSource;
-use crate::GpuError;
+use crate::driver::{find_library, guarded};
+use crate::error::GpuError;
+use crate::kernels::{nvrtc_defines, KernelSource};
 use cudarc::nvrtc::sys as nv;
 use std::ffi::{CStr, CString};
 
@@ -97,4 +98,38 @@ pub(crate) fn compile_cubin(source: &KernelSource, options: &[String]) -> Result
         program.compile(options)?;
         program.cubin()
     })?
+}
+
+/// The NVRTC options for compute capability `cc`: machine code for that chip,
+/// the constants shared with the Rust side, then `extra` (part of the cache key).
+pub(crate) fn nvrtc_options(cc: (i32, i32), extra: &[String]) -> Vec<String> {
+    let mut o = vec![format!("--gpu-architecture=sm_{}{}", cc.0, cc.1), "--std=c++17".into(), "-default-device".into()];
+    o.extend(nvrtc_defines());
+    o.extend(extra.iter().cloned());
+    o
+}
+
+/// NVRTC's version (major, minor).
+pub(crate) fn nvrtc_version() -> Result<(i32, i32), GpuError> {
+    let (mut major, mut minor) = (0, 0);
+    // SAFETY: plain out-parameters.
+    let r = guarded("nvrtcVersion", || unsafe { nv::nvrtcVersion(&mut major, &mut minor) })?;
+    if r != nv::nvrtcResult::NVRTC_SUCCESS {
+        return Err(GpuError::Nvrtc { what: "version query", kernels: "(none)", code: r });
+    }
+    Ok((major, minor))
+}
+
+/// Compiles `source` to machine code for compute capability `cc` without a GPU
+/// (NVRTC only), as [`Gpu::load_module`](crate::Gpu::load_module) would: for
+/// reading the machine code (registers, spills, instruction mix) on a machine
+/// without a GPU.
+///
+/// # Errors
+/// NVRTC missing or compilation failed.
+pub fn compile_offline(source: &KernelSource, cc: (i32, i32)) -> Result<Vec<u8>, GpuError> {
+    if find_library("nvrtc").is_none() {
+        return Err(GpuError::NoNvrtc);
+    }
+    compile_cubin(source, &nvrtc_options(cc, &[]))
 }

@@ -1,9 +1,10 @@
 //! Data already on the device: [`GpuCipher::run_device`] and
 //! [`GpuCipher::run_device_in_place`], for GPU applications.
 
-use crate::cipher::{block_words, GpuCipher};
+use crate::chain::block_words;
+use crate::cipher::GpuCipher;
+use crate::error::GpuError;
 use crate::kernels::Op;
-use crate::GpuError;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, PushKernelArg};
 use std::sync::Arc;
 
@@ -29,10 +30,14 @@ impl GpuCipher {
     ) -> Result<(), GpuError> {
         let need = self.device_bytes(op, iv, nblocks)?;
         if input.len() < need || output.len() < need {
-            return Err(GpuError::NotWholeBlocks { op, block: self.block, len: input.len().min(output.len()) });
+            return Err(GpuError::NotWholeBlocks {
+                op,
+                block: self.launcher.block(),
+                len: input.len().min(output.len()),
+            });
         }
-        let stream = stream.unwrap_or(&self.stream);
-        self.launch(stream, op, input, output, nblocks, block_words(&self.chain_block(iv)))
+        let stream = stream.unwrap_or(self.launcher.stream());
+        self.launcher.launch(stream, op, input, output, nblocks, block_words(&self.chain_block(iv)))
     }
 
     /// [`GpuCipher::run_device`] in place: `data` holds `nblocks` whole blocks
@@ -53,17 +58,18 @@ impl GpuCipher {
     ) -> Result<(), GpuError> {
         let need = self.device_bytes(op, iv, nblocks)?;
         if data.len() < need {
-            return Err(GpuError::NotWholeBlocks { op, block: self.block, len: data.len() });
+            return Err(GpuError::NotWholeBlocks { op, block: self.launcher.block(), len: data.len() });
         }
-        let stream = stream.unwrap_or(&self.stream);
+        let stream = stream.unwrap_or(self.launcher.stream());
         let words = block_words(&self.chain_block(iv));
         match op {
             Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr => {
                 if nblocks == 0 {
                     return Ok(());
                 }
-                let f = self.func(op)?;
-                let cfg = self.launch_config(nblocks)?;
+                let f = self.launcher.func(op)?;
+                let cfg = self.launcher.config(nblocks)?;
+                let rounds = self.launcher.rounds();
                 let (ptr, _sync) = data.device_ptr_mut(stream);
                 let mut b = stream.launch_builder(f);
                 b.arg(&ptr)
@@ -73,7 +79,7 @@ impl GpuCipher {
                     .arg(&words[1])
                     .arg(&words[2])
                     .arg(&words[3])
-                    .arg(&self.rounds);
+                    .arg(&rounds);
                 // SAFETY: the argument list matches the kernels' signature (in, out,
                 // n, iv0..iv3, rounds); the buffer holds nblocks blocks. In and out
                 // are the same buffer: for ECB and CTR each block is read by the
@@ -84,27 +90,28 @@ impl GpuCipher {
             }
             Op::CbcDecrypt | Op::CfbDecrypt => {
                 let copy = stream.clone_dtod(&data.slice(..need)).map_err(GpuError::driver("copying on the device"))?;
-                self.launch(stream, op, &copy, data, nblocks, words)
+                self.launcher.launch(stream, op, &copy, data, nblocks, words)
             }
         }
     }
 
     /// Bytes of `nblocks` blocks, after checking the IV for `op`.
     fn device_bytes(&self, op: Op, iv: &[u8], nblocks: u64) -> Result<usize, GpuError> {
-        self.func(op)?;
+        self.launcher.func(op)?;
+        let block = self.launcher.block();
         let ecb = matches!(op, Op::EcbEncrypt | Op::EcbDecrypt);
-        if (ecb && !iv.is_empty()) || (!ecb && iv.len() != self.block) {
-            return Err(GpuError::IvLength { op, block: self.block, got: iv.len() });
+        if (ecb && !iv.is_empty()) || (!ecb && iv.len() != block) {
+            return Err(GpuError::IvLength { op, block, got: iv.len() });
         }
-        usize::try_from(nblocks).ok().and_then(|n| n.checked_mul(self.block)).ok_or(GpuError::LaunchTooLarge)
+        usize::try_from(nblocks).ok().and_then(|n| n.checked_mul(block)).ok_or(GpuError::LaunchTooLarge)
     }
 
     /// The chaining block for the kernels: the IV, or zeros for ECB.
     fn chain_block(&self, iv: &[u8]) -> Vec<u8> {
-        if iv.len() == self.block {
+        if iv.len() == self.launcher.block() {
             iv.to_vec()
         } else {
-            vec![0; self.block]
+            vec![0; self.launcher.block()]
         }
     }
 }

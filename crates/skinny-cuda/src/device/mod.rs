@@ -1,0 +1,15 @@
+//! The GPU: reaching the driver, opening GPUs (each once per process; a set of
+//! them through one path, [`GpuSet`]), the context, page-locked host memory,
+//! and the cache of compiled kernels.
+
+mod cache;
+mod gpu;
+mod opened;
+mod set;
+
+pub use crate::driver::probe_libraries;
+pub use crate::kernels::KernelSource;
+pub use crate::nvrtc::compile_offline;
+pub use gpu::{Gpu, GpuOptions};
+pub use opened::describe_gpus;
+pub use set::GpuSet;
