@@ -1,10 +1,15 @@
 //! The kernel registry: the CUDA sources, which kernels they hold, their entry
 //! points by kind, block width and operation (checked against the sources by a
 //! test), the launch geometry, and the constants shared with the CUDA code.
+//! The products that keep their kernels' host code themselves (`skinny-aead`
+//! for [`AEAD`]) load a source here and launch it with the geometry and the
+//! `__constant__` upload of this module.
 
+use crate::constants::Symbol;
 use crate::GpuError;
-use cudarc::driver::LaunchConfig;
+use cudarc::driver::{CudaModule, CudaStream, LaunchConfig};
 use skinny::CellWidth;
+use std::sync::Arc;
 
 /// A kernel source file, as embedded in the binary.
 #[derive(Clone, Copy, Debug)]
@@ -201,6 +206,43 @@ pub(crate) fn launch_config(kind: KernelKind, nblocks: u64) -> Result<LaunchConf
         KernelKind::Bitsliced => BITSLICED_THREADS,
     };
     Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
+}
+
+/// A launch of one thread per item (`items` of them), 256 threads a block:
+/// the small kernels that fill tables (counters, masks) before the main one.
+/// For the products' host code as much as this crate's.
+///
+/// # Errors
+/// [`GpuError::LaunchTooLarge`] past the grid's reach.
+pub fn one_thread_per_item(items: u64) -> Result<LaunchConfig, GpuError> {
+    let threads = 256u32;
+    let grid = u32::try_from(items.div_ceil(u64::from(threads))).map_err(|_| GpuError::LaunchTooLarge)?;
+    Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
+}
+
+/// A launch of `nwarps` warps of a bitsliced kernel (32 blocks a thread), in
+/// blocks of [`BITSLICED_THREADS`] threads.
+///
+/// # Errors
+/// [`GpuError::LaunchTooLarge`] past the grid's reach.
+pub fn bitsliced_warps(nwarps: u64) -> Result<LaunchConfig, GpuError> {
+    let warps_per_block = u64::from(BITSLICED_THREADS / 32);
+    let grid = u32::try_from(nwarps.div_ceil(warps_per_block)).map_err(|_| GpuError::LaunchTooLarge)?;
+    Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (BITSLICED_THREADS, 1, 1), shared_mem_bytes: 0 })
+}
+
+/// Writes each symbol into `module`'s `__constant__` memory on `stream`, then
+/// waits for the copies: how a module of this registry gets its key material
+/// ([`crate::constants`] makes it), here and in the products' host code.
+///
+/// # Errors
+/// A symbol the module lacks or that is too small; a copy failure.
+pub fn upload_constants(
+    module: &Arc<CudaModule>,
+    stream: &Arc<CudaStream>,
+    symbols: &[Symbol],
+) -> Result<(), GpuError> {
+    crate::cipher::upload(module, stream, symbols)
 }
 
 #[cfg(test)]

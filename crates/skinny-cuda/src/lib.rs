@@ -14,8 +14,10 @@
 //!   `transfer` (host memory: [`HostPath`]), `resident` (data already on the
 //!   device: [`GpuCipher::run_device`]) and `timing` (kernel-only benchmarks).
 //! - [`constants`]: what each kernel needs of a key in `__constant__` memory.
-//! - [`aead`]: SKINNY-AEAD's runs of blocks (`aead.cu`: a block counter in
-//!   each block's TK1, everything else shared), for `skinny-aead`.
+//! - `aead.cu` ([`kernels::AEAD`]): SKINNY-AEAD's runs of blocks (a block
+//!   counter in each block's TK1, everything else shared); their host code
+//!   lives with the product, in `skinny-aead`, on the registry's launch and
+//!   constant-memory helpers.
 //! - [`multi`]: several GPUs of one host: a [`GpuSet`] and [`MultiGpuCipher`],
 //!   host-to-host work striped over them.
 //! - [`lab`]: the experiments of `skinny-lab` on the GPU (`lab.cu`: reduced
@@ -23,7 +25,6 @@
 
 #![warn(missing_docs)]
 
-pub mod aead;
 pub mod cipher;
 pub mod constants;
 pub mod device;
