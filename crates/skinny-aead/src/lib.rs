@@ -83,12 +83,12 @@
 //!
 //! # Sealed files
 //!
-//! With the default feature `std`, [`sealed`] encrypts a stream of any length
-//! into a versioned, chunked file format (STREAM over SKINNY-AEAD) and back,
-//! detecting truncation, reordering, splicing and header changes.
+//! With the default feature `std`, the `sealed` module encrypts a stream of any
+//! length into a versioned, chunked file format (STREAM over SKINNY-AEAD) and
+//! back, detecting truncation, reordering, splicing and header changes.
 //!
 //! `no_std` without the `std` feature; `alloc` (part of the default `std`) adds
-//! [`aead::Aead`] (results in a `Vec`). Without it, use [`aead::AeadInOut`] (in
+//! `aead::Aead` (results in a `Vec`). Without it, use [`aead::AeadInOut`] (in
 //! place, or from one buffer to another).
 #![no_std]
 // No `unsafe` but the GPU's kernel launches (feature `cuda`), each file of

@@ -2,14 +2,12 @@
 //! points by kind, block width and operation (checked against the sources by a
 //! test), the launch geometry, and the constants shared with the CUDA code.
 //! The products that keep their kernels' host code themselves (`skinny-aead`
-//! for [`AEAD`]) load a source here and launch it with the geometry and the
-//! `__constant__` upload of this module.
+//! for [`AEAD`]) load a source here and launch it with this module's
+//! geometry (and [`crate::upload_constants`]).
 
-use crate::constants::Symbol;
 use crate::GpuError;
-use cudarc::driver::{CudaModule, CudaStream, LaunchConfig};
+use cudarc::driver::LaunchConfig;
 use skinny::CellWidth;
-use std::sync::Arc;
 
 /// A kernel source file, as embedded in the binary.
 #[derive(Clone, Copy, Debug)]
@@ -229,20 +227,6 @@ pub fn bitsliced_warps(nwarps: u64) -> Result<LaunchConfig, GpuError> {
     let warps_per_block = u64::from(BITSLICED_THREADS / 32);
     let grid = u32::try_from(nwarps.div_ceil(warps_per_block)).map_err(|_| GpuError::LaunchTooLarge)?;
     Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (BITSLICED_THREADS, 1, 1), shared_mem_bytes: 0 })
-}
-
-/// Writes each symbol into `module`'s `__constant__` memory on `stream`, then
-/// waits for the copies: how a module of this registry gets its key material
-/// ([`crate::constants`] makes it), here and in the products' host code.
-///
-/// # Errors
-/// A symbol the module lacks or that is too small; a copy failure.
-pub fn upload_constants(
-    module: &Arc<CudaModule>,
-    stream: &Arc<CudaStream>,
-    symbols: &[Symbol],
-) -> Result<(), GpuError> {
-    crate::cipher::upload(module, stream, symbols)
 }
 
 #[cfg(test)]

@@ -16,8 +16,8 @@
 //! - [`constants`]: what each kernel needs of a key in `__constant__` memory.
 //! - `aead.cu` ([`kernels::AEAD`]): SKINNY-AEAD's runs of blocks (a block
 //!   counter in each block's TK1, everything else shared); their host code
-//!   lives with the product, in `skinny-aead`, on the registry's launch and
-//!   constant-memory helpers.
+//!   lives with the product, in `skinny-aead`, on the registry's launch
+//!   geometry and [`upload_constants`].
 //! - [`multi`]: several GPUs of one host: a [`GpuSet`] and [`MultiGpuCipher`],
 //!   host-to-host work striped over them.
 //! - [`lab`]: the experiments of `skinny-lab` on the GPU (`lab.cu`: reduced
@@ -46,3 +46,18 @@ pub use error::GpuError;
 pub use kernels::{KernelKind, KernelSource, LabExperiment, Op};
 pub use multi::{GpuSet, MultiGpuCipher};
 pub use transfer::HostPath;
+
+/// Writes each symbol into `module`'s `__constant__` memory on `stream`, then
+/// waits for the copies: how a module of the [`kernels`] registry gets its key
+/// material ([`constants`] makes it), in [`GpuCipher`] and in the products'
+/// own host code (`skinny-aead`'s AEAD kernels).
+///
+/// # Errors
+/// A symbol the module lacks or that is too small; a copy failure.
+pub fn upload_constants(
+    module: &std::sync::Arc<cudarc::driver::CudaModule>,
+    stream: &std::sync::Arc<cudarc::driver::CudaStream>,
+    symbols: &[constants::Symbol],
+) -> Result<(), GpuError> {
+    cipher::upload(module, stream, symbols)
+}

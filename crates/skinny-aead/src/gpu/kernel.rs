@@ -13,7 +13,8 @@ use skinny_cuda::constants::{bitsliced_masks, bitsliced_masks_reversed, Symbol};
 use skinny_cuda::cudarc::driver::{
     CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg,
 };
-use skinny_cuda::kernels::{bitsliced_warps, one_thread_per_item, upload_constants, AEAD};
+use skinny_cuda::kernels::{bitsliced_warps, one_thread_per_item, AEAD};
+use skinny_cuda::upload_constants;
 use skinny_cuda::{Gpu, GpuError};
 use std::sync::Arc;
 use std::vec::Vec;

@@ -55,7 +55,7 @@ pub fn seal_on<R: Read + Send, W: Write + Send>(
 ///
 /// **For test vectors only**: two files sealed with one key and one prefix
 /// reuse nonces, which gives away the XOR of their plaintexts and allows
-/// forgeries. `prefix` must be [`Member::prefix_len`] bytes (11 or 7).
+/// forgeries. `prefix` must be [`Member::prefix_len`](crate::Member::prefix_len) bytes (11 or 7).
 ///
 /// # Errors
 /// As [`seal`]; a prefix of the wrong length is [`SealedError::InvalidOptions`].
