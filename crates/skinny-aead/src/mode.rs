@@ -19,8 +19,8 @@
 //! domain byte (bit 4: 96-bit nonce; bit 3: 64-bit tag).
 
 use crate::engine::{BlockEngine, BATCH};
+use crate::member::Member;
 use crate::tweakey::{Block, BlockTweak, Lfsr, BLOCK};
-use crate::Member;
 use aead::inout::InOutBuf;
 use aead::Error;
 use skinny::hazmat::bitsliced::Direction;

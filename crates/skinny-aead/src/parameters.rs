@@ -3,7 +3,7 @@
 //! [`SkinnyAeadM1`](crate::SkinnyAeadM1) is `SkinnyAead<parameters::M1>`, and
 //! so on.
 
-use crate::Member;
+use crate::member::Member;
 use aead::array::typenum::{Unsigned, U12, U16, U8};
 use aead::array::ArraySize;
 

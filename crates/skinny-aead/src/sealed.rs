@@ -75,7 +75,7 @@ mod run;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod start;
 
-pub use crate::Member;
+pub use crate::member::Member;
 pub use error::{BoxError, SealedError};
 pub use format::{
     SealOptions, DEFAULT_CHUNK_LOG2, GPU_MIN_CHUNK_LOG2, HEADER_LEN, MAGIC, MAX_CHUNKS, MAX_CHUNK_LOG2, MIN_CHUNK_LOG2,

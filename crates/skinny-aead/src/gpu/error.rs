@@ -2,7 +2,7 @@
 //! code) kept whole as the source, and the AEAD's checks of what the kernels
 //! are given.
 
-use crate::Member;
+use crate::member::Member;
 use skinny_cuda::GpuError;
 use std::format;
 use std::string::String;

@@ -7,8 +7,8 @@
 //! `examples/hostsim_aead_vectors.rs`) checks the kernels against the
 //! specification code on exactly these inputs, without a GPU.
 
+use crate::member::Member;
 use crate::tweakey::lfsr_step;
-use crate::Member;
 use skinny::{Skinny, Variant};
 use std::vec::Vec;
 

@@ -2,7 +2,7 @@
 //! header's fields and their ranges, the chunk sizes, and the smallest chunk
 //! the GPU placement takes.
 
-use crate::Member;
+use crate::member::Member;
 
 /// The first bytes of every sealed file.
 pub const MAGIC: [u8; 10] = *b"SKINNYSEAL";

@@ -3,7 +3,7 @@
 
 use super::error::SealedError;
 use super::format::{HEADER_LEN, MAGIC, MAX_CHUNK_LOG2, MIN_CHUNK_LOG2, PREFIX_FIELD_LEN, VERSION};
-use crate::Member;
+use crate::member::Member;
 
 /// A parsed header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
