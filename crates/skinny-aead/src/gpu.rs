@@ -15,9 +15,10 @@
 //! device, or in the host buffer) before returning the error: no unverified
 //! plaintext is released.
 //!
-//! A GPU is a [`GpuDevice`], opened by its number; no type of the device
-//! crate is needed to use this module, but the device buffers of the
-//! `_device` calls are [`cudarc`]'s (made from [`GpuDevice::cuda_context`]).
+//! A GPU is a [`GpuDevice`], opened by its number: no type of the device
+//! crate is needed to use this module. Only the `_device` calls take device
+//! memory, cudarc's buffers (`skinny_cuda::cudarc`), made on
+//! [`GpuDevice::cuda_context`].
 
 mod device;
 mod error;
@@ -32,8 +33,6 @@ mod message;
 pub use device::GpuDevice;
 pub use error::GpuAeadError;
 pub use message::GpuAead;
-/// The CUDA bindings of the device buffers the `_device` calls take.
-pub use skinny_cuda::cudarc;
 
 pub(crate) use finish::{finish_on_cpu, run_tweakey};
 pub(crate) use kernels::{chunks_entry_point, function, AeadOp, EXPAND_MASKS};
