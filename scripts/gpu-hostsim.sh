@@ -22,6 +22,6 @@ g++ -std=c++17 -O2 -Wno-unknown-pragmas -DSKINNY_MAX_ROUNDS=56 -DSKINNY_BS_THREA
 "$tmp/hostsim-lab" "$tmp/lab-vectors.txt"
 # The AEAD kernels: runs of blocks with a counter per block, outputs and sums
 # against the specification code.
-cargo run -q --profile "$profile" --example hostsim_aead_vectors -- "$tmp/aead-vectors.txt"
+cargo run -q --profile "$profile" --example hostsim_aead_vectors -p skinny-aead --features cuda -- "$tmp/aead-vectors.txt"
 g++ -std=c++17 -O2 -Wno-unknown-pragmas -DSKINNY_MAX_ROUNDS=56 -DSKINNY_BS_THREADS=128 -DSKINNY_PAPER_THREADS=512 -DSKINNY_LAB_THREADS=32 -o "$tmp/hostsim-aead" crates/skinny-cuda/hostsim/aead.cpp
 "$tmp/hostsim-aead" "$tmp/aead-vectors.txt"

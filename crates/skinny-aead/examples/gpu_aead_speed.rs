@@ -9,9 +9,9 @@
 //! compiles the kernels with tuning switches, to compare them in one run.
 
 use skinny::{Skinny, Variant};
-use skinny_aead::gpu::{Gpu, GpuAead};
+use skinny_aead::gpu::{GpuAead, GpuDevice};
 use skinny_aead::sealed::Member;
-use skinny_cuda::{GpuCipher, KernelKind, Op};
+use skinny_cuda::{Gpu, GpuCipher, GpuOptions, KernelKind, Op};
 use std::time::Instant;
 
 fn stats(mut t: Vec<f64>) -> (f64, f64) {
@@ -29,7 +29,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if !extra.is_empty() {
         println!("NVRTC options: {}", extra.join(" "));
     }
-    let gpu = std::sync::Arc::new(Gpu::open_with(0, &skinny_cuda::GpuOptions::with_nvrtc_options(extra))?);
+    // One context for both: the AEAD's device shares skinny-cuda's GPU.
+    let gpu = std::sync::Arc::new(Gpu::open_with(0, &GpuOptions::with_nvrtc_options(extra))?);
+    let device = GpuDevice::from(gpu.clone());
     println!("{}", gpu.describe());
     let stream = gpu.context().default_stream();
     let host: Vec<u8> =
@@ -41,7 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let len = if member == Member::M5 { len.min((1 << 28) - 64) } else { len };
         let key = [0x5au8; 16];
         let nonce = vec![7u8; member.nonce_len()];
-        let mut aead = GpuAead::new(&gpu, member, &key)?;
+        let mut aead = GpuAead::new(&device, member, &key)?;
         let mut tag = aead.seal_device(&nonce, &[1u8; 16], &mut dev, len)?;
         aead.open_device(&nonce, &[1u8; 16], &mut dev, len, &tag)?;
         let (mut seal, mut open, mut ecb) = (Vec::new(), Vec::new(), Vec::new());

@@ -6,8 +6,8 @@
 //! `scripts/h200-seal.sh` measures.
 //! `cargo run --release -p skinny-aead --features cuda --example sealed_speed [MIB] [RUNS] [LOG2]`
 
-use skinny_aead::gpu::Gpu;
-use skinny_aead::sealed::{self, Engine, Member, SealOptions};
+use skinny_aead::gpu::GpuDevice;
+use skinny_aead::sealed::{self, Member, Placement, SealOptions};
 use std::time::Instant;
 
 fn stats(mut t: Vec<f64>) -> (f64, f64) {
@@ -21,12 +21,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(5).max(1);
     let log2: u8 = args.next().and_then(|a| a.parse().ok()).unwrap_or(16);
     let len = mib << 20;
-    let gpu = Gpu::first()?;
+    let gpu = GpuDevice::first()?;
     println!("{}; {} rayon threads; {mib} MiB, 2^{log2}-byte chunks", gpu.describe(), rayon::current_num_threads());
     let plain: Vec<u8> =
         (0..len).map(|i| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) as u8).collect();
     let key = [7u8; 16];
-    let engines = [("cpu", Engine::Cpu), ("gpu", Engine::Gpu(gpu))];
+    let engines = [("cpu", Placement::Cpu), ("gpu", Placement::Gpu(gpu))];
     for member in [Member::M1, Member::M5] {
         let opts = SealOptions { member, chunk_log2: log2 };
         let mut files = Vec::new();

@@ -6,6 +6,10 @@
 //! [`aead`] 0.6 traits, and checked against the submission's known-answer tests
 //! (1089 cases per member, `tests/data/`).
 //!
+//! One generic type, [`SkinnyAead`], over the member's [`parameters`] (as
+//! RustCrypto's `aes-gcm` is generic over its cipher and sizes), with a name
+//! for each member; [`Member`] names the six as values.
+//!
 //! | type | cipher | key | nonce | tag | domain prefix |
 //! |---|---|---|---|---|---|
 //! | [`SkinnyAeadM1`] (primary) | SKINNY-128-384 | 128 | 128 | 128 | `0x00` |
@@ -58,9 +62,9 @@
 //! with a tweakey per block (AVX2 when the CPU has it): a few hundred MiB/s on
 //! one core of the dev VM, `examples/aead_speed.rs`. All calls go through one
 //! internal seam, a *block engine* that takes a batch of (tweak, block) pairs
-//! for one key and nonce; a GPU engine could replace it without touching the
-//! mode code.
-//! The repository's `docs/aead.md` has the design and what is left.
+//! for one key and nonce. With the `cuda` feature, the `gpu` module runs a
+//! message's whole blocks on an NVIDIA GPU and the rest through the same mode
+//! code. The repository's `docs/aead.md` has the design and what is left.
 //!
 //! # Example
 //!
@@ -79,15 +83,18 @@
 //!
 //! # Sealed files
 //!
-//! With the default feature `std`, [`sealed`] encrypts a stream of any length
-//! into a versioned, chunked file format (STREAM over SKINNY-AEAD) and back,
-//! detecting truncation, reordering, splicing and header changes.
+//! With the default feature `std`, the `sealed` module encrypts a stream of any
+//! length into a versioned, chunked file format (STREAM over SKINNY-AEAD) and
+//! back, detecting truncation, reordering, splicing and header changes.
 //!
 //! `no_std` without the `std` feature; `alloc` (part of the default `std`) adds
-//! [`aead::Aead`] (results in a `Vec`). Without it, use [`aead::AeadInOut`] (in
+//! `aead::Aead` (results in a `Vec`). Without it, use [`aead::AeadInOut`] (in
 //! place, or from one buffer to another).
 #![no_std]
-#![forbid(unsafe_code)]
+// No `unsafe` but the GPU's kernel launches (feature `cuda`), each file of
+// them allowed on its own.
+#![cfg_attr(not(feature = "cuda"), forbid(unsafe_code))]
+#![cfg_attr(feature = "cuda", deny(unsafe_code))]
 #![warn(missing_docs)]
 
 #[cfg(any(test, feature = "std"))]
@@ -95,132 +102,16 @@ extern crate std;
 
 pub use aead;
 
+mod cipher;
 mod engine;
 #[cfg(feature = "cuda")]
 pub mod gpu;
+mod member;
 mod mode;
+pub mod parameters;
 #[cfg(feature = "std")]
 pub mod sealed;
+mod tweakey;
 
-use aead::consts::{U12, U16, U8};
-use aead::inout::InOutBuf;
-use aead::{AeadCore, AeadInOut, Error, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
-use engine::{BitslicedEngine, Layout};
-use mode::Member;
-use zeroize::Zeroize;
-
-macro_rules! member {
-    (
-        $(#[$doc:meta])*
-        $name:ident, $label:literal, $layout:expr, nonce = $nonce:ty, tag = $tag:ty, tag_len = $tag_len:literal,
-        prefix = $prefix:literal
-    ) => {
-        $(#[$doc])*
-        ///
-        /// The key is wiped when the value is dropped and never printed.
-        #[derive(Clone)]
-        pub struct $name {
-            key: [u8; 16],
-        }
-
-        impl $name {
-            const MEMBER: Member = Member { layout: $layout, tag_len: $tag_len, prefix: $prefix };
-        }
-
-        impl KeySizeUser for $name {
-            type KeySize = U16;
-        }
-
-        impl KeyInit for $name {
-            fn new(key: &Key<Self>) -> Self {
-                let mut k = [0u8; 16];
-                k.copy_from_slice(key);
-                Self { key: k }
-            }
-        }
-
-        impl AeadCore for $name {
-            type NonceSize = $nonce;
-            type TagSize = $tag;
-            const TAG_POSITION: TagPosition = TagPosition::Postfix;
-        }
-
-        impl AeadInOut for $name {
-            fn encrypt_inout_detached(
-                &self,
-                nonce: &Nonce<Self>,
-                associated_data: &[u8],
-                buffer: InOutBuf<'_, '_, u8>,
-            ) -> Result<Tag<Self>, Error> {
-                let engine = BitslicedEngine::new(Self::MEMBER.layout, &self.key, nonce);
-                let mut full = mode::seal(Self::MEMBER, &engine, associated_data, buffer)?;
-                let mut tag = Tag::<Self>::default();
-                tag.copy_from_slice(&full[..$tag_len]);
-                full.zeroize();
-                Ok(tag)
-            }
-
-            fn decrypt_inout_detached(
-                &self,
-                nonce: &Nonce<Self>,
-                associated_data: &[u8],
-                buffer: InOutBuf<'_, '_, u8>,
-                tag: &Tag<Self>,
-            ) -> Result<(), Error> {
-                let engine = BitslicedEngine::new(Self::MEMBER.layout, &self.key, nonce);
-                mode::open(Self::MEMBER, &engine, associated_data, buffer, tag)
-            }
-        }
-
-        impl Drop for $name {
-            fn drop(&mut self) {
-                self.key.zeroize();
-            }
-        }
-
-        impl zeroize::ZeroizeOnDrop for $name {}
-
-        impl core::fmt::Debug for $name {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str(concat!($label, " { .. }"))
-            }
-        }
-    };
-}
-
-member!(
-    /// SKINNY-AEAD-M1, the primary member: SKINNY-128-384, 128-bit key, nonce
-    /// and tag.
-    SkinnyAeadM1, "SkinnyAeadM1", Layout::Tk3, nonce = U16, tag = U16, tag_len = 16, prefix = 0x00
-);
-member!(
-    /// SKINNY-AEAD-M2: SKINNY-128-384, 128-bit key, 96-bit nonce, 128-bit tag.
-    SkinnyAeadM2, "SkinnyAeadM2", Layout::Tk3, nonce = U12, tag = U16, tag_len = 16, prefix = 0x10
-);
-member!(
-    /// SKINNY-AEAD-M3: SKINNY-128-384, 128-bit key, 128-bit nonce, 64-bit tag.
-    SkinnyAeadM3, "SkinnyAeadM3", Layout::Tk3, nonce = U16, tag = U8, tag_len = 8, prefix = 0x08
-);
-member!(
-    /// SKINNY-AEAD-M4: SKINNY-128-384, 128-bit key, 96-bit nonce, 64-bit tag.
-    SkinnyAeadM4, "SkinnyAeadM4", Layout::Tk3, nonce = U12, tag = U8, tag_len = 8, prefix = 0x18
-);
-member!(
-    /// SKINNY-AEAD-M5: SKINNY-128-256, 128-bit key, 96-bit nonce, 128-bit tag.
-    SkinnyAeadM5, "SkinnyAeadM5", Layout::Tk2, nonce = U12, tag = U16, tag_len = 16, prefix = 0x10
-);
-member!(
-    /// SKINNY-AEAD-M6: SKINNY-128-256, 128-bit key, 96-bit nonce, 64-bit tag.
-    SkinnyAeadM6, "SkinnyAeadM6", Layout::Tk2, nonce = U12, tag = U8, tag_len = 8, prefix = 0x18
-);
-
-// The tag lengths given to the macro agree with the `TagSize`s.
-const _: () = {
-    use aead::array::typenum::Unsigned;
-    assert!(<SkinnyAeadM1 as AeadCore>::TagSize::USIZE == SkinnyAeadM1::MEMBER.tag_len);
-    assert!(<SkinnyAeadM2 as AeadCore>::TagSize::USIZE == SkinnyAeadM2::MEMBER.tag_len);
-    assert!(<SkinnyAeadM3 as AeadCore>::TagSize::USIZE == SkinnyAeadM3::MEMBER.tag_len);
-    assert!(<SkinnyAeadM4 as AeadCore>::TagSize::USIZE == SkinnyAeadM4::MEMBER.tag_len);
-    assert!(<SkinnyAeadM5 as AeadCore>::TagSize::USIZE == SkinnyAeadM5::MEMBER.tag_len);
-    assert!(<SkinnyAeadM6 as AeadCore>::TagSize::USIZE == SkinnyAeadM6::MEMBER.tag_len);
-};
+pub use cipher::{SkinnyAead, SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};
+pub use member::Member;

@@ -15,12 +15,15 @@
 //! - the tag is the first τ bytes of tag block ⊕ Auth.
 //!
 //! Every call also carries the nonce and key in its tweakey (see
-//! [`Layout`](crate::engine::Layout)); the member's prefix is ORed into the
+//! `Layout` in `tweakey.rs`); the member's prefix is ORed into the
 //! domain byte (bit 4: 96-bit nonce; bit 3: 64-bit tag).
 
-use crate::engine::{Block, BlockEngine, BlockTweak, Layout, Lfsr, BATCH, BLOCK};
+use crate::engine::{BlockEngine, BATCH};
+use crate::member::Member;
+use crate::tweakey::{Block, BlockTweak, Lfsr, BLOCK};
 use aead::inout::InOutBuf;
 use aead::Error;
+use skinny::hazmat::bitsliced::Direction;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -37,19 +40,11 @@ pub(crate) const D_TAG: u8 = 4;
 /// ... of the tag block after a partial message block.
 pub(crate) const D_TAG_PARTIAL: u8 = 5;
 
-/// One member's parameters.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Member {
-    pub(crate) layout: Layout,
-    /// The tag length τ in bytes (16 or 8).
-    pub(crate) tag_len: usize,
-    /// ORed into every domain byte.
-    pub(crate) prefix: u8,
-}
-
 impl Member {
+    /// The tweak of the next block in `domain` (the member's prefix ORed in);
+    /// steps `counter`.
     pub(crate) fn tweak(self, counter: &mut Lfsr, domain: u8) -> BlockTweak {
-        let t = BlockTweak { counter: counter.value(), domain: self.prefix | domain };
+        let t = BlockTweak { counter: counter.value(), domain: self.prefix() | domain };
         counter.step();
         t
     }
@@ -58,7 +53,7 @@ impl Member {
     /// 24-bit LFSR repeats after 2^24 - 1 blocks): the message domain uses up
     /// to l + 2 counter values, the AD domain one per block.
     pub(crate) fn check_lengths(self, msg_len: usize, ad_len: usize) -> Result<(), Error> {
-        let period = self.layout.counter_period();
+        let period = self.layout().counter_period();
         let msg = u64::try_from(msg_len / BLOCK).unwrap_or(u64::MAX).saturating_add(2);
         let ad = u64::try_from(ad_len.div_ceil(BLOCK)).unwrap_or(u64::MAX);
         if msg > period || ad > period {
@@ -118,22 +113,22 @@ fn xor_blocks_into(acc: &mut Block, data: &[u8]) {
 /// input and output are one buffer), then encrypted or decrypted there, in
 /// place, by [`BlockEngine::crypt_run`]; the checksum XORs the plaintext in
 /// before encryption or after decryption.
-fn crypt_message<E: BlockEngine>(m: Member, engine: &E, buf: &mut InOutBuf<'_, '_, u8>, decrypt: bool) -> Block {
+fn crypt_message<E: BlockEngine>(m: Member, engine: &E, buf: &mut InOutBuf<'_, '_, u8>, dir: Direction) -> Block {
     let len = buf.len();
     let full = len - len % BLOCK;
-    let mut counter = Lfsr::new(m.layout);
+    let mut counter = Lfsr::new(m.layout());
     let mut sum = [0u8; BLOCK];
     let (mut whole, mut tail) = buf.reborrow().split_at(full);
     while !whole.is_empty() {
         let n = whole.len().min(RUN * BLOCK);
         let (chunk, rest) = whole.split_at(n);
         whole = rest;
-        if !decrypt {
+        if dir == Direction::Encrypt {
             xor_blocks_into(&mut sum, chunk.get_in());
         }
         let out = chunk.into_out_with_copied_in();
-        engine.crypt_run(&mut counter, m.prefix | D_MSG, out, decrypt);
-        if decrypt {
+        engine.crypt_run(&mut counter, m.prefix() | D_MSG, out, dir);
+        if dir == Direction::Decrypt {
             xor_blocks_into(&mut sum, out);
         }
     }
@@ -141,7 +136,7 @@ fn crypt_message<E: BlockEngine>(m: Member, engine: &E, buf: &mut InOutBuf<'_, '
     let rest = len - full;
     let mut last = [0u8; BLOCK];
     last[..rest].copy_from_slice(tail.get_in());
-    let tag = finish_message(m, engine, &mut counter, &mut sum, &mut last[..rest], decrypt);
+    let tag = finish_message(m, engine, &mut counter, &mut sum, &mut last[..rest], dir);
     tail.get_out().copy_from_slice(&last[..rest]);
     last.zeroize();
     tag
@@ -157,7 +152,7 @@ pub(crate) fn finish_message<E: BlockEngine>(
     counter: &mut Lfsr,
     sum: &mut Block,
     last: &mut [u8],
-    decrypt: bool,
+    dir: Direction,
 ) -> Block {
     let rest = last.len();
     debug_assert!(rest < BLOCK);
@@ -166,11 +161,11 @@ pub(crate) fn finish_message<E: BlockEngine>(
         engine.encrypt(&[m.tweak(counter, D_MSG_PARTIAL)], &mut pad);
         // `plain` gets the plaintext padded with 0x80 0*.
         let mut plain = [0u8; BLOCK];
-        if !decrypt {
+        if dir == Direction::Encrypt {
             plain[..rest].copy_from_slice(last);
         }
         xor_into_slice(last, &pad[0][..rest]);
-        if decrypt {
+        if dir == Direction::Decrypt {
             plain[..rest].copy_from_slice(last);
         }
         plain[rest] = 0x80;
@@ -189,14 +184,14 @@ pub(crate) fn finish_message<E: BlockEngine>(
 
 /// The XOR of the encrypted AD blocks.
 pub(crate) fn authenticate<E: BlockEngine>(m: Member, engine: &E, ad: &[u8]) -> Block {
-    let mut counter = Lfsr::new(m.layout);
+    let mut counter = Lfsr::new(m.layout());
     let mut auth = [0u8; BLOCK];
     let mut blocks = [0u8; BATCH * BLOCK];
     let full = ad.len() - ad.len() % BLOCK;
     for batch in ad[..full].chunks(BATCH * BLOCK) {
         let blocks = &mut blocks[..batch.len()];
         blocks.copy_from_slice(batch);
-        engine.crypt_run(&mut counter, m.prefix | D_AD, blocks, false);
+        engine.crypt_run(&mut counter, m.prefix() | D_AD, blocks, Direction::Encrypt);
         xor_blocks_into(&mut auth, blocks);
     }
     let rest = &ad[full..];
@@ -211,7 +206,7 @@ pub(crate) fn authenticate<E: BlockEngine>(m: Member, engine: &E, ad: &[u8]) -> 
 }
 
 /// Encrypts `buf` (input to output) and returns the full 128-bit tag block;
-/// the tag is its first `m.tag_len` bytes.
+/// the tag is its first `m.tag_len()` bytes.
 ///
 /// # Errors
 /// Only for inputs too long for the member's counter.
@@ -222,7 +217,7 @@ pub(crate) fn seal<E: BlockEngine>(
     mut buf: InOutBuf<'_, '_, u8>,
 ) -> Result<Block, Error> {
     m.check_lengths(buf.len(), ad.len())?;
-    let mut tag = crypt_message(m, engine, &mut buf, false);
+    let mut tag = crypt_message(m, engine, &mut buf, Direction::Encrypt);
     xor_into(&mut tag, &authenticate(m, engine, ad));
     Ok(tag)
 }
@@ -241,9 +236,9 @@ pub(crate) fn open<E: BlockEngine>(
     tag: &[u8],
 ) -> Result<(), Error> {
     m.check_lengths(buf.len(), ad.len())?;
-    let mut expected = crypt_message(m, engine, &mut buf, true);
+    let mut expected = crypt_message(m, engine, &mut buf, Direction::Decrypt);
     xor_into(&mut expected, &authenticate(m, engine, ad));
-    let ok = expected[..m.tag_len].ct_eq(tag);
+    let ok = expected[..m.tag_len()].ct_eq(tag);
     expected.zeroize();
     if bool::from(ok) {
         Ok(())
@@ -254,151 +249,4 @@ pub(crate) fn open<E: BlockEngine>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::{BitslicedEngine, SingleEngine, SpecEngine};
-    use core::cell::Cell;
-    use std::{vec, vec::Vec};
-
-    /// Another engine behind the same trait: the spec engine one block per call,
-    /// counting calls and checking the batch sizes. The mode must give the same
-    /// bytes through it: the seam is all the mode knows of the cipher.
-    struct OneByOne {
-        inner: SpecEngine,
-        calls: Cell<usize>,
-    }
-
-    impl BlockEngine for OneByOne {
-        fn encrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]) {
-            assert!(!blocks.is_empty() && blocks.len() <= BATCH);
-            for (t, b) in tweaks.iter().zip(blocks.iter_mut()) {
-                self.calls.set(self.calls.get() + 1);
-                self.inner.encrypt(core::slice::from_ref(t), core::slice::from_mut(b));
-            }
-        }
-
-        fn decrypt(&self, tweaks: &[BlockTweak], blocks: &mut [Block]) {
-            assert!(!blocks.is_empty() && blocks.len() <= BATCH);
-            for (t, b) in tweaks.iter().zip(blocks.iter_mut()) {
-                self.calls.set(self.calls.get() + 1);
-                self.inner.decrypt(core::slice::from_ref(t), core::slice::from_mut(b));
-            }
-        }
-    }
-
-    #[test]
-    fn any_engine_behind_the_seam() {
-        let m = Member { layout: Layout::Tk3, tag_len: 16, prefix: 0 };
-        let key = [5u8; 16];
-        let nonce = [6u8; 16];
-        let spec = SpecEngine::new(m.layout, &key, &nonce);
-        let one = OneByOne { inner: SpecEngine::new(m.layout, &key, &nonce), calls: Cell::new(0) };
-        let ad = [7u8; 40];
-        let mut a = [9u8; 16 * 20 + 3];
-        let mut b = a;
-        let ta = seal(m, &spec, &ad, a.as_mut_slice().into()).unwrap();
-        let tb = seal(m, &one, &ad, b.as_mut_slice().into()).unwrap();
-        assert_eq!((a, ta), (b, tb));
-        // 20 full blocks, the pad, the tag block, 3 AD blocks.
-        assert_eq!(one.calls.get(), 20 + 1 + 1 + 3);
-        open(m, &one, &ad, b.as_mut_slice().into(), &tb).unwrap();
-        assert_eq!(b, [9u8; 16 * 20 + 3]);
-    }
-
-    /// xorshift64*: test inputs without a dependency.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-
-        fn fill(&mut self, buf: &mut [u8]) {
-            for b in buf {
-                *b = self.next() as u8;
-            }
-        }
-    }
-
-    /// The six members' parameters (as in lib.rs).
-    const MEMBERS: [Member; 6] = [
-        Member { layout: Layout::Tk3, tag_len: 16, prefix: 0x00 },
-        Member { layout: Layout::Tk3, tag_len: 16, prefix: 0x10 },
-        Member { layout: Layout::Tk3, tag_len: 8, prefix: 0x08 },
-        Member { layout: Layout::Tk3, tag_len: 8, prefix: 0x18 },
-        Member { layout: Layout::Tk2, tag_len: 16, prefix: 0x10 },
-        Member { layout: Layout::Tk2, tag_len: 8, prefix: 0x18 },
-    ];
-
-    /// The bitsliced engine (as the crate uses it, and with every call on the
-    /// bitsliced path, single blocks included, on the best and the portable
-    /// path) gives the spec engine's bytes on
-    /// random messages of many lengths (within a batch, across batch and block
-    /// boundaries), every member, and opens what it sealed.
-    #[test]
-    fn bitsliced_engine_matches_spec_engine() {
-        let mut rng = Rng(0x5eed_0123_4567_89ab);
-        let mut lens: Vec<usize> = (0..=40).collect();
-        lens.extend([63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 4111, 4112, 4113, 4127, 5000]);
-        // Around the 512-block mode batch (8 KiB) and two of them.
-        lens.extend([8191, 8192, 8193, 8207, 8208, 8209, 16383, 16384, 16400]);
-        for _ in 0..8 {
-            lens.push((rng.next() % 5001) as usize);
-        }
-        for (k, m) in MEMBERS.iter().copied().enumerate() {
-            let nonce_len = if m.prefix & 0x10 != 0 { 12 } else { 16 };
-            for (j, &len) in lens.iter().enumerate() {
-                let mut key = [0u8; 16];
-                let mut nonce = [0u8; 16];
-                rng.fill(&mut key);
-                rng.fill(&mut nonce);
-                let nonce = &nonce[..nonce_len];
-                // AD lengths: 0, a partial block, whole blocks, across a batch.
-                let ad_len = [0, 1, 15, 16, 17, 48, 4100, 33][(j + k) % 8];
-                let mut ad = vec![0u8; ad_len];
-                rng.fill(&mut ad);
-                let mut msg = vec![0u8; len];
-                rng.fill(&mut msg);
-
-                let spec = SpecEngine::new(m.layout, &key, nonce);
-                let mut want = msg.clone();
-                let want_tag = seal(m, &spec, &ad, want.as_mut_slice().into()).unwrap();
-                for engine in [
-                    BitslicedEngine::new(m.layout, &key, nonce),
-                    BitslicedEngine::always_bitsliced(m.layout, &key, nonce),
-                    BitslicedEngine::always_portable(m.layout, &key, nonce),
-                ] {
-                    let mut got = msg.clone();
-                    let tag = seal(m, &engine, &ad, got.as_mut_slice().into()).unwrap();
-                    assert_eq!((&got, tag), (&want, want_tag), "member {k}, {len} bytes, AD {ad_len}");
-                    open(m, &engine, &ad, got.as_mut_slice().into(), &tag[..m.tag_len]).unwrap();
-                    assert_eq!(got, msg, "member {k}, {len} bytes, AD {ad_len}");
-                }
-                // Every call one block at a time (the short calls' engine), on
-                // the whole message too.
-                let single = SingleEngine::new(m.layout, &key, nonce);
-                let mut got = msg.clone();
-                let tag = seal(m, &single, &ad, got.as_mut_slice().into()).unwrap();
-                assert_eq!((&got, tag), (&want, want_tag), "single: member {k}, {len} bytes, AD {ad_len}");
-                open(m, &single, &ad, got.as_mut_slice().into(), &tag[..m.tag_len]).unwrap();
-                assert_eq!(got, msg, "single: member {k}, {len} bytes, AD {ad_len}");
-            }
-        }
-    }
-
-    #[test]
-    fn lengths_m5_limit() {
-        let m = Member { layout: Layout::Tk2, tag_len: 16, prefix: 0x10 };
-        let period = (1usize << 24) - 1;
-        // full blocks + 2 counters must fit in the period.
-        assert!(m.check_lengths((period - 2) * BLOCK, 0).is_ok());
-        assert!(m.check_lengths((period - 1) * BLOCK, 0).is_err());
-        assert!(m.check_lengths(0, period * BLOCK).is_ok());
-        assert!(m.check_lengths(0, period * BLOCK + 1).is_err());
-        let m1 = Member { layout: Layout::Tk3, tag_len: 16, prefix: 0 };
-        assert!(m1.check_lengths(usize::MAX, usize::MAX).is_ok());
-    }
-}
+mod tests;

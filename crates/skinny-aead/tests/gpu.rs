@@ -6,16 +6,15 @@
 #![cfg(feature = "cuda")]
 
 use skinny_aead::aead::{AeadCore, AeadInOut, KeyInit, Nonce, Tag};
-use skinny_aead::gpu::{Gpu, GpuAead, GpuAeadError};
+use skinny_aead::gpu::{GpuAead, GpuAeadError, GpuDevice};
 use skinny_aead::sealed::Member;
 use skinny_aead::{SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};
 use skinny_test_support::rng::SplitMix64 as Rng;
-use std::sync::Arc;
 
 mod kat_files;
 
-fn gpu() -> Option<Arc<Gpu>> {
-    skinny_test_support::gpu::or_skip(Gpu::first)
+fn gpu() -> Option<GpuDevice> {
+    skinny_test_support::gpu::or_skip(GpuDevice::first)
 }
 
 /// The CPU type's ciphertext and tag.
@@ -120,7 +119,7 @@ fn a_wrong_tag_is_refused_and_the_message_wiped() {
         assert!(matches!(err, GpuAeadError::Tag), "{err}");
         assert!(buf.iter().all(|&b| b == 0), "{m}: unverified plaintext released");
         // On the device too.
-        let stream = gpu.context().default_stream();
+        let stream = gpu.cuda_context().default_stream();
         let mut dev = stream.clone_htod(&msg).expect("upload");
         let mut tag = aead.seal_device(&nonce, b"", &mut dev, msg.len()).expect("seal");
         tag[3] ^= 0x80;
@@ -151,7 +150,7 @@ fn more_than_a_gibibyte_on_the_device_matches_the_cpu() {
         }
         let (want_ct, want_tag) = cpu_seal_member(m, &key, &nonce, b"header", &msg);
         let mut aead = GpuAead::new(&gpu, m, &key).expect("kernels load");
-        let stream = gpu.context().default_stream();
+        let stream = gpu.cuda_context().default_stream();
         let mut dev = stream.clone_htod(&msg).expect("upload");
         let tag = aead.seal_device(&nonce, b"header", &mut dev, len).expect("seal");
         let ct = stream.clone_dtoh(&dev).expect("download");

@@ -379,13 +379,13 @@ fn a_failing_chunk_releases_exactly_the_chunks_before_it() {
     }
 }
 
-/// The engine API on the CPU: `seal_on`/`open_on` with `Engine::Cpu` are
+/// The engine API on the CPU: `seal_on`/`open_on` with `Placement::Cpu` are
 /// `seal`/`open`, and the CPU takes every chunk size of the format.
 #[test]
 fn cpu_engine_is_the_default_path() {
-    use skinny_aead::sealed::{Engine, MAX_CHUNK_LOG2, MIN_CHUNK_LOG2};
-    let engine = Engine::default();
-    assert!(matches!(engine, Engine::Cpu));
+    use skinny_aead::sealed::{Placement, MAX_CHUNK_LOG2, MIN_CHUNK_LOG2};
+    let engine = Placement::default();
+    assert!(matches!(engine, Placement::Cpu));
     for log2 in 0..=30u8 {
         assert_eq!(engine.supports_chunk_log2(log2), (MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&log2));
     }

@@ -1,25 +1,24 @@
-//! The sealed format on the GPU engine (`sealed::Engine::Gpu`, feature `cuda`)
+//! The sealed format on the GPU engine (`sealed::Placement::Gpu`, feature `cuda`)
 //! against the CPU engine: the same file byte for byte for the same prefix
 //! (every member, chunks of 2^14 to 2^20 bytes, lengths around chunk, block
 //! and window boundaries), files of either engine opened by the other, and
 //! damaged files failing with the CPU's errors and writing nothing from the
 //! failing chunk on; the same for a GPU started while the CPU begins
-//! (`Engine::GpuStarting`), whose windows go to either engine. Skips with a line where there is no GPU; fails instead
+//! (`Placement::GpuStarting`), whose windows go to either engine. Skips with a line where there is no GPU; fails instead
 //! when `SKINNY_REQUIRE_GPU=1`.
 #![cfg(feature = "cuda")]
 
-use skinny_aead::gpu::Gpu;
+use skinny_aead::gpu::GpuDevice;
 use skinny_aead::sealed::{
-    self, Engine, Member, SealOptions, SealedError, GPU_MIN_CHUNK_LOG2, HEADER_LEN, MAX_CHUNK_LOG2,
+    self, Member, Placement, SealOptions, SealedError, GPU_MIN_CHUNK_LOG2, HEADER_LEN, MAX_CHUNK_LOG2,
 };
 use skinny_test_support::rng::SplitMix64 as Rng;
-use std::sync::Arc;
 
-fn gpu() -> Option<Arc<Gpu>> {
-    skinny_test_support::gpu::or_skip(Gpu::first)
+fn gpu() -> Option<GpuDevice> {
+    skinny_test_support::gpu::or_skip(GpuDevice::first)
 }
 
-fn seal(engine: &Engine, m: Member, log2: u8, key: &[u8; 16], prefix: &[u8], msg: &[u8]) -> Vec<u8> {
+fn seal(engine: &Placement, m: Member, log2: u8, key: &[u8; 16], prefix: &[u8], msg: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     let opts = SealOptions { member: m, chunk_log2: log2 };
     sealed::seal_with_prefix_on(engine, msg, &mut out, key, &opts, prefix).expect("seal");
@@ -27,14 +26,14 @@ fn seal(engine: &Engine, m: Member, log2: u8, key: &[u8; 16], prefix: &[u8], msg
 }
 
 /// What `open_on` wrote and returned.
-fn open(engine: &Engine, file: &[u8], key: &[u8; 16]) -> (Vec<u8>, Result<sealed::Report, SealedError>) {
+fn open(engine: &Placement, file: &[u8], key: &[u8; 16]) -> (Vec<u8>, Result<sealed::SealedReport, SealedError>) {
     let mut out = Vec::new();
     let r = sealed::open_on(engine, file, &mut out, key);
     (out, r)
 }
 
 /// The error's text and variant name, to compare errors of both engines.
-fn describe(r: &Result<sealed::Report, SealedError>) -> String {
+fn describe(r: &Result<sealed::SealedReport, SealedError>) -> String {
     match r {
         Ok(rep) => format!("ok {} chunks, {} bytes", rep.chunks, rep.plaintext_bytes),
         Err(e) => format!("{e:?}"),
@@ -44,7 +43,7 @@ fn describe(r: &Result<sealed::Report, SealedError>) -> String {
 #[test]
 fn gpu_files_are_the_cpu_files_and_open_both_ways() {
     let Some(gpu) = gpu() else { return };
-    let engine = Engine::Gpu(gpu);
+    let engine = Placement::Gpu(gpu);
     let mut rng = Rng(0x05ea_16b0);
     for (k, m) in Member::ALL.into_iter().enumerate() {
         let mut key = [0u8; 16];
@@ -66,12 +65,12 @@ fn gpu_files_are_the_cpu_files_and_open_both_ways() {
             }
             for len in lengths {
                 let msg = rng.bytes(len);
-                let cpu_file = seal(&Engine::Cpu, m, log2, &key, &prefix, &msg);
+                let cpu_file = seal(&Placement::Cpu, m, log2, &key, &prefix, &msg);
                 let gpu_file = seal(&engine, m, log2, &key, &prefix, &msg);
                 assert!(gpu_file == cpu_file, "{m}, 2^{log2}-byte chunks, {len} bytes: GPU file differs");
                 let (plain, r) = open(&engine, &cpu_file, &key);
                 assert!(r.is_ok() && plain == msg, "{m}, 2^{log2}, {len}: GPU open of the CPU file: {}", describe(&r));
-                let (plain, r) = open(&Engine::Cpu, &gpu_file, &key);
+                let (plain, r) = open(&Placement::Cpu, &gpu_file, &key);
                 assert!(r.is_ok() && plain == msg, "{m}, 2^{log2}, {len}: CPU open of the GPU file");
             }
         }
@@ -81,12 +80,12 @@ fn gpu_files_are_the_cpu_files_and_open_both_ways() {
 #[test]
 fn random_prefix_files_open_on_the_other_engine() {
     let Some(gpu) = gpu() else { return };
-    let engine = Engine::Gpu(gpu);
+    let engine = Placement::Gpu(gpu);
     let key = [9u8; 16];
     let msg = Rng(7).bytes((5 << 20) + 3);
     let mut file = Vec::new();
     sealed::seal_on(&engine, &msg[..], &mut file, &key, &SealOptions::default()).expect("seal");
-    assert_eq!(open(&Engine::Cpu, &file, &key).0, msg);
+    assert_eq!(open(&Placement::Cpu, &file, &key).0, msg);
     let mut file = Vec::new();
     sealed::seal(&msg[..], &mut file, &key, &SealOptions::default()).expect("seal");
     assert_eq!(open(&engine, &file, &key).0, msg);
@@ -94,8 +93,13 @@ fn random_prefix_files_open_on_the_other_engine() {
 
 /// Opens `file` on both engines: the same outcome, the same output (nothing
 /// from the failing chunk on).
-fn same_outcome(engine: &Engine, file: &[u8], key: &[u8; 16], what: &str) -> Result<sealed::Report, SealedError> {
-    let (cpu_out, cpu) = open(&Engine::Cpu, file, key);
+fn same_outcome(
+    engine: &Placement,
+    file: &[u8],
+    key: &[u8; 16],
+    what: &str,
+) -> Result<sealed::SealedReport, SealedError> {
+    let (cpu_out, cpu) = open(&Placement::Cpu, file, key);
     let (gpu_out, gpu) = open(engine, file, key);
     assert_eq!(describe(&gpu), describe(&cpu), "{what}: the engines disagree");
     assert!(gpu_out == cpu_out, "{what}: the engines wrote different outputs");
@@ -105,7 +109,7 @@ fn same_outcome(engine: &Engine, file: &[u8], key: &[u8; 16], what: &str) -> Res
 #[test]
 fn damaged_files_fail_as_on_the_cpu() {
     let Some(gpu) = gpu() else { return };
-    let engine = Engine::Gpu(gpu);
+    let engine = Placement::Gpu(gpu);
     let key = [3u8; 16];
     for m in [Member::M1, Member::M6] {
         let log2 = 14u8;
@@ -168,7 +172,7 @@ fn damaged_files_fail_as_on_the_cpu() {
 #[test]
 fn small_chunks_are_refused_before_anything_is_written() {
     let Some(gpu) = gpu() else { return };
-    let engine = Engine::Gpu(gpu);
+    let engine = Placement::Gpu(gpu);
     let key = [1u8; 16];
     for log2 in [4u8, 10, GPU_MIN_CHUNK_LOG2 - 1] {
         assert!(!engine.supports_chunk_log2(log2));
@@ -186,9 +190,9 @@ fn small_chunks_are_refused_before_anything_is_written() {
     assert!(engine.supports_chunk_log2(GPU_MIN_CHUNK_LOG2) && engine.supports_chunk_log2(MAX_CHUNK_LOG2));
 }
 
-/// The GPU opened while the CPU begins (`Engine::GpuStarting`).
-fn starting() -> Engine {
-    Engine::GpuStarting(sealed::GpuStart::new(|| Ok(Gpu::first()?)))
+/// The GPU opened while the CPU begins (`Placement::GpuStarting`).
+fn starting() -> Placement {
+    Placement::GpuStarting(sealed::GpuStart::new(|| Ok(GpuDevice::first()?)))
 }
 
 #[test]
@@ -202,7 +206,7 @@ fn a_starting_gpu_gives_the_cpu_files_and_opens_both_ways() {
         // Many windows (16 MiB on the GPU, 2 x threads chunks on the CPU).
         for (log2, len) in [(16u8, (64 << 20) + 5), (14, (24 << 20) + 77), (16, 100)] {
             let msg = rng.bytes(len);
-            let cpu_file = seal(&Engine::Cpu, m, log2, &key, &prefix, &msg);
+            let cpu_file = seal(&Placement::Cpu, m, log2, &key, &prefix, &msg);
             let mut file = Vec::new();
             let opts = SealOptions { member: m, chunk_log2: log2 };
             let r = sealed::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
@@ -213,7 +217,7 @@ fn a_starting_gpu_gives_the_cpu_files_and_opens_both_ways() {
             assert!(plain == msg, "{m}, 2^{log2}, {len}: starting-GPU open: {}", describe(&r));
             let r = r.expect("opens");
             eprintln!("  opened {} chunks, {} on the GPU", r.chunks, r.gpu_chunks);
-            let (plain, r) = open(&Engine::Cpu, &file, &key);
+            let (plain, r) = open(&Placement::Cpu, &file, &key);
             assert!(r.is_ok() && plain == msg);
         }
     }
@@ -222,14 +226,14 @@ fn a_starting_gpu_gives_the_cpu_files_and_opens_both_ways() {
 #[test]
 fn a_gpu_kept_only_while_faster_gives_the_cpu_files_whichever_engine_wins() {
     let Some(_) = gpu() else { return };
-    let engine = Engine::GpuStarting(sealed::GpuStart::new(|| Ok(Gpu::first()?)).or_cpu().while_faster());
+    let engine = Placement::GpuStarting(sealed::GpuStart::new(|| Ok(GpuDevice::first()?)).or_cpu().while_faster());
     let key = [9u8; 16];
     let mut rng = Rng(0xfa57);
     // 256 MiB: the CPU's windows until the GPU is ready, then at least 1 +
     // JUDGE_AFTER (3) GPU windows of 16 MiB before the verdict.
     let msg = rng.bytes((256 << 20) + 3);
     let prefix = rng.bytes(Member::M1.prefix_len());
-    let cpu_file = seal(&Engine::Cpu, Member::M1, 16, &key, &prefix, &msg);
+    let cpu_file = seal(&Placement::Cpu, Member::M1, 16, &key, &prefix, &msg);
     let mut file = Vec::new();
     let opts = SealOptions { member: Member::M1, chunk_log2: 16 };
     let r = sealed::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
@@ -258,7 +262,7 @@ fn a_starting_gpu_fails_as_the_cpu_in_either_engines_windows() {
     let piece = (1usize << log2) + m.tag_len();
     // 1024 chunks: the first windows on the CPU, the later on the GPU.
     let msg = Rng(12).bytes(1024 << log2);
-    let file = seal(&Engine::Cpu, m, log2, &key, &[1u8; 11], &msg);
+    let file = seal(&Placement::Cpu, m, log2, &key, &[1u8; 11], &msg);
     let at = |chunk: usize| HEADER_LEN + chunk * piece;
     for chunk in [0usize, 5, 700, 1023] {
         let mut bad = file.clone();
@@ -286,18 +290,18 @@ fn a_starting_gpu_that_does_not_open_fails_or_leaves_the_run_to_the_cpu() {
     let key = [2u8; 16];
     let msg = Rng(13).bytes((8 << 20) + 1);
     let opts = SealOptions::default();
-    let r = sealed::seal_on(&Engine::GpuStarting(failing.clone()), &msg[..], Vec::new(), &key, &opts);
+    let r = sealed::seal_on(&Placement::GpuStarting(failing.clone()), &msg[..], Vec::new(), &key, &opts);
     assert!(matches!(&r, Err(SealedError::GpuStart(e)) if e.to_string() == "no such GPU here"), "{r:?}");
     let mut file = Vec::new();
-    let r = sealed::seal_on(&Engine::GpuStarting(failing.or_cpu()), &msg[..], &mut file, &key, &opts).expect("seal");
+    let r = sealed::seal_on(&Placement::GpuStarting(failing.or_cpu()), &msg[..], &mut file, &key, &opts).expect("seal");
     assert_eq!((r.gpu_chunks, r.gpu_failure.as_deref()), (0, Some("no such GPU here")));
-    assert_eq!(open(&Engine::Cpu, &file, &key).0, msg);
+    assert_eq!(open(&Placement::Cpu, &file, &key).0, msg);
     // Chunks the GPU cannot take: refused up front, or left to the CPU.
     let small = SealOptions { member: Member::M1, chunk_log2: 10 };
     let mut out = Vec::new();
     let r = sealed::seal_on(&starting(), &msg[..], &mut out, &key, &small);
     assert!(matches!(r, Err(SealedError::GpuChunkSize { chunk_log2: 10 })) && out.is_empty(), "{r:?}");
-    let or_cpu = Engine::GpuStarting(sealed::GpuStart::new(|| Err("not called".into())).or_cpu());
+    let or_cpu = Placement::GpuStarting(sealed::GpuStart::new(|| Err("not called".into())).or_cpu());
     let r = sealed::seal_on(&or_cpu, &msg[..], &mut out, &key, &small).expect("seal");
     assert!(r.gpu_chunks == 0 && r.gpu_failure.is_some());
 }

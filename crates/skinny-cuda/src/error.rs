@@ -46,32 +46,6 @@ pub enum GpuError {
         /// The loader's first line.
         message: String,
     },
-    /// An AEAD tweakey of the wrong length for the kernel's variant.
-    #[error("the AEAD kernel takes a {need}-byte tweakey, got {}", count_bytes(*got))]
-    AeadTweakeyLength {
-        /// The variant's tweakey length.
-        need: usize,
-        /// What was given.
-        got: usize,
-    },
-    /// An AEAD run before any tweakey was set.
-    #[error("the AEAD kernel has no tweakey yet")]
-    AeadNoTweakey,
-    /// AEAD device buffers shorter than the blocks asked for.
-    #[error("AEAD device buffers too short: {need} bytes needed, {} given", count_bytes(*got))]
-    AeadBufferTooShort {
-        /// Bytes of the blocks asked for.
-        need: usize,
-        /// The shorter buffer's length.
-        got: usize,
-    },
-    /// A chunk size the chunk kernels cannot take: a warp's 1024 blocks must lie
-    /// inside one chunk.
-    #[error("the GPU's AEAD chunk kernels take chunks of 16 KiB to 16 MiB (2^14 to 2^24 bytes), not 2^{chunk_log2}")]
-    AeadChunkSize {
-        /// The chunk size asked for, as a power of two.
-        chunk_log2: u32,
-    },
     /// The device ran out of memory.
     #[error("GPU out of memory ({what})")]
     OutOfMemory {

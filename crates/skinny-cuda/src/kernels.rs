@@ -1,7 +1,12 @@
 //! The kernel registry: the CUDA sources, which kernels they hold, their entry
 //! points by kind, block width and operation (checked against the sources by a
-//! test), and the constants shared with the CUDA code.
+//! test), the launch geometry, and the constants shared with the CUDA code.
+//! The products that keep their kernels' host code themselves (`skinny-aead`
+//! for [`AEAD`]) load a source here and launch it with this module's
+//! geometry (and [`crate::upload_constants`]).
 
+use crate::GpuError;
+use cudarc::driver::LaunchConfig;
 use skinny::CellWidth;
 
 /// A kernel source file, as embedded in the binary.
@@ -184,6 +189,29 @@ pub fn lab_entry_point(width: CellWidth, tk_count: usize, experiment: LabExperim
         LabExperiment::Boomerang => 1,
     };
     NAMES[w][e].get(tk_count.checked_sub(1)?).copied()
+}
+
+/// A launch of one thread per item (`items` of them), 256 threads a block:
+/// the small kernels that fill tables (counters, masks) before the main one.
+/// For the products' host code as much as this crate's.
+///
+/// # Errors
+/// [`GpuError::LaunchTooLarge`] past the grid's reach.
+pub fn one_thread_per_item(items: u64) -> Result<LaunchConfig, GpuError> {
+    let threads = 256u32;
+    let grid = u32::try_from(items.div_ceil(u64::from(threads))).map_err(|_| GpuError::LaunchTooLarge)?;
+    Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 })
+}
+
+/// A launch of `nwarps` warps of a bitsliced kernel (32 blocks a thread), in
+/// blocks of [`BITSLICED_THREADS`] threads.
+///
+/// # Errors
+/// [`GpuError::LaunchTooLarge`] past the grid's reach.
+pub fn bitsliced_warps(nwarps: u64) -> Result<LaunchConfig, GpuError> {
+    let warps_per_block = u64::from(BITSLICED_THREADS / 32);
+    let grid = u32::try_from(nwarps.div_ceil(warps_per_block)).map_err(|_| GpuError::LaunchTooLarge)?;
+    Ok(LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (BITSLICED_THREADS, 1, 1), shared_mem_bytes: 0 })
 }
 
 #[cfg(test)]

@@ -19,8 +19,10 @@
 //!   [`HostPath`], chosen by [`HostPath::auto`]), `resident` (data already on
 //!   the device: [`GpuCipher::run_device`]) and `timing` (kernel-only
 //!   benchmarks).
-//! - [`aead`]: SKINNY-AEAD's runs of blocks (`aead.cu`: a block counter in
-//!   each block's TK1, everything else shared), for `skinny-aead`.
+//! - `aead.cu` ([`kernels::AEAD`]): SKINNY-AEAD's runs of blocks (a block
+//!   counter in each block's TK1, everything else shared); their host code
+//!   lives with the product, in `skinny-aead`, on the registry's launch
+//!   geometry and [`upload_constants`].
 //! - [`multi`]: several GPUs of one host: [`MultiGpuCipher`], host-to-host
 //!   work striped over a [`GpuSet`].
 //! - `lab.cu` (in [`kernels`]: [`kernels::LAB`], [`kernels::lab_entry_point`]):
@@ -31,7 +33,6 @@
 
 #![warn(missing_docs)]
 
-pub mod aead;
 mod chain;
 pub mod cipher;
 pub mod constants;
@@ -61,7 +62,7 @@ use std::sync::Arc;
 
 /// Writes each symbol into `module`'s `__constant__` memory through `stream`
 /// and waits: for crates that load kernels of their own from the registry
-/// (the lab's) and launch them themselves.
+/// (the lab's, the AEAD's) and launch them themselves.
 ///
 /// # Errors
 /// A symbol the module lacks or smaller than its data

@@ -3,29 +3,45 @@
 //! Per window: the chunks are gathered into one page-locked staging area
 //! (chunk c at c x chunk size, in parallel), each chunk's masks made from its
 //! nonce by SKINNY's key schedule on rayon's pool, and one launch runs the
-//! whole blocks of every chunk (`skinny_cuda::aead::AeadChunks`). The rest of
+//! whole blocks of every chunk (`AeadChunks`, in `gpu/kernel.rs`). The rest of
 //! each chunk (its partial last block, the tag block and the 24-byte header as
 //! AD: a handful of blocks) is finished on the CPU in parallel by the mode's
 //! own code, as `GpuAead` does for one message. Opening releases a chunk's
 //! plaintext into its output buffer only after its tag verified.
 //!
-//! The GPU needs chunks of at least 16 KiB (one warp's 1024 blocks inside one
-//! chunk); smaller ones are refused with [`SealedError::GpuChunkSize`].
+//! The GPU needs chunks of at least 16 KiB ([`GPU_MIN_CHUNK_LOG2`]: one
+//! warp's 1024 blocks inside one chunk); smaller ones are refused with
+//! [`SealedError::GpuChunkSize`].
 
-use super::{Header, SealedError, Window};
-use crate::engine::BLOCK;
-use crate::gpu::{aead_counter, finish_on_cpu, params, run_tweakey, Gpu, GpuError};
-use crate::mode::{self, D_MSG};
+use super::error::SealedError;
+use super::format::GPU_MIN_CHUNK_LOG2;
+use super::header::Header;
+use super::pipeline::Window;
+use super::start::WindowEngine;
+use crate::gpu::inputs::{chunk_key_bits, AeadCounter};
+use crate::gpu::{finish_on_cpu, run_tweakey, AeadOp, GpuAeadError, GpuDevice};
+use crate::member::Member;
+use crate::mode::D_MSG;
+use crate::tweakey::{Lfsr, BLOCK};
+use kernel::AeadChunks;
 use rayon::prelude::*;
+use skinny::hazmat::bitsliced::Direction;
 use skinny::Skinny;
-use skinny_cuda::aead::{chunk_key_bits, AeadChunks, AeadOp, MIN_CHUNK_LOG2};
-use std::sync::Arc;
 use std::vec::Vec;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
-/// The smallest chunk size the GPU engine takes, as a power of two (16 KiB).
-pub const GPU_MIN_CHUNK_LOG2: u8 = MIN_CHUNK_LOG2 as u8;
+// The chunk kernels' launches: the one file of the sealed format with
+// `unsafe` code.
+#[allow(unsafe_code)]
+pub(super) mod kernel;
+
+/// Chunks the GPU engine must hold at once for windows of `window` pieces:
+/// the last window of an input may hold one more (the piece read ahead to
+/// learn whether the input ends stays in it; see `pipeline::read_stage`).
+pub(super) fn gpu_chunks_per_window(window: usize) -> usize {
+    window + 1
+}
 
 /// What the engine needs of the chunk kernels: [`AeadChunks`] on a GPU, or
 /// (in the unit tests) the specification code, so the host side of this
@@ -34,7 +50,7 @@ pub(super) trait ChunkKernel {
     /// Key bits a chunk (the variant's rounds).
     fn rounds(&self) -> usize;
     /// The staging area, chunk c at c x chunk size.
-    fn staging(&mut self) -> Result<&mut [u8], GpuError>;
+    fn staging(&mut self) -> Result<&mut [u8], GpuAeadError>;
     /// Runs the whole blocks of `nchunks` chunks (the last ending at `bytes`)
     /// in place; returns each chunk's sum.
     fn run(
@@ -43,14 +59,14 @@ pub(super) trait ChunkKernel {
         key_bits: &[u64],
         nchunks: usize,
         bytes: usize,
-    ) -> Result<Zeroizing<Vec<[u8; 16]>>, GpuError>;
+    ) -> Result<Zeroizing<Vec<[u8; 16]>>, GpuAeadError>;
 }
 
 impl ChunkKernel for AeadChunks {
     fn rounds(&self) -> usize {
         AeadChunks::rounds(self)
     }
-    fn staging(&mut self) -> Result<&mut [u8], GpuError> {
+    fn staging(&mut self) -> Result<&mut [u8], GpuAeadError> {
         AeadChunks::staging(self)
     }
     fn run(
@@ -59,7 +75,7 @@ impl ChunkKernel for AeadChunks {
         key_bits: &[u64],
         nchunks: usize,
         bytes: usize,
-    ) -> Result<Zeroizing<Vec<[u8; 16]>>, GpuError> {
+    ) -> Result<Zeroizing<Vec<[u8; 16]>>, GpuAeadError> {
         AeadChunks::run(self, op, key_bits, nchunks, bytes)
     }
 }
@@ -68,7 +84,7 @@ impl ChunkKernel for AeadChunks {
 /// chunks' key bits of the current window.
 pub(super) struct GpuChunks<K: ChunkKernel = AeadChunks> {
     kernel: K,
-    m: mode::Member,
+    m: Member,
     header: Header,
     key: Zeroizing<[u8; 16]>,
     key_bits: Zeroizing<Vec<u64>>,
@@ -77,13 +93,13 @@ pub(super) struct GpuChunks<K: ChunkKernel = AeadChunks> {
 impl GpuChunks {
     /// The kernels for `header`'s member and chunk size on `gpu`, for windows
     /// of up to `window` chunks.
-    pub(super) fn new(gpu: &Arc<Gpu>, header: &Header, key: &[u8; 16], window: usize) -> Result<Self, SealedError> {
+    pub(super) fn new(gpu: &GpuDevice, header: &Header, key: &[u8; 16], window: usize) -> Result<Self, SealedError> {
         if header.chunk_log2 < GPU_MIN_CHUNK_LOG2 {
             return Err(SealedError::GpuChunkSize { chunk_log2: header.chunk_log2 });
         }
-        let m = params(header.member);
-        let start = crate::engine::Lfsr::new(m.layout).value();
-        let kernel = AeadChunks::new(gpu, aead_counter(m.layout), u32::from(header.chunk_log2), window, start)
+        let m = header.member;
+        let start = Lfsr::new(m.layout()).value();
+        let kernel = AeadChunks::new(gpu, AeadCounter::of(m), u32::from(header.chunk_log2), window, start)
             .map_err(SealedError::Gpu)?;
         Ok(Self::with_kernel(kernel, header, key))
     }
@@ -91,7 +107,7 @@ impl GpuChunks {
 
 impl<K: ChunkKernel> GpuChunks<K> {
     fn with_kernel(kernel: K, header: &Header, key: &[u8; 16]) -> Self {
-        let m = params(header.member);
+        let m = header.member;
         Self { kernel, m, header: *header, key: Zeroizing::new(*key), key_bits: Zeroizing::new(Vec::new()) }
     }
 
@@ -106,7 +122,7 @@ impl<K: ChunkKernel> GpuChunks<K> {
             let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
             let tk = run_tweakey(m, key, &nonce[..len], D_MSG);
             // Cannot fail: the tweakey has the variant's length.
-            if let Ok(cipher) = Skinny::new(m.layout.variant(), &tk) {
+            if let Ok(cipher) = Skinny::new(m.layout().variant(), &tk) {
                 chunk_key_bits(&cipher, out);
             }
         });
@@ -129,9 +145,16 @@ impl<K: ChunkKernel> GpuChunks<K> {
                 let full = buf.len() - buf.len() % BLOCK;
                 buf[..full].copy_from_slice(&result[..full]);
                 let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
-                let tag =
-                    finish_on_cpu(m, key, &nonce[..len], ad, ((full / BLOCK) as u64, sum), &mut buf[full..], false);
-                buf.extend_from_slice(&tag[..m.tag_len]);
+                let tag = finish_on_cpu(
+                    m,
+                    key,
+                    &nonce[..len],
+                    ad,
+                    ((full / BLOCK) as u64, sum),
+                    &mut buf[full..],
+                    Direction::Encrypt,
+                );
+                buf.extend_from_slice(&tag[..m.tag_len()]);
             },
         );
         Ok(())
@@ -145,7 +168,7 @@ impl<K: ChunkKernel> GpuChunks<K> {
         let n = w.input.len();
         let (first, last) = (w.first, w.last);
         let cs = self.header.chunk_size();
-        let tag_len = self.m.tag_len;
+        let tag_len = self.m.tag_len();
         self.make_key_bits(first, n, last);
         let staging = self.kernel.staging().map_err(SealedError::Gpu)?;
         staging.par_chunks_mut(cs).zip(w.input.par_iter()).for_each(|(dst, src)| {
@@ -170,8 +193,15 @@ impl<K: ChunkKernel> GpuChunks<K> {
                 out.extend_from_slice(&result[..full]);
                 out.extend_from_slice(&chunk[full..body]);
                 let (nonce, len) = header.nonce(first + i as u64, last && i + 1 == n);
-                let expected =
-                    finish_on_cpu(m, key, &nonce[..len], ad, ((full / BLOCK) as u64, sum), &mut out[full..], true);
+                let expected = finish_on_cpu(
+                    m,
+                    key,
+                    &nonce[..len],
+                    ad,
+                    ((full / BLOCK) as u64, sum),
+                    &mut out[full..],
+                    Direction::Decrypt,
+                );
                 let ok = bool::from(expected[..tag_len].ct_eq(&chunk[body..]));
                 if !ok {
                     // Nothing unverified stays in the output.
@@ -184,7 +214,7 @@ impl<K: ChunkKernel> GpuChunks<K> {
     }
 }
 
-impl super::start::WindowEngine for GpuChunks {
+impl WindowEngine for GpuChunks {
     fn seal(&mut self, w: &mut Window, ad: &[u8]) -> Result<(), SealedError> {
         GpuChunks::seal(self, w, ad)
     }
@@ -194,196 +224,4 @@ impl super::start::WindowEngine for GpuChunks {
 }
 
 #[cfg(test)]
-mod tests {
-    //! The host side of the engine (gathering, the chunks' key bits, the CPU's
-    //! ends and tags, scattering, verification) without a GPU: a stand-in for
-    //! the kernels runs every block with the specification code, after
-    //! checking that the key bits it was given are those of the chunk's
-    //! nonce. The kernels themselves are checked against the same reference by
-    //! the host simulator (scripts/gpu-hostsim.sh) and on a GPU by
-    //! tests/sealed_gpu.rs.
-    use super::*;
-    use crate::sealed::pipeline::{self, Shape};
-    use crate::sealed::{Member, PREFIX_FIELD_LEN};
-    use skinny_cuda::aead::lfsr_advance;
-    use std::vec;
-
-    struct SpecChunks {
-        m: mode::Member,
-        header: Header,
-        key: [u8; 16],
-        staging: Vec<u8>,
-        /// Chunks run so far (windows come in order).
-        next: u64,
-    }
-
-    impl ChunkKernel for SpecChunks {
-        fn rounds(&self) -> usize {
-            self.m.layout.variant().rounds()
-        }
-
-        fn staging(&mut self) -> Result<&mut [u8], GpuError> {
-            Ok(&mut self.staging)
-        }
-
-        fn run(
-            &mut self,
-            op: AeadOp,
-            key_bits: &[u64],
-            nchunks: usize,
-            bytes: usize,
-        ) -> Result<Zeroizing<Vec<[u8; 16]>>, GpuError> {
-            let (rounds, v, layout) = (self.rounds(), self.m.layout.variant(), self.m.layout);
-            let cs = self.header.chunk_size();
-            let ctr_bytes = layout.counter_bits() as usize / 8;
-            let mut sums = Zeroizing::new(vec![[0u8; 16]; nchunks]);
-            for (c, sum) in sums.iter_mut().enumerate() {
-                let index = self.next + c as u64;
-                let tk = [false, true]
-                    .into_iter()
-                    .map(|last| {
-                        let (nonce, len) = self.header.nonce(index, last);
-                        run_tweakey(self.m, &self.key, &nonce[..len], D_MSG)
-                    })
-                    .find(|tk| {
-                        let mut b = vec![0u64; rounds];
-                        chunk_key_bits(&Skinny::new(v, tk).unwrap(), &mut b);
-                        b[..] == key_bits[c * rounds..][..rounds]
-                    })
-                    .expect("the key bits of chunk `index`'s nonce");
-                let start = c * cs;
-                let blocks = (bytes.min(start + cs) - start) / BLOCK;
-                for g in 0..blocks {
-                    let mut t = tk.clone();
-                    let ctr = lfsr_advance(layout.counter_bits(), crate::engine::Lfsr::new(layout).value(), g as u64);
-                    t[..ctr_bytes].copy_from_slice(&ctr.to_le_bytes()[..ctr_bytes]);
-                    let cipher = Skinny::new(v, &t).unwrap();
-                    let block = &mut self.staging[start + g * BLOCK..][..BLOCK];
-                    if op == AeadOp::Encrypt {
-                        mode::xor_into(sum, block);
-                        cipher.encrypt_block(block);
-                    } else {
-                        cipher.decrypt_block(block);
-                        mode::xor_into(sum, block);
-                    }
-                }
-            }
-            self.next += nchunks as u64;
-            Ok(sums)
-        }
-    }
-
-    /// The engine over the stand-in, with staging for the chunks a window of
-    /// `window` pieces may hold (as `open_engine` sizes it on a GPU).
-    fn engine(member: Member, chunk_log2: u8, key: &[u8; 16], window: usize) -> GpuChunks<SpecChunks> {
-        let mut prefix = [0u8; PREFIX_FIELD_LEN];
-        for (i, p) in prefix[..member.prefix_len()].iter_mut().enumerate() {
-            *p = 0xa0 + i as u8;
-        }
-        let header = Header { member, chunk_log2, prefix };
-        let chunks = crate::sealed::gpu_chunks_per_window(window);
-        let spec =
-            SpecChunks { m: params(member), header, key: *key, staging: vec![0u8; chunks << chunk_log2], next: 0 };
-        GpuChunks::with_kernel(spec, &header, key)
-    }
-
-    /// Runs `data` through the real pipeline in windows of `window` pieces,
-    /// sealing or opening each window with `engine`; returns the output and
-    /// what went wrong first (chunk index, for open).
-    fn through_pipeline(
-        engine: &mut GpuChunks<SpecChunks>,
-        data: &[u8],
-        window: usize,
-        open: bool,
-    ) -> (Vec<u8>, Option<u64>) {
-        let cs = engine.header.chunk_size();
-        let tag = engine.m.tag_len;
-        let ad = engine.header.to_bytes();
-        let piece = if open { cs + tag } else { cs };
-        let shape = Shape::new(piece, cs + tag, window);
-        let mut out = Vec::new();
-        let mut failed = None;
-        let _ = pipeline::run(
-            data,
-            &mut out,
-            &shape,
-            |w: &mut Window| {
-                let n = w.input.len();
-                assert!(n <= window + 1, "a window of {n} pieces");
-                if !open {
-                    engine.seal(w, &ad).map_err(|_| ())?;
-                    w.write = n;
-                    return Ok(());
-                }
-                w.from_output = true;
-                while w.output.len() < n {
-                    w.output.push(Zeroizing::new(Vec::with_capacity(cs)));
-                }
-                let ok = engine.open(w, &ad).map_err(|_| ())?;
-                for (o, &good) in w.output.iter().zip(&ok) {
-                    assert!(good || o.is_empty(), "a failing chunk's output is empty");
-                }
-                w.write = ok.iter().take_while(|&&g| g).count();
-                if w.write < n {
-                    failed = Some(w.first + w.write as u64);
-                    return Err(());
-                }
-                Ok(())
-            },
-            |_| (),
-            |_| (),
-        );
-        (out, failed)
-    }
-
-    #[test]
-    fn host_side_matches_the_cpu_engine() {
-        let key = [0x42u8; 16];
-        // Windows of 2 pieces: a window of 3 at the end of some inputs.
-        let window = 2;
-        for member in [Member::M1, Member::M4, Member::M5, Member::M6] {
-            let (seal_fn, _) = member.ops();
-            let log2 = 14u8;
-            let cs = 1usize << log2;
-            let lens = [0usize, 1, 17, cs - 1, cs, cs + 1, 2 * cs + 5, 3 * cs - 1, 5 * cs + 100, 6 * cs];
-            for len in lens {
-                let msg: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
-                let mut gpu = engine(member, log2, &key, window);
-                let (sealed_file, failed) = through_pipeline(&mut gpu, &msg, window, false);
-                assert_eq!(failed, None);
-                // Sealed by the CPU code, chunk by chunk.
-                let ad = gpu.header.to_bytes();
-                let pieces: Vec<&[u8]> = if len == 0 { vec![&[][..]] } else { msg.chunks(cs).collect() };
-                let n = pieces.len();
-                let mut want = Vec::new();
-                for (i, p) in pieces.into_iter().enumerate() {
-                    let mut buf = p.to_vec();
-                    let (nonce, nl) = gpu.header.nonce(i as u64, i + 1 == n);
-                    seal_fn(&key, &nonce[..nl], &ad, &mut buf).unwrap();
-                    want.extend_from_slice(&buf);
-                }
-                assert!(sealed_file == want, "{member} {len} bytes: sealed differently");
-
-                // Opened by the engine; with one chunk damaged; with a last
-                // chunk of just a tag.
-                let piece = cs + member.tag_len();
-                let mut cases = vec![(want.clone(), None), (want.clone(), Some(n as u64 / 2))];
-                cases[1].0[(n / 2) * piece] ^= 1;
-                if n > 1 {
-                    cases.push((want[..(n - 1) * piece + member.tag_len()].to_vec(), Some(n as u64 - 1)));
-                }
-                for (file, damaged) in cases {
-                    let mut opener = engine(member, log2, &key, window);
-                    let (plain, failed) = through_pipeline(&mut opener, &file, window, true);
-                    assert_eq!(failed, damaged, "{member} {len}: the failing chunk");
-                    match damaged {
-                        None => assert!(plain == msg, "{member} {len}: round trip"),
-                        Some(c) => {
-                            assert!(plain[..] == msg[..c as usize * cs], "{member} {len}: the chunks before {c} only")
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
+mod tests;

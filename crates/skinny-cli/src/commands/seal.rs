@@ -3,7 +3,7 @@
 //! (`--backend`).
 //!
 //! A GPU is opened on a thread of its own while the CPU seals or opens the
-//! first chunks ([`Engine::GpuStarting`]): getting it ready (context, kernels,
+//! first chunks (`Placement::GpuStarting`): getting it ready (context, kernels,
 //! buffers: about 0.3 s) would otherwise come before the first byte, in a run
 //! of 2 s for 4 GiB.
 //!
@@ -17,15 +17,13 @@ use crate::error::CliError;
 use crate::files::{Sink, Source};
 use crate::keys;
 use crate::progress;
-use skinny_aead::sealed::{self, Engine, Header, Report, SealOptions, SealedError, HEADER_LEN};
+use skinny_aead::sealed::{
+    self, Header, Placement, SealOptions, SealedError, SealedReport, GPU_MIN_CHUNK_LOG2, HEADER_LEN,
+};
 use skinny_bulk::backend::GpuSelection;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
-
-/// The smallest chunk the GPU engine takes, as a power of two (16 KiB: one
-/// warp's 1024 blocks inside one chunk).
-const GPU_MIN_CHUNK_LOG2: u8 = 14;
 
 /// Below this many input bytes `auto` stays on the CPU: opening a GPU and
 /// loading its kernels takes about 0.3 s (more the first time, before the
@@ -72,7 +70,7 @@ pub fn open(a: &mut OpenArgs) -> Result<(), CliError> {
         // A damaged header: the CPU engine reports it (the library's message).
         let engine = match chunk_log2 {
             Some(_) => how.engine(chunk_log2, len, "this file's chunks are")?,
-            None => Chosen { engine: Engine::Cpu, why_cpu: None, gpu_name: None },
+            None => Chosen { engine: Placement::Cpu, why_cpu: None, gpu_name: None },
         };
         let report =
             sealed::open_on(&engine.engine, io::Cursor::new(head).chain(source), sink, &key).map_err(start_error)?;
@@ -90,7 +88,7 @@ struct How<'a> {
 
 /// The engine picked, and for `auto` on the CPU, why.
 struct Chosen {
-    engine: Engine,
+    engine: Placement,
     why_cpu: Option<String>,
     /// For a GPU being started: its description once it is open.
     gpu_name: Option<Arc<OnceLock<String>>>,
@@ -141,7 +139,7 @@ fn pick(
 
 impl Chosen {
     /// For `auto` on the CPU: why (picked so, or the GPU did not start).
-    fn why_cpu(&self, report: &Report) -> Option<String> {
+    fn why_cpu(&self, report: &SealedReport) -> Option<String> {
         self.why_cpu.clone().or_else(|| report.gpu_failure.as_ref().map(|w| format!("no usable GPU: {w}")))
     }
 }
@@ -153,7 +151,7 @@ impl How<'_> {
     /// GPUs stays an error); for `gpu`, the run fails.
     fn engine(&self, chunk_log2: Option<u8>, len: Option<u64>, chunks_are: &str) -> Result<Chosen, CliError> {
         match pick(self.backend, chunk_log2, len, chunks_are)? {
-            Pick::Cpu(why_cpu) => Ok(Chosen { engine: Engine::Cpu, why_cpu, gpu_name: None }),
+            Pick::Cpu(why_cpu) => Ok(Chosen { engine: Placement::Cpu, why_cpu, gpu_name: None }),
             Pick::Gpu => match (gpu_ordinal(self.gpus), self.backend) {
                 (Ok(ordinal), backend) => {
                     let gpu_name = Arc::new(OnceLock::new());
@@ -165,7 +163,11 @@ impl How<'_> {
                 (Err(e), _) => {
                     let why = e.to_string();
                     let why = why.strip_prefix("--backend gpu: ").unwrap_or(&why);
-                    Ok(Chosen { engine: Engine::Cpu, why_cpu: Some(format!("no usable GPU: {why}")), gpu_name: None })
+                    Ok(Chosen {
+                        engine: Placement::Cpu,
+                        why_cpu: Some(format!("no usable GPU: {why}")),
+                        gpu_name: None,
+                    })
                 }
             },
         }
@@ -173,7 +175,7 @@ impl How<'_> {
 
     /// With `--verbose`: what ran, on which engine (a notice: a failing stderr
     /// does not fail the run).
-    fn tell(&self, what: &str, chosen: &Chosen, report: &Report) {
+    fn tell(&self, what: &str, chosen: &Chosen, report: &SealedReport) {
         if !self.verbose {
             return;
         }
@@ -206,7 +208,7 @@ impl How<'_> {
 fn gpus_present() -> bool {
     #[cfg(feature = "cuda")]
     {
-        skinny_aead::gpu::Gpu::count().is_ok_and(|n| n > 0)
+        skinny_aead::gpu::GpuDevice::count().is_ok_and(|n| n > 0)
     }
     #[cfg(not(feature = "cuda"))]
     {
@@ -220,14 +222,14 @@ fn gpus_present() -> bool {
 /// driver's count first (here, before the run).
 #[cfg(feature = "cuda")]
 fn gpu_ordinal(sel: &GpuSelection) -> Result<usize, CliError> {
-    use skinny_aead::gpu::Gpu;
+    use skinny_aead::gpu::GpuDevice;
     if *sel == GpuSelection::All {
         return Ok(0);
     }
-    let count = Gpu::count().map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
+    let count = GpuDevice::count().map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
     if count == 0 {
         // GPU 0's own reason (no device).
-        Gpu::first().map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
+        GpuDevice::first().map_err(|e| CliError::Gpu(format!("--backend gpu: {e}")))?;
     }
     let ordinals = sel.resolve(count).map_err(|e| CliError::Usage(format!("--gpus {sel}: {e}")))?;
     Ok(ordinals[0])
@@ -241,22 +243,22 @@ fn gpu_ordinal(_sel: &GpuSelection) -> Result<usize, CliError> {
 /// GPU `ordinal`, opened while the run begins on the CPU; `or_cpu`: if it
 /// does not open, the run goes on on the CPU. Its description goes to `name`.
 #[cfg(feature = "cuda")]
-fn starting_gpu(ordinal: usize, or_cpu: bool, name: Arc<OnceLock<String>>) -> Engine {
-    use skinny_aead::gpu::Gpu;
+fn starting_gpu(ordinal: usize, or_cpu: bool, name: Arc<OnceLock<String>>) -> Placement {
+    use skinny_aead::gpu::GpuDevice;
     let start = sealed::GpuStart::new(move || {
-        let gpu = Gpu::get(ordinal)?;
+        let gpu = GpuDevice::open(ordinal)?;
         let _ = name.set(gpu.describe());
         Ok(gpu)
     });
     // `auto` (or_cpu) also keeps the GPU only while it is the faster engine:
     // on the H200 machine's 16 cores the CPU engine was (run 39).
-    Engine::GpuStarting(if or_cpu { start.or_cpu().while_faster() } else { start })
+    Placement::GpuStarting(if or_cpu { start.or_cpu().while_faster() } else { start })
 }
 
 #[cfg(not(feature = "cuda"))]
-fn starting_gpu(_ordinal: usize, _or_cpu: bool, _name: Arc<OnceLock<String>>) -> Engine {
+fn starting_gpu(_ordinal: usize, _or_cpu: bool, _name: Arc<OnceLock<String>>) -> Placement {
     // Not reached: without CUDA there is no ordinal (see `gpu_ordinal`).
-    Engine::Cpu
+    Placement::Cpu
 }
 
 /// Loads the key, and wipes our copy of `--key` whatever happens.

@@ -103,7 +103,7 @@ fn run_to(a: &SelftestArgs, out: &mut impl Write) -> Result<(), CliError> {
 #[cfg(feature = "cuda")]
 fn check_gpu_aead(out: &mut impl Write, rng: &mut impl RngCore) -> Result<usize, CliError> {
     use skinny_aead::aead::{AeadCore, AeadInOut, KeyInit, Nonce, Tag};
-    use skinny_aead::gpu::{Gpu, GpuAead};
+    use skinny_aead::gpu::{GpuAead, GpuDevice};
     use skinny_aead::sealed::Member;
     use skinny_aead::{SkinnyAeadM1, SkinnyAeadM5};
 
@@ -116,7 +116,7 @@ fn check_gpu_aead(out: &mut impl Write, rng: &mut impl RngCore) -> Result<usize,
         tag.to_vec()
     }
 
-    let gpu = match Gpu::first() {
+    let gpu = match GpuDevice::first() {
         Ok(g) => g,
         Err(e) => {
             writeln!(out, "skip: gpu aead: {e}").map_err(CliError::Output)?;
@@ -165,17 +165,17 @@ fn check_gpu_aead(out: &mut impl Write, rng: &mut impl RngCore) -> Result<usize,
 /// mismatches; no GPU is a visible skip.
 #[cfg(feature = "cuda")]
 fn check_gpu_sealed(out: &mut impl Write, rng: &mut impl RngCore) -> Result<usize, CliError> {
-    use skinny_aead::gpu::Gpu;
-    use skinny_aead::sealed::{self, Engine, Member, SealOptions};
+    use skinny_aead::gpu::GpuDevice;
+    use skinny_aead::sealed::{self, Member, Placement, SealOptions};
 
-    let gpu = match Gpu::first() {
+    let gpu = match GpuDevice::first() {
         Ok(g) => g,
         Err(e) => {
             writeln!(out, "skip: gpu sealed: {e}").map_err(CliError::Output)?;
             return Ok(0);
         }
     };
-    let engine = Engine::Gpu(gpu.clone());
+    let engine = Placement::Gpu(gpu.clone());
     let fail = |e: sealed::SealedError| CliError::Gpu(format!("gpu sealed: {e}"));
     let (mut checks, mut mismatches) = (0usize, Vec::new());
     for member in [Member::M1, Member::M5] {

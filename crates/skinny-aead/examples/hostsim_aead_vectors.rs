@@ -1,12 +1,12 @@
-//! Writes cases for the AEAD kernels' host simulator (`hostsim/aead.cpp`, run by
-//! scripts/gpu-hostsim.sh): the masks and counter tables exactly as
-//! `skinny_cuda::aead` builds them, random blocks, and the expected outputs and
-//! sums computed block by block with the specification code (each block's
-//! whole tweakey assembled from its counter). `cargo run --release --example
-//! hostsim_aead_vectors -p skinny-cuda -- FILE`
+//! Writes cases for the AEAD kernels' host simulator (`hostsim/aead.cpp` of
+//! `skinny-cuda`, run by scripts/gpu-hostsim.sh): the masks and counter tables
+//! exactly as `skinny_aead::gpu` builds them (`gpu::inputs`), random blocks,
+//! and the expected outputs and sums computed block by block with the
+//! specification code (each block's whole tweakey assembled from its counter).
+//! `cargo run --release --example hostsim_aead_vectors -p skinny-aead --features cuda -- FILE`
 
 use skinny::{Skinny, Variant};
-use skinny_cuda::aead::{chunk_counters, chunk_key_bits, lfsr_advance, power_table, AeadCounter};
+use skinny_aead::gpu::inputs::{chunk_counters, chunk_key_bits, lfsr_advance, power_table, AeadCounter, WARP_BLOCKS};
 use skinny_cuda::constants::{bitsliced_masks, bitsliced_masks_reversed};
 use std::fmt::Write as _;
 
@@ -144,7 +144,8 @@ fn chunk_cases(rng: &mut Rng, out: &mut String) {
             }
             writeln!(out, "chunks {bits} {op} {} {chunk_log2} {nchunks} {n}", v.rounds()).unwrap();
             words(out, "key_bits", u64_words(&key_bits));
-            words(out, "counters", u64_words(&chunk_counters(bits, 1, chunk_log2)));
+            let warps = (1usize << chunk_log2) / (16 * WARP_BLOCKS as usize);
+            words(out, "counters", u64_words(&chunk_counters(bits, 1, warps)));
             words(out, "input", le(&input));
             words(out, "output", le(&output));
             words(out, "sums", le(&sums));
