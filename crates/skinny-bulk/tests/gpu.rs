@@ -13,7 +13,7 @@
 use rand::Rng;
 use skinny::counter::Counter;
 use skinny::Variant;
-use skinny_bulk::backend::{self, Backend, BackendChoice, Engine, Options};
+use skinny_bulk::backend::{self, Backend, BackendChoice, BlockEngine, Options};
 use skinny_bulk::mode::{Direction, Mode};
 use skinny_test_support::rng::{random_bytes, random_cipher};
 use skinny_test_support::run::{cpu_serial, run};
@@ -44,7 +44,7 @@ enum Op {
     CfbDec,
 }
 
-fn apply(e: &mut dyn Engine, op: Op, iv: &[u8], data: &mut [u8]) {
+fn apply(e: &mut dyn BlockEngine, op: Op, iv: &[u8], data: &mut [u8]) {
     match op {
         Op::Ecb(d) => e.ecb(d, data),
         Op::Ctr => e.ctr(Counter::from_block(iv).unwrap(), data),
@@ -54,7 +54,7 @@ fn apply(e: &mut dyn Engine, op: Op, iv: &[u8], data: &mut [u8]) {
     .unwrap_or_else(|err| panic!("{op:?} failed: {err}"));
 }
 
-fn check_same(gpu: &mut dyn Engine, cpu: &mut dyn Engine, op: Op, iv: &[u8], data: &[u8], what: &str) {
+fn check_same(gpu: &mut dyn BlockEngine, cpu: &mut dyn BlockEngine, op: Op, iv: &[u8], data: &[u8], what: &str) {
     let mut want = data.to_vec();
     apply(cpu, op, iv, &mut want);
     let mut got = data.to_vec();

@@ -13,7 +13,7 @@
 use rand::RngCore;
 use skinny::counter::Counter;
 use skinny::Variant;
-use skinny_bulk::backend::{self, BackendChoice, Engine, GpuSelection, Options};
+use skinny_bulk::backend::{self, BackendChoice, BlockEngine, GpuSelection, Options};
 use skinny_bulk::mode::Direction;
 use skinny_cuda::{Gpu, GpuSet, Op};
 use skinny_test_support::rng::{random_bytes, random_cipher};
@@ -42,7 +42,7 @@ fn cpu_result(c: &skinny::Skinny, op: Op, iv: &[u8], data: &[u8]) -> Vec<u8> {
     out
 }
 
-fn cpu_apply(e: &mut dyn Engine, op: Op, iv: &[u8], data: &mut [u8]) {
+fn cpu_apply(e: &mut dyn BlockEngine, op: Op, iv: &[u8], data: &mut [u8]) {
     match op {
         Op::EcbEncrypt => e.ecb(Direction::Encrypt, data),
         Op::EcbDecrypt => e.ecb(Direction::Decrypt, data),

@@ -1,22 +1,15 @@
 //! The command line, declared with clap. The names here are a contract other
 //! tools and tests depend on.
 
-use clap::builder::{EnumValueParser, PossibleValue, RangedU64ValueParser, TypedValueParser};
+use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use skinny::Variant;
 use skinny_bulk::backend::{BackendChoice, GpuSelection};
 use skinny_bulk::mode::Mode;
-use std::ffi::OsStr;
-use std::marker::PhantomData;
 use std::path::PathBuf;
 
-/// `--version`: the crate version and the git commit it was built from (see
-/// build.rs), so a bug report or a benchmark names the exact code.
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("SKINNY_GIT_COMMIT"), ")");
-
-/// The most worker threads `--threads` accepts: far above any machine's cores,
-/// well below the thousands that make thread start-up alone take seconds.
-pub const MAX_THREADS: usize = 1024;
+// Where the commands found them before `args` existed; `commands/lab.rs`
+// imports them from here.
+pub use crate::args::{gpus_parser, threads_parser, CipherName, Trimmed, VERSION};
 
 /// SKINNY tweakable block ciphers at the speed of the hardware: all cores of the
 /// CPU (constant-time bitsliced code) or an NVIDIA GPU (CUDA).
@@ -405,87 +398,6 @@ pub struct SelftestArgs {
     pub max_bytes: usize,
 }
 
-/// The parser of every `--threads`: 1 to [`MAX_THREADS`].
-pub fn threads_parser() -> RangedU64ValueParser<usize> {
-    RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64)
-}
-
-/// The parser of every `--gpus`: `all`, a count, or a list of GPU numbers.
-pub fn gpus_parser(s: &str) -> Result<GpuSelection, String> {
-    s.parse::<GpuSelection>().map_err(|e| e.to_string())
-}
-
-/// A parser for a decimal number from `lo` to `hi` (finite: `inf` and `nan` are
-/// refused), for options given in seconds or milliseconds.
-pub fn number_in(lo: f64, hi: f64) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
-    move |s: &str| match s.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => Ok(x),
-        _ => Err(format!("expected a number from {lo} to {hi}")),
-    }
-}
-
-/// clap's parser for a [`ValueEnum`], ignoring blanks around the name as the
-/// library's own parsers did, so `--backends "cpu, gpu"` keeps working.
-#[derive(Clone, Debug)]
-pub struct Trimmed<E>(PhantomData<E>);
-
-impl<E> Trimmed<E> {
-    /// The parser.
-    pub fn new() -> Self {
-        Self(PhantomData)
-    }
-}
-
-impl<E: ValueEnum + Clone + Send + Sync + 'static> TypedValueParser for Trimmed<E> {
-    type Value = E;
-
-    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<E, clap::Error> {
-        let value = value.to_str().map_or(value, |s| OsStr::new(s.trim()));
-        EnumValueParser::<E>::new().parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(E::value_variants().iter().filter_map(ValueEnum::to_possible_value)))
-    }
-}
-
-/// `-c/--cipher`: the names are [`Variant::name`]'s (checked by a test); the
-/// underscore spellings stay accepted as before, without being listed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CipherName {
-    /// 64-bit block, 64-bit tweakey.
-    #[value(name = "skinny-64-64", alias = "skinny_64_64")]
-    Skinny64_64,
-    /// 64-bit block, 128-bit tweakey.
-    #[value(name = "skinny-64-128", alias = "skinny_64_128")]
-    Skinny64_128,
-    /// 64-bit block, 192-bit tweakey.
-    #[value(name = "skinny-64-192", alias = "skinny_64_192")]
-    Skinny64_192,
-    /// 128-bit block, 128-bit tweakey.
-    #[value(name = "skinny-128-128", alias = "skinny_128_128")]
-    Skinny128_128,
-    /// 128-bit block, 256-bit tweakey (the paper's).
-    #[value(name = "skinny-128-256", alias = "skinny_128_256")]
-    Skinny128_256,
-    /// 128-bit block, 384-bit tweakey.
-    #[value(name = "skinny-128-384", alias = "skinny_128_384")]
-    Skinny128_384,
-}
-
-impl From<CipherName> for Variant {
-    fn from(c: CipherName) -> Self {
-        match c {
-            CipherName::Skinny64_64 => Variant::Skinny64_64,
-            CipherName::Skinny64_128 => Variant::Skinny64_128,
-            CipherName::Skinny64_192 => Variant::Skinny64_192,
-            CipherName::Skinny128_128 => Variant::Skinny128_128,
-            CipherName::Skinny128_256 => Variant::Skinny128_256,
-            CipherName::Skinny128_384 => Variant::Skinny128_384,
-        }
-    }
-}
-
 /// `-m/--mode`: the names are [`Mode::name`]'s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ModeName {
@@ -540,49 +452,6 @@ impl From<BackendName> for BackendChoice {
     }
 }
 
-/// `bench --modes`: the parallel modes the paper measures (the others are
-/// serial by nature).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BenchMode {
-    /// Electronic codebook.
-    Ecb,
-    /// Counter mode.
-    Ctr,
-}
-
-impl From<BenchMode> for Mode {
-    fn from(m: BenchMode) -> Self {
-        match m {
-            BenchMode::Ecb => Mode::Ecb,
-            BenchMode::Ctr => Mode::Ctr,
-        }
-    }
-}
-
-/// `bench --backends`: named backends only (`auto` would hide which one ran).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BenchBackend {
-    /// Portable code on one thread (the paper's CPU side).
-    CpuSerial,
-    /// Constant-time bitsliced code on all cores.
-    Cpu,
-    /// The paper's T-table CUDA kernel (NOT constant time).
-    GpuPaper,
-    /// The fast CUDA kernels.
-    Gpu,
-}
-
-impl From<BenchBackend> for BackendChoice {
-    fn from(b: BenchBackend) -> Self {
-        match b {
-            BenchBackend::CpuSerial => BackendChoice::CpuSerial,
-            BenchBackend::Cpu => BackendChoice::Cpu,
-            BenchBackend::GpuPaper => BackendChoice::GpuPaper,
-            BenchBackend::Gpu => BackendChoice::Gpu,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
 
@@ -599,6 +468,7 @@ mod tests {
     }
     use super::*;
     use clap::CommandFactory;
+    use skinny::Variant;
 
     /// The name clap accepts for `v`.
     fn name<E: ValueEnum>(v: &E) -> String {
@@ -625,12 +495,6 @@ mod tests {
         let backends: Vec<BackendChoice> = BackendName::value_variants().iter().map(|&b| b.into()).collect();
         assert_eq!(backends, BackendChoice::ALL);
         for b in BackendName::value_variants() {
-            assert_eq!(name(b), BackendChoice::from(*b).name());
-        }
-        for m in BenchMode::value_variants() {
-            assert_eq!(name(m), Mode::from(*m).name());
-        }
-        for b in BenchBackend::value_variants() {
             assert_eq!(name(b), BackendChoice::from(*b).name());
         }
     }

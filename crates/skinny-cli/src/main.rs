@@ -1,5 +1,6 @@
 //! `skinny`: the command-line tool.
 
+mod args;
 mod atomic;
 mod bench;
 mod cli;

@@ -21,10 +21,6 @@ pub use engine::{xor_in_place, Backend, BlockEngine, DeviceBench, Workload, CPU_
 pub use options::{BackendChoice, GpuKernel, HostCopies, Options, UnknownBackend};
 pub use skinny_exec::{GpuSelection, GpuSelectionError};
 
-/// The name [`BlockEngine`] had before the workspace's other crates grew
-/// engines of their own; kept while the CLI's self-test and benchmark
-/// harness still say `Engine`.
-pub use engine::BlockEngine as Engine;
 
 use crate::Error;
 

@@ -115,13 +115,6 @@ impl Options {
         self
     }
 
-    /// These options with plain pageable copies for the GPU engines (`on`) or
-    /// the fastest path: [`Options::host_copies`] under its older name, kept
-    /// while the benchmark harness calls it so.
-    pub fn pageable_transfers(self, on: bool) -> Self {
-        self.host_copies(if on { HostCopies::Pageable } else { HostCopies::Fastest })
-    }
-
     /// These options with the GPUs `gpus`.
     pub fn gpus(mut self, gpus: GpuSelection) -> Self {
         self.gpus = gpus;

@@ -373,12 +373,12 @@ fn run_processor(
 mod tests {
     use super::*;
     use skinny::counter::Counter;
-    use skinny_bulk::backend::{Engine, Workload};
+    use skinny_bulk::backend::{BlockEngine, Workload};
 
     /// A backend that gets one bit wrong in ECB (and so in everything built on it):
     /// the cross-check must see it.
     struct OneBitWrong(Box<dyn Backend>);
-    struct OneBitWrongEngine(Box<dyn Engine>);
+    struct OneBitWrongEngine(Box<dyn BlockEngine>);
 
     impl Engine for OneBitWrongEngine {
         fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), skinny_bulk::Error> {
@@ -406,7 +406,7 @@ mod tests {
         fn supports(&self, v: Variant) -> bool {
             v == Variant::Skinny64_128
         }
-        fn engine_for(&self, cipher: &Skinny, _work: &Workload) -> Result<Box<dyn Engine>, skinny_bulk::Error> {
+        fn engine_for(&self, cipher: &Skinny, _work: &Workload) -> Result<Box<dyn BlockEngine>, skinny_bulk::Error> {
             Ok(Box::new(OneBitWrongEngine(self.0.engine(cipher)?)))
         }
     }

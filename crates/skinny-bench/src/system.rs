@@ -1,7 +1,17 @@
-//! What the numbers were measured on: CPU, cores, GPUs and driver, the skinny
-//! version and commit, and when.
+//! What the numbers were measured on: CPU, cores, GPUs and driver, the build
+//! of the tool and its commit, and when.
 
 use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The build of the program that runs the bench, as it names itself: the
+/// library cannot know the commit its caller was built from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Build {
+    /// The program's version.
+    pub version: &'static str,
+    /// The git commit it was built from, or "unknown".
+    pub commit: &'static str,
+}
 
 /// The machine and build, for the header of every output.
 #[derive(Clone, Debug)]
@@ -14,7 +24,7 @@ pub struct SystemInfo {
     pub gpus: Vec<String>,
     /// Whether `gpus` lists devices (false: it holds the reason there are none).
     pub gpu_found: bool,
-    /// `skinny` version.
+    /// The program's version.
     pub version: &'static str,
     /// Git commit of the build, or "unknown".
     pub commit: &'static str,
@@ -24,7 +34,7 @@ pub struct SystemInfo {
 
 impl SystemInfo {
     /// Looks everything up.
-    pub fn gather() -> Self {
+    pub fn gather(build: Build) -> Self {
         let (gpus, gpu_found) = match skinny_bulk::backend::describe_gpus() {
             Ok(v) if !v.is_empty() => (v, true),
             Ok(_) => (vec!["none found".into()], false),
@@ -35,11 +45,22 @@ impl SystemInfo {
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             gpus,
             gpu_found,
-            version: env!("CARGO_PKG_VERSION"),
-            commit: env!("SKINNY_GIT_COMMIT"),
+            version: build.version,
+            commit: build.commit,
             started: utc_now(),
         }
     }
+
+    /// The machine in one line, as the charts' caption names it.
+    pub fn machine_line(&self) -> String {
+        let gpus = if self.gpu_found { self.gpus.join("; ") } else { "no GPU".into() };
+        machine_line(self.version, self.commit, &self.cpu, self.cores, &gpus)
+    }
+}
+
+/// `skinny VERSION (COMMIT), CPU, N CPUs; GPUS`: one machine and build.
+pub fn machine_line(version: &str, commit: &str, cpu: &str, cores: usize, gpus: &str) -> String {
+    format!("skinny {version} ({commit}), {cpu}, {cores} CPUs; {gpus}")
 }
 
 /// The first `model name` in /proc/cpuinfo (Linux); None elsewhere.
@@ -84,5 +105,18 @@ mod tests {
         assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
         assert_eq!(iso8601(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(iso8601(1_798_761_599), "2026-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn machine_lines() {
+        let build = Build { version: "0.1.0", commit: "abc" };
+        let mut info = SystemInfo::gather(build);
+        info.cpu = "C".into();
+        info.cores = 2;
+        info.gpu_found = false;
+        assert_eq!(info.machine_line(), "skinny 0.1.0 (abc), C, 2 CPUs; no GPU");
+        info.gpu_found = true;
+        info.gpus = vec!["G0".into(), "G1".into()];
+        assert_eq!(info.machine_line(), "skinny 0.1.0 (abc), C, 2 CPUs; G0; G1");
     }
 }

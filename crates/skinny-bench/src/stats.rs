@@ -1,5 +1,6 @@
 //! Statistics of timed runs: mean, median, sample standard deviation, and the
-//! spread between repeats of a whole experiment.
+//! spread between repeats of a whole experiment. (Why these few lines and not
+//! a statistics crate: see the crate's documentation.)
 
 /// Mean (NaN for an empty slice).
 pub fn mean(v: &[f64]) -> f64 {
