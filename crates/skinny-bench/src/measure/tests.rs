@@ -15,7 +15,7 @@ struct FakeGpu {
 
 struct FakeEngine;
 
-impl Engine for FakeEngine {
+impl BlockEngine for FakeEngine {
     fn ecb(&mut self, _dir: Direction, blocks: &mut [u8]) -> Result<(), EngineError> {
         blocks.iter_mut().for_each(|b| *b ^= 0x5a);
         Ok(())

@@ -380,7 +380,7 @@ mod tests {
     struct OneBitWrong(Box<dyn Backend>);
     struct OneBitWrongEngine(Box<dyn BlockEngine>);
 
-    impl Engine for OneBitWrongEngine {
+    impl BlockEngine for OneBitWrongEngine {
         fn ecb(&mut self, dir: Direction, blocks: &mut [u8]) -> Result<(), skinny_bulk::Error> {
             self.0.ecb(dir, blocks)?;
             if let Some(b) = blocks.last_mut() {
