@@ -141,7 +141,10 @@ pub fn open_subjects(plan: &Plan, cipher: &Skinny) -> (Vec<Subject>, Vec<Skipped
             let mut s = Subject::open(b, open_secs, cipher)?;
             s.asked.clone_from(&plan.timings);
             if pageable {
-                s = s.with_pageable(backend::open(choice, &opts.clone().host_copies(backend::HostCopies::Pageable))?, cipher)?;
+                s = s.with_pageable(
+                    backend::open(choice, &opts.clone().host_copies(backend::HostCopies::Pageable))?,
+                    cipher,
+                )?;
             }
             Ok(s)
         });

@@ -2,7 +2,7 @@ use super::*;
 use crate::plan::MIN_RUNS_UNDER_BUDGET;
 use skinny::counter::Counter;
 use skinny::Variant;
-use skinny_bulk::backend::{Backend, BackendChoice, DeviceBench, BlockEngine};
+use skinny_bulk::backend::{Backend, BackendChoice, BlockEngine, DeviceBench};
 use skinny_bulk::mode::{Direction, Mode};
 use skinny_bulk::Error as EngineError;
 
@@ -39,7 +39,11 @@ impl Backend for FakeGpu {
     fn supports(&self, _v: Variant) -> bool {
         true
     }
-    fn engine_for(&self, _c: &Skinny, _w: &skinny_bulk::backend::Workload) -> Result<Box<dyn BlockEngine>, EngineError> {
+    fn engine_for(
+        &self,
+        _c: &Skinny,
+        _w: &skinny_bulk::backend::Workload,
+    ) -> Result<Box<dyn BlockEngine>, EngineError> {
         Ok(Box::new(FakeEngine))
     }
     fn device_bench(&self) -> Option<&dyn DeviceBench> {

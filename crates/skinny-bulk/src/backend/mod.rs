@@ -21,7 +21,6 @@ pub use engine::{xor_in_place, Backend, BlockEngine, DeviceBench, Workload, CPU_
 pub use options::{BackendChoice, GpuKernel, HostCopies, Options, UnknownBackend};
 pub use skinny_exec::{GpuSelection, GpuSelectionError};
 
-
 use crate::Error;
 
 /// A description of the GPUs this build can use (name, memory, compute

@@ -15,7 +15,7 @@ pub fn run() -> Result<(), CliError> {
 }
 
 fn report(out: &mut impl Write) -> io::Result<()> {
-    writeln!(out, "skinny {}", crate::cli::VERSION)?;
+    writeln!(out, "skinny {}", crate::args::VERSION)?;
     writeln!(out, "cpu: {}", cpu_model().unwrap_or_else(|| "unknown model".into()))?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     writeln!(out, "logical cores: {cores}")?;

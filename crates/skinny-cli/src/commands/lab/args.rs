@@ -2,7 +2,7 @@
 //! the library's types (checked: every refusal is one usage line naming the
 //! option).
 
-use crate::cli::{gpus_parser, threads_parser, CipherName, Trimmed};
+use crate::args::{gpus_parser, threads_parser, CipherName, Trimmed};
 use crate::error::CliError;
 use clap::{Args, Subcommand};
 use skinny::Variant;

@@ -11,7 +11,7 @@ pub use args::LabArgs;
 
 use args::{CommonArgs, LabCommand};
 
-use crate::cli::VERSION;
+use crate::args::VERSION;
 use crate::error::CliError;
 use skinny_lab::{Experiment, Findings, LabError, MergeError, Rig, RigError};
 use std::io::Write;
