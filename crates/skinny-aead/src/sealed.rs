@@ -43,8 +43,11 @@
 //! Its modules, one concern each: `format` (constants, options), `header`, `nonce` (the
 //! STREAM nonces), `chunks` (the CPU's work on a window), `placement` (where
 //! windows run), `run` (the entry points and their window loops), `report`,
-//! `error`; `pipeline` (read, work, write), `start` (the CPU-then-GPU
-//! hand-over) and `gpu` (the GPU's work on a window, feature `cuda`).
+//! `error`; `windows` (what an engine does with a window) and `gpu` (the
+//! GPU's work on a window, feature `cuda`). Reading, working and writing
+//! overlapped, and the CPU-then-GPU hand-over, are the execution layer's
+//! (`skinny_exec::pipeline`, `skinny_exec::handover`), shared with the raw
+//! modes.
 //!
 //! ```
 //! use skinny_aead::sealed::{self, SealOptions};
@@ -66,14 +69,10 @@ mod format;
 mod gpu;
 mod header;
 mod nonce;
-mod pipeline;
 mod placement;
 mod report;
 mod run;
-// Without the `cuda` feature there is no engine to hand over to: only the
-// hand-over's CPU path is used.
-#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
-mod start;
+mod windows;
 
 pub use crate::member::Member;
 pub use error::{BoxError, SealedError};
@@ -87,11 +86,3 @@ pub use placement::GpuStart;
 pub use placement::Placement;
 pub use report::SealedReport;
 pub use run::{open, open_on, seal, seal_on, seal_with_prefix, seal_with_prefix_on};
-
-// The names the hand-over's tests (`start.rs`) take from this module.
-#[cfg(test)]
-use {
-    chunks::{cpu_open, cpu_seal},
-    report::SealedReport as Report,
-    run::{open_windows, seal_windows},
-};

@@ -22,13 +22,13 @@
 //! once, or [`Handover::start`] later, when a rule such as
 //! [`crate::payback::Payback`] says so).
 
-use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use work_time::WorkTime;
 
+mod kinds;
 mod work_time;
 
 /// Timed units of the accelerator after which it is compared with the CPU
@@ -36,65 +36,7 @@ mod work_time;
 /// GPU).
 pub const JUDGE_AFTER: u32 = 3;
 
-/// What a failure to open the accelerator does to the run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OnFailure {
-    /// The run goes on (and ends) on the CPU; the failure is reported.
-    UseCpu,
-    /// The run fails with the opener's error, even if the CPU finished first.
-    Fail,
-}
-
-/// Whether the accelerator is kept however it performs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Keep {
-    /// To the end of the run.
-    Always,
-    /// Only while it proves faster than the CPU (judged once).
-    WhileFaster,
-}
-
-/// Which engine did a unit of work.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// The CPU.
-    Cpu,
-    /// The accelerator.
-    Accelerator,
-}
-
-/// What can go wrong in the hand-over itself (not in the opener): products
-/// turn it into their own error type with `From`.
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    /// No thread could be started to open the accelerator.
-    #[error("cannot start a thread to open the GPU: {0}")]
-    Thread(#[source] std::io::Error),
-    /// The opener panicked.
-    #[error("opening the GPU panicked")]
-    Panicked,
-}
-
-/// The accelerator was slower than the CPU: the two rates of work, in bytes a
-/// second.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Slower {
-    /// The accelerator's.
-    pub accelerator: f64,
-    /// The CPU's.
-    pub cpu: f64,
-}
-
-impl fmt::Display for Slower {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "slower than the CPU here ({:.2} GB/s of work against the CPU's {:.2})",
-            self.accelerator / 1e9,
-            self.cpu / 1e9
-        )
-    }
-}
+pub use kinds::{Keep, OnFailure, Outcome, Side, Slower, Standing, StartError};
 
 /// The accelerator, ready, and the units of work a window it wants; or why
 /// not.
@@ -102,32 +44,6 @@ pub type Started<G, E> = Result<(G, usize), E>;
 
 /// Gets the accelerator ready, on a thread of its own.
 pub type Opener<G, E> = Box<dyn FnOnce() -> Started<G, E> + Send>;
-
-/// Where the accelerator stands, as last seen by the hand-over (for a
-/// report while the run is still going; [`Handover::finish`] gives the final
-/// word).
-#[derive(Debug, PartialEq)]
-pub enum Standing<'a, E> {
-    /// None was asked for.
-    NotAsked,
-    /// It is being opened (not ready when last looked at).
-    Starting,
-    /// It is ready and takes the units given to it.
-    Ready,
-    /// It could not be had; the run goes on on the CPU.
-    Failed(&'a E),
-    /// It proved slower than the CPU and was left.
-    Left(Slower),
-}
-
-/// What became of the accelerator, for the run's report.
-#[derive(Debug)]
-pub struct Outcome<E> {
-    /// Why it did not start, if the run went on without it.
-    pub failure: Option<E>,
-    /// Why it was left during the run, if it was.
-    pub left: Option<Slower>,
-}
 
 /// An opener's thread and where its result arrives.
 type Starting<G, E> = (Receiver<Started<G, E>>, JoinHandle<()>);
@@ -317,10 +233,26 @@ impl<G: Send + 'static, E: From<StartError> + Send + 'static> Handover<G, E> {
         accel: impl FnOnce(&mut G) -> Result<T, E>,
         cpu: impl FnOnce() -> Result<T, E>,
     ) -> Result<(T, Side), E> {
+        self.work_with(window, bytes, &mut (), |g, ()| accel(g), |()| cpu())
+    }
+
+    /// As [`Handover::work`], with `unit` (the window or buffer both sides
+    /// work on) handed to whichever side runs: one borrow for both closures.
+    ///
+    /// # Errors
+    /// As [`Handover::work`].
+    pub fn work_with<C: ?Sized, T>(
+        &mut self,
+        window: Option<&AtomicUsize>,
+        bytes: u64,
+        unit: &mut C,
+        accel: impl FnOnce(&mut G, &mut C) -> Result<T, E>,
+        cpu: impl FnOnce(&mut C) -> Result<T, E>,
+    ) -> Result<(T, Side), E> {
         let start = Instant::now();
         let (value, side) = match self.next(window)? {
-            Some(g) => (accel(g)?, Side::Accelerator),
-            None => (cpu()?, Side::Cpu),
+            Some(g) => (accel(g, unit)?, Side::Accelerator),
+            None => (cpu(unit)?, Side::Cpu),
         };
         self.timed(side, bytes, start.elapsed(), window);
         Ok((value, side))

@@ -4,12 +4,12 @@
 
 use super::error::SealedError;
 use super::header::Header;
-use super::pipeline::Window;
 use crate::cipher::{SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};
 use crate::member::Member;
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, Nonce, Tag};
 use rayon::prelude::*;
+use skinny_exec::pipeline::Window;
 use std::vec::Vec;
 use zeroize::Zeroizing;
 

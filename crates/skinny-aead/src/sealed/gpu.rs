@@ -16,8 +16,7 @@
 use super::error::SealedError;
 use super::format::GPU_MIN_CHUNK_LOG2;
 use super::header::Header;
-use super::pipeline::Window;
-use super::start::WindowEngine;
+use super::windows::WindowEngine;
 use crate::gpu::inputs::{chunk_key_bits, AeadCounter};
 use crate::gpu::{finish_on_cpu, run_tweakey, AeadOp, GpuAeadError, GpuDevice};
 use crate::member::Member;
@@ -27,6 +26,7 @@ use kernel::AeadChunks;
 use rayon::prelude::*;
 use skinny::hazmat::bitsliced::Direction;
 use skinny::Skinny;
+use skinny_exec::pipeline::Window;
 use std::vec::Vec;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
@@ -38,7 +38,7 @@ pub(super) mod kernel;
 
 /// Chunks the GPU engine must hold at once for windows of `window` pieces:
 /// the last window of an input may hold one more (the piece read ahead to
-/// learn whether the input ends stays in it; see `pipeline::read_stage`).
+/// learn whether the input ends stays in it; see `skinny_exec::pipeline`).
 pub(super) fn gpu_chunks_per_window(window: usize) -> usize {
     window + 1
 }

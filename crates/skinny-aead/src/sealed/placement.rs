@@ -5,14 +5,19 @@
 use super::error::SealedError;
 use super::format::{MAX_CHUNK_LOG2, MIN_CHUNK_LOG2};
 use super::header::Header;
-use super::start::Engines;
+use super::windows::Engines;
 
 #[cfg(not(feature = "cuda"))]
-use super::start::NoGpu;
+use super::windows::NoGpu;
 #[cfg(feature = "cuda")]
 use {
-    super::error::BoxError, super::format::GPU_MIN_CHUNK_LOG2, super::gpu, super::start::Opener, core::fmt,
-    std::boxed::Box, zeroize::Zeroizing,
+    super::error::BoxError,
+    super::format::GPU_MIN_CHUNK_LOG2,
+    super::gpu,
+    core::fmt,
+    skinny_exec::handover::{Keep, OnFailure, Opener},
+    std::boxed::Box,
+    zeroize::Zeroizing,
 };
 
 /// Memory for a window of chunks in flight is kept near this (at least one chunk).
@@ -141,16 +146,18 @@ pub(super) fn open_engine(
         Placement::GpuStarting(start) => {
             if !placement.supports_chunk_log2(header.chunk_log2) {
                 let e = SealedError::GpuChunkSize { chunk_log2: header.chunk_log2 };
-                return if start.or_cpu { Ok((Engines::cpu_because(&e), window(piece))) } else { Err(e) };
+                return if start.or_cpu { Ok((Engines::cpu_because(e), window(piece))) } else { Err(e) };
             }
             let (open, header, key) = (start.open.clone(), *header, Zeroizing::new(*key));
-            let opener: Opener<gpu::GpuChunks> = Box::new(move || {
+            let opener: Opener<gpu::GpuChunks, SealedError> = Box::new(move || {
                 let gpu = open().map_err(SealedError::GpuStart)?;
                 let engine =
                     gpu::GpuChunks::new(&gpu, &header, &key, chunks).map_err(|e| SealedError::GpuStart(Box::new(e)))?;
                 Ok((engine, gpu_window))
             });
-            Ok((Engines::starting(opener, start.or_cpu)?.while_faster(start.while_faster), window(piece)))
+            let on_failure = if start.or_cpu { OnFailure::UseCpu } else { OnFailure::Fail };
+            let keep = if start.while_faster { Keep::WhileFaster } else { Keep::Always };
+            Ok((Engines::starting(opener, on_failure, keep)?, window(piece)))
         }
     }
 }

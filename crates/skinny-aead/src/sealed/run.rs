@@ -6,11 +6,13 @@ use super::chunks::{chunk_ops, cpu_open, cpu_seal, diagnose};
 use super::error::SealedError;
 use super::format::{SealOptions, HEADER_LEN, MAGIC, MAX_CHUNKS, MAX_CHUNK_LOG2, MIN_CHUNK_LOG2, PREFIX_FIELD_LEN};
 use super::header::Header;
-use super::pipeline::{self, read_full, Shape, Window};
 use super::placement::{open_engine, Placement};
 use super::report::SealedReport;
-use super::start::{Engines, WindowEngine};
+use super::windows::{reason, Engines, WindowEngine};
+use skinny_exec::handover::Side;
+use skinny_exec::pipeline::{self, read_full, PipelineError, Shape, Window, WriteFrom};
 use std::io::{Read, Write};
+use std::string::ToString;
 use std::vec::Vec;
 use zeroize::Zeroizing;
 
@@ -123,18 +125,25 @@ pub(super) fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
                 return Err(SealedError::TooLong);
             }
             plaintext_bytes += w.input.iter().map(|b| b.len() as u64).sum::<u64>();
-            let ((), on_gpu) =
-                engines.work(&shape.window, w, |g, w| g.seal(w, &ad), |w| cpu_seal(header, key, &ad, w))?;
-            if on_gpu {
+            let bytes = w.input_bytes();
+            let ((), side) = engines.work_with(
+                Some(&shape.window),
+                bytes,
+                w,
+                |g, w| g.seal(w, &ad),
+                |w| cpu_seal(header, key, &ad, w),
+            )?;
+            if side == Side::Accelerator {
                 gpu_chunks += n as u64;
             }
             w.write = n;
             chunks = w.first + n as u64;
             Ok(())
         },
-        SealedError::Read,
-        SealedError::Write,
-    );
+        None,
+    )
+    .map(drop)
+    .map_err(into_sealed);
     let counts =
         SealedReport { header: *header, chunks, plaintext_bytes, gpu_chunks, gpu_failure: None, gpu_left: None };
     finish_run(engines, run, counts)
@@ -212,7 +221,7 @@ pub(super) fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
         &shape,
         |w: &mut Window| {
             let n = w.input.len();
-            w.from_output = true;
+            w.from = WriteFrom::Output;
             if w.first + n as u64 > MAX_CHUNKS {
                 return Err(SealedError::TooLong);
             }
@@ -235,13 +244,19 @@ pub(super) fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
                 w.output.push(Zeroizing::new(Vec::with_capacity(header.chunk_size())));
             }
             let (first, last) = (w.first, w.last);
-            let (results, on_gpu) =
-                engines.work(&shape.window, w, |g, w| g.open(w, &hb), |w| Ok(cpu_open(header, key, &hb, w)))?;
+            let bytes = w.input_bytes();
+            let (results, side) = engines.work_with(
+                Some(&shape.window),
+                bytes,
+                w,
+                |g, w| g.open(w, &hb),
+                |w| Ok(cpu_open(header, key, &hb, w)),
+            )?;
             let verified = results.iter().take_while(|&&ok| ok).count();
             w.write = verified;
             plaintext_bytes += w.output[..verified].iter().map(|b| b.len() as u64).sum::<u64>();
             chunks = first + verified as u64;
-            if on_gpu {
+            if side == Side::Accelerator {
                 gpu_chunks += verified as u64;
             }
             if verified < n {
@@ -253,9 +268,10 @@ pub(super) fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
             }
             Ok(())
         },
-        SealedError::Read,
-        SealedError::Write,
-    );
+        None,
+    )
+    .map(drop)
+    .map_err(into_sealed);
     let counts =
         SealedReport { header: *header, chunks, plaintext_bytes, gpu_chunks, gpu_failure: None, gpu_left: None };
     finish_run(engines, run, counts)
@@ -272,5 +288,18 @@ fn finish_run<G: WindowEngine>(
     let outcome = engines.finish();
     run?;
     let outcome = outcome?;
-    Ok(SealedReport { gpu_failure: outcome.failure, gpu_left: outcome.left, ..counts })
+    Ok(SealedReport {
+        gpu_failure: outcome.failure.as_ref().map(reason),
+        gpu_left: outcome.left.map(|slower| slower.to_string()),
+        ..counts
+    })
+}
+
+/// The pipeline's error as the format's: which side failed, or the work's own.
+fn into_sealed(e: PipelineError<SealedError>) -> SealedError {
+    match e {
+        PipelineError::Read(e) => SealedError::Read(e),
+        PipelineError::Write(e) => SealedError::Write(e),
+        PipelineError::Work(e) => e,
+    }
 }

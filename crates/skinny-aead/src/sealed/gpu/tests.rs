@@ -11,7 +11,7 @@ use crate::gpu::inputs::lfsr_advance;
 use crate::mode::xor_into;
 use crate::sealed::chunks::chunk_ops;
 use crate::sealed::format::PREFIX_FIELD_LEN;
-use crate::sealed::pipeline::{self, Shape};
+use skinny_exec::pipeline::{self, Shape, WriteFrom};
 use std::vec;
 
 struct SpecChunks {
@@ -120,7 +120,7 @@ fn through_pipeline(
                 w.write = n;
                 return Ok(());
             }
-            w.from_output = true;
+            w.from = WriteFrom::Output;
             while w.output.len() < n {
                 w.output.push(Zeroizing::new(Vec::with_capacity(cs)));
             }
@@ -135,8 +135,7 @@ fn through_pipeline(
             }
             Ok(())
         },
-        |_| (),
-        |_| (),
+        None,
     );
     (out, failed)
 }
