@@ -5,16 +5,146 @@
 //! before the output is created; the output is committed only on success (see
 //! [`crate::files`]).
 
-use crate::cli::CryptArgs;
+use crate::args::{gpus_parser, threads_parser, CipherName, Trimmed};
 use crate::error::CliError;
 use crate::files::{Sink, Source};
 use crate::keys;
 use crate::progress;
+use clap::builder::RangedU64ValueParser;
+use clap::{Args, ValueEnum};
 use skinny::{Skinny, Variant};
-use skinny_bulk::backend::{self, BackendChoice, Options};
+use skinny_bulk::backend::{self, BackendChoice, GpuSelection, Options};
 use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
 use skinny_bulk::stream::{self, PipeOptions};
 use std::io::Write;
+use std::path::PathBuf;
+
+/// Options shared by `encrypt` and `decrypt`.
+#[derive(Debug, Args)]
+pub struct CryptArgs {
+    /// Input file; `-` or absent means stdin.
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
+
+    /// Output file; `-` or absent means stdout. Written to a temporary file beside
+    /// it and renamed on success, so a failure never leaves a partial output.
+    #[arg(short, long, value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
+
+    /// The SKINNY variant: block size and tweakey size in bits.
+    #[arg(short, long, default_value = "skinny-128-256", value_name = "CIPHER", ignore_case = true,
+          value_parser = Trimmed::<CipherName>::new())]
+    pub cipher: CipherName,
+
+    /// The mode of operation.
+    #[arg(short, long, default_value = "ctr", value_name = "MODE", ignore_case = true,
+          value_parser = Trimmed::<ModeName>::new())]
+    pub mode: ModeName,
+
+    /// The whole tweakey (TK1 || TK2 || TK3) in hex: 8 to 48 bytes, by variant.
+    // Not `conflicts_with`: giving both is reported by the command in one line.
+    #[arg(short = 'K', long, value_name = "HEX")]
+    pub key: Option<String>,
+
+    /// A file holding the key as hex (whitespace ignored) or as raw bytes.
+    #[arg(long, value_name = "PATH")]
+    pub key_file: Option<PathBuf>,
+
+    /// The IV in hex, one block; required for ctr, cbc, cfb, ofb; refused for ecb.
+    #[arg(long, value_name = "HEX")]
+    pub iv: Option<String>,
+
+    /// ECB and CBC without PKCS#7 padding: the input must then be whole blocks.
+    #[arg(long)]
+    pub no_pad: bool,
+
+    /// Where the work runs.
+    #[arg(short, long, default_value = "auto", value_name = "BACKEND", ignore_case = true,
+          value_parser = Trimmed::<BackendName>::new())]
+    pub backend: BackendName,
+
+    /// Worker threads for the cpu backend, 1 to 1024 (default: all cores).
+    #[arg(long, value_name = "N", value_parser = threads_parser())]
+    pub threads: Option<usize>,
+
+    /// GPUs of the gpu, gpu-paper and auto backends: all, a count N (the first
+    /// N), or GPU numbers such as 0,2 (one GPU: 1,).
+    #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
+    pub gpus: GpuSelection,
+
+    /// Expert: run only the first R rounds (1 to the cipher's full count: 32 to
+    /// 56). Reduced-round SKINNY is INSECURE; it is for cryptanalysis
+    /// experiments, never for protecting data.
+    #[arg(long, value_name = "R", value_parser = RangedU64ValueParser::<usize>::new().range(1..=56))]
+    pub rounds: Option<usize>,
+
+    /// Write binary output to a terminal even so, and replace an output file
+    /// that has other hard links (they keep the old content).
+    #[arg(long)]
+    pub force: bool,
+
+    /// No progress bar and no notices (errors are still shown).
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Say which engine did the work and, for `auto`, why it used no GPU.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+/// `-m/--mode`: the names are [`Mode::name`]'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeName {
+    /// Electronic codebook (PKCS#7 padding unless --no-pad); no IV.
+    Ecb,
+    /// Counter mode; parallel both ways.
+    Ctr,
+    /// Cipher block chaining (PKCS#7 padding unless --no-pad).
+    Cbc,
+    /// Full-block cipher feedback.
+    Cfb,
+    /// Output feedback; serial both ways.
+    Ofb,
+}
+
+impl From<ModeName> for Mode {
+    fn from(m: ModeName) -> Self {
+        match m {
+            ModeName::Ecb => Mode::Ecb,
+            ModeName::Ctr => Mode::Ctr,
+            ModeName::Cbc => Mode::Cbc,
+            ModeName::Cfb => Mode::Cfb,
+            ModeName::Ofb => Mode::Ofb,
+        }
+    }
+}
+
+/// `-b/--backend`: the names are [`BackendChoice::name`]'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendName {
+    /// The GPU when one is usable and the input is large, else cpu.
+    Auto,
+    /// Portable code on one thread.
+    CpuSerial,
+    /// Constant-time bitsliced code on all cores.
+    Cpu,
+    /// The paper's T-table CUDA kernel: SKINNY-128-256 only, NOT constant time.
+    GpuPaper,
+    /// The fast CUDA kernels.
+    Gpu,
+}
+
+impl From<BackendName> for BackendChoice {
+    fn from(b: BackendName) -> Self {
+        match b {
+            BackendName::Auto => BackendChoice::Auto,
+            BackendName::CpuSerial => BackendChoice::CpuSerial,
+            BackendName::Cpu => BackendChoice::Cpu,
+            BackendName::GpuPaper => BackendChoice::GpuPaper,
+            BackendName::Gpu => BackendChoice::Gpu,
+        }
+    }
+}
 
 /// Everything `encrypt`/`decrypt` needs, checked.
 struct Plan {
