@@ -5,7 +5,7 @@
 //! before the output is created; the output is committed only on success (see
 //! [`crate::files`]).
 
-use crate::args::{gpus_parser, threads_parser, CipherName, Trimmed};
+use crate::args::{CipherName, Delivery, Io, KeyArgs, PlacementArgs, Trimmed};
 use crate::error::CliError;
 use crate::files::{Sink, Source};
 use crate::keys;
@@ -13,23 +13,20 @@ use crate::progress;
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, ValueEnum};
 use skinny::{Skinny, Variant};
-use skinny_bulk::backend::{self, BackendChoice, GpuSelection, Options};
+use skinny_bulk::backend::{self, BackendChoice, Options};
 use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
 use skinny_bulk::stream::{self, PipeOptions};
 use std::io::Write;
-use std::path::PathBuf;
 
-/// Options shared by `encrypt` and `decrypt`.
+/// Options shared by `encrypt` and `decrypt`. The shared groups carry the
+/// sealed files' words; where this command's differ (a tweakey of any
+/// variant, the cpu backend's threads, gpu-paper), [`crypt_words`] says them.
 #[derive(Debug, Args)]
+#[command(mut_args(crypt_words))]
 pub struct CryptArgs {
-    /// Input file; `-` or absent means stdin.
-    #[arg(value_name = "INPUT")]
-    pub input: Option<PathBuf>,
-
-    /// Output file; `-` or absent means stdout. Written to a temporary file beside
-    /// it and renamed on success, so a failure never leaves a partial output.
-    #[arg(short, long, value_name = "OUTPUT")]
-    pub output: Option<PathBuf>,
+    /// INPUT and `-o/--output`.
+    #[command(flatten)]
+    pub io: Io,
 
     /// The SKINNY variant: block size and tweakey size in bits.
     #[arg(short, long, default_value = "skinny-128-256", value_name = "CIPHER", ignore_case = true,
@@ -41,14 +38,9 @@ pub struct CryptArgs {
           value_parser = Trimmed::<ModeName>::new())]
     pub mode: ModeName,
 
-    /// The whole tweakey (TK1 || TK2 || TK3) in hex: 8 to 48 bytes, by variant.
-    // Not `conflicts_with`: giving both is reported by the command in one line.
-    #[arg(short = 'K', long, value_name = "HEX")]
-    pub key: Option<String>,
-
-    /// A file holding the key as hex (whitespace ignored) or as raw bytes.
-    #[arg(long, value_name = "PATH")]
-    pub key_file: Option<PathBuf>,
+    /// `-K/--key` and `--key-file`.
+    #[command(flatten)]
+    pub key: KeyArgs,
 
     /// The IV in hex, one block; required for ctr, cbc, cfb, ofb; refused for ecb.
     #[arg(long, value_name = "HEX")]
@@ -63,14 +55,9 @@ pub struct CryptArgs {
           value_parser = Trimmed::<BackendName>::new())]
     pub backend: BackendName,
 
-    /// Worker threads for the cpu backend, 1 to 1024 (default: all cores).
-    #[arg(long, value_name = "N", value_parser = threads_parser())]
-    pub threads: Option<usize>,
-
-    /// GPUs of the gpu, gpu-paper and auto backends: all, a count N (the first
-    /// N), or GPU numbers such as 0,2 (one GPU: 1,).
-    #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
-    pub gpus: GpuSelection,
+    /// `--threads` and `--gpus`.
+    #[command(flatten)]
+    pub placement: PlacementArgs,
 
     /// Expert: run only the first R rounds (1 to the cipher's full count: 32 to
     /// 56). Reduced-round SKINNY is INSECURE; it is for cryptanalysis
@@ -78,18 +65,26 @@ pub struct CryptArgs {
     #[arg(long, value_name = "R", value_parser = RangedU64ValueParser::<usize>::new().range(1..=56))]
     pub rounds: Option<usize>,
 
-    /// Write binary output to a terminal even so, and replace an output file
-    /// that has other hard links (they keep the old content).
-    #[arg(long)]
-    pub force: bool,
+    /// `--force`, `-q/--quiet` and `-v/--verbose`.
+    #[command(flatten)]
+    pub delivery: Delivery,
+}
 
-    /// No progress bar and no notices (errors are still shown).
-    #[arg(short, long)]
-    pub quiet: bool,
-
-    /// Say which engine did the work and, for `auto`, why it used no GPU.
-    #[arg(short, long)]
-    pub verbose: bool,
+/// This command's help for the shared groups' options whose words differ
+/// from the groups' own; applied in place, so every listing keeps its order.
+fn crypt_words(arg: clap::Arg) -> clap::Arg {
+    let help = match arg.get_id().as_str() {
+        "key" => "The whole tweakey (TK1 || TK2 || TK3) in hex: 8 to 48 bytes, by variant",
+        "key_file" => "A file holding the key as hex (whitespace ignored) or as raw bytes",
+        "threads" => "Worker threads for the cpu backend, 1 to 1024 (default: all cores)",
+        "gpus" => {
+            "GPUs of the gpu, gpu-paper and auto backends: all, a count N (the first N), or GPU numbers such as \
+             0,2 (one GPU: 1,)"
+        }
+        "quiet" => "No progress bar and no notices (errors are still shown)",
+        _ => return arg,
+    };
+    arg.help(help)
 }
 
 /// `-m/--mode`: the names are [`Mode::name`]'s.
@@ -165,10 +160,10 @@ struct Plan {
 /// bad padding, a backend failure.
 pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     let (variant, mode, backend_choice) = parse_names(a)?;
-    let key = keys::load_key(variant, a.key.as_deref(), a.key_file.as_deref());
+    let key = keys::load_key(variant, a.key.key.as_deref(), a.key.key_file.as_deref());
     // Our copy of `--key` is no longer needed (the process's argv is beyond reach:
     // `--key-file` keeps the key out of `ps` as well).
-    if let Some(hex) = a.key.as_mut() {
+    if let Some(hex) = a.key.key.as_mut() {
         zeroize::Zeroize::zeroize(hex);
     }
     let key = key?;
@@ -177,7 +172,7 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     let rounds = a.rounds.unwrap_or(plan.variant.rounds());
     let cipher = Skinny::with_rounds(plan.variant, &key, rounds).map_err(|e| CliError::Usage(e.to_string()))?;
     drop(key);
-    if rounds < plan.variant.rounds() && !a.quiet {
+    if rounds < plan.variant.rounds() && !a.delivery.quiet {
         // Not an error, but never something to do by accident.
         let _ = writeln!(
             std::io::stderr(),
@@ -187,13 +182,14 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
         );
     }
 
-    let source = Source::open(a.input.as_deref())?;
+    let source = Source::open(a.io.input.as_deref())?;
     check_length_up_front(&plan, source.len())?;
     if plan.backend.needs_gpu() || plan.backend == backend::BackendChoice::Auto {
-        backend::check_gpus(&a.gpus)?;
+        backend::check_gpus(&a.placement.gpus)?;
     }
-    let backend = backend::open(plan.backend, &Options::with_threads(a.threads).gpus(a.gpus.clone()))
-        .map_err(|e| CliError::Io(format!("cannot use backend {}: {e}", plan.backend)))?;
+    let backend =
+        backend::open(plan.backend, &Options::with_threads(a.placement.threads).gpus(a.placement.gpus.clone()))
+            .map_err(|e| CliError::Io(format!("cannot use backend {}: {e}", plan.backend)))?;
     if !backend.supports(plan.variant) {
         return Err(skinny_bulk::Error::Unsupported { backend: backend.name(), variant: plan.variant }.into());
     }
@@ -209,14 +205,14 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     }
     let processor = builder.build()?;
     // The output is created last, once everything else is known to be usable.
-    let sink = Sink::open(a.output.as_deref(), &source, a.force)?;
+    let sink = Sink::open(a.io.output.as_deref(), &source, a.delivery.force)?;
 
-    let to_stdout = a.output.as_deref().is_none_or(|p| p.as_os_str() == "-");
-    let bar = progress::bar(source.len(), a.quiet, to_stdout);
+    let to_stdout = a.io.to_stdout();
+    let bar = progress::bar(source.len(), a.delivery.quiet, to_stdout);
     let result = stream::pipe(processor, source, sink, &PipeOptions::default(), Some(&mut |n| bar.inc(n)));
     bar.finish_and_clear();
     let report = result?;
-    if a.verbose {
+    if a.delivery.verbose {
         let engine = report.engine.unwrap_or_else(|| "on the CPU, block after block (a serial mode)".into());
         // Notices only: a failing stderr (2>/dev/full) must not panic as
         // eprintln! would, nor fail a run whose output is fine.
