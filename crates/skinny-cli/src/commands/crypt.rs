@@ -141,6 +141,56 @@ impl From<BackendName> for BackendChoice {
     }
 }
 
+/// What stops `encrypt` or `decrypt` in this command's own terms, with its
+/// source; the keys, the files and the bulk layer report through their own
+/// errors. Turned into a [`CliError`] (usage, exit 2; or I/O, exit 1) where it
+/// leaves the command.
+#[derive(Debug)]
+pub enum CryptError {
+    /// `--no-pad` with a mode that never pads.
+    NoPadWithoutPadding(Mode),
+    /// The cipher refused the key or the round count.
+    Setup(skinny::SetupError),
+    /// The backend asked for could not be opened.
+    Backend {
+        /// The backend asked for.
+        choice: BackendChoice,
+        /// Why it could not be opened.
+        source: skinny_bulk::Error,
+    },
+}
+
+impl std::fmt::Display for CryptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CryptError::NoPadWithoutPadding(mode) => {
+                write!(f, "--no-pad applies only to ecb and cbc ({mode} never pads)")
+            }
+            CryptError::Setup(e) => write!(f, "{e}"),
+            CryptError::Backend { choice, source } => write!(f, "cannot use backend {choice}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for CryptError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CryptError::NoPadWithoutPadding(_) => None,
+            CryptError::Setup(e) => Some(e),
+            CryptError::Backend { source, .. } => Some(source),
+        }
+    }
+}
+
+impl From<CryptError> for CliError {
+    fn from(e: CryptError) -> Self {
+        match e {
+            CryptError::NoPadWithoutPadding(_) | CryptError::Setup(_) => CliError::Usage(e.to_string()),
+            CryptError::Backend { .. } => CliError::Io(e.to_string()),
+        }
+    }
+}
+
 /// Everything `encrypt`/`decrypt` needs, checked.
 struct Plan {
     variant: Variant,
@@ -170,7 +220,7 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     let a = &*a;
     let plan = check_options(a, variant, mode, dir, backend_choice)?;
     let rounds = a.rounds.unwrap_or(plan.variant.rounds());
-    let cipher = Skinny::with_rounds(plan.variant, &key, rounds).map_err(|e| CliError::Usage(e.to_string()))?;
+    let cipher = Skinny::with_rounds(plan.variant, &key, rounds).map_err(CryptError::Setup)?;
     drop(key);
     if rounds < plan.variant.rounds() && !a.delivery.quiet {
         // Not an error, but never something to do by accident.
@@ -189,7 +239,7 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     }
     let backend =
         backend::open(plan.backend, &Options::with_threads(a.placement.threads).gpus(a.placement.gpus.clone()))
-            .map_err(|e| CliError::Io(format!("cannot use backend {}: {e}", plan.backend)))?;
+            .map_err(|source| CryptError::Backend { choice: plan.backend, source })?;
     if !backend.supports(plan.variant) {
         return Err(skinny_bulk::Error::Unsupported { backend: backend.name(), variant: plan.variant }.into());
     }
@@ -242,7 +292,7 @@ fn check_options(
     backend: BackendChoice,
 ) -> Result<Plan, CliError> {
     if a.no_pad && !mode.is_block_mode() {
-        return Err(CliError::Usage(format!("--no-pad applies only to ecb and cbc ({mode} never pads)")));
+        return Err(CryptError::NoPadWithoutPadding(mode).into());
     }
     let iv = keys::load_iv(variant, mode, a.iv.as_deref())?;
     Ok(Plan { variant, mode, dir, pad: mode.is_block_mode() && !a.no_pad, backend, iv })
@@ -259,5 +309,25 @@ fn check_length_up_front(plan: &Plan, len: Option<u64>) -> Result<(), CliError> 
         }
         Some(0) if plan.pad && plan.dir == Direction::Decrypt => Err(skinny_bulk::Error::BadPadding.into()),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crypt_errors_keep_their_words_and_exit_codes() {
+        let e = CliError::from(CryptError::NoPadWithoutPadding(Mode::Ctr));
+        assert_eq!(
+            (e.to_string().as_str(), e.exit_code()),
+            ("--no-pad applies only to ecb and cbc (ctr never pads)", 2)
+        );
+        let source = skinny_bulk::Error::ZeroThreads;
+        let why = source.to_string();
+        let e = CryptError::Backend { choice: BackendChoice::Gpu, source };
+        assert!(std::error::Error::source(&e).is_some());
+        let e = CliError::from(e);
+        assert_eq!((e.to_string(), e.exit_code()), (format!("cannot use backend gpu: {why}"), 1));
     }
 }
