@@ -4,11 +4,12 @@
 //! module never needs the module that declares every command.
 
 use clap::builder::{EnumValueParser, PossibleValue, RangedU64ValueParser, TypedValueParser};
-use clap::ValueEnum;
+use clap::{Args, ValueEnum};
 use skinny::Variant;
-use skinny_bulk::backend::GpuSelection;
+use skinny_exec::{GpuSelection, Placement, Threads};
 use std::ffi::OsStr;
 use std::marker::PhantomData;
+use std::path::PathBuf;
 
 /// `--version`: the crate version and the git commit it was built from (see
 /// build.rs), so a bug report or a benchmark names the exact code.
@@ -96,5 +97,114 @@ impl From<CipherName> for Variant {
             CipherName::Skinny128_256 => Variant::Skinny128_256,
             CipherName::Skinny128_384 => Variant::Skinny128_384,
         }
+    }
+}
+
+/// INPUT and `-o/--output`, for the commands that stream one input into one
+/// output. A command whose words differ overrides the help with `mut_arg`.
+#[derive(Debug, Args)]
+pub struct Io {
+    /// Input file; `-` or absent means stdin.
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
+
+    /// Output file; `-` or absent means stdout. Written to a temporary file beside
+    /// it and renamed on success, so a failure never leaves a partial output.
+    #[arg(short, long, value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
+}
+
+impl Io {
+    /// Whether the output is stdout (absent or `-`).
+    pub fn to_stdout(&self) -> bool {
+        self.output.as_deref().is_none_or(|p| p.as_os_str() == "-")
+    }
+}
+
+/// `-K/--key` and `--key-file`. Either may be given, not both (the command
+/// says so in one line); the words are those of the 16-byte AEAD key, and a
+/// command with another key overrides them with `mut_arg`.
+#[derive(Debug, Args)]
+pub struct KeyArgs {
+    /// The 16-byte key in hex (32 hex digits).
+    // Not `conflicts_with`: giving both is reported by the command in one line.
+    #[arg(short = 'K', long, value_name = "HEX")]
+    pub key: Option<String>,
+
+    /// A file holding the 16-byte key as hex (whitespace ignored) or as raw bytes.
+    #[arg(long, value_name = "PATH")]
+    pub key_file: Option<PathBuf>,
+}
+
+/// `--threads` and `--gpus`: how much of the machine a run may use. The
+/// `--backend` beside them is each command's own (their choices differ).
+#[derive(Debug, Args)]
+pub struct PlacementArgs {
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = threads_parser())]
+    pub threads: Option<usize>,
+
+    /// GPUs of the gpu and auto backends: all, a count N (the first N), or GPU
+    /// numbers such as 0,2.
+    #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
+    pub gpus: GpuSelection,
+}
+
+/// Which kind of placement a command's `--backend` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaceOn {
+    /// The CPU at once, a GPU where the product's rule says it pays.
+    Auto,
+    /// The CPU only.
+    Cpu,
+    /// The GPUs, whatever the size.
+    Gpu,
+}
+
+impl PlacementArgs {
+    /// The execution layer's placement for `on`, with these threads (absent:
+    /// all cores) and GPUs.
+    pub fn placement(&self, on: PlaceOn) -> Placement {
+        let threads = Threads::from_count(self.threads);
+        let gpus = self.gpus.clone();
+        match on {
+            PlaceOn::Auto => Placement::Auto { threads, gpus },
+            PlaceOn::Cpu => Placement::Cpu { threads },
+            PlaceOn::Gpu => Placement::Gpu { threads, gpus },
+        }
+    }
+}
+
+/// `--force`, `-q/--quiet` and `-v/--verbose`: how the output is delivered
+/// and how much the run says about it.
+#[derive(Debug, Args)]
+pub struct Delivery {
+    /// Write binary output to a terminal even so, and replace an output file
+    /// that has other hard links (they keep the old content).
+    #[arg(long)]
+    pub force: bool,
+
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Say which engine did the work and, for `auto`, why it used no GPU.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::num::NonZeroUsize;
+
+    #[test]
+    fn placement_takes_threads_and_gpus_as_given() {
+        let p = PlacementArgs { threads: Some(3), gpus: GpuSelection::First(2) };
+        let three = Threads::Exactly(NonZeroUsize::new(3).unwrap());
+        assert_eq!(p.placement(PlaceOn::Cpu), Placement::Cpu { threads: three });
+        assert_eq!(p.placement(PlaceOn::Gpu), Placement::Gpu { threads: three, gpus: GpuSelection::First(2) });
+        let all = PlacementArgs { threads: None, gpus: GpuSelection::All };
+        assert_eq!(all.placement(PlaceOn::Auto), Placement::default());
     }
 }

@@ -126,7 +126,7 @@ impl Sink {
     /// output cannot be created (no such directory, no permission).
     pub fn open(path: Option<&Path>, source: &Source, force: bool) -> Result<Self, CliError> {
         if is_std(path) {
-            if crate::stdout_was_closed() {
+            if crate::closed_stdout::stdout_was_closed() {
                 return Err(crate::error::stdout_closed());
             }
             let stdout = io::stdout();

@@ -5,16 +5,191 @@
 //! before the output is created; the output is committed only on success (see
 //! [`crate::files`]).
 
-use crate::cli::CryptArgs;
+use crate::args::{CipherName, Delivery, Io, KeyArgs, PlacementArgs, Trimmed};
 use crate::error::CliError;
 use crate::files::{Sink, Source};
 use crate::keys;
 use crate::progress;
+use clap::builder::RangedU64ValueParser;
+use clap::{Args, ValueEnum};
 use skinny::{Skinny, Variant};
 use skinny_bulk::backend::{self, BackendChoice, Options};
 use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
 use skinny_bulk::stream::{self, PipeOptions};
 use std::io::Write;
+
+/// Options shared by `encrypt` and `decrypt`. The shared groups carry the
+/// sealed files' words; where this command's differ (a tweakey of any
+/// variant, the cpu backend's threads, gpu-paper), [`crypt_words`] says them.
+#[derive(Debug, Args)]
+#[command(mut_args(crypt_words))]
+pub struct CryptArgs {
+    /// INPUT and `-o/--output`.
+    #[command(flatten)]
+    pub io: Io,
+
+    /// The SKINNY variant: block size and tweakey size in bits.
+    #[arg(short, long, default_value = "skinny-128-256", value_name = "CIPHER", ignore_case = true,
+          value_parser = Trimmed::<CipherName>::new())]
+    pub cipher: CipherName,
+
+    /// The mode of operation.
+    #[arg(short, long, default_value = "ctr", value_name = "MODE", ignore_case = true,
+          value_parser = Trimmed::<ModeName>::new())]
+    pub mode: ModeName,
+
+    /// `-K/--key` and `--key-file`.
+    #[command(flatten)]
+    pub key: KeyArgs,
+
+    /// The IV in hex, one block; required for ctr, cbc, cfb, ofb; refused for ecb.
+    #[arg(long, value_name = "HEX")]
+    pub iv: Option<String>,
+
+    /// ECB and CBC without PKCS#7 padding: the input must then be whole blocks.
+    #[arg(long)]
+    pub no_pad: bool,
+
+    /// Where the work runs.
+    #[arg(short, long, default_value = "auto", value_name = "BACKEND", ignore_case = true,
+          value_parser = Trimmed::<BackendName>::new())]
+    pub backend: BackendName,
+
+    /// `--threads` and `--gpus`.
+    #[command(flatten)]
+    pub placement: PlacementArgs,
+
+    /// Expert: run only the first R rounds (1 to the cipher's full count: 32 to
+    /// 56). Reduced-round SKINNY is INSECURE; it is for cryptanalysis
+    /// experiments, never for protecting data.
+    #[arg(long, value_name = "R", value_parser = RangedU64ValueParser::<usize>::new().range(1..=56))]
+    pub rounds: Option<usize>,
+
+    /// `--force`, `-q/--quiet` and `-v/--verbose`.
+    #[command(flatten)]
+    pub delivery: Delivery,
+}
+
+/// This command's help for the shared groups' options whose words differ
+/// from the groups' own; applied in place, so every listing keeps its order.
+fn crypt_words(arg: clap::Arg) -> clap::Arg {
+    let help = match arg.get_id().as_str() {
+        "key" => "The whole tweakey (TK1 || TK2 || TK3) in hex: 8 to 48 bytes, by variant",
+        "key_file" => "A file holding the key as hex (whitespace ignored) or as raw bytes",
+        "threads" => "Worker threads for the cpu backend, 1 to 1024 (default: all cores)",
+        "gpus" => {
+            "GPUs of the gpu, gpu-paper and auto backends: all, a count N (the first N), or GPU numbers such as \
+             0,2 (one GPU: 1,)"
+        }
+        "quiet" => "No progress bar and no notices (errors are still shown)",
+        _ => return arg,
+    };
+    arg.help(help)
+}
+
+/// `-m/--mode`: the names are [`Mode::name`]'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeName {
+    /// Electronic codebook (PKCS#7 padding unless --no-pad); no IV.
+    Ecb,
+    /// Counter mode; parallel both ways.
+    Ctr,
+    /// Cipher block chaining (PKCS#7 padding unless --no-pad).
+    Cbc,
+    /// Full-block cipher feedback.
+    Cfb,
+    /// Output feedback; serial both ways.
+    Ofb,
+}
+
+impl From<ModeName> for Mode {
+    fn from(m: ModeName) -> Self {
+        match m {
+            ModeName::Ecb => Mode::Ecb,
+            ModeName::Ctr => Mode::Ctr,
+            ModeName::Cbc => Mode::Cbc,
+            ModeName::Cfb => Mode::Cfb,
+            ModeName::Ofb => Mode::Ofb,
+        }
+    }
+}
+
+/// `-b/--backend`: the names are [`BackendChoice::name`]'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendName {
+    /// The GPU when one is usable and the input is large, else cpu.
+    Auto,
+    /// Portable code on one thread.
+    CpuSerial,
+    /// Constant-time bitsliced code on all cores.
+    Cpu,
+    /// The paper's T-table CUDA kernel: SKINNY-128-256 only, NOT constant time.
+    GpuPaper,
+    /// The fast CUDA kernels.
+    Gpu,
+}
+
+impl From<BackendName> for BackendChoice {
+    fn from(b: BackendName) -> Self {
+        match b {
+            BackendName::Auto => BackendChoice::Auto,
+            BackendName::CpuSerial => BackendChoice::CpuSerial,
+            BackendName::Cpu => BackendChoice::Cpu,
+            BackendName::GpuPaper => BackendChoice::GpuPaper,
+            BackendName::Gpu => BackendChoice::Gpu,
+        }
+    }
+}
+
+/// What stops `encrypt` or `decrypt` in this command's own terms, with its
+/// source; the keys, the files and the bulk layer report through their own
+/// errors. Turned into a [`CliError`] (usage, exit 2; or I/O, exit 1) where it
+/// leaves the command.
+#[derive(Debug)]
+pub enum CryptError {
+    /// `--no-pad` with a mode that never pads.
+    NoPadWithoutPadding(Mode),
+    /// The cipher refused the key or the round count.
+    Setup(skinny::SetupError),
+    /// The backend asked for could not be opened.
+    Backend {
+        /// The backend asked for.
+        choice: BackendChoice,
+        /// Why it could not be opened.
+        source: skinny_bulk::Error,
+    },
+}
+
+impl std::fmt::Display for CryptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CryptError::NoPadWithoutPadding(mode) => {
+                write!(f, "--no-pad applies only to ecb and cbc ({mode} never pads)")
+            }
+            CryptError::Setup(e) => write!(f, "{e}"),
+            CryptError::Backend { choice, source } => write!(f, "cannot use backend {choice}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for CryptError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CryptError::NoPadWithoutPadding(_) => None,
+            CryptError::Setup(e) => Some(e),
+            CryptError::Backend { source, .. } => Some(source),
+        }
+    }
+}
+
+impl From<CryptError> for CliError {
+    fn from(e: CryptError) -> Self {
+        match e {
+            CryptError::NoPadWithoutPadding(_) | CryptError::Setup(_) => CliError::Usage(e.to_string()),
+            CryptError::Backend { .. } => CliError::Io(e.to_string()),
+        }
+    }
+}
 
 /// Everything `encrypt`/`decrypt` needs, checked.
 struct Plan {
@@ -35,19 +210,19 @@ struct Plan {
 /// bad padding, a backend failure.
 pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     let (variant, mode, backend_choice) = parse_names(a)?;
-    let key = keys::load_key(variant, a.key.as_deref(), a.key_file.as_deref());
+    let key = keys::load_key(variant, a.key.key.as_deref(), a.key.key_file.as_deref());
     // Our copy of `--key` is no longer needed (the process's argv is beyond reach:
     // `--key-file` keeps the key out of `ps` as well).
-    if let Some(hex) = a.key.as_mut() {
+    if let Some(hex) = a.key.key.as_mut() {
         zeroize::Zeroize::zeroize(hex);
     }
     let key = key?;
     let a = &*a;
     let plan = check_options(a, variant, mode, dir, backend_choice)?;
     let rounds = a.rounds.unwrap_or(plan.variant.rounds());
-    let cipher = Skinny::with_rounds(plan.variant, &key, rounds).map_err(|e| CliError::Usage(e.to_string()))?;
+    let cipher = Skinny::with_rounds(plan.variant, &key, rounds).map_err(CryptError::Setup)?;
     drop(key);
-    if rounds < plan.variant.rounds() && !a.quiet {
+    if rounds < plan.variant.rounds() && !a.delivery.quiet {
         // Not an error, but never something to do by accident.
         let _ = writeln!(
             std::io::stderr(),
@@ -57,13 +232,14 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
         );
     }
 
-    let source = Source::open(a.input.as_deref())?;
+    let source = Source::open(a.io.input.as_deref())?;
     check_length_up_front(&plan, source.len())?;
     if plan.backend.needs_gpu() || plan.backend == backend::BackendChoice::Auto {
-        backend::check_gpus(&a.gpus)?;
+        backend::check_gpus(&a.placement.gpus)?;
     }
-    let backend = backend::open(plan.backend, &Options::with_threads(a.threads).gpus(a.gpus.clone()))
-        .map_err(|e| CliError::Io(format!("cannot use backend {}: {e}", plan.backend)))?;
+    let backend =
+        backend::open(plan.backend, &Options::with_threads(a.placement.threads).gpus(a.placement.gpus.clone()))
+            .map_err(|source| CryptError::Backend { choice: plan.backend, source })?;
     if !backend.supports(plan.variant) {
         return Err(skinny_bulk::Error::Unsupported { backend: backend.name(), variant: plan.variant }.into());
     }
@@ -79,14 +255,14 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     }
     let processor = builder.build()?;
     // The output is created last, once everything else is known to be usable.
-    let sink = Sink::open(a.output.as_deref(), &source, a.force)?;
+    let sink = Sink::open(a.io.output.as_deref(), &source, a.delivery.force)?;
 
-    let to_stdout = a.output.as_deref().is_none_or(|p| p.as_os_str() == "-");
-    let bar = progress::bar(source.len(), a.quiet, to_stdout);
+    let to_stdout = a.io.to_stdout();
+    let bar = progress::bar(source.len(), a.delivery.quiet, to_stdout);
     let result = stream::pipe(processor, source, sink, &PipeOptions::default(), Some(&mut |n| bar.inc(n)));
     bar.finish_and_clear();
     let report = result?;
-    if a.verbose {
+    if a.delivery.verbose {
         let engine = report.engine.unwrap_or_else(|| "on the CPU, block after block (a serial mode)".into());
         // Notices only: a failing stderr (2>/dev/full) must not panic as
         // eprintln! would, nor fail a run whose output is fine.
@@ -116,7 +292,7 @@ fn check_options(
     backend: BackendChoice,
 ) -> Result<Plan, CliError> {
     if a.no_pad && !mode.is_block_mode() {
-        return Err(CliError::Usage(format!("--no-pad applies only to ecb and cbc ({mode} never pads)")));
+        return Err(CryptError::NoPadWithoutPadding(mode).into());
     }
     let iv = keys::load_iv(variant, mode, a.iv.as_deref())?;
     Ok(Plan { variant, mode, dir, pad: mode.is_block_mode() && !a.no_pad, backend, iv })
@@ -133,5 +309,25 @@ fn check_length_up_front(plan: &Plan, len: Option<u64>) -> Result<(), CliError> 
         }
         Some(0) if plan.pad && plan.dir == Direction::Decrypt => Err(skinny_bulk::Error::BadPadding.into()),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crypt_errors_keep_their_words_and_exit_codes() {
+        let e = CliError::from(CryptError::NoPadWithoutPadding(Mode::Ctr));
+        assert_eq!(
+            (e.to_string().as_str(), e.exit_code()),
+            ("--no-pad applies only to ecb and cbc (ctr never pads)", 2)
+        );
+        let source = skinny_bulk::Error::ZeroThreads;
+        let why = source.to_string();
+        let e = CryptError::Backend { choice: BackendChoice::Gpu, source };
+        assert!(std::error::Error::source(&e).is_some());
+        let e = CliError::from(e);
+        assert_eq!((e.to_string(), e.exit_code()), (format!("cannot use backend gpu: {why}"), 1));
     }
 }

@@ -4,4 +4,5 @@ pub mod crypt;
 pub mod info;
 pub mod lab;
 pub mod seal;
+pub mod seal_args;
 pub mod selftest;

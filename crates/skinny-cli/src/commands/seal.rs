@@ -12,7 +12,7 @@
 //! succeeded: see [`crate::files`]). A failed `open` to a file therefore
 //! leaves no output and an existing output untouched.
 
-use crate::cli::{OpenArgs, SealArgs, SealBackendName};
+use crate::commands::seal_args::{OpenArgs, SealArgs, SealBackendName};
 use crate::error::CliError;
 use crate::files::{Sink, Source};
 use crate::keys;

@@ -2,12 +2,12 @@
 //! the library's types (checked: every refusal is one usage line naming the
 //! option).
 
-use crate::args::{gpus_parser, threads_parser, CipherName, Trimmed};
+use crate::args::{gpus_parser, threads_parser, CipherName, PlaceOn, PlacementArgs, Trimmed};
 use crate::error::CliError;
 use clap::{Args, Subcommand};
 use skinny::Variant;
 use skinny_bulk::backend::GpuSelection;
-use skinny_lab::{Boomerang, Common, Differential, Experiment, LabError, Placement, Shard, Threads};
+use skinny_lab::{Boomerang, Common, Differential, Experiment, LabError, Placement, Shard};
 use std::path::PathBuf;
 
 /// Examples shown under `skinny lab --help`.
@@ -253,13 +253,12 @@ fn refused(e: LabError) -> CliError {
 
 /// The placement `--backend`, `--threads` and `--gpus` ask for.
 pub(super) fn placement(a: &CommonArgs) -> Placement {
-    let threads = Threads::from_count(a.threads);
-    let gpus = a.gpus.clone();
-    match a.backend {
-        LabBackendName::Auto => Placement::Auto { threads, gpus },
-        LabBackendName::Cpu => Placement::Cpu { threads },
-        LabBackendName::Gpu => Placement::Gpu { threads, gpus },
-    }
+    let on = match a.backend {
+        LabBackendName::Auto => PlaceOn::Auto,
+        LabBackendName::Cpu => PlaceOn::Cpu,
+        LabBackendName::Gpu => PlaceOn::Gpu,
+    };
+    PlacementArgs { threads: a.threads, gpus: a.gpus.clone() }.placement(on)
 }
 
 #[cfg(test)]
