@@ -64,7 +64,7 @@ impl fmt::Display for Slower {
 }
 
 /// Where the accelerator stands, as last seen by the hand-over (for a
-/// report while the run is still going; [`Handover::finish`] gives the final
+/// report while the run is still going; [`Handover::finish`](super::Handover::finish) gives the final
 /// word).
 #[derive(Debug, PartialEq)]
 pub enum Standing<'a, E> {
