@@ -7,7 +7,7 @@
 //! `cargo run --release -p skinny-aead --features cuda --example sealed_speed [MIB] [RUNS] [LOG2]`
 
 use skinny_aead::gpu::GpuDevice;
-use skinny_aead::sealed::{self, Member, Placement, SealOptions};
+use skinny_aead::sealed::{self, Job, Member, SealOptions};
 use std::time::Instant;
 
 fn stats(mut t: Vec<f64>) -> (f64, f64) {
@@ -26,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let plain: Vec<u8> =
         (0..len).map(|i| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) as u8).collect();
     let key = [7u8; 16];
-    let engines = [("cpu", Placement::Cpu), ("gpu", Placement::Gpu(gpu))];
+    let engines = [("cpu", Job::cpu()), ("gpu", Job::on_device(gpu))];
     for member in [Member::M1, Member::M5] {
         let opts = SealOptions { member, chunk_log2: log2 };
         let mut files = Vec::new();

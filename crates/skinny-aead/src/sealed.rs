@@ -31,14 +31,15 @@
 //! chunks already written stay written (the writer's owner decides what to do
 //! with them, e.g. delete a temporary file).
 //!
-//! [`seal_on`], [`seal_with_prefix_on`] and [`open_on`] do the same on a
-//! [`Placement`]: the CPU (what [`seal`] and [`open`] use), or with the `cuda`
-//! feature an NVIDIA GPU, which runs each window's chunks in one kernel launch
-//! (chunks of 16 KiB or more, [`GPU_MIN_CHUNK_LOG2`]). Both engines write the
-//! same bytes for the same prefix and open each other's files, with the same
-//! errors. Because they do so chunk by chunk, a run may also start on the CPU
-//! while a GPU is being opened, and move to the GPU once it is ready
-//! (`Placement::GpuStarting`).
+//! [`seal_on`], [`seal_with_prefix_on`] and [`open_on`] do the same as a
+//! [`Job`] places them: the execution layer's placement (the CPU with its
+//! threads, what [`seal`] and [`open`] use; with the `cuda` feature an NVIDIA
+//! GPU, which runs each window's chunks in one kernel launch, chunks of 16 KiB
+//! or more, [`GPU_MIN_CHUNK_LOG2`]; or `auto`, by this format's [`verdict`]).
+//! Both engines write the same bytes for the same prefix and open each
+//! other's files, with the same errors. Because they do so chunk by chunk, a
+//! run starts on the CPU while its GPU is being opened, and moves to the GPU
+//! once it is ready; the [`SealedReport`] says where the chunks went.
 //!
 //! Its modules, one concern each: `format` (constants, options), `header`, `nonce` (the
 //! STREAM nonces), `chunks` (the CPU's work on a window), `placement` (where
@@ -81,8 +82,6 @@ pub use format::{
     PREFIX_FIELD_LEN, VERSION,
 };
 pub use header::Header;
-#[cfg(feature = "cuda")]
-pub use placement::GpuStart;
-pub use placement::Placement;
+pub use placement::{verdict, Job, AUTO_GPU_BYTES};
 pub use report::SealedReport;
 pub use run::{open, open_on, seal, seal_on, seal_with_prefix, seal_with_prefix_on};

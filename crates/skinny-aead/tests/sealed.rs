@@ -379,25 +379,32 @@ fn a_failing_chunk_releases_exactly_the_chunks_before_it() {
     }
 }
 
-/// The engine API on the CPU: `seal_on`/`open_on` with `Placement::Cpu` are
-/// `seal`/`open`, and the CPU takes every chunk size of the format.
+/// The engine API on the CPU: `seal_on`/`open_on` with `Job::cpu()` are
+/// `seal`/`open`, and the CPU takes every chunk size of the format; `auto`
+/// stays on the CPU where the format's rule says a GPU would not serve or pay.
 #[test]
 fn cpu_engine_is_the_default_path() {
-    use skinny_aead::sealed::{Placement, MAX_CHUNK_LOG2, MIN_CHUNK_LOG2};
-    let engine = Placement::default();
-    assert!(matches!(engine, Placement::Cpu));
-    for log2 in 0..=30u8 {
-        assert_eq!(engine.supports_chunk_log2(log2), (MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&log2));
-    }
+    use skinny_aead::sealed::{verdict, Job, AUTO_GPU_BYTES, GPU_MIN_CHUNK_LOG2, MAX_CHUNK_LOG2, MIN_CHUNK_LOG2};
+    use skinny_exec::{Placement, Verdict};
     let key = [2u8; 16];
     let msg: Vec<u8> = (0..100_000u32).map(|i| i as u8).collect();
-    let opts = SealOptions { member: Member::M2, chunk_log2: 12 };
     let prefix = [8u8; 7];
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    sealed::seal_with_prefix(&msg[..], &mut a, &key, &opts, &prefix).unwrap();
-    sealed::seal_with_prefix_on(&engine, &msg[..], &mut b, &key, &opts, &prefix).unwrap();
-    assert_eq!(a, b);
-    let mut plain = Vec::new();
-    sealed::open_on(&engine, &a[..], &mut plain, &key).unwrap();
-    assert_eq!(plain, msg);
+    for chunk_log2 in MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2 {
+        let opts = SealOptions { member: Member::M2, chunk_log2 };
+        let small = Job::new(Placement::default()).input_len(Some(msg.len() as u64));
+        for job in [Job::cpu(), small] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            sealed::seal_with_prefix(&msg[..], &mut a, &key, &opts, &prefix).unwrap();
+            let r = sealed::seal_with_prefix_on(&job, &msg[..], &mut b, &key, &opts, &prefix).unwrap();
+            assert_eq!(a, b);
+            assert_eq!((r.placed.accelerator_units, r.placed.cpu_units), (0, r.chunks));
+            let mut plain = Vec::new();
+            sealed::open_on(&job, &a[..], &mut plain, &key).unwrap();
+            assert_eq!(plain, msg);
+        }
+    }
+    assert!(matches!(verdict(GPU_MIN_CHUNK_LOG2 - 1, Some(u64::MAX)), Verdict::Unfit(_)));
+    assert!(matches!(verdict(GPU_MIN_CHUNK_LOG2, None), Verdict::NotWorthIt(_)));
+    assert!(matches!(verdict(GPU_MIN_CHUNK_LOG2, Some(AUTO_GPU_BYTES - 1)), Verdict::NotWorthIt(_)));
+    assert_eq!(verdict(GPU_MIN_CHUNK_LOG2, Some(AUTO_GPU_BYTES)), Verdict::Pays);
 }

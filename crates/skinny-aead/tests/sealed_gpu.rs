@@ -1,24 +1,26 @@
-//! The sealed format on the GPU engine (`sealed::Placement::Gpu`, feature `cuda`)
+//! The sealed format on the GPU engine (`sealed::Job::on_device`, feature `cuda`)
 //! against the CPU engine: the same file byte for byte for the same prefix
 //! (every member, chunks of 2^14 to 2^20 bytes, lengths around chunk, block
 //! and window boundaries), files of either engine opened by the other, and
 //! damaged files failing with the CPU's errors and writing nothing from the
 //! failing chunk on; the same for a GPU started while the CPU begins
-//! (`Placement::GpuStarting`), whose windows go to either engine. Skips with a line where there is no GPU; fails instead
+//! (`Job::new(Placement::Gpu { .. })`), whose windows go to either engine. Skips with a line where there is no GPU; fails instead
 //! when `SKINNY_REQUIRE_GPU=1`.
 #![cfg(feature = "cuda")]
 
 use skinny_aead::gpu::GpuDevice;
 use skinny_aead::sealed::{
-    self, Member, Placement, SealOptions, SealedError, GPU_MIN_CHUNK_LOG2, HEADER_LEN, MAX_CHUNK_LOG2,
+    self, verdict, Job, Member, SealOptions, SealedError, AUTO_GPU_BYTES, GPU_MIN_CHUNK_LOG2, HEADER_LEN,
+    MAX_CHUNK_LOG2,
 };
+use skinny_exec::{GpuSelection, Placement, Threads, Verdict, WhyCpu};
 use skinny_test_support::rng::SplitMix64 as Rng;
 
 fn gpu() -> Option<GpuDevice> {
     skinny_test_support::gpu::or_skip(GpuDevice::first)
 }
 
-fn seal(engine: &Placement, m: Member, log2: u8, key: &[u8; 16], prefix: &[u8], msg: &[u8]) -> Vec<u8> {
+fn seal(engine: &Job, m: Member, log2: u8, key: &[u8; 16], prefix: &[u8], msg: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     let opts = SealOptions { member: m, chunk_log2: log2 };
     sealed::seal_with_prefix_on(engine, msg, &mut out, key, &opts, prefix).expect("seal");
@@ -26,7 +28,7 @@ fn seal(engine: &Placement, m: Member, log2: u8, key: &[u8; 16], prefix: &[u8], 
 }
 
 /// What `open_on` wrote and returned.
-fn open(engine: &Placement, file: &[u8], key: &[u8; 16]) -> (Vec<u8>, Result<sealed::SealedReport, SealedError>) {
+fn open(engine: &Job, file: &[u8], key: &[u8; 16]) -> (Vec<u8>, Result<sealed::SealedReport, SealedError>) {
     let mut out = Vec::new();
     let r = sealed::open_on(engine, file, &mut out, key);
     (out, r)
@@ -43,7 +45,7 @@ fn describe(r: &Result<sealed::SealedReport, SealedError>) -> String {
 #[test]
 fn gpu_files_are_the_cpu_files_and_open_both_ways() {
     let Some(gpu) = gpu() else { return };
-    let engine = Placement::Gpu(gpu);
+    let engine = Job::on_device(gpu);
     let mut rng = Rng(0x05ea_16b0);
     for (k, m) in Member::ALL.into_iter().enumerate() {
         let mut key = [0u8; 16];
@@ -65,12 +67,12 @@ fn gpu_files_are_the_cpu_files_and_open_both_ways() {
             }
             for len in lengths {
                 let msg = rng.bytes(len);
-                let cpu_file = seal(&Placement::Cpu, m, log2, &key, &prefix, &msg);
+                let cpu_file = seal(&Job::cpu(), m, log2, &key, &prefix, &msg);
                 let gpu_file = seal(&engine, m, log2, &key, &prefix, &msg);
                 assert!(gpu_file == cpu_file, "{m}, 2^{log2}-byte chunks, {len} bytes: GPU file differs");
                 let (plain, r) = open(&engine, &cpu_file, &key);
                 assert!(r.is_ok() && plain == msg, "{m}, 2^{log2}, {len}: GPU open of the CPU file: {}", describe(&r));
-                let (plain, r) = open(&Placement::Cpu, &gpu_file, &key);
+                let (plain, r) = open(&Job::cpu(), &gpu_file, &key);
                 assert!(r.is_ok() && plain == msg, "{m}, 2^{log2}, {len}: CPU open of the GPU file");
             }
         }
@@ -80,12 +82,12 @@ fn gpu_files_are_the_cpu_files_and_open_both_ways() {
 #[test]
 fn random_prefix_files_open_on_the_other_engine() {
     let Some(gpu) = gpu() else { return };
-    let engine = Placement::Gpu(gpu);
+    let engine = Job::on_device(gpu);
     let key = [9u8; 16];
     let msg = Rng(7).bytes((5 << 20) + 3);
     let mut file = Vec::new();
     sealed::seal_on(&engine, &msg[..], &mut file, &key, &SealOptions::default()).expect("seal");
-    assert_eq!(open(&Placement::Cpu, &file, &key).0, msg);
+    assert_eq!(open(&Job::cpu(), &file, &key).0, msg);
     let mut file = Vec::new();
     sealed::seal(&msg[..], &mut file, &key, &SealOptions::default()).expect("seal");
     assert_eq!(open(&engine, &file, &key).0, msg);
@@ -93,13 +95,8 @@ fn random_prefix_files_open_on_the_other_engine() {
 
 /// Opens `file` on both engines: the same outcome, the same output (nothing
 /// from the failing chunk on).
-fn same_outcome(
-    engine: &Placement,
-    file: &[u8],
-    key: &[u8; 16],
-    what: &str,
-) -> Result<sealed::SealedReport, SealedError> {
-    let (cpu_out, cpu) = open(&Placement::Cpu, file, key);
+fn same_outcome(engine: &Job, file: &[u8], key: &[u8; 16], what: &str) -> Result<sealed::SealedReport, SealedError> {
+    let (cpu_out, cpu) = open(&Job::cpu(), file, key);
     let (gpu_out, gpu) = open(engine, file, key);
     assert_eq!(describe(&gpu), describe(&cpu), "{what}: the engines disagree");
     assert!(gpu_out == cpu_out, "{what}: the engines wrote different outputs");
@@ -109,7 +106,7 @@ fn same_outcome(
 #[test]
 fn damaged_files_fail_as_on_the_cpu() {
     let Some(gpu) = gpu() else { return };
-    let engine = Placement::Gpu(gpu);
+    let engine = Job::on_device(gpu);
     let key = [3u8; 16];
     for m in [Member::M1, Member::M6] {
         let log2 = 14u8;
@@ -172,10 +169,10 @@ fn damaged_files_fail_as_on_the_cpu() {
 #[test]
 fn small_chunks_are_refused_before_anything_is_written() {
     let Some(gpu) = gpu() else { return };
-    let engine = Placement::Gpu(gpu);
+    let engine = Job::on_device(gpu);
     let key = [1u8; 16];
     for log2 in [4u8, 10, GPU_MIN_CHUNK_LOG2 - 1] {
-        assert!(!engine.supports_chunk_log2(log2));
+        assert!(matches!(verdict(log2, Some(u64::MAX)), Verdict::Unfit(_)));
         let mut out = Vec::new();
         let opts = SealOptions { member: Member::M1, chunk_log2: log2 };
         let r = sealed::seal_on(&engine, &[0u8; 100][..], &mut out, &key, &opts);
@@ -187,12 +184,22 @@ fn small_chunks_are_refused_before_anything_is_written() {
         let (out, r) = open(&engine, &file, &key);
         assert!(matches!(r, Err(SealedError::GpuChunkSize { .. })) && out.is_empty(), "{r:?}");
     }
-    assert!(engine.supports_chunk_log2(GPU_MIN_CHUNK_LOG2) && engine.supports_chunk_log2(MAX_CHUNK_LOG2));
+    for log2 in [GPU_MIN_CHUNK_LOG2, MAX_CHUNK_LOG2] {
+        assert_eq!(verdict(log2, Some(AUTO_GPU_BYTES)), Verdict::Pays);
+    }
 }
 
-/// The GPU opened while the CPU begins (`Placement::GpuStarting`).
-fn starting() -> Placement {
-    Placement::GpuStarting(sealed::GpuStart::new(|| Ok(GpuDevice::first()?)))
+/// The GPU opened while the CPU begins, and kept (`--backend gpu`).
+fn starting() -> Job {
+    Job::new(Placement::Gpu { threads: Threads::All, gpus: GpuSelection::All })
+}
+
+/// Why the run went on without the GPU, in the report's words.
+fn unavailable(r: &sealed::SealedReport) -> Option<String> {
+    match &r.placed.why_cpu {
+        Some(WhyCpu::Unavailable(why)) => Some(why.clone()),
+        _ => None,
+    }
 }
 
 #[test]
@@ -206,18 +213,21 @@ fn a_starting_gpu_gives_the_cpu_files_and_opens_both_ways() {
         // Many windows (16 MiB on the GPU, 2 x threads chunks on the CPU).
         for (log2, len) in [(16u8, (64 << 20) + 5), (14, (24 << 20) + 77), (16, 100)] {
             let msg = rng.bytes(len);
-            let cpu_file = seal(&Placement::Cpu, m, log2, &key, &prefix, &msg);
+            let cpu_file = seal(&Job::cpu(), m, log2, &key, &prefix, &msg);
             let mut file = Vec::new();
             let opts = SealOptions { member: m, chunk_log2: log2 };
             let r = sealed::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
             assert!(file == cpu_file, "{m}, 2^{log2}, {len} bytes: differs from the CPU's file");
-            eprintln!("{m}, 2^{log2}, {len} bytes: sealed {} chunks, {} on the GPU", r.chunks, r.gpu_chunks);
-            assert!(r.gpu_failure.is_none());
+            eprintln!(
+                "{m}, 2^{log2}, {len} bytes: sealed {} chunks, {} on the GPU",
+                r.chunks, r.placed.accelerator_units
+            );
+            assert!(unavailable(&r).is_none());
             let (plain, r) = open(&engine, &cpu_file, &key);
             assert!(plain == msg, "{m}, 2^{log2}, {len}: starting-GPU open: {}", describe(&r));
             let r = r.expect("opens");
-            eprintln!("  opened {} chunks, {} on the GPU", r.chunks, r.gpu_chunks);
-            let (plain, r) = open(&Placement::Cpu, &file, &key);
+            eprintln!("  opened {} chunks, {} on the GPU", r.chunks, r.placed.accelerator_units);
+            let (plain, r) = open(&Job::cpu(), &file, &key);
             assert!(r.is_ok() && plain == msg);
         }
     }
@@ -226,30 +236,33 @@ fn a_starting_gpu_gives_the_cpu_files_and_opens_both_ways() {
 #[test]
 fn a_gpu_kept_only_while_faster_gives_the_cpu_files_whichever_engine_wins() {
     let Some(_) = gpu() else { return };
-    let engine = Placement::GpuStarting(sealed::GpuStart::new(|| Ok(GpuDevice::first()?)).or_cpu().while_faster());
+    // `auto`, told the input is large enough to repay the GPU (its rule's
+    // threshold is above this test's 256 MiB).
+    let engine = Job::new(Placement::default()).input_len(Some(AUTO_GPU_BYTES));
     let key = [9u8; 16];
     let mut rng = Rng(0xfa57);
     // 256 MiB: the CPU's windows until the GPU is ready, then at least 1 +
     // JUDGE_AFTER (3) GPU windows of 16 MiB before the verdict.
     let msg = rng.bytes((256 << 20) + 3);
     let prefix = rng.bytes(Member::M1.prefix_len());
-    let cpu_file = seal(&Placement::Cpu, Member::M1, 16, &key, &prefix, &msg);
+    let cpu_file = seal(&Job::cpu(), Member::M1, 16, &key, &prefix, &msg);
     let mut file = Vec::new();
     let opts = SealOptions { member: Member::M1, chunk_log2: 16 };
     let r = sealed::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
     assert!(file == cpu_file, "differs from the CPU's file");
-    assert!(r.gpu_failure.is_none());
-    eprintln!("sealed {} chunks, {} on the GPU; left: {:?}", r.chunks, r.gpu_chunks, r.gpu_left);
-    if let Some(why) = &r.gpu_left {
+    assert!(unavailable(&r).is_none());
+    eprintln!("sealed {} chunks, {} on the GPU; left: {:?}", r.chunks, r.placed.accelerator_units, r.placed.left);
+    if let Some(slower) = &r.placed.left {
+        let why = slower.to_string();
         assert!(why.starts_with("slower than the CPU here"), "{why}");
         // Left only after windows of its own (the first few may have the
         // CPU's size: they were read before the switch).
-        assert!(r.gpu_chunks > 0, "left before it did any window");
+        assert!(r.placed.accelerator_units > 0, "left before it did any window");
     }
     let (plain, r) = open(&engine, &cpu_file, &key);
     assert!(plain == msg, "open: {}", describe(&r));
     let r = r.expect("opens");
-    eprintln!("opened {} chunks, {} on the GPU; left: {:?}", r.chunks, r.gpu_chunks, r.gpu_left);
+    eprintln!("opened {} chunks, {} on the GPU; left: {:?}", r.chunks, r.placed.accelerator_units, r.placed.left);
 }
 
 #[test]
@@ -262,7 +275,7 @@ fn a_starting_gpu_fails_as_the_cpu_in_either_engines_windows() {
     let piece = (1usize << log2) + m.tag_len();
     // 1024 chunks: the first windows on the CPU, the later on the GPU.
     let msg = Rng(12).bytes(1024 << log2);
-    let file = seal(&Placement::Cpu, m, log2, &key, &[1u8; 11], &msg);
+    let file = seal(&Job::cpu(), m, log2, &key, &[1u8; 11], &msg);
     let at = |chunk: usize| HEADER_LEN + chunk * piece;
     for chunk in [0usize, 5, 700, 1023] {
         let mut bad = file.clone();
@@ -280,28 +293,43 @@ fn a_starting_gpu_fails_as_the_cpu_in_either_engines_windows() {
     let r = same_outcome(&engine, &file[..at(900)], &key, "cut at a boundary");
     assert!(matches!(r, Err(SealedError::Truncated { chunks: 900 })), "{r:?}");
     let r = same_outcome(&engine, &file, &key, "intact").expect("opens");
-    eprintln!("intact: {} chunks, {} on the GPU", r.chunks, r.gpu_chunks);
+    eprintln!("intact: {} chunks, {} on the GPU", r.chunks, r.placed.accelerator_units);
 }
 
 #[test]
-fn a_starting_gpu_that_does_not_open_fails_or_leaves_the_run_to_the_cpu() {
-    // No GPU needed: the GPU is never opened.
-    let failing = sealed::GpuStart::new(|| Err("no such GPU here".into()));
+fn a_gpu_that_cannot_be_had_fails_the_run_or_leaves_it_to_the_cpu() {
     let key = [2u8; 16];
     let msg = Rng(13).bytes((8 << 20) + 1);
     let opts = SealOptions::default();
-    let r = sealed::seal_on(&Placement::GpuStarting(failing.clone()), &msg[..], Vec::new(), &key, &opts);
-    assert!(matches!(&r, Err(SealedError::GpuStart(e)) if e.to_string() == "no such GPU here"), "{r:?}");
-    let mut file = Vec::new();
-    let r = sealed::seal_on(&Placement::GpuStarting(failing.or_cpu()), &msg[..], &mut file, &key, &opts).expect("seal");
-    assert_eq!((r.gpu_chunks, r.gpu_failure.as_deref()), (0, Some("no such GPU here")));
-    assert_eq!(open(&Placement::Cpu, &file, &key).0, msg);
-    // Chunks the GPU cannot take: refused up front, or left to the CPU.
+    let auto = |gpus| Job::new(Placement::Auto { threads: Threads::All, gpus }).input_len(Some(AUTO_GPU_BYTES));
+    let gpu = |gpus| Job::new(Placement::Gpu { threads: Threads::All, gpus });
+    match GpuDevice::count() {
+        // No GPU (no driver, or none present): `gpu` fails, `auto` goes on
+        // on the CPU and says why.
+        Err(_) | Ok(0) => {
+            let r = sealed::seal_on(&gpu(GpuSelection::All), &msg[..], Vec::new(), &key, &opts);
+            assert!(matches!(&r, Err(SealedError::GpuStart(_))), "{r:?}");
+            let mut file = Vec::new();
+            let r = sealed::seal_on(&auto(GpuSelection::All), &msg[..], &mut file, &key, &opts).expect("seal");
+            assert!(r.placed.accelerator_units == 0 && unavailable(&r).is_some(), "{r:?}");
+            assert_eq!(open(&Job::cpu(), &file, &key).0, msg);
+        }
+        // GPUs, but not the one asked for: an error either way.
+        Ok(count) => {
+            for job in [gpu(GpuSelection::List(vec![count + 3])), auto(GpuSelection::First(count + 1))] {
+                let mut out = Vec::new();
+                let r = sealed::seal_on(&job, &msg[..], &mut out, &key, &opts);
+                assert!(matches!(&r, Err(SealedError::GpuSelection(_))) && out.is_empty(), "{r:?}");
+            }
+        }
+    }
+    // Chunks the GPU cannot take: refused up front, or left to the CPU by
+    // the rule.
     let small = SealOptions { member: Member::M1, chunk_log2: 10 };
     let mut out = Vec::new();
     let r = sealed::seal_on(&starting(), &msg[..], &mut out, &key, &small);
     assert!(matches!(r, Err(SealedError::GpuChunkSize { chunk_log2: 10 })) && out.is_empty(), "{r:?}");
-    let or_cpu = Placement::GpuStarting(sealed::GpuStart::new(|| Err("not called".into())).or_cpu());
-    let r = sealed::seal_on(&or_cpu, &msg[..], &mut out, &key, &small).expect("seal");
-    assert!(r.gpu_chunks == 0 && r.gpu_failure.is_some());
+    let r = sealed::seal_on(&auto(GpuSelection::All), &msg[..], &mut out, &key, &small).expect("seal");
+    assert_eq!(r.placed.accelerator_units, 0);
+    assert!(matches!(&r.placed.why_cpu, Some(WhyCpu::Rule(why)) if why == "chunks under 16K"), "{r:?}");
 }

@@ -6,8 +6,7 @@ use core::fmt;
 use std::boxed::Box;
 use std::io;
 
-/// Any error, from the function that opens the GPU of a starting GPU
-/// placement (`GpuStart`, feature `cuda`).
+/// Any error, from opening the GPU of a run (feature `cuda`).
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Why sealing or opening failed. Messages name no command-line option.
@@ -57,13 +56,25 @@ pub enum SealedError {
         /// The chunk size, as a power of two.
         chunk_log2: u8,
     },
+    /// A GPU was asked for, and this build has no GPU support (without the
+    /// `cuda` feature).
+    NoCuda,
+    /// The GPUs asked for do not fit the GPUs there are (feature `cuda`).
+    GpuSelection(skinny_exec::GpuSelectionError),
+    /// The worker threads asked for could not be started.
+    Threads {
+        /// How many were asked for.
+        count: usize,
+        /// Why not.
+        source: io::Error,
+    },
     /// The GPU failed (feature `cuda`), with the driver's code in its source.
     #[cfg(feature = "cuda")]
     Gpu(crate::gpu::GpuAeadError),
-    /// The GPU of a starting GPU placement (`Placement::GpuStarting`, feature
-    /// `cuda`) could not be had: the error of the function that opens it, or
-    /// of loading its kernels (then a `SealedError::Gpu`). The chunks sealed
-    /// or opened on the CPU meanwhile may have been written.
+    /// The GPU of a [`Job`](super::Job) could not be had (feature `cuda`):
+    /// the driver's error on counting or opening it, or of loading its
+    /// kernels. The chunks sealed or opened on the CPU meanwhile may have
+    /// been written.
     GpuStart(BoxError),
 }
 
@@ -98,6 +109,9 @@ impl fmt::Display for SealedError {
                 "the GPU engine needs chunks of at least 16 KiB, not {} bytes (the CPU engine takes any size)",
                 1u64 << chunk_log2
             ),
+            SealedError::NoCuda => f.write_str("built without GPU support (the `cuda` feature)"),
+            SealedError::GpuSelection(e) => write!(f, "no such GPUs: {e}"),
+            SealedError::Threads { count, source } => write!(f, "cannot start {count} worker threads: {source}"),
             #[cfg(feature = "cuda")]
             SealedError::Gpu(e) => write!(f, "GPU failure: {e}"),
             SealedError::GpuStart(e) => write!(f, "the GPU did not start: {e}"),
@@ -108,7 +122,8 @@ impl fmt::Display for SealedError {
 impl std::error::Error for SealedError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            SealedError::Read(e) | SealedError::Write(e) => Some(e),
+            SealedError::Read(e) | SealedError::Write(e) | SealedError::Threads { source: e, .. } => Some(e),
+            SealedError::GpuSelection(e) => Some(e),
             #[cfg(feature = "cuda")]
             SealedError::Gpu(e) => Some(e),
             SealedError::GpuStart(e) => Some(e.as_ref()),

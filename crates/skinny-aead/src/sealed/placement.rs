@@ -1,21 +1,23 @@
-//! Where a run's windows are worked on ([`Placement`]: the CPU, a GPU, or a
-//! GPU being started while the CPU begins), and how that becomes the run's
-//! engines and the size of its windows.
+//! Where a run's windows are worked on: a [`Job`] (the execution layer's
+//! [`Placement`] and what the sealed format's rule needs to know of the
+//! input), the rule itself ([`verdict`]), and how the route it gives becomes
+//! the run's engines and the size of its windows.
 
 use super::error::SealedError;
-use super::format::{MAX_CHUNK_LOG2, MIN_CHUNK_LOG2};
+use super::format::GPU_MIN_CHUNK_LOG2;
 use super::header::Header;
 use super::windows::Engines;
+use skinny_exec::{Placement, Route, Verdict, WhyCpu};
+use std::string::String;
+use std::sync::{Arc, OnceLock};
 
 #[cfg(not(feature = "cuda"))]
 use super::windows::NoGpu;
 #[cfg(feature = "cuda")]
 use {
-    super::error::BoxError,
-    super::format::GPU_MIN_CHUNK_LOG2,
     super::gpu,
-    core::fmt,
-    skinny_exec::handover::{Keep, OnFailure, Opener},
+    skinny_exec::handover::{OnFailure, Opener},
+    skinny_exec::GpuSelection,
     std::boxed::Box,
     zeroize::Zeroizing,
 };
@@ -23,92 +25,88 @@ use {
 /// Memory for a window of chunks in flight is kept near this (at least one chunk).
 const WINDOW_BYTES: usize = 16 << 20;
 
-/// Where [`seal_on`](super::seal_on) and [`open_on`](super::open_on) run the
-/// cipher. The file is the same byte for byte whichever engine sealed it (for
-/// the same nonce prefix), and either engine opens it.
+/// Below this many input bytes `auto` stays on the CPU: opening a GPU and
+/// loading its kernels takes about 0.3 s (more the first time, before the
+/// kernel cache holds them), while the CPU engine seals and opens at about
+/// 2 GB/s on a 16-core host: it finishes an input this size in the time the
+/// GPU takes to get ready. (The CPU works while the GPU starts, but the run
+/// still waits for the start to end, and the start takes the driver's time
+/// and a core.)
+pub const AUTO_GPU_BYTES: u64 = 512 << 20;
+
+/// A run of [`seal_on`](super::seal_on) or [`open_on`](super::open_on): where
+/// it may go, and the input's length when it is known (a file's size), which
+/// `auto` weighs. The file is the same byte for byte wherever it is sealed
+/// (for the same nonce prefix), and every engine opens every engine's files.
 #[derive(Clone, Debug, Default)]
-#[non_exhaustive]
-pub enum Placement {
-    /// Every chunk on rayon's current pool (constant-time bitsliced code).
-    #[default]
-    Cpu,
-    /// The whole blocks of a window's chunks in one launch on this GPU, the
-    /// chunks' ends and tags on rayon's pool (feature `cuda`). Chunks must be
-    /// at least 16 KiB ([`GPU_MIN_CHUNK_LOG2`]).
+pub struct Job {
+    placement: Placement,
+    input_len: Option<u64>,
     #[cfg(feature = "cuda")]
-    Gpu(crate::gpu::GpuDevice),
-    /// The CPU on the first windows while a thread of its own opens a GPU
-    /// and loads its kernels; the GPU (as [`Placement::Gpu`]) from the first
-    /// window after it is ready (feature `cuda`). Getting a GPU ready takes a
-    /// fixed time (about 0.3 s on the H200 machine) that the CPU spends
-    /// sealing instead of waiting. The file is the same either way.
-    #[cfg(feature = "cuda")]
-    GpuStarting(GpuStart),
+    device: Option<crate::gpu::GpuDevice>,
 }
 
-/// How [`Placement::GpuStarting`] gets its GPU, and what happens when it cannot.
-#[cfg(feature = "cuda")]
-#[derive(Clone)]
-pub struct GpuStart {
-    open: std::sync::Arc<dyn Fn() -> Result<crate::gpu::GpuDevice, BoxError> + Send + Sync>,
-    or_cpu: bool,
-    while_faster: bool,
-}
-
-#[cfg(feature = "cuda")]
-impl GpuStart {
-    /// A GPU that `open` gets (called on a thread of its own, once a run). The
-    /// run must use it: if `open` fails, or the GPU's kernels or buffers
-    /// cannot be had, the run fails with [`SealedError::GpuStart`] (also when
-    /// the CPU finished the input first); chunks under 16 KiB are refused
-    /// before anything is written ([`SealedError::GpuChunkSize`]).
-    pub fn new(open: impl Fn() -> Result<crate::gpu::GpuDevice, BoxError> + Send + Sync + 'static) -> Self {
-        Self { open: std::sync::Arc::new(open), or_cpu: false, while_faster: false }
+impl Job {
+    /// A run on `placement`. [`Placement::Gpu`] opens the first GPU of its
+    /// selection on a thread of its own while the CPU does the first windows
+    /// (getting a GPU ready takes a fixed time, about 0.3 s, that the CPU
+    /// spends sealing instead of waiting) and fails the run if it cannot be
+    /// had; [`Placement::Auto`] does so only where [`verdict`] says the GPU
+    /// pays, keeps the GPU only while it proves the faster engine, and goes on
+    /// on the CPU when none opens. One GPU serves a run: its link is far faster
+    /// than a file's path.
+    pub fn new(placement: Placement) -> Self {
+        Self { placement, ..Self::default() }
     }
 
-    /// As [`GpuStart::new`], but when the GPU cannot be had (or cannot take
-    /// the file's chunks), the run goes on on the CPU, and its
-    /// [`SealedReport`](super::SealedReport) says why
-    /// ([`SealedReport::gpu_failure`](super::SealedReport::gpu_failure)).
-    pub fn or_cpu(mut self) -> Self {
-        self.or_cpu = true;
+    /// On the CPU, with rayon's current pool.
+    pub fn cpu() -> Self {
+        Self::default().placement(Placement::Cpu { threads: skinny_exec::Threads::All })
+    }
+
+    /// On `device`, already open, whatever the input's size; its kernels and
+    /// buffers are had before anything is written, so a GPU that cannot serve
+    /// the file leaves the output empty (feature `cuda`). For callers that
+    /// seal or open many files on one GPU.
+    #[cfg(feature = "cuda")]
+    pub fn on_device(device: crate::gpu::GpuDevice) -> Self {
+        let placement =
+            Placement::Gpu { threads: skinny_exec::Threads::All, gpus: GpuSelection::List([device.ordinal()].into()) };
+        Self { placement, input_len: None, device: Some(device) }
+    }
+
+    /// The same run on `placement`.
+    #[must_use]
+    pub fn placement(mut self, placement: Placement) -> Self {
+        self.placement = placement;
         self
     }
 
-    /// The GPU keeps the windows only while it is the faster engine: each
-    /// engine's work time a window is measured, and once the GPU has done
-    /// three windows after its first, if it sealed or opened fewer bytes per
-    /// second of work than the CPU did before it was ready, the rest of the
-    /// run goes back to the CPU ([`SealedReport::gpu_left`](super::SealedReport::gpu_left) says so, with both
-    /// rates). On a host with many cores the CPU engine can be the faster
-    /// one. The file is the same either way.
-    pub fn while_faster(mut self) -> Self {
-        self.while_faster = true;
+    /// The input's length, when known: `auto` takes a GPU only for inputs of
+    /// [`AUTO_GPU_BYTES`] or more.
+    #[must_use]
+    pub fn input_len(mut self, len: Option<u64>) -> Self {
+        self.input_len = len;
         self
     }
-}
 
-#[cfg(feature = "cuda")]
-impl fmt::Debug for GpuStart {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("GpuStart")
-            .field("or_cpu", &self.or_cpu)
-            .field("while_faster", &self.while_faster)
-            .finish_non_exhaustive()
+    /// The placement asked for.
+    pub fn placement_asked(&self) -> &Placement {
+        &self.placement
     }
 }
 
-impl Placement {
-    /// Whether this engine seals and opens files with chunks of
-    /// `2^chunk_log2` bytes (the CPU: all of them; the GPU: 16 KiB and up).
-    pub fn supports_chunk_log2(&self, chunk_log2: u8) -> bool {
-        match self {
-            Placement::Cpu => (MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&chunk_log2),
-            #[cfg(feature = "cuda")]
-            Placement::Gpu(_) | Placement::GpuStarting(_) => {
-                (GPU_MIN_CHUNK_LOG2..=MAX_CHUNK_LOG2).contains(&chunk_log2)
-            }
-        }
+/// The sealed format's rule for a GPU: it cannot serve chunks under 16 KiB
+/// ([`GPU_MIN_CHUNK_LOG2`]: one warp's 1024 blocks inside one chunk), and it
+/// repays its opening only for inputs of [`AUTO_GPU_BYTES`] or more.
+pub fn verdict(chunk_log2: u8, input_len: Option<u64>) -> Verdict {
+    if chunk_log2 < GPU_MIN_CHUNK_LOG2 {
+        return Verdict::Unfit("chunks under 16K".into());
+    }
+    match input_len {
+        None => Verdict::NotWorthIt("input of unknown length".into()),
+        Some(n) if n < AUTO_GPU_BYTES => Verdict::NotWorthIt("input under 512 MiB".into()),
+        Some(_) => Verdict::Pays,
     }
 }
 
@@ -126,51 +124,106 @@ fn gpu_window(piece: usize) -> usize {
     (WINDOW_BYTES / piece).max(1)
 }
 
+/// A run's engines as [`open_engine`] makes them: the hand-over, the pieces
+/// of the first windows, why `auto` stayed on the CPU by the rule, and the
+/// GPU's description once it is open.
+pub(super) struct Opened<G> {
+    pub engines: Engines<G>,
+    pub window: usize,
+    pub why_cpu: Option<WhyCpu>,
+    pub accelerator: Arc<OnceLock<String>>,
+}
+
+/// The route of `job` for a file of `header`'s chunks: the one CPU/GPU
+/// decision, by the execution layer, from this format's [`verdict`].
+fn route(job: &Job, header: &Header) -> Result<Route, SealedError> {
+    let chunk_log2 = header.chunk_log2;
+    job.placement.route(verdict(chunk_log2, job.input_len)).map_err(|_| SealedError::GpuChunkSize { chunk_log2 })
+}
+
 /// The engines of a run, and the pieces of its first windows. A GPU given
-/// ready ([`Placement::Gpu`]) gets its kernels and buffers before anything is
-/// written, so a GPU that cannot serve the file (chunks too small, no kernels)
-/// leaves the output empty; a starting one ([`Placement::GpuStarting`]) gets
-/// them on its thread, after opening the GPU, while the CPU begins.
+/// open ([`Job::on_device`]) gets its kernels and buffers before anything is
+/// written; one to be opened gets them on its own thread, after opening the
+/// GPU, while the CPU begins.
 #[cfg(feature = "cuda")]
 pub(super) fn open_engine(
-    placement: &Placement,
+    job: &Job,
     header: &Header,
     key: &[u8; 16],
     piece: usize,
-) -> Result<(Engines<gpu::GpuChunks>, usize), SealedError> {
-    let gpu_window = gpu_window(piece);
+) -> Result<Opened<gpu::GpuChunks>, SealedError> {
+    let accelerator = Arc::new(OnceLock::new());
+    let (gpu_window, cpu_window) = (gpu_window(piece), window(piece));
     let chunks = gpu::gpu_chunks_per_window(gpu_window);
-    match placement {
-        Placement::Cpu => Ok((Engines::cpu(), window(piece))),
-        Placement::Gpu(g) => Ok((Engines::ready(gpu::GpuChunks::new(g, header, key, chunks)?), gpu_window)),
-        Placement::GpuStarting(start) => {
-            if !placement.supports_chunk_log2(header.chunk_log2) {
-                let e = SealedError::GpuChunkSize { chunk_log2: header.chunk_log2 };
-                return if start.or_cpu { Ok((Engines::cpu_because(e), window(piece))) } else { Err(e) };
-            }
-            let (open, header, key) = (start.open.clone(), *header, Zeroizing::new(*key));
-            let opener: Opener<gpu::GpuChunks, SealedError> = Box::new(move || {
-                let gpu = open().map_err(SealedError::GpuStart)?;
-                let engine =
-                    gpu::GpuChunks::new(&gpu, &header, &key, chunks).map_err(|e| SealedError::GpuStart(Box::new(e)))?;
-                Ok((engine, gpu_window))
-            });
-            let on_failure = if start.or_cpu { OnFailure::UseCpu } else { OnFailure::Fail };
-            let keep = if start.while_faster { Keep::WhileFaster } else { Keep::Always };
-            Ok((Engines::starting(opener, on_failure, keep)?, window(piece)))
-        }
+    let opened = |engines, window, why_cpu| Ok(Opened { engines, window, why_cpu, accelerator: accelerator.clone() });
+    let route = route(job, header)?;
+    if let (Some(device), Route::Accelerator { .. }) = (&job.device, &route) {
+        let _ = accelerator.set(device.describe());
+        let engine = gpu::GpuChunks::new(device, header, key, chunks)?;
+        return opened(Engines::ready(engine), gpu_window, None);
     }
+    let (gpus, on_failure, keep) = match route {
+        Route::Cpu { why } => return opened(Engines::cpu(), cpu_window, why.map(WhyCpu::Rule)),
+        Route::Accelerator { gpus, on_failure, keep } => (gpus, on_failure, keep),
+    };
+    let ordinal = match first_gpu(&gpus) {
+        Ok(ordinal) => ordinal,
+        Err(e @ SealedError::GpuStart(_)) if on_failure == OnFailure::UseCpu => {
+            return opened(Engines::cpu_because(e), cpu_window, None);
+        }
+        Err(e) => return Err(e),
+    };
+    let (name, header, key) = (accelerator.clone(), *header, Zeroizing::new(*key));
+    let opener: Opener<gpu::GpuChunks, SealedError> = Box::new(move || {
+        let device = crate::gpu::GpuDevice::open(ordinal).map_err(|e| SealedError::GpuStart(Box::new(e)))?;
+        let _ = name.set(device.describe());
+        let engine =
+            gpu::GpuChunks::new(&device, &header, &key, chunks).map_err(|e| SealedError::GpuStart(Box::new(e)))?;
+        Ok((engine, gpu_window))
+    });
+    opened(Engines::starting(opener, on_failure, keep)?, cpu_window, None)
 }
 
-/// Without the `cuda` feature: the CPU engine only.
+/// The first GPU of `gpus`. For all of them that is GPU 0, and nothing is
+/// asked of the driver here: opening it, on the start thread, says why if
+/// there is none. A selection of its own needs the driver's count first.
+///
+/// # Errors
+/// [`SealedError::GpuStart`] when the driver cannot count its GPUs or has
+/// none; [`SealedError::GpuSelection`] when the selection does not fit the
+/// GPUs there are.
+#[cfg(feature = "cuda")]
+fn first_gpu(gpus: &GpuSelection) -> Result<usize, SealedError> {
+    use crate::gpu::GpuDevice;
+    if *gpus == GpuSelection::All {
+        return Ok(0);
+    }
+    let start = |e| SealedError::GpuStart(Box::new(e));
+    let count = GpuDevice::count().map_err(start)?;
+    if count == 0 {
+        // GPU 0's own reason (no device).
+        GpuDevice::first().map_err(start)?;
+    }
+    let ordinals = gpus.resolve(count).map_err(SealedError::GpuSelection)?;
+    Ok(ordinals[0])
+}
+
+/// Without the `cuda` feature: the CPU engine only; a GPU asked for is one
+/// that cannot be had ([`SealedError::NoCuda`]).
 #[cfg(not(feature = "cuda"))]
 pub(super) fn open_engine(
-    placement: &Placement,
-    _header: &Header,
+    job: &Job,
+    header: &Header,
     _key: &[u8; 16],
     piece: usize,
-) -> Result<(Engines<NoGpu>, usize), SealedError> {
-    match placement {
-        Placement::Cpu => Ok((Engines::cpu(), window(piece))),
-    }
+) -> Result<Opened<NoGpu>, SealedError> {
+    let accelerator = Arc::new(OnceLock::new());
+    let (engines, why_cpu) = match route(job, header)? {
+        Route::Cpu { why } => (Engines::cpu(), why.map(WhyCpu::Rule)),
+        Route::Accelerator { on_failure: skinny_exec::OnFailure::UseCpu, .. } => {
+            (Engines::cpu_because(SealedError::NoCuda), None)
+        }
+        Route::Accelerator { .. } => return Err(SealedError::NoCuda),
+    };
+    Ok(Opened { engines, window: window(piece), why_cpu, accelerator })
 }

@@ -1,11 +1,11 @@
 //! The report of a run.
 
 use super::header::Header;
-use std::string::String;
+use skinny_exec::Placed;
 
 /// What [`seal`](super::seal) or [`open`](super::open) did: the file's
 /// facts, and where its chunks were worked on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SealedReport {
     /// The file's header.
     pub header: Header,
@@ -13,12 +13,8 @@ pub struct SealedReport {
     pub chunks: u64,
     /// Plaintext bytes read (seal) or written (open).
     pub plaintext_bytes: u64,
-    /// Of `chunks`, those the GPU did (the rest: the CPU).
-    pub gpu_chunks: u64,
-    /// Why a GPU that may be done without (`GpuStart::or_cpu`, feature `cuda`) did none
-    /// of the chunks, when it could not be had.
-    pub gpu_failure: Option<String>,
-    /// Why a GPU kept only while faster (`GpuStart::while_faster`, feature `cuda`) was
-    /// left during the run, with both engines' measured rates.
-    pub gpu_left: Option<String>,
+    /// Where the chunks were worked on (units: chunks): how many on the GPU,
+    /// which GPU, why the CPU did them all (`auto`'s rule, or a GPU that
+    /// could not be had), and whether the GPU was left for being slower.
+    pub placed: Placed,
 }

@@ -6,13 +6,13 @@ use super::chunks::{chunk_ops, cpu_open, cpu_seal, diagnose};
 use super::error::SealedError;
 use super::format::{SealOptions, HEADER_LEN, MAGIC, MAX_CHUNKS, MAX_CHUNK_LOG2, MIN_CHUNK_LOG2, PREFIX_FIELD_LEN};
 use super::header::Header;
-use super::placement::{open_engine, Placement};
+use super::placement::{open_engine, Job, Opened};
 use super::report::SealedReport;
 use super::windows::{reason, Engines, WindowEngine};
 use skinny_exec::handover::Side;
 use skinny_exec::pipeline::{self, read_full, PipelineError, Shape, Window, WriteFrom};
+use skinny_exec::{Placed, WhyCpu};
 use std::io::{Read, Write};
-use std::string::ToString;
 use std::vec::Vec;
 use zeroize::Zeroizing;
 
@@ -32,16 +32,18 @@ pub fn seal<R: Read + Send, W: Write + Send>(
     key: &[u8; 16],
     options: &SealOptions,
 ) -> Result<SealedReport, SealedError> {
-    seal_on(&Placement::Cpu, reader, writer, key, options)
+    seal_on(&Job::cpu(), reader, writer, key, options)
 }
 
-/// As [`seal`], on `placement`.
+/// As [`seal`], as `job` places it (on the threads it asks for).
 ///
 /// # Errors
-/// As [`seal`]; for a GPU placement, [`SealedError::GpuChunkSize`] (chunks
-/// under 16 KiB, refused before anything is written) and GPU failures.
+/// As [`seal`]; [`SealedError::Threads`]; for a GPU asked for,
+/// [`SealedError::GpuChunkSize`] (chunks under 16 KiB, refused before
+/// anything is written), [`SealedError::GpuSelection`] and GPU failures
+/// (`auto` goes on on the CPU instead, and says why in the report).
 pub fn seal_on<R: Read + Send, W: Write + Send>(
-    placement: &Placement,
+    job: &Job,
     reader: R,
     writer: W,
     key: &[u8; 16],
@@ -50,7 +52,7 @@ pub fn seal_on<R: Read + Send, W: Write + Send>(
     let mut prefix = [0u8; PREFIX_FIELD_LEN];
     let p = options.member.prefix_len();
     getrandom::fill(&mut prefix[..p]).map_err(SealedError::Random)?;
-    seal_with_prefix_on(placement, reader, writer, key, options, &prefix[..p])
+    seal_with_prefix_on(job, reader, writer, key, options, &prefix[..p])
 }
 
 /// As [`seal`], with the nonce prefix given instead of drawn at random.
@@ -68,15 +70,15 @@ pub fn seal_with_prefix<R: Read + Send, W: Write + Send>(
     options: &SealOptions,
     prefix: &[u8],
 ) -> Result<SealedReport, SealedError> {
-    seal_with_prefix_on(&Placement::Cpu, reader, writer, key, options, prefix)
+    seal_with_prefix_on(&Job::cpu(), reader, writer, key, options, prefix)
 }
 
-/// As [`seal_with_prefix`] (**test vectors only**), on `placement`.
+/// As [`seal_with_prefix`] (**test vectors only**), as `job` places it.
 ///
 /// # Errors
 /// As [`seal_on`] and [`seal_with_prefix`].
 pub fn seal_with_prefix_on<R: Read + Send, W: Write + Send>(
-    placement: &Placement,
+    job: &Job,
     reader: R,
     writer: W,
     key: &[u8; 16],
@@ -94,20 +96,28 @@ pub fn seal_with_prefix_on<R: Read + Send, W: Write + Send>(
     field[..prefix.len()].copy_from_slice(prefix);
     let header = Header { member, chunk_log2: options.chunk_log2, prefix: field };
     let key = Zeroizing::new(*key);
-    let (engines, window) = open_engine(placement, &header, &key, header.chunk_size())?;
-    seal_windows(engines, window, &header, &key, reader, writer)
+    on_threads(job, || {
+        let opened = open_engine(job, &header, &key, header.chunk_size())?;
+        seal_windows(opened, &header, &key, reader, writer)
+    })
+}
+
+/// Runs `work` on the threads `job` asks for.
+fn on_threads<T: Send>(job: &Job, work: impl FnOnce() -> Result<T, SealedError> + Send) -> Result<T, SealedError> {
+    let threads = job.placement_asked().threads();
+    threads.install(work).map_err(|source| SealedError::Threads { count: threads.count().unwrap_or(0), source })?
 }
 
 /// Seals on the CPU, or on `engines`' other engine when it is ready; the
 /// reader starts with windows of `window` pieces.
 pub(super) fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
-    mut engines: Engines<G>,
-    window: usize,
+    opened: Opened<G>,
     header: &Header,
     key: &[u8; 16],
     reader: R,
     mut writer: W,
 ) -> Result<SealedReport, SealedError> {
+    let Opened { mut engines, window, why_cpu, accelerator } = opened;
     let ad = header.to_bytes();
     let cs = header.chunk_size();
     writer.write_all(&ad).map_err(SealedError::Write)?;
@@ -144,9 +154,14 @@ pub(super) fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
     )
     .map(drop)
     .map_err(into_sealed);
-    let counts =
-        SealedReport { header: *header, chunks, plaintext_bytes, gpu_chunks, gpu_failure: None, gpu_left: None };
-    finish_run(engines, run, counts)
+    let placed = Placed {
+        cpu_units: chunks - gpu_chunks,
+        accelerator_units: gpu_chunks,
+        accelerator: accelerator.get().cloned(),
+        why_cpu,
+        left: None,
+    };
+    finish_run(engines, run, SealedReport { header: *header, chunks, plaintext_bytes, placed })
 }
 
 /// Reads the header, then verifies and decrypts every chunk of a sealed file
@@ -167,19 +182,19 @@ pub fn open<R: Read + Send, W: Write + Send>(
     writer: W,
     key: &[u8; 16],
 ) -> Result<SealedReport, SealedError> {
-    open_on(&Placement::Cpu, reader, writer, key)
+    open_on(&Job::cpu(), reader, writer, key)
 }
 
-/// As [`open`], on `placement`, with the same guarantees (no byte of a chunk
+/// As [`open`], as `job` places it, with the same guarantees (no byte of a chunk
 /// written before its tag verified, nothing after a failing chunk) and the
 /// same errors: a failing chunk is diagnosed (cut at a chunk boundary, or
 /// damaged) by the CPU code whichever engine found it.
 ///
 /// # Errors
-/// As [`open`]; for a GPU placement, [`SealedError::GpuChunkSize`] (a file
-/// with chunks under 16 KiB: nothing written) and GPU failures.
+/// As [`open`] and [`seal_on`] ([`SealedError::GpuChunkSize`]: a file
+/// with chunks under 16 KiB, nothing written).
 pub fn open_on<R: Read + Send, W: Write + Send>(
-    placement: &Placement,
+    job: &Job,
     mut reader: R,
     writer: W,
     key: &[u8; 16],
@@ -193,20 +208,22 @@ pub fn open_on<R: Read + Send, W: Write + Send>(
     let header = Header::parse(&hb)?;
     let key = Zeroizing::new(*key);
     let piece = header.chunk_size() + header.member.tag_len();
-    let (engines, window) = open_engine(placement, &header, &key, piece)?;
-    open_windows(engines, window, &header, &key, reader, writer)
+    on_threads(job, || {
+        let opened = open_engine(job, &header, &key, piece)?;
+        open_windows(opened, &header, &key, reader, writer)
+    })
 }
 
 /// Opens on the CPU, or on `engines`' other engine when it is ready; the
 /// reader starts with windows of `window` pieces.
 pub(super) fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
-    mut engines: Engines<G>,
-    window: usize,
+    opened: Opened<G>,
     header: &Header,
     key: &[u8; 16],
     reader: R,
     writer: W,
 ) -> Result<SealedReport, SealedError> {
+    let Opened { mut engines, window, why_cpu, accelerator } = opened;
     let hb = header.to_bytes();
     let (_, open_fn) = chunk_ops(header.member);
     let tag = header.member.tag_len();
@@ -272,27 +289,34 @@ pub(super) fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
     )
     .map(drop)
     .map_err(into_sealed);
-    let counts =
-        SealedReport { header: *header, chunks, plaintext_bytes, gpu_chunks, gpu_failure: None, gpu_left: None };
-    finish_run(engines, run, counts)
+    let placed = Placed {
+        cpu_units: chunks - gpu_chunks,
+        accelerator_units: gpu_chunks,
+        accelerator: accelerator.get().cloned(),
+        why_cpu,
+        left: None,
+    };
+    finish_run(engines, run, SealedReport { header: *header, chunks, plaintext_bytes, placed })
 }
 
 /// Ends a run: waits for a GPU start still under way, then returns the run's
-/// own error first (it is the CPU's), then the start's, else `counts` with
-/// what the engines reported filled in.
+/// own error first (it is the CPU's), then the start's, else `report` with
+/// what the engines said filled in: a GPU that could not be had (the run went
+/// on without it) and one left for being slower.
 fn finish_run<G: WindowEngine>(
     engines: Engines<G>,
     run: Result<(), SealedError>,
-    counts: SealedReport,
+    mut report: SealedReport,
 ) -> Result<SealedReport, SealedError> {
     let outcome = engines.finish();
     run?;
     let outcome = outcome?;
-    Ok(SealedReport {
-        gpu_failure: outcome.failure.as_ref().map(reason),
-        gpu_left: outcome.left.map(|slower| slower.to_string()),
-        ..counts
-    })
+    if let Some(failure) = &outcome.failure {
+        report.placed.why_cpu = Some(WhyCpu::Unavailable(reason(failure)));
+        report.placed.accelerator = None;
+    }
+    report.placed.left = outcome.left;
+    Ok(report)
 }
 
 /// The pipeline's error as the format's: which side failed, or the work's own.

@@ -107,6 +107,20 @@ fn gated_slow(
     (engines, windows, Gate { data, pos: 0, at, go: Some((go_tx, done_rx)) })
 }
 
+/// `engines` as a run's, with the CPU's windows.
+fn opened(engines: Engines<Fake>) -> crate::sealed::placement::Opened<Fake> {
+    let accelerator = Arc::new(std::sync::OnceLock::new());
+    crate::sealed::placement::Opened { engines, window: CPU_WINDOW, why_cpu: None, accelerator }
+}
+
+/// Why the run went on without the other engine, in the report's words.
+fn unavailable(r: &Report) -> Option<String> {
+    match &r.placed.why_cpu {
+        Some(skinny_exec::WhyCpu::Unavailable(why)) => Some(why.clone()),
+        _ => None,
+    }
+}
+
 fn data(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i * 13 + i / 253) as u8).collect()
 }
@@ -114,14 +128,14 @@ fn data(len: usize) -> Vec<u8> {
 /// The file the CPU alone seals.
 fn cpu_file(plain: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    seal_windows(Engines::<Fake>::cpu(), CPU_WINDOW, &header(), &KEY, plain, &mut out).unwrap();
+    seal_windows(opened(Engines::<Fake>::cpu()), &header(), &KEY, plain, &mut out).unwrap();
     out
 }
 
 /// What the CPU alone writes and returns opening `file`.
 fn cpu_open_file(file: &[u8]) -> (Vec<u8>, String) {
     let mut out = Vec::new();
-    let r = open_windows(Engines::<Fake>::cpu(), CPU_WINDOW, &header(), &KEY, &file[24..], &mut out);
+    let r = open_windows(opened(Engines::<Fake>::cpu()), &header(), &KEY, &file[24..], &mut out);
     (out, format!("{:?}", r.map(|r| (r.chunks, r.plaintext_bytes))))
 }
 
@@ -131,7 +145,7 @@ fn cpu_open_file(file: &[u8]) -> (Vec<u8>, String) {
 fn check_windows(windows: &[(u64, usize)], chunks: u64, report: &Report) {
     assert!(!windows.is_empty(), "the stand-in did no window");
     let done: u64 = windows.iter().map(|w| w.1 as u64).sum();
-    assert_eq!(done, report.gpu_chunks);
+    assert_eq!(done, report.placed.accelerator_units);
     let start = windows[0].0;
     assert_eq!(start + done, chunks, "the stand-in did every window from its first on");
     for pair in windows.windows(2) {
@@ -203,22 +217,26 @@ fn windows_move_to_the_started_engine_with_the_same_bytes() {
     for at in [0, 100 * cs, plain.len()] {
         let (engines, windows, gate) = gated(&plain, at, false, false);
         let mut file = Vec::new();
-        let r = seal_windows(engines, CPU_WINDOW, &header(), &KEY, gate, &mut file).unwrap();
+        let r = seal_windows(opened(engines), &header(), &KEY, gate, &mut file).unwrap();
         assert!(file == want, "ready at byte {at}: the CPU's bytes");
-        assert_eq!((r.chunks, r.plaintext_bytes, r.gpu_failure.as_deref()), (chunks, plain.len() as u64, None));
+        assert_eq!((r.chunks, r.plaintext_bytes, unavailable(&r).as_deref()), (chunks, plain.len() as u64, None));
         let windows = windows.lock().unwrap();
         if at < plain.len() {
             check_windows(&windows, chunks, &r);
         }
         if at == 100 * cs {
             // Windows well before the gate cannot have waited for it.
-            assert!(r.gpu_chunks <= chunks - 100 + 4 * (CPU_WINDOW as u64 + 1), "{}", r.gpu_chunks);
+            assert!(
+                r.placed.accelerator_units <= chunks - 100 + 4 * (CPU_WINDOW as u64 + 1),
+                "{}",
+                r.placed.accelerator_units
+            );
         }
 
         // Opened the same way: the plaintext, counted per engine.
         let (engines, windows, gate) = gated(&want[24..], at, false, false);
         let mut out = Vec::new();
-        let r = open_windows(engines, CPU_WINDOW, &header(), &KEY, gate, &mut out).unwrap();
+        let r = open_windows(opened(engines), &header(), &KEY, gate, &mut out).unwrap();
         assert!(out == plain, "ready at byte {at}: the plaintext");
         assert_eq!(r.chunks, chunks);
         if at < want.len() - 24 {
@@ -234,16 +252,16 @@ fn a_start_that_fails_stops_the_run_or_leaves_it_to_the_cpu() {
     for at in [0, 100 * 16] {
         let (engines, windows, gate) = gated(&plain, at, true, true);
         let mut file = Vec::new();
-        let r = seal_windows(engines, CPU_WINDOW, &header(), &KEY, gate, &mut file).unwrap();
+        let r = seal_windows(opened(engines), &header(), &KEY, gate, &mut file).unwrap();
         assert!(file == want);
-        assert_eq!((r.gpu_chunks, r.gpu_failure.as_deref()), (0, Some("no GPU here")));
+        assert_eq!((r.placed.accelerator_units, unavailable(&r).as_deref()), (0, Some("no GPU here")));
         assert!(windows.lock().unwrap().is_empty());
 
         let (engines, _, gate) = gated(&plain, at, true, false);
-        let r = seal_windows(engines, CPU_WINDOW, &header(), &KEY, gate, Vec::new());
+        let r = seal_windows(opened(engines), &header(), &KEY, gate, Vec::new());
         assert!(matches!(r, Err(SealedError::GpuStart(_))), "{r:?}");
         let (engines, _, gate) = gated(&want[24..], at, true, false);
-        let r = open_windows(engines, CPU_WINDOW, &header(), &KEY, gate, Vec::new());
+        let r = open_windows(opened(engines), &header(), &KEY, gate, Vec::new());
         assert!(matches!(r, Err(SealedError::GpuStart(_))), "{r:?}");
     }
 }
@@ -262,18 +280,22 @@ fn a_slower_engine_kept_only_while_faster_gives_the_rest_back_to_the_cpu() {
         let keep = if while_faster { Keep::WhileFaster } else { Keep::Always };
         let (engines, windows, gate) = gated_slow(&plain, 40 * cs, false, true, Duration::from_millis(20), keep);
         let mut file = Vec::new();
-        let r = seal_windows(engines, CPU_WINDOW, &header(), &KEY, gate, &mut file).unwrap();
+        let r = seal_windows(opened(engines), &header(), &KEY, gate, &mut file).unwrap();
         assert!(file == want, "while_faster {while_faster}: the CPU's bytes");
         assert_eq!(r.chunks, chunks);
         let windows = windows.lock().unwrap();
         if while_faster {
             assert_eq!(windows.len(), judged, "{windows:?}");
-            let why = r.gpu_left.as_deref().unwrap_or("");
+            let why = r.placed.left.map(|s| s.to_string()).unwrap_or_default();
             assert!(why.starts_with("slower than the CPU here ("), "{why}");
-            assert!(r.gpu_chunks > 0 && r.gpu_chunks < chunks / 4, "{}", r.gpu_chunks);
+            assert!(
+                r.placed.accelerator_units > 0 && r.placed.accelerator_units < chunks / 4,
+                "{}",
+                r.placed.accelerator_units
+            );
         } else {
             // Kept to the end when not asked to judge.
-            assert_eq!(r.gpu_left, None);
+            assert_eq!(r.placed.left, None);
             check_windows(&windows, chunks, &r);
         }
     }
@@ -282,18 +304,18 @@ fn a_slower_engine_kept_only_while_faster_gives_the_rest_back_to_the_cpu() {
     let (engines, windows, gate) =
         gated_slow(&want[24..], 40 * (cs + 16), false, true, Duration::from_millis(20), Keep::WhileFaster);
     let mut out = Vec::new();
-    let r = open_windows(engines, CPU_WINDOW, &header(), &KEY, gate, &mut out).unwrap();
+    let r = open_windows(opened(engines), &header(), &KEY, gate, &mut out).unwrap();
     assert!(out == plain);
     assert_eq!(windows.lock().unwrap().len(), judged);
-    assert!(r.gpu_left.is_some());
+    assert!(r.placed.left.is_some());
 
     // A stand-in as fast as the CPU is kept.
     let (engines, windows, gate) = gated_slow(&plain, 40 * cs, false, true, Duration::ZERO, Keep::WhileFaster);
     let mut file = Vec::new();
-    let r = seal_windows(engines, CPU_WINDOW, &header(), &KEY, gate, &mut file).unwrap();
+    let r = seal_windows(opened(engines), &header(), &KEY, gate, &mut file).unwrap();
     assert!(file == want);
     // (Equal rates: either way is right; the windows must stay whole and in order.)
-    if r.gpu_left.is_none() {
+    if r.placed.left.is_none() {
         check_windows(&windows.lock().unwrap(), chunks, &r);
     }
 }
@@ -321,7 +343,7 @@ fn a_damaged_file_fails_as_on_the_cpu_whichever_engine_finds_it() {
         for or_cpu in [false, true] {
             let (engines, _, gate) = gated(&bad[24..], 100 * piece, false, or_cpu);
             let mut out = Vec::new();
-            let r = open_windows(engines, CPU_WINDOW, &header(), &KEY, gate, &mut out);
+            let r = open_windows(opened(engines), &header(), &KEY, gate, &mut out);
             let got = (out, format!("{:?}", r.map(|r| (r.chunks, r.plaintext_bytes))));
             assert!(got == want, "{}: {} vs {}", bad.len(), got.1, want.1);
         }

@@ -1,10 +1,9 @@
 //! The arguments of `skinny seal` and `skinny open`, and the names and sizes
 //! they take, apart from the commands' bodies.
 
-use crate::args::{gpus_parser, threads_parser, Trimmed};
+use crate::args::{Delivery, Io, KeyArgs, PlaceOn, PlacementArgs, Trimmed};
 use clap::{Args, ValueEnum};
-use skinny_bulk::backend::GpuSelection;
-use std::path::PathBuf;
+use skinny_exec::Placement;
 
 /// `--backend` of `seal` and `open`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -79,23 +78,15 @@ pub fn chunk_size_log2(text: &str) -> Result<u8, String> {
 
 /// Options of `seal`.
 #[derive(Debug, Args)]
+#[command(mut_args(seal_words))]
 pub struct SealArgs {
-    /// Input file; `-` or absent means stdin.
-    #[arg(value_name = "INPUT")]
-    pub input: Option<PathBuf>,
+    /// INPUT and `-o/--output`.
+    #[command(flatten)]
+    pub io: Io,
 
-    /// Output file; `-` or absent means stdout. Written to a temporary file beside
-    /// it and renamed on success, so a failure never leaves a partial output.
-    #[arg(short, long, value_name = "OUTPUT")]
-    pub output: Option<PathBuf>,
-
-    /// The 16-byte key in hex (32 hex digits).
-    #[arg(short = 'K', long, value_name = "HEX")]
-    pub key: Option<String>,
-
-    /// A file holding the 16-byte key as hex (whitespace ignored) or as raw bytes.
-    #[arg(long, value_name = "PATH")]
-    pub key_file: Option<PathBuf>,
+    /// `-K/--key` and `--key-file`.
+    #[command(flatten)]
+    pub key: KeyArgs,
 
     /// The SKINNY-AEAD member (recorded in the header; `open` reads it there).
     #[arg(long, default_value = "m1", value_name = "MEMBER", ignore_case = true,
@@ -108,63 +99,43 @@ pub struct SealArgs {
     #[arg(long, default_value = "64K", value_name = "SIZE", value_parser = chunk_size_log2)]
     pub chunk_size: u8,
 
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N", value_parser = threads_parser())]
-    pub threads: Option<usize>,
+    /// `--threads`, `-b/--backend` and `--gpus`.
+    #[command(flatten)]
+    pub placement: SealPlacement,
 
-    /// Where the chunks are sealed or opened: cpu (every core), gpu (an NVIDIA
-    /// GPU; an error if none can be used or the chunks are under 16K), or auto
-    /// (the GPU for inputs of 512 MiB or more with chunks of 16K or more when
-    /// one opens, kept only if it proves faster than the CPU on the first
-    /// windows, else the CPU). The same format either way: each engine opens
-    /// the other's files.
-    #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND", ignore_case = true)]
-    pub backend: SealBackendName,
-
-    /// GPUs of the gpu and auto backends: all, a count N (the first N), or GPU
-    /// numbers such as 0,2. Only the first selected GPU is used (one GPU's link
-    /// is far faster than the file path).
-    #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
-    pub gpus: GpuSelection,
-
-    /// Write binary output to a terminal even so, and replace an output file
-    /// that has other hard links (they keep the old content).
-    #[arg(long)]
-    pub force: bool,
-
-    /// No progress bar.
-    #[arg(short, long)]
-    pub quiet: bool,
-
-    /// Say which engine did the work and, for `auto`, why it used no GPU.
-    #[arg(short, long)]
-    pub verbose: bool,
+    /// `--force`, `-q/--quiet` and `-v/--verbose`.
+    #[command(flatten)]
+    pub delivery: Delivery,
 }
 
 /// Options of `open`.
 #[derive(Debug, Args)]
+#[command(mut_args(open_words))]
 pub struct OpenArgs {
-    /// The sealed file; `-` or absent means stdin.
-    #[arg(value_name = "INPUT")]
-    pub input: Option<PathBuf>,
+    /// INPUT (the sealed file) and `-o/--output`.
+    #[command(flatten)]
+    pub io: Io,
 
-    /// Output file; `-` or absent means stdout. To a file, nothing is written
-    /// unless the whole input verifies (a temporary file renamed on success). To
-    /// stdout, the chunks verified before a failure have been written already.
-    #[arg(short, long, value_name = "OUTPUT")]
-    pub output: Option<PathBuf>,
+    /// `-K/--key` and `--key-file`.
+    #[command(flatten)]
+    pub key: KeyArgs,
 
-    /// The 16-byte key in hex (32 hex digits).
-    #[arg(short = 'K', long, value_name = "HEX")]
-    pub key: Option<String>,
+    /// `--threads`, `-b/--backend` and `--gpus`.
+    #[command(flatten)]
+    pub placement: SealPlacement,
 
-    /// A file holding the 16-byte key as hex (whitespace ignored) or as raw bytes.
-    #[arg(long, value_name = "PATH")]
-    pub key_file: Option<PathBuf>,
+    /// `--force`, `-q/--quiet` and `-v/--verbose`.
+    #[command(flatten)]
+    pub delivery: Delivery,
+}
 
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N", value_parser = threads_parser())]
-    pub threads: Option<usize>,
+/// Where `seal` and `open` run: the shared `--threads` and `--gpus`, with
+/// these commands' `--backend` between them.
+#[derive(Debug, Args)]
+pub struct SealPlacement {
+    /// `--threads` and `--gpus`.
+    #[command(flatten)]
+    pub machine: PlacementArgs,
 
     /// Where the chunks are sealed or opened: cpu (every core), gpu (an NVIDIA
     /// GPU; an error if none can be used or the chunks are under 16K), or auto
@@ -174,25 +145,72 @@ pub struct OpenArgs {
     /// the other's files.
     #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND", ignore_case = true)]
     pub backend: SealBackendName,
+}
 
-    /// GPUs of the gpu and auto backends: all, a count N (the first N), or GPU
-    /// numbers such as 0,2. Only the first selected GPU is used (one GPU's link
-    /// is far faster than the file path).
-    #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
-    pub gpus: GpuSelection,
+impl SealPlacement {
+    /// The execution layer's placement asked for.
+    pub fn placement(&self) -> Placement {
+        self.machine.placement(match self.backend {
+            SealBackendName::Auto => PlaceOn::Auto,
+            SealBackendName::Cpu => PlaceOn::Cpu,
+            SealBackendName::Gpu => PlaceOn::Gpu,
+        })
+    }
+}
 
-    /// Write binary output to a terminal even so, and replace an output file
-    /// that has other hard links (they keep the old content).
-    #[arg(long)]
-    pub force: bool,
+/// The options of `seal` and `open` in the order their help lists them
+/// (`--backend` beside the machine it places work on).
+const HELP_ORDER: [&str; 12] = [
+    "input",
+    "output",
+    "key",
+    "key_file",
+    "member",
+    "chunk_size",
+    "threads",
+    "backend",
+    "gpus",
+    "force",
+    "quiet",
+    "verbose",
+];
 
-    /// No progress bar.
-    #[arg(short, long)]
-    pub quiet: bool,
+/// The help order, and this command's words where the shared groups' differ.
+fn seal_words(arg: clap::Arg) -> clap::Arg {
+    let arg = ordered(arg);
+    match arg.get_id().as_str() {
+        "gpus" => arg.help(GPUS_HELP),
+        _ => arg,
+    }
+}
 
-    /// Say which engine did the work and, for `auto`, why it used no GPU.
-    #[arg(short, long)]
-    pub verbose: bool,
+/// As [`seal_words`], for `open`: its input is a sealed file, and its output
+/// is released only as it verifies.
+fn open_words(arg: clap::Arg) -> clap::Arg {
+    let arg = ordered(arg);
+    let help = match arg.get_id().as_str() {
+        "input" => "The sealed file; `-` or absent means stdin",
+        "output" => {
+            "Output file; `-` or absent means stdout. To a file, nothing is written unless the whole input verifies \
+             (a temporary file renamed on success). To stdout, the chunks verified before a failure have been \
+             written already"
+        }
+        "gpus" => GPUS_HELP,
+        _ => return arg,
+    };
+    arg.help(help)
+}
+
+/// `--gpus` of `seal` and `open`: one GPU serves a run.
+const GPUS_HELP: &str = "GPUs of the gpu and auto backends: all, a count N (the first N), or GPU numbers such as 0,2. \
+                         Only the first selected GPU is used (one GPU's link is far faster than the file path)";
+
+/// `arg` at its place in [`HELP_ORDER`].
+fn ordered(arg: clap::Arg) -> clap::Arg {
+    match HELP_ORDER.iter().position(|id| arg.get_id() == *id) {
+        Some(place) => arg.display_order(place),
+        None => arg,
+    }
 }
 
 #[cfg(test)]

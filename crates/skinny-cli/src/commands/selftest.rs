@@ -190,7 +190,7 @@ fn check_gpu_aead(out: &mut impl Write, rng: &mut impl RngCore) -> Result<usize,
 #[cfg(feature = "cuda")]
 fn check_gpu_sealed(out: &mut impl Write, rng: &mut impl RngCore) -> Result<usize, CliError> {
     use skinny_aead::gpu::GpuDevice;
-    use skinny_aead::sealed::{self, Member, Placement, SealOptions};
+    use skinny_aead::sealed::{self, Job, Member, SealOptions};
 
     let gpu = match GpuDevice::first() {
         Ok(g) => g,
@@ -199,7 +199,7 @@ fn check_gpu_sealed(out: &mut impl Write, rng: &mut impl RngCore) -> Result<usiz
             return Ok(0);
         }
     };
-    let engine = Placement::Gpu(gpu.clone());
+    let engine = Job::on_device(gpu.clone());
     let fail = |e: sealed::SealedError| CliError::Gpu(format!("gpu sealed: {e}"));
     let (mut checks, mut mismatches) = (0usize, Vec::new());
     for member in [Member::M1, Member::M5] {
