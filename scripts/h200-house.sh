@@ -39,11 +39,20 @@ suite() { # NAME LIMIT: one test binary, its summary lines
         $B/skinny decrypt -q -b gpu -m $m -K $K $ivo $D/g.bin -o $D/back.bin
         if cmp -s $D/g.bin $D/c.bin && cmp -s $D/back.bin $D/in.bin; then echo "encrypt $m: gpu == cpu, round trip ok"; else echo "encrypt $m: MISMATCH"; fi
     done
+    # Sealed files: 600 MiB + 7 bytes, above auto's 512 MiB, so auto opens the GPU too.
+    head -c $((600 * 1024 * 1024 + 7)) /dev/urandom > $D/big.bin
     for b in gpu auto cpu; do
-        /usr/bin/time -f "seal -b $b: %e s" $B/skinny seal -q -v -b $b --key-file $D/seal.key $D/in.bin -o $D/s-$b.sealed 2>&1 | tail -3
-        $B/skinny open -q -b $b --key-file $D/seal.key $D/s-$b.sealed -o $D/o-$b.bin && cmp -s $D/o-$b.bin $D/in.bin && echo "open -b $b: round trip ok" || echo "open -b $b: FAILED"
+        /usr/bin/time -f "seal -b $b: %e s" $B/skinny seal -q -v -b $b --key-file $D/seal.key $D/big.bin -o $D/s-$b.sealed 2>&1 | tail -3
+        /usr/bin/time -f "open -b $b: %e s" $B/skinny open -q -v -b $b --key-file $D/seal.key $D/s-$b.sealed -o $D/o-$b.bin 2>&1 | tail -3
+        cmp -s $D/o-$b.bin $D/big.bin && echo "open -b $b: round trip ok" || echo "open -b $b: FAILED"
     done
     cmp -s $D/s-gpu.sealed $D/s-cpu.sealed && echo "sealed gpu == cpu (bytes)" || echo "sealed files differ (expected: random prefix per file)"
+    # Each engine opens the other's file; small chunks: gpu refuses in one line, auto uses the CPU.
+    $B/skinny open -q -b gpu --key-file $D/seal.key $D/s-cpu.sealed -o $D/x.bin && cmp -s $D/x.bin $D/big.bin && echo "gpu opens the cpu's file: ok" || echo "gpu opens the cpu's file: FAILED"
+    $B/skinny open -q -b cpu --key-file $D/seal.key $D/s-gpu.sealed -o $D/x.bin && cmp -s $D/x.bin $D/big.bin && echo "cpu opens the gpu's file: ok" || echo "cpu opens the gpu's file: FAILED"
+    $B/skinny seal -q -b gpu --chunk-size 4K --key-file $D/seal.key $D/in.bin -o $D/small.sealed; echo "seal -b gpu --chunk-size 4K: exit $? (want 2)"
+    $B/skinny seal -q -v -b auto --chunk-size 4K --key-file $D/seal.key $D/big.bin -o $D/small.sealed 2>&1 | tail -2
+    $B/skinny seal -q -b gpu --gpus 7 --key-file $D/seal.key $D/in.bin -o $D/small.sealed; echo "seal -b gpu --gpus 7: exit $? (want 2)"
     rm -rf $D
 } > "$OUT/checks.log" 2>&1
 cat "$OUT/checks.log" | tail -60
