@@ -13,6 +13,8 @@ use skinny_exec::handover::Side;
 use skinny_exec::pipeline::{self, read_full, PipelineError, Shape, Window, WriteFrom};
 use skinny_exec::{Placed, WhyCpu};
 use std::io::{Read, Write};
+use std::string::String;
+use std::sync::OnceLock;
 use std::vec::Vec;
 use zeroize::Zeroizing;
 
@@ -157,11 +159,11 @@ pub(super) fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
     let placed = Placed {
         cpu_units: chunks - gpu_chunks,
         accelerator_units: gpu_chunks,
-        accelerator: accelerator.get().cloned(),
+        accelerator: None,
         why_cpu,
         left: None,
     };
-    finish_run(engines, run, SealedReport { header: *header, chunks, plaintext_bytes, placed })
+    finish_run(engines, &accelerator, run, SealedReport { header: *header, chunks, plaintext_bytes, placed })
 }
 
 /// Reads the header, then verifies and decrypts every chunk of a sealed file
@@ -292,25 +294,29 @@ pub(super) fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
     let placed = Placed {
         cpu_units: chunks - gpu_chunks,
         accelerator_units: gpu_chunks,
-        accelerator: accelerator.get().cloned(),
+        accelerator: None,
         why_cpu,
         left: None,
     };
-    finish_run(engines, run, SealedReport { header: *header, chunks, plaintext_bytes, placed })
+    finish_run(engines, &accelerator, run, SealedReport { header: *header, chunks, plaintext_bytes, placed })
 }
 
 /// Ends a run: waits for a GPU start still under way, then returns the run's
 /// own error first (it is the CPU's), then the start's, else `report` with
-/// what the engines said filled in: a GPU that could not be had (the run went
-/// on without it) and one left for being slower.
+/// what the engines said filled in: the GPU opened (`accelerator`, read once
+/// the start has ended: the CPU may finish a run before the GPU is ready),
+/// one that could not be had (the run went on without it), one left for
+/// being slower.
 fn finish_run<G: WindowEngine>(
     engines: Engines<G>,
+    accelerator: &OnceLock<String>,
     run: Result<(), SealedError>,
     mut report: SealedReport,
 ) -> Result<SealedReport, SealedError> {
     let outcome = engines.finish();
     run?;
     let outcome = outcome?;
+    report.placed.accelerator = accelerator.get().cloned();
     if let Some(failure) = &outcome.failure {
         report.placed.why_cpu = Some(WhyCpu::Unavailable(reason(failure)));
         report.placed.accelerator = None;
