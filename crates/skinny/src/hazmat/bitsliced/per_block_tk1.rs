@@ -15,9 +15,9 @@ use crate::{InvalidRounds, InvalidTweakeyLength, SetupError, Variant};
 /// The shared arrays' round tweakeys are expanded once, in [`PerBlockTk1::new`],
 /// into the same masks one-tweakey code uses; per batch only the blocks' TK1s
 /// are transposed and permuted (TK1 has no LFSR). Faster than
-/// [`PerBlockTweakeys`] for the same work, by as much as there are shared
-/// arrays. The value holds the expanded masks (about 14 KiB for 56 rounds):
-/// secret, wiped when dropped.
+/// [`PerBlockTweakeys`](super::per_block_tweakeys::PerBlockTweakeys) for the
+/// same work, by as much as there are shared arrays. The value holds the
+/// expanded masks (about 14 KiB for 56 rounds): secret, wiped when dropped.
 ///
 /// Block `i` of the data is encrypted under the tweakey
 /// `tk1[i·b .. (i+1)·b] ‖ TK2 ‖ .. ‖ TKz` (`b` = the block size).
