@@ -55,8 +55,9 @@ pub(crate) struct SlicedTweakeys {
 }
 
 impl SlicedTweakeys {
-    /// The work of [`SlicedTweakeys::new`], inlined into each caller so that the
-    /// AVX2 one compiles it with AVX2 (a variable shift per lane).
+    /// The work of [`SlicedTweakeys::new`] (in module `paths`, which picks the
+    /// AVX2 build when it can), inlined into each caller so that the AVX2 one
+    /// compiles it with AVX2 (a variable shift per lane).
     #[inline(always)]
     pub(super) fn build(rtk: &RoundTweakeys) -> Self {
         let rounds = rtk.rounds();
