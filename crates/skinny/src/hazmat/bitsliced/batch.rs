@@ -6,7 +6,7 @@
 //! (cell, bit).
 
 use super::keys::SlicedTweakeys;
-use super::round::{decrypt_round, encrypt_round, State};
+use super::round::{RoundWord, State};
 use super::transpose::transpose64;
 use super::word::Word;
 
@@ -96,7 +96,7 @@ pub(super) fn store_with<W: Word, const BITS: usize>(state: &State<W>, blocks: &
 /// SKINNY: every full variant has an even one) adds one single round, last when
 /// encrypting and first when decrypting. `BITS` is the cell width, 4 or 8.
 #[inline(always)]
-pub(crate) fn crypt_batch<W: Word, const BITS: usize>(
+pub(crate) fn crypt_batch<W: RoundWord, const BITS: usize>(
     keys: &SlicedTweakeys,
     rounds: usize,
     dir: Direction,
@@ -127,35 +127,6 @@ pub(crate) fn crypt_batch<W: Word, const BITS: usize>(
     store::<W, BITS>(&a, blocks);
 }
 
-/// Rounds `0..paired` (`paired` even) of encryption on `state`, the rounds
-/// inlined (the default `Word::encrypt_pairs`).
-#[inline(always)]
-pub(super) fn encrypt_pairs<W: Word, const BITS: usize>(
-    a: &mut State<W>,
-    b: &mut State<W>,
-    keys: &SlicedTweakeys,
-    paired: usize,
-) {
-    for r in (0..paired).step_by(2) {
-        encrypt_round::<W, BITS, _>(a, b, keys.round(r));
-        encrypt_round::<W, BITS, _>(b, a, keys.round(r + 1));
-    }
-}
-
-/// Decryption rounds `paired - 1` down to 0 as [`encrypt_pairs`].
-#[inline(always)]
-pub(super) fn decrypt_pairs<W: Word, const BITS: usize>(
-    a: &mut State<W>,
-    b: &mut State<W>,
-    keys: &SlicedTweakeys,
-    paired: usize,
-) {
-    for r in (0..paired).step_by(2).rev() {
-        decrypt_round::<W, BITS, _>(a, b, keys.round(r + 1));
-        decrypt_round::<W, BITS, _>(b, a, keys.round(r));
-    }
-}
-
 /// The largest batch in bytes: 512 blocks (AVX-512) of 16 bytes.
 pub(super) const MAX_BATCH_BYTES: usize = 512 * 16;
 
@@ -163,7 +134,7 @@ pub(super) const MAX_BATCH_BYTES: usize = 512 * 16;
 /// than a batch is copied into a zero-padded batch, processed like any other (so
 /// it takes the same time whatever its content), and copied back.
 #[inline(always)]
-pub(crate) fn crypt_blocks<W: Word, const BITS: usize>(
+pub(crate) fn crypt_blocks<W: RoundWord, const BITS: usize>(
     keys: &SlicedTweakeys,
     rounds: usize,
     dir: Direction,

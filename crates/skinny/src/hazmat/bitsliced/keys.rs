@@ -55,19 +55,9 @@ pub(crate) struct SlicedTweakeys {
 }
 
 impl SlicedTweakeys {
-    /// Spreads every bit of every round tweakey into a mask word, with the code
-    /// vectorised for AVX2 when this CPU has it (it runs once per call of
-    /// [`crate::Skinny::encrypt_blocks`], so its speed shows on short calls).
-    pub(crate) fn new(rtk: &RoundTweakeys) -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(keys) = super::avx2::build_keys(rtk) {
-            return keys;
-        }
-        Self::build(rtk)
-    }
-
-    /// The work of [`SlicedTweakeys::new`], inlined into each caller so that the
-    /// AVX2 one compiles it with AVX2 (a variable shift per lane).
+    /// The work of [`SlicedTweakeys::new`] (in module `paths`, which picks the
+    /// AVX2 build when it can), inlined into each caller so that the AVX2 one
+    /// compiles it with AVX2 (a variable shift per lane).
     #[inline(always)]
     pub(super) fn build(rtk: &RoundTweakeys) -> Self {
         let rounds = rtk.rounds();

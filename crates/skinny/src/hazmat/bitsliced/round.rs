@@ -15,7 +15,7 @@
 //! The output goes to a second state, so the renamings of ShiftRows and
 //! MixColumns never need a copy of their own.
 
-use super::keys::RoundMasks;
+use super::keys::{RoundMasks, SlicedTweakeys};
 use super::sbox::{sbox4, sbox4_inv, sbox8, sbox8_inv, Cell};
 use super::word::Word;
 
@@ -177,4 +177,88 @@ pub(crate) fn decrypt_round_pair<W: Word, const BITS: usize, K: RoundKey<W>>(a: 
     let mut b: State<W> = [[zero; 8]; 16];
     decrypt_round::<W, BITS, K>(a, &mut b, k0);
     decrypt_round::<W, BITS, K>(&b, a, k1);
+}
+
+/// A [`Word`] with the entry points through which the batch code runs whole
+/// rounds. The defaults are the generic round code; the vector words override
+/// them to call copies compiled with their target feature.
+pub(crate) trait RoundWord: Word {
+    // One round, out of line. The per-block batch functions (and the odd last
+    // round of reduced-round SKINNY) call the rounds through these two, so each
+    // (word, cell width, keying) has one copy of the encryption round and one
+    // of the decryption round, instead of a straight-line round body inlined
+    // at every call site (three of each direction per batch function, every
+    // batch function twice for the padded tail, five keyings): inlined, one
+    // `rustc` of the library ran for 15 CPU-minutes without the AVX-512 path
+    // and more than 38 with it (docs/cpu-bitsliced.md, *Compile time*). A
+    // call per round costs little next to the round's hundreds of
+    // instructions: the state is in memory either way (128 slices do not fit
+    // in registers). Vector words override both to call a copy compiled with
+    // their target feature.
+
+    /// [`encrypt_round`] from `s` into `out`, not inlined.
+    #[inline(never)]
+    fn encrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
+        encrypt_round::<Self, BITS, K>(s, out, key);
+    }
+    /// [`decrypt_round`] from `s` into `out`, not inlined.
+    #[inline(never)]
+    fn decrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
+        decrypt_round::<Self, BITS, K>(s, out, key);
+    }
+
+    // With one tweakey for the batch, the round pairs go through these two.
+    // By default they are the loop with both rounds inlined into the batch
+    // function, as the u64 and AVX2 paths always had it: that shape is the
+    // fastest there (measured, SKINNY-64-128 one thread on AVX2: out-of-line
+    // rounds lost 10-30 % of encryption), and compiling it is cheap (one round
+    // body per direction and cell width; the per-block keyings, five times as
+    // many, are what made the library slow to compile). AVX-512 overrides them
+    // with out-of-line rounds, which measured faster there.
+    /// Rounds `0..paired` (`paired` even) of encryption of `a` with `keys`
+    /// (`b`: scratch).
+    #[inline(always)]
+    fn encrypt_pairs<const BITS: usize>(
+        a: &mut State<Self>,
+        b: &mut State<Self>,
+        keys: &SlicedTweakeys,
+        paired: usize,
+    ) {
+        encrypt_pairs::<Self, BITS>(a, b, keys, paired);
+    }
+    /// Rounds `paired - 1` down to 0 of decryption of `a` with `keys` (`b`:
+    /// scratch).
+    #[inline(always)]
+    fn decrypt_pairs<const BITS: usize>(
+        a: &mut State<Self>,
+        b: &mut State<Self>,
+        keys: &SlicedTweakeys,
+        paired: usize,
+    ) {
+        decrypt_pairs::<Self, BITS>(a, b, keys, paired);
+    }
+}
+
+impl RoundWord for u64 {}
+
+#[cfg(test)]
+impl RoundWord for super::word::TernaryU64 {}
+
+/// Rounds `0..paired` (`paired` even) of encryption on `state`, the rounds
+/// inlined (the default [`RoundWord::encrypt_pairs`]).
+#[inline(always)]
+fn encrypt_pairs<W: Word, const BITS: usize>(a: &mut State<W>, b: &mut State<W>, keys: &SlicedTweakeys, paired: usize) {
+    for r in (0..paired).step_by(2) {
+        encrypt_round::<W, BITS, _>(a, b, keys.round(r));
+        encrypt_round::<W, BITS, _>(b, a, keys.round(r + 1));
+    }
+}
+
+/// Decryption rounds `paired - 1` down to 0 as [`encrypt_pairs`].
+#[inline(always)]
+fn decrypt_pairs<W: Word, const BITS: usize>(a: &mut State<W>, b: &mut State<W>, keys: &SlicedTweakeys, paired: usize) {
+    for r in (0..paired).step_by(2).rev() {
+        decrypt_round::<W, BITS, _>(a, b, keys.round(r + 1));
+        decrypt_round::<W, BITS, _>(b, a, keys.round(r));
+    }
 }

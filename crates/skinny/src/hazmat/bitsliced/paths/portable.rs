@@ -1,9 +1,9 @@
 //! The portable bitsliced path: one `u64` per bit slice, 64 blocks a batch. Runs on
 //! every target; it is also the fallback where AVX2 is missing.
 
-use super::batch::{crypt_blocks, Direction};
-use super::keys::SlicedTweakeys;
-use super::tweakeys::BlockKeys;
+use crate::hazmat::bitsliced::batch::{crypt_blocks, Direction};
+use crate::hazmat::bitsliced::keys::SlicedTweakeys;
+use crate::hazmat::bitsliced::per_block::{crypt_blocks_for, BlockKeys};
 use crate::spec::CellWidth;
 
 /// Blocks per batch of this path.
@@ -18,7 +18,7 @@ pub(crate) fn crypt(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir:
     }
 }
 
-/// Per-block tweakeys (see `super::tweakeys`), 64 blocks at a time.
+/// Per-block tweakeys (see `bitsliced::per_block`), 64 blocks at a time.
 pub(crate) fn crypt_per_block(width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8], keys: BlockKeys<'_>) {
-    super::tweakeys::crypt_blocks_for::<u64>(width, rounds, dir, data, keys);
+    crypt_blocks_for::<u64>(width, rounds, dir, data, keys);
 }

@@ -13,11 +13,13 @@
 //! [`detected`]). Every instruction used is AVX-512F.
 #![allow(unsafe_code)]
 
-use super::batch::{crypt_blocks, Direction};
-use super::keys::SlicedTweakeys;
-use super::round::{RoundKey, State};
-use super::tweakeys::BlockKeys;
-use super::word::Word;
+use crate::hazmat::bitsliced::batch::{crypt_blocks, Direction};
+use crate::hazmat::bitsliced::keys::SlicedTweakeys;
+use crate::hazmat::bitsliced::per_block::{crypt_blocks_for, BlockKeys};
+use crate::hazmat::bitsliced::round::{
+    decrypt_round, decrypt_round_pair, encrypt_round, encrypt_round_pair, RoundKey, RoundWord, State,
+};
+use crate::hazmat::bitsliced::word::Word;
 use crate::spec::CellWidth;
 use core::arch::x86_64::{
     __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_loadu_si512, _mm512_or_si512, _mm512_set1_epi32,
@@ -158,6 +160,33 @@ impl Word for Avx512Word {
     }
 
     #[inline(always)]
+    fn xor3(self, a: Self, b: Self) -> Self {
+        Self::ternlog::<{ A ^ B ^ C }>(self, a, b)
+    }
+    #[inline(always)]
+    fn xor_or(self, a: Self, b: Self) -> Self {
+        Self::ternlog::<{ A ^ (B | C) }>(self, a, b)
+    }
+    #[inline(always)]
+    fn xor_and(self, a: Self, b: Self) -> Self {
+        Self::ternlog::<{ A ^ (B & C) }>(self, a, b)
+    }
+    #[inline(always)]
+    fn xor_andnot(self, a: Self, b: Self) -> Self {
+        Self::ternlog::<{ A ^ (!B & C & 0xff) }>(self, a, b)
+    }
+    #[inline(always)]
+    fn xor_nor(self, a: Self, b: Self) -> Self {
+        Self::ternlog::<{ A ^ (!(B | C) & 0xff) }>(self, a, b)
+    }
+    #[inline(always)]
+    fn blend(self, other: Self, mask: Self) -> Self {
+        Self::ternlog::<{ (B & C) | (A & !C & 0xff) }>(self, other, mask)
+    }
+}
+
+impl RoundWord for Avx512Word {
+    #[inline(always)]
     fn encrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
         // SAFETY: AVX-512F was detected before any Avx512Word exists (module rule).
         unsafe { encrypt_round_avx512::<BITS, K>(s, out, key) }
@@ -212,36 +241,11 @@ impl Word for Avx512Word {
             }
         }
     }
-
-    #[inline(always)]
-    fn xor3(self, a: Self, b: Self) -> Self {
-        Self::ternlog::<{ A ^ B ^ C }>(self, a, b)
-    }
-    #[inline(always)]
-    fn xor_or(self, a: Self, b: Self) -> Self {
-        Self::ternlog::<{ A ^ (B | C) }>(self, a, b)
-    }
-    #[inline(always)]
-    fn xor_and(self, a: Self, b: Self) -> Self {
-        Self::ternlog::<{ A ^ (B & C) }>(self, a, b)
-    }
-    #[inline(always)]
-    fn xor_andnot(self, a: Self, b: Self) -> Self {
-        Self::ternlog::<{ A ^ (!B & C & 0xff) }>(self, a, b)
-    }
-    #[inline(always)]
-    fn xor_nor(self, a: Self, b: Self) -> Self {
-        Self::ternlog::<{ A ^ (!(B | C) & 0xff) }>(self, a, b)
-    }
-    #[inline(always)]
-    fn blend(self, other: Self, mask: Self) -> Self {
-        Self::ternlog::<{ (B & C) | (A & !C & 0xff) }>(self, other, mask)
-    }
 }
 
 /// One encryption round with every Avx512Word operation compiled to AVX-512F
 /// instructions, one copy per cell width and keying, called once a round (see
-/// `Word::encrypt_round` for why it is not inlined).
+/// `RoundWord::encrypt_round` for why it is not inlined).
 #[target_feature(enable = "avx512f")]
 #[inline(never)]
 fn encrypt_round_avx512<const BITS: usize, K: RoundKey<Avx512Word>>(
@@ -249,7 +253,7 @@ fn encrypt_round_avx512<const BITS: usize, K: RoundKey<Avx512Word>>(
     out: &mut State<Avx512Word>,
     key: &K,
 ) {
-    super::round::encrypt_round::<Avx512Word, BITS, K>(s, out, key);
+    encrypt_round::<Avx512Word, BITS, K>(s, out, key);
 }
 
 /// The decryption round as [`encrypt_round_avx512`].
@@ -260,7 +264,7 @@ fn decrypt_round_avx512<const BITS: usize, K: RoundKey<Avx512Word>>(
     out: &mut State<Avx512Word>,
     key: &K,
 ) {
-    super::round::decrypt_round::<Avx512Word, BITS, K>(s, out, key);
+    decrypt_round::<Avx512Word, BITS, K>(s, out, key);
 }
 
 /// Two encryption rounds in place (`round::encrypt_round_pair`), compiled to
@@ -268,7 +272,7 @@ fn decrypt_round_avx512<const BITS: usize, K: RoundKey<Avx512Word>>(
 #[target_feature(enable = "avx512f")]
 #[inline(never)]
 fn encrypt_round_pair_avx512<const BITS: usize, K: RoundKey<Avx512Word>>(a: &mut State<Avx512Word>, k0: &K, k1: &K) {
-    super::round::encrypt_round_pair::<Avx512Word, BITS, K>(a, k0, k1);
+    encrypt_round_pair::<Avx512Word, BITS, K>(a, k0, k1);
 }
 
 /// Two decryption rounds in place (`round::decrypt_round_pair`), compiled to
@@ -276,7 +280,7 @@ fn encrypt_round_pair_avx512<const BITS: usize, K: RoundKey<Avx512Word>>(a: &mut
 #[target_feature(enable = "avx512f")]
 #[inline(never)]
 fn decrypt_round_pair_avx512<const BITS: usize, K: RoundKey<Avx512Word>>(a: &mut State<Avx512Word>, k0: &K, k1: &K) {
-    super::round::decrypt_round_pair::<Avx512Word, BITS, K>(a, k0, k1);
+    decrypt_round_pair::<Avx512Word, BITS, K>(a, k0, k1);
 }
 
 /// Runs the batches with every Avx512Word operation compiled to AVX-512 instructions.
@@ -300,11 +304,11 @@ pub(crate) fn crypt(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir:
     true
 }
 
-/// Per-block tweakeys (see `super::tweakeys`) with every Avx512Word operation
+/// Per-block tweakeys (see `bitsliced::per_block`) with every Avx512Word operation
 /// compiled to AVX-512 instructions.
 #[target_feature(enable = "avx512f")]
 fn crypt_per_block_with_avx512(width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8], keys: BlockKeys<'_>) {
-    super::tweakeys::crypt_blocks_for::<Avx512Word>(width, rounds, dir, data, keys);
+    crypt_blocks_for::<Avx512Word>(width, rounds, dir, data, keys);
 }
 
 /// Encrypts or decrypts whole blocks in place with per-block tweakeys, 512 at a

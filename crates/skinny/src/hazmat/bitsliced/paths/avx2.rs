@@ -9,11 +9,11 @@
 //! `Avx2Word`s, so they too only run after it.
 #![allow(unsafe_code)]
 
-use super::batch::{crypt_blocks, Direction};
-use super::keys::SlicedTweakeys;
-use super::round::{RoundKey, State};
-use super::tweakeys::BlockKeys;
-use super::word::Word;
+use crate::hazmat::bitsliced::batch::{crypt_blocks, Direction};
+use crate::hazmat::bitsliced::keys::SlicedTweakeys;
+use crate::hazmat::bitsliced::per_block::{crypt_blocks_for, BlockKeys};
+use crate::hazmat::bitsliced::round::{decrypt_round, encrypt_round, RoundKey, RoundWord, State};
+use crate::hazmat::bitsliced::word::Word;
 use crate::spec::tweakey::RoundTweakeys;
 use crate::spec::CellWidth;
 use core::arch::x86_64::{
@@ -132,7 +132,9 @@ impl Word for Avx2Word {
             zeroize::Zeroize::zeroize(&mut w.0);
         }
     }
+}
 
+impl RoundWord for Avx2Word {
     #[inline(always)]
     fn encrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
         // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
@@ -147,7 +149,7 @@ impl Word for Avx2Word {
 
 /// One encryption round with every Avx2Word operation compiled to AVX2
 /// instructions, one copy per cell width and keying, called once a round (see
-/// `Word::encrypt_round` for why it is not inlined).
+/// `RoundWord::encrypt_round` for why it is not inlined).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn encrypt_round_avx2<const BITS: usize, K: RoundKey<Avx2Word>>(
@@ -155,7 +157,7 @@ fn encrypt_round_avx2<const BITS: usize, K: RoundKey<Avx2Word>>(
     out: &mut State<Avx2Word>,
     key: &K,
 ) {
-    super::round::encrypt_round::<Avx2Word, BITS, K>(s, out, key);
+    encrypt_round::<Avx2Word, BITS, K>(s, out, key);
 }
 
 /// The decryption round as [`encrypt_round_avx2`].
@@ -166,7 +168,7 @@ fn decrypt_round_avx2<const BITS: usize, K: RoundKey<Avx2Word>>(
     out: &mut State<Avx2Word>,
     key: &K,
 ) {
-    super::round::decrypt_round::<Avx2Word, BITS, K>(s, out, key);
+    decrypt_round::<Avx2Word, BITS, K>(s, out, key);
 }
 
 /// Runs the batches with every Avx2Word operation compiled to AVX2 instructions.
@@ -206,11 +208,11 @@ pub(crate) fn crypt(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir:
     true
 }
 
-/// Per-block tweakeys (see `super::tweakeys`) with every Avx2Word operation
+/// Per-block tweakeys (see `bitsliced::per_block`) with every Avx2Word operation
 /// compiled to AVX2 instructions.
 #[target_feature(enable = "avx2")]
 fn crypt_per_block_with_avx2(width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8], keys: BlockKeys<'_>) {
-    super::tweakeys::crypt_blocks_for::<Avx2Word>(width, rounds, dir, data, keys);
+    crypt_blocks_for::<Avx2Word>(width, rounds, dir, data, keys);
 }
 
 /// Encrypts or decrypts whole blocks in place with per-block tweakeys, 256 at a

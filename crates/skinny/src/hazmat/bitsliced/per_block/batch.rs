@@ -1,0 +1,215 @@
+//! The batches of per-block tweakeys: the tweakeys gathered and transposed
+//! with the data, the rounds and the schedule's steps in turn, and the one
+//! place that turns a cell width and keying into the code's const parameters.
+
+use super::lfsr_counter::crypt_blocks_lfsr;
+use super::round_key::{FixedKey, PerBlockKey, RoundConstantMasks};
+use super::schedule::{step, step_back, Tks};
+use crate::hazmat::bitsliced::batch::{load, load_with, store, Direction, MAX_BATCH_BYTES};
+use crate::hazmat::bitsliced::keys::SlicedTweakeys;
+use crate::hazmat::bitsliced::round::{RoundWord, State};
+use crate::hazmat::bitsliced::word::Word;
+use crate::spec::CellWidth;
+
+/// Secret scratch of the batches, kept across them and wiped once at the end.
+struct Scratch<W, const Z: usize> {
+    tks: Tks<W, Z>,
+    /// The transposition's scratch while a TK array loads.
+    halves: [[W; 64]; 2],
+    /// One TK array of every block of the batch, gathered contiguously.
+    gathered: [u8; MAX_BATCH_BYTES],
+}
+
+impl<W: Word, const Z: usize> Scratch<W, Z> {
+    fn wipe(&mut self) {
+        W::wipe(self.tks.as_flattened_mut().as_flattened_mut());
+        W::wipe(self.halves.as_flattened_mut());
+        zeroize::Zeroize::zeroize(&mut self.gathered);
+    }
+
+    /// Transposes the TK arrays of the batch's blocks (`tweakeys`: those of up
+    /// to a batch of blocks, `Z` arrays of `block` bytes each; missing blocks
+    /// get all-zero tweakeys).
+    #[inline(always)]
+    fn load_tweakeys<const BITS: usize>(&mut self, tweakeys: &[u8], batch_blocks: usize) {
+        let block = 2 * BITS;
+        let given = tweakeys.len() / (Z * block);
+        for z in 0..Z {
+            let buf = &mut self.gathered[..batch_blocks * block];
+            for (i, dst) in buf.chunks_exact_mut(block).enumerate() {
+                if i < given {
+                    let at = (i * Z + z) * block;
+                    dst.copy_from_slice(&tweakeys[at..at + block]);
+                } else {
+                    dst.fill(0);
+                }
+            }
+            load_with::<W, BITS>(buf, &mut self.tks[z], &mut self.halves);
+        }
+    }
+}
+
+/// Encrypts or decrypts one full batch (`blocks`) in place, each block with its
+/// own tweakey (`tweakeys`: up to a batch of them, see
+/// [`Scratch::load_tweakeys`]; `fixed(r)`: what round `r` adds for every block
+/// besides them). Rounds go in pairs between two states as in
+/// `bitsliced::batch::crypt_batch`, which also keeps every half index a constant.
+#[inline(always)]
+fn crypt_batch<W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>(
+    scratch: &mut Scratch<W, Z>,
+    rounds: usize,
+    dir: Direction,
+    blocks: &mut [u8],
+    tweakeys: &[u8],
+    fixed: &impl Fn(usize) -> F,
+) {
+    let batch_blocks = 64 * W::LANES;
+    debug_assert_eq!(blocks.len(), batch_blocks * 2 * BITS);
+    scratch.load_tweakeys::<BITS>(tweakeys, batch_blocks);
+    let tks = &mut scratch.tks;
+    let paired = rounds / 2 * 2;
+    let zero = W::splat(0);
+    let mut a: State<W> = [[zero; 8]; 16];
+    let mut b: State<W> = [[zero; 8]; 16];
+    load::<W, BITS>(blocks, &mut a);
+    match dir {
+        Direction::Encrypt => {
+            for r in (0..paired).step_by(2) {
+                W::encrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
+                step::<W, BITS, Z>(tks, 1);
+                W::encrypt_round::<BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
+                step::<W, BITS, Z>(tks, 0);
+            }
+            if rounds > paired {
+                W::encrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
+                core::mem::swap(&mut a, &mut b);
+            }
+        }
+        Direction::Decrypt => {
+            // Forward to the last round's tweakey: rounds - 1 steps, the first
+            // one on half 1.
+            for _ in 0..(rounds - 1) / 2 {
+                step::<W, BITS, Z>(tks, 1);
+                step::<W, BITS, Z>(tks, 0);
+            }
+            if (rounds - 1) % 2 == 1 {
+                step::<W, BITS, Z>(tks, 1);
+            }
+            if rounds > paired {
+                W::decrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
+                step_back::<W, BITS, Z>(tks, 0);
+                core::mem::swap(&mut a, &mut b);
+            }
+            for r in (0..paired).step_by(2).rev() {
+                W::decrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
+                step_back::<W, BITS, Z>(tks, 1);
+                W::decrypt_round::<BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
+                step_back::<W, BITS, Z>(tks, 0);
+            }
+        }
+    }
+    store::<W, BITS>(&a, blocks);
+}
+
+/// Where the tweakeys of a per-block call come from.
+#[derive(Clone, Copy)]
+pub(crate) enum BlockKeys<'a> {
+    /// Every block's whole tweakey: `tk_count` TK arrays (the variant's) per
+    /// block, back to back.
+    Whole { tk_count: usize, tweakeys: &'a [u8] },
+    /// One TK1 per block (`tk1`, block-sized each); TK2..TKz the same for all
+    /// blocks, as masks with the round constants folded in (`shared`, built
+    /// from a tweakey whose TK1 is zero).
+    Tk1 { shared: &'a SlicedTweakeys, tk1: &'a [u8] },
+    /// 16-byte blocks only: the whole tweakey shared as masks (`shared`,
+    /// built from a tweakey whose TK1 is the base), and block `i`'s TK1 is the
+    /// base with `start · x^i` (the LFSR counter on `bits` bits, 24 or 64, see
+    /// [`lfsr_step`](super::lfsr_counter::lfsr_step)) XORed into its first 8
+    /// bytes, little-endian: SKINNY-AEAD's TK1. The counters are made in
+    /// bitsliced form per batch (see [`crypt_blocks_lfsr`]); no TK1 bytes are
+    /// read.
+    Lfsr { shared: &'a SlicedTweakeys, start: u64, bits: u32 },
+}
+
+/// [`crypt_blocks`] for a cell width and keying known at run time: the one
+/// place that turns them into the const parameters (every path calls it;
+/// inlined, so a vector path compiles it with its features enabled).
+#[inline(always)]
+pub(crate) fn crypt_blocks_for<W: RoundWord>(
+    width: CellWidth,
+    rounds: usize,
+    dir: Direction,
+    data: &mut [u8],
+    keys: BlockKeys<'_>,
+) {
+    match keys {
+        BlockKeys::Whole { tk_count, tweakeys } => {
+            let constants = RoundConstantMasks::<W>::new;
+            match (width, tk_count) {
+                (CellWidth::Nibble, 1) => crypt_blocks::<W, 4, 1, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Nibble, 2) => crypt_blocks::<W, 4, 2, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Nibble, _) => crypt_blocks::<W, 4, 3, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, 1) => crypt_blocks::<W, 8, 1, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, 2) => crypt_blocks::<W, 8, 2, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, _) => crypt_blocks::<W, 8, 3, _>(rounds, dir, data, tweakeys, &constants),
+            }
+        }
+        BlockKeys::Tk1 { shared, tk1 } => {
+            let masks = |r: usize| shared.round(r);
+            match width {
+                CellWidth::Nibble => crypt_blocks::<W, 4, 1, _>(rounds, dir, data, tk1, &masks),
+                CellWidth::Byte => crypt_blocks::<W, 8, 1, _>(rounds, dir, data, tk1, &masks),
+            }
+        }
+        BlockKeys::Lfsr { shared, start, bits } => {
+            debug_assert!(width == CellWidth::Byte, "16-byte blocks only");
+            debug_assert!(bits == 24 || bits == 64, "24- or 64-bit counters only");
+            crypt_blocks_lfsr::<W>(shared, rounds, dir, data, start, bits);
+        }
+    }
+}
+
+/// Encrypts or decrypts whole blocks in place, block `i` with tweakey bytes
+/// `i·t .. (i+1)·t` of `tweakeys` (`t = Z · block`: its per-block TK arrays)
+/// and `fixed(r)` added in round `r` for all blocks, one batch at a time. A
+/// tail shorter than a batch runs in a zero-padded batch (zero data, zero
+/// tweakeys), so it takes the same time whatever its content; the padding is
+/// wiped, as is every scratch that held tweakey bits.
+#[inline(always)]
+fn crypt_blocks<W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>(
+    rounds: usize,
+    dir: Direction,
+    data: &mut [u8],
+    tweakeys: &[u8],
+    fixed: &impl Fn(usize) -> F,
+) {
+    let batch_blocks = 64 * W::LANES;
+    let block = 2 * BITS;
+    debug_assert_eq!(data.len() / block * Z * block, tweakeys.len());
+    let zero = W::splat(0);
+    let mut scratch: Scratch<W, Z> =
+        Scratch { tks: [[[zero; 8]; 16]; Z], halves: [[zero; 64]; 2], gathered: [0; MAX_BATCH_BYTES] };
+    let mut buf = [0u8; MAX_BATCH_BYTES];
+    let mut padded = false;
+    // As in `bitsliced::batch::crypt_blocks`: whole batches and the padded
+    // tail (whose missing blocks get zero tweakeys, see
+    // `Scratch::load_tweakeys`) share one call of the batch function, so it is
+    // compiled once per keying. The branch is on the public length only.
+    for (chunk, tk) in data.chunks_mut(batch_blocks * block).zip(tweakeys.chunks(batch_blocks * Z * block)) {
+        let n = chunk.len();
+        let whole = n == batch_blocks * block;
+        if !whole {
+            buf[..n].copy_from_slice(chunk);
+            padded = true;
+        }
+        let batch: &mut [u8] = if whole { &mut *chunk } else { &mut buf[..batch_blocks * block] };
+        crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, batch, tk, fixed);
+        if !whole {
+            chunk.copy_from_slice(&buf[..n]);
+        }
+    }
+    if padded {
+        zeroize::Zeroize::zeroize(&mut buf);
+    }
+    scratch.wipe();
+}
