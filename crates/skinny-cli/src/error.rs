@@ -48,7 +48,20 @@ impl fmt::Display for CliError {
     }
 }
 
-impl std::error::Error for CliError {}
+impl std::error::Error for CliError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CliError::Bulk(e) => Some(e),
+            CliError::Output(e) => Some(e),
+            CliError::Sealed(e) => Some(e),
+            CliError::Usage(_)
+            | CliError::Io(_)
+            | CliError::Check(_)
+            | CliError::Gpu(_)
+            | CliError::Interrupted { .. } => None,
+        }
+    }
+}
 
 impl From<skinny_bulk::Error> for CliError {
     fn from(e: skinny_bulk::Error) -> Self {

@@ -1,10 +1,10 @@
 //! Where `encrypt`, `decrypt`, `seal` and `open` read and write.
 //!
-//! The output to a file is written to a temporary file beside it (same
-//! directory, unpredictable name, created exclusively) and renamed over the
+//! The output to a file is an [`AtomicFile`] beside it, renamed over the
 //! target only once everything succeeded, so a failure never leaves a partial or
 //! clobbered output: dropping an uncommitted [`Sink`] removes the temporary file.
 
+use crate::atomic::{AtomicFile, CommitError, NewFileAccess};
 use crate::error::{reason, CliError};
 use std::fs::{File, Metadata};
 use std::io::{self, IsTerminal, Read, Seek, Write};
@@ -104,10 +104,8 @@ enum Target {
     /// Standard output, written as it comes (through a duplicate of its file
     /// descriptor: large writes go straight to it, with no line buffer).
     Stdout(File),
-    /// A temporary file renamed over `target` on commit.
-    /// `guard` is declared after `tmp` so a dropped sink removes the file before
-    /// the signal handler forgets it.
-    Replace { tmp: tempfile::NamedTempFile, target: PathBuf, guard: interrupt::Guard },
+    /// A temporary file renamed over its target on commit.
+    Replace(AtomicFile),
     /// A special file that cannot be replaced (`/dev/null`, a FIFO): written
     /// straight through.
     Special(File),
@@ -169,8 +167,7 @@ impl Sink {
                 // Replace the file a symlink points to, not the link.
                 let tmp = temp_beside(&canonical, &shown.to_string())?;
                 keep_owner_and_mode(&tmp, &meta, &shown.to_string())?;
-                let guard = interrupt::Guard::new(tmp.path());
-                Ok(Self { target: Target::Replace { tmp, target: canonical, guard } })
+                Ok(Self { target: Target::Replace(tmp) })
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 // A symlink to nothing: writing "through" it would create a file
@@ -183,15 +180,13 @@ impl Sink {
                          remove the link or name the file it should point to"
                     )));
                 }
-                let tmp = temp_beside(path, &shown.to_string())?;
-                let guard = interrupt::Guard::new(tmp.path());
-                Ok(Self { target: Target::Replace { tmp, target: path.to_path_buf(), guard } })
+                Ok(Self { target: Target::Replace(temp_beside(path, &shown.to_string())?) })
             }
             Err(e) => Err(CliError::Io(format!("cannot write output {shown}: {}", reason(&e)))),
         }
     }
 
-    /// Flushes, and for a file syncs it and renames it over the target.
+    /// Flushes, and for a file commits it (see [`AtomicFile::commit`]).
     ///
     /// # Errors
     /// A flush, sync or rename error (the temporary file is then removed).
@@ -199,10 +194,13 @@ impl Sink {
         let fail = |e: io::Error| CliError::Io(format!("cannot write output: {}", reason(&e)));
         match self.target {
             Target::Stdout(mut f) | Target::Special(mut f) => f.flush().map_err(fail),
-            Target::Replace { tmp, target, guard: _guard } => {
-                tmp.as_file().sync_all().map_err(fail)?;
-                tmp.persist(&target).map(drop).map_err(|e| {
-                    CliError::Io(format!("cannot write output {}: {}", target.display(), reason(&e.error)))
+            Target::Replace(tmp) => {
+                let target = tmp.target().to_path_buf();
+                tmp.commit().map_err(|e| match e {
+                    CommitError::Sync(e) => fail(e),
+                    CommitError::Rename(e) => {
+                        CliError::Io(format!("cannot write output {}: {}", target.display(), reason(&e)))
+                    }
                 })
             }
         }
@@ -213,14 +211,14 @@ impl Write for Sink {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
         match &mut self.target {
             Target::Stdout(f) | Target::Special(f) => f.write(data),
-            Target::Replace { tmp, .. } => tmp.write(data),
+            Target::Replace(tmp) => tmp.write(data),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.target {
             Target::Stdout(f) | Target::Special(f) => f.flush(),
-            Target::Replace { tmp, .. } => tmp.flush(),
+            Target::Replace(tmp) => tmp.flush(),
         }
     }
 }
@@ -255,7 +253,7 @@ fn check_replaceable(target: &Path, meta: &Metadata, shown: &str, force: bool) -
 /// Gives the temporary file the owner, group and permissions of the file it
 /// will replace. Ownership that cannot be kept is an error, not a silent
 /// change: a file of another user or group would otherwise become ours.
-fn keep_owner_and_mode(tmp: &tempfile::NamedTempFile, old: &Metadata, shown: &str) -> Result<(), CliError> {
+fn keep_owner_and_mode(tmp: &AtomicFile, old: &Metadata, shown: &str) -> Result<(), CliError> {
     let file = tmp.as_file();
     let new = file.metadata().map_err(|e| CliError::Io(format!("cannot write output {shown}: {}", reason(&e))))?;
     let uid = (new.uid() != old.uid()).then_some(old.uid());
@@ -281,73 +279,9 @@ fn same_file() -> CliError {
     CliError::Usage("input and output are the same file; write to another file and rename it".into())
 }
 
-/// An exclusively created temporary file with an unpredictable name in the
-/// directory of `target`.
-fn temp_beside(target: &Path, shown: &str) -> Result<tempfile::NamedTempFile, CliError> {
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    tempfile::Builder::new()
-        .prefix(".skinny-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
+/// The temporary file for `target`, private to its owner until
+/// [`keep_owner_and_mode`] says otherwise.
+fn temp_beside(target: &Path, shown: &str) -> Result<AtomicFile, CliError> {
+    AtomicFile::beside(target, NewFileAccess::OwnerOnly)
         .map_err(|e| CliError::Io(format!("cannot write output {shown}: {}", reason(&e))))
-}
-
-/// Removing the temporary file when a signal stops the command.
-///
-/// SIGINT, SIGTERM and SIGHUP would end the process without running
-/// destructors and leave `.skinny-*.tmp` beside the output. The handler unlinks
-/// the registered path and exits with 128 + the signal, the shell's convention.
-/// It only loads an atomic pointer and calls `unlink` and `_exit`, both
-/// async-signal-safe; the path is prepared (allocated) before registration.
-mod interrupt {
-    use std::ffi::{c_char, c_int, CString};
-    use std::os::unix::ffi::OsStrExt;
-    use std::path::Path;
-    use std::ptr;
-    use std::sync::atomic::{AtomicPtr, Ordering};
-    use std::sync::Once;
-
-    /// The temporary file to remove, or null.
-    static TEMP: AtomicPtr<c_char> = AtomicPtr::new(ptr::null_mut());
-
-    /// Registration of one temporary file; dropping it forgets the file.
-    pub struct Guard(());
-
-    impl Guard {
-        pub fn new(path: &Path) -> Self {
-            install();
-            if let Ok(c) = CString::new(path.as_os_str().as_bytes()) {
-                // Leaked on purpose: the handler may still be reading it when
-                // another thread moves on; one short path per run.
-                TEMP.store(c.into_raw(), Ordering::SeqCst);
-            }
-            Guard(())
-        }
-    }
-
-    impl Drop for Guard {
-        fn drop(&mut self) {
-            TEMP.store(ptr::null_mut(), Ordering::SeqCst);
-        }
-    }
-
-    extern "C" fn on_signal(sig: c_int) {
-        let path = TEMP.swap(ptr::null_mut(), Ordering::SeqCst);
-        // SAFETY: `path` is null or a leaked, never-freed NUL-terminated string;
-        // unlink and _exit are async-signal-safe.
-        unsafe {
-            if !path.is_null() {
-                libc::unlink(path);
-            }
-            libc::_exit(128 + sig);
-        }
-    }
-
-    fn install() {
-        static ONCE: Once = Once::new();
-        ONCE.call_once(|| crate::signals::catch(&[libc::SIGINT, libc::SIGTERM, libc::SIGHUP], on_signal));
-    }
 }

@@ -1,10 +1,10 @@
 //! Where `skinny bench` puts things: the tables on stdout (a failure kept for
-//! the end), the progress bar and notices on stderr, files written all at once,
-//! and the harness's errors in the command line's words.
+//! the end), the progress bar and notices on stderr, and files written all at
+//! once.
 
-use crate::error::{reason, CliError};
+use super::error::BenchCommandError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use skinny_bench::{BenchError, FilesError, Observer, SavedError, Skipped};
+use skinny_bench::{Observer, Skipped};
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
@@ -26,8 +26,8 @@ impl Stdout {
         }
     }
 
-    pub fn result(&mut self) -> Result<(), CliError> {
-        self.failed.take().map_or(Ok(()), |e| Err(CliError::Output(e)))
+    pub fn result(&mut self) -> Result<(), BenchCommandError> {
+        self.failed.take().map_or(Ok(()), |e| Err(BenchCommandError::Output(e)))
     }
 }
 
@@ -81,66 +81,30 @@ pub fn tell_skipped(skipped: &[Skipped]) {
 }
 
 /// Refuses an SVG output path with another extension.
-pub fn check_svg(p: &Path, option: &str) -> Result<(), CliError> {
+pub fn check_svg(p: &Path, option: &'static str) -> Result<(), BenchCommandError> {
     check_output(p)?;
     let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     if ext != "svg" {
-        return Err(CliError::Usage(format!(
-            "{option} writes SVG only (no PNG or other formats); give a path ending in .svg, not '{}'",
-            p.display()
-        )));
+        return Err(BenchCommandError::NotSvg { option, path: p.to_path_buf() });
     }
     Ok(())
 }
 
 /// Refuses, before any timing, an output whose folder does not exist or that is a
 /// folder itself.
-pub fn check_output(p: &Path) -> Result<(), CliError> {
+pub fn check_output(p: &Path) -> Result<(), BenchCommandError> {
     if p.is_dir() {
-        return Err(CliError::Usage(format!("'{}' is a folder, not a file", p.display())));
+        return Err(BenchCommandError::IsFolder { path: p.to_path_buf() });
     }
     let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !parent.is_dir() {
-        return Err(CliError::Usage(format!(
-            "cannot write '{}': folder '{}' does not exist",
-            p.display(),
-            parent.display()
-        )));
+        return Err(BenchCommandError::NoFolder { path: p.to_path_buf(), folder: parent.to_path_buf() });
     }
     Ok(())
 }
 
 /// Writes an output file all at once (see [`crate::atomic`]).
-pub fn write_atomic(p: &Path, bytes: &[u8]) -> Result<(), CliError> {
+pub fn write_atomic(p: &Path, bytes: &[u8]) -> Result<(), BenchCommandError> {
     crate::atomic::write_atomically(p, bytes)
-        .map_err(|e| CliError::Io(format!("cannot write '{}': {}", p.display(), reason(&e))))
-}
-
-/// A measured run's failure: nothing can run here is the user's to change.
-pub fn bench_error(e: BenchError) -> CliError {
-    match e {
-        BenchError::NothingMeasured => CliError::Check(e.to_string()),
-        other => CliError::Usage(other.to_string()),
-    }
-}
-
-/// The file-to-file timing's failure, the option named.
-pub fn files_error(e: FilesError) -> CliError {
-    match e {
-        FilesError::Scratch { what, source } => CliError::Io(format!("bench --files: {what}: {}", reason(&source))),
-        FilesError::Cipher(e) => CliError::Bulk(e),
-        FilesError::Stream(e) => e.into(),
-        FilesError::Output(e) => CliError::Output(e),
-        other => CliError::Usage(other.to_string()),
-    }
-}
-
-/// A saved file that cannot be read back.
-pub fn saved_error(e: SavedError) -> CliError {
-    match e {
-        SavedError::Read { path, source } => {
-            CliError::Io(format!("cannot read '{}': {}", path.display(), reason(&source)))
-        }
-        other => CliError::Usage(other.to_string()),
-    }
+        .map_err(|source| BenchCommandError::Write { path: p.to_path_buf(), source })
 }

@@ -145,41 +145,23 @@ impl From<BackendName> for BackendChoice {
 /// source; the keys, the files and the bulk layer report through their own
 /// errors. Turned into a [`CliError`] (usage, exit 2; or I/O, exit 1) where it
 /// leaves the command.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum CryptError {
     /// `--no-pad` with a mode that never pads.
+    #[error("--no-pad applies only to ecb and cbc ({0} never pads)")]
     NoPadWithoutPadding(Mode),
     /// The cipher refused the key or the round count.
-    Setup(skinny::SetupError),
+    #[error("{0}")]
+    Setup(#[source] skinny::SetupError),
     /// The backend asked for could not be opened.
+    #[error("cannot use backend {choice}: {source}")]
     Backend {
         /// The backend asked for.
         choice: BackendChoice,
         /// Why it could not be opened.
+        #[source]
         source: skinny_bulk::Error,
     },
-}
-
-impl std::fmt::Display for CryptError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CryptError::NoPadWithoutPadding(mode) => {
-                write!(f, "--no-pad applies only to ecb and cbc ({mode} never pads)")
-            }
-            CryptError::Setup(e) => write!(f, "{e}"),
-            CryptError::Backend { choice, source } => write!(f, "cannot use backend {choice}: {source}"),
-        }
-    }
-}
-
-impl std::error::Error for CryptError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            CryptError::NoPadWithoutPadding(_) => None,
-            CryptError::Setup(e) => Some(e),
-            CryptError::Backend { source, .. } => Some(source),
-        }
-    }
 }
 
 impl From<CryptError> for CliError {

@@ -4,14 +4,32 @@ use crate::error::CliError;
 use skinny_bulk::backend::{self, BackendChoice, Options};
 use std::io::{self, Write};
 
+/// What stops `info`: only writing stdout can fail, since what cannot be
+/// found is reported as such. Turned into a [`CliError`] where it leaves the
+/// command.
+#[derive(Debug, thiserror::Error)]
+pub enum InfoError {
+    /// Writing stdout failed (a closed pipe, a full disk).
+    #[error("cannot write output")]
+    Output(#[source] io::Error),
+}
+
+impl From<InfoError> for CliError {
+    fn from(e: InfoError) -> Self {
+        match e {
+            // The top level words a broken pipe and a full disk its own way.
+            InfoError::Output(e) => CliError::Output(e),
+        }
+    }
+}
+
 /// Prints what this machine offers.
 ///
 /// # Errors
-/// Only writing stdout can fail (a closed pipe, a full disk): what cannot be
-/// found is reported as such.
+/// Writing stdout failed (a closed pipe, a full disk).
 pub fn run() -> Result<(), CliError> {
     let mut out = io::stdout().lock();
-    report(&mut out).and_then(|()| out.flush()).map_err(CliError::Output)
+    Ok(report(&mut out).and_then(|()| out.flush()).map_err(InfoError::Output)?)
 }
 
 fn report(out: &mut impl Write) -> io::Result<()> {

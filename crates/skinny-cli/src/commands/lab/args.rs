@@ -2,12 +2,12 @@
 //! the library's types (checked: every refusal is one usage line naming the
 //! option).
 
+use super::error::LabCommandError;
 use crate::args::{gpus_parser, threads_parser, CipherName, PlaceOn, PlacementArgs, Trimmed};
-use crate::error::CliError;
 use clap::{Args, Subcommand};
 use skinny::Variant;
 use skinny_bulk::backend::GpuSelection;
-use skinny_lab::{Boomerang, Common, Differential, Experiment, LabError, Placement, Shard};
+use skinny_lab::{Boomerang, Common, Differential, Experiment, Placement, Shard};
 use std::path::PathBuf;
 
 /// Examples shown under `skinny lab --help`.
@@ -189,21 +189,23 @@ fn parse_count(s: &str) -> Result<u64, String> {
 }
 
 /// A hex value of exactly `len` bytes, or a one-line usage error naming the option.
-fn hex_of(option: &str, s: &str, len: usize, variant: Variant, what: &str) -> Result<Vec<u8>, CliError> {
+fn hex_of(
+    option: &'static str,
+    s: &str,
+    len: usize,
+    variant: Variant,
+    what: &'static str,
+) -> Result<Vec<u8>, LabCommandError> {
     let t = s.trim();
     let t = t.strip_prefix("0x").unwrap_or(t);
-    let v = hex::decode(t).map_err(|_| CliError::Usage(format!("{option}: not hex (0-9, a-f, an even count)")))?;
+    let v = hex::decode(t).map_err(|_| LabCommandError::NotHex { option })?;
     if v.len() != len {
-        return Err(CliError::Usage(format!(
-            "{option} must be {len} bytes ({} hex digits, {what}) for {variant}, got {}",
-            2 * len,
-            crate::error::count(v.len() as u64, "byte")
-        )));
+        return Err(LabCommandError::HexLength { option, len, what, variant, got: v.len() });
     }
     Ok(v)
 }
 
-fn common(a: &CommonArgs) -> Result<(Common, Vec<u8>, Vec<u8>), CliError> {
+fn common(a: &CommonArgs) -> Result<(Common, Vec<u8>, Vec<u8>), LabCommandError> {
     let variant = Variant::from(a.cipher);
     let block = variant.block_bytes();
     let dp = hex_of("--dp", &a.dp, block, variant, "one block")?;
@@ -217,7 +219,7 @@ fn common(a: &CommonArgs) -> Result<(Common, Vec<u8>, Vec<u8>), CliError> {
 }
 
 /// The experiment of `skinny lab differential`, checked.
-pub(super) fn differential(a: &DifferentialArgs) -> Result<Experiment, CliError> {
+pub(super) fn differential(a: &DifferentialArgs) -> Result<Experiment, LabCommandError> {
     let (c, dp, dc) = common(&a.common)?;
     let variant = c.variant;
     let mut exp = Differential::new(c, dp, dc);
@@ -227,12 +229,12 @@ pub(super) fn differential(a: &DifferentialArgs) -> Result<Experiment, CliError>
     if let Some(m) = &a.dc_mask {
         exp.dc_mask = hex_of("--dc-mask", m, variant.block_bytes(), variant, "one block")?;
     }
-    exp.check().map_err(refused)?;
+    exp.check().map_err(LabCommandError::Refused)?;
     Ok(exp.into())
 }
 
 /// The experiment of `skinny lab boomerang`, checked.
-pub(super) fn boomerang(a: &BoomerangArgs) -> Result<Experiment, CliError> {
+pub(super) fn boomerang(a: &BoomerangArgs) -> Result<Experiment, LabCommandError> {
     let (c, dp, dc) = common(&a.common)?;
     let variant = c.variant;
     let mut exp = Boomerang::new(c, dp, dc);
@@ -242,13 +244,8 @@ pub(super) fn boomerang(a: &BoomerangArgs) -> Result<Experiment, CliError> {
     if let Some(dk) = &a.dk2 {
         exp.dk2 = hex_of("--dk2", dk, variant.tweakey_bytes(), variant, "the whole tweakey")?;
     }
-    exp.check().map_err(refused)?;
+    exp.check().map_err(LabCommandError::Refused)?;
     Ok(exp.into())
-}
-
-/// A parameter the library refused (rounds, a length, a shard): the user's to fix.
-fn refused(e: LabError) -> CliError {
-    CliError::Usage(e.to_string())
 }
 
 /// The placement `--backend`, `--threads` and `--gpus` ask for.

@@ -2,7 +2,7 @@
 //! terminal's stderr only), and Ctrl-C or SIGTERM turned into a stop request
 //! so that the partial result is printed, then the signal's exit status.
 
-use crate::error::CliError;
+use super::error::LabCommandError;
 use skinny_lab::{Common, Control, Findings};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
@@ -69,19 +69,13 @@ pub(super) fn watched<T: Send>(bar: Bar, common: &Common, work: impl FnOnce(&Con
 
 /// After the findings of an interrupted run: one line and the conventional
 /// status of a run stopped by Ctrl-C.
-pub(super) fn interrupted(f: &Findings) -> Result<(), CliError> {
+pub(super) fn interrupted(f: &Findings) -> Result<(), LabCommandError> {
     if f.interrupted {
         let signal = match INTERRUPT.load(Ordering::Relaxed) {
             0 => libc::SIGINT,
             s => s,
         };
-        return Err(CliError::Interrupted {
-            message: format!(
-                "interrupted after {} of {} queries: the result above covers those only",
-                f.queries, f.queries_total
-            ),
-            signal,
-        });
+        return Err(LabCommandError::Interrupted { queries: f.queries, total: f.queries_total, signal });
     }
     Ok(())
 }

@@ -1,0 +1,200 @@
+//! What stops `skinny lab`, each with its source, in the words of the options
+//! that asked.
+
+use crate::error::{count, reason, CliError};
+use skinny::Variant;
+use skinny_lab::{GpuFailure, LabError, MergeError, RigError};
+use std::io;
+use std::path::PathBuf;
+
+/// What stops `lab`. Turned into a [`CliError`] where it leaves the command:
+/// what the user gave is a usage error (exit 2), an interrupt ends with the
+/// signal's status, the rest exit 1.
+#[derive(Debug, thiserror::Error)]
+pub enum LabCommandError {
+    /// A difference or mask option that is not hex.
+    #[error("{option}: not hex (0-9, a-f, an even count)")]
+    NotHex {
+        /// The option (`--dp`, `--dk1`, ...).
+        option: &'static str,
+    },
+    /// A difference or mask option of the wrong length.
+    #[error(
+        "{option} must be {len} bytes ({} hex digits, {what}) for {variant}, got {}",
+        2 * len,
+        count(*got as u64, "byte")
+    )]
+    HexLength {
+        /// The option.
+        option: &'static str,
+        /// The bytes it needs.
+        len: usize,
+        /// What those bytes are ("one block", "the whole tweakey").
+        what: &'static str,
+        /// The variant.
+        variant: Variant,
+        /// The bytes given.
+        got: usize,
+    },
+    /// A parameter the library refused (rounds, a length, a shard).
+    #[error("{0}")]
+    Refused(#[source] LabError),
+    /// GPUs asked for from a build without CUDA.
+    #[error("--backend gpu: this skinny was built without CUDA support")]
+    NoCuda,
+    /// A `--gpus` selection that does not fit this machine.
+    #[error("--gpus {gpus}: {source}")]
+    Selection {
+        /// The selection as given.
+        gpus: String,
+        /// Why it does not fit.
+        #[source]
+        source: skinny_exec::GpuSelectionError,
+    },
+    /// The GPUs could not be opened.
+    #[error("--backend gpu: {0}")]
+    GpuOpen(#[source] GpuFailure),
+    /// The hardware could not be had otherwise (worker threads).
+    #[error("{0}")]
+    Rig(#[source] RigError),
+    /// A GPU failed during the run.
+    #[error("GPU: {0}")]
+    GpuRun(#[source] GpuFailure),
+    /// A GPU counted differently from the CPU.
+    #[error("{0}")]
+    Mismatch(#[source] LabError),
+    /// A findings file that cannot be read.
+    #[error("cannot read {}: {}", path.display(), reason(source))]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// A findings file that is not `skinny lab --json`'s.
+    #[error("{}: not a `skinny lab --json` report ({source})", path.display())]
+    NotAReport {
+        /// The file.
+        path: PathBuf,
+        /// Why it does not read as one.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// Findings that are not shards of one experiment.
+    #[error("{}", merge_message(part, first, source))]
+    Merge {
+        /// The file of the part that does not fit (the first file when no
+        /// part is named).
+        part: String,
+        /// The first file, which the others are compared with.
+        first: String,
+        /// What does not fit.
+        #[source]
+        source: MergeError,
+    },
+    /// The findings could not be written as JSON.
+    #[error("cannot write the report: {0}")]
+    Json(#[source] serde_json::Error),
+    /// Writing stdout failed (a closed pipe, a full disk).
+    #[error("cannot write output")]
+    Output(#[source] io::Error),
+    /// Stopped by a signal after printing the partial findings.
+    #[error("interrupted after {queries} of {total} queries: the result above covers those only")]
+    Interrupted {
+        /// The queries counted.
+        queries: u64,
+        /// The queries planned.
+        total: u64,
+        /// The signal, for the exit status 128 + signal.
+        signal: i32,
+    },
+}
+
+/// A merge refused, naming the files rather than the parts' numbers.
+fn merge_message(part: &str, first: &str, e: &MergeError) -> String {
+    match e {
+        MergeError::OtherExperiment { .. } => format!("{part}: a different experiment from {first}"),
+        MergeError::OtherVersion { version, first: first_version, .. } => {
+            format!("{part}: counted by skinny {version:?}, {first} by {first_version:?}: merge reports of one version")
+        }
+        MergeError::Part { source, .. } => format!("{part}: {source}"),
+        MergeError::UnknownExperiment(other) => format!("{first}: unknown experiment {other:?}"),
+        e => e.to_string(),
+    }
+}
+
+impl LabCommandError {
+    /// Hardware that could not be had, in the words of the options that
+    /// asked (`gpus`: `--gpus` as given).
+    pub(super) fn from_rig(gpus: &str, e: RigError) -> Self {
+        match e {
+            RigError::NoCuda => LabCommandError::NoCuda,
+            RigError::Selection(source) => LabCommandError::Selection { gpus: gpus.to_string(), source },
+            RigError::Gpu(e) => LabCommandError::GpuOpen(e),
+            e => LabCommandError::Rig(e),
+        }
+    }
+
+    /// A failed run: the GPU's fault, a GPU that counted wrongly, or
+    /// parameters the library refused.
+    pub(super) fn from_run(e: LabError) -> Self {
+        match e {
+            LabError::GpuMismatch { .. } => LabCommandError::Mismatch(e),
+            LabError::Gpu(e) => LabCommandError::GpuRun(e),
+            e => LabCommandError::Refused(e),
+        }
+    }
+}
+
+impl From<LabCommandError> for CliError {
+    fn from(e: LabCommandError) -> Self {
+        use LabCommandError as L;
+        match e {
+            L::NotHex { .. }
+            | L::HexLength { .. }
+            | L::Refused(_)
+            | L::Selection { .. }
+            | L::NotAReport { .. }
+            | L::Merge { .. } => CliError::Usage(e.to_string()),
+            L::NoCuda | L::GpuOpen(_) | L::GpuRun(_) => CliError::Gpu(e.to_string()),
+            L::Mismatch(_) => CliError::Check(e.to_string()),
+            L::Rig(_) | L::Read { .. } | L::Json(_) => CliError::Io(e.to_string()),
+            // The top level words a broken pipe and a full disk its own way.
+            L::Output(e) => CliError::Output(e),
+            L::Interrupted { signal, .. } => CliError::Interrupted { message: e.to_string(), signal },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lab_errors_keep_their_words_and_exit_codes() {
+        let e = CliError::from(LabCommandError::HexLength {
+            option: "--dp",
+            len: 8,
+            what: "one block",
+            variant: Variant::Skinny64_64,
+            got: 1,
+        });
+        assert_eq!(
+            (e.to_string().as_str(), e.exit_code()),
+            ("--dp must be 8 bytes (16 hex digits, one block) for skinny-64-64, got 1 byte", 2)
+        );
+        let e = CliError::from(LabCommandError::Interrupted { queries: 5, total: 9, signal: libc::SIGTERM });
+        assert_eq!(
+            (e.to_string().as_str(), e.exit_code()),
+            ("interrupted after 5 of 9 queries: the result above covers those only", 128 + libc::SIGTERM)
+        );
+        let source = io::Error::from(io::ErrorKind::NotFound);
+        let e = LabCommandError::Read { path: "f.json".into(), source };
+        assert!(std::error::Error::source(&e).is_some());
+        let e = CliError::from(e);
+        assert_eq!((e.to_string().as_str(), e.exit_code()), ("cannot read f.json: entity not found", 1));
+        let e = CliError::from(LabCommandError::NoCuda);
+        assert_eq!(e.exit_code(), 1);
+    }
+}
