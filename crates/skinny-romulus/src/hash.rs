@@ -37,7 +37,7 @@ impl HashState {
         cipher.encrypt_block(&mut new_l);
         cipher.encrypt_block(&mut new_r);
         for k in 0..BLOCK {
-            self.l[k] = new_l[k] ^ self.l[k];
+            self.l[k] ^= new_l[k];
             self.r[k] = new_r[k] ^ l1[k];
         }
         new_l.zeroize();

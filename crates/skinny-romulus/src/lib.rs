@@ -29,7 +29,7 @@
 //! Romulus-H hash of the AD and ciphertext. Romulus-H is MDPH: Hirose's
 //! double-block-length compression over the 384-bit tweakey.
 //!
-//! The module [`reference`] is the specification written to be read, block by
+//! The module [`reference`](mod@reference) is the specification written to be read, block by
 //! block as its pseudocode goes; the tests check every known answer on it and
 //! on the product code, and random inputs (0 to 4 KiB of message and AD) on
 //! both against each other.

@@ -7,6 +7,7 @@ use super::{blocks, check_lengths, read_block, write_block, Absorber, D_AD, D_MS
 use crate::tbc::{self, Block, Counter, BLOCK};
 use aead::inout::InOutBuf;
 use aead::Error;
+use skinny::hazmat::bitsliced::Direction;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -22,10 +23,10 @@ fn mac(key: &Block, nonce: &Block, ad: &[u8], msg: &[u8]) -> Block {
     // 16, plus 8 for an even AD block count, 4 for an even message block
     // count, 2 for a partial or empty last AD block, 1 for such a message block.
     let mut w = 16;
-    if a % 2 == 0 {
+    if a.is_multiple_of(2) {
         w |= 8;
     }
-    if m % 2 == 0 {
+    if m.is_multiple_of(2) {
         w |= 4;
     }
     if a_last < BLOCK {
@@ -43,17 +44,10 @@ fn mac(key: &Block, nonce: &Block, ad: &[u8], msg: &[u8]) -> Block {
     tag
 }
 
-/// Which way the message goes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Way {
-    Seal,
-    Open,
-}
-
 /// The OFB-like pass: S = the tag; for each block S ← E(S) (counter from 1,
 /// domain 4, TK2 = the nonce), output = input ⊕ G(S), S ⊕= the plaintext block
 /// (the last block's plaintext is not needed: nothing follows it).
-fn crypt(key: &Block, nonce: &Block, tag: &Block, buf: &mut InOutBuf<'_, '_, u8>, way: Way) {
+fn crypt(key: &Block, nonce: &Block, tag: &Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Direction) {
     if buf.is_empty() {
         return;
     }
@@ -68,7 +62,7 @@ fn crypt(key: &Block, nonce: &Block, tag: &Block, buf: &mut InOutBuf<'_, '_, u8>
         tbc::xor_into(&mut out, &input[..len]);
         write_block(buf, i, &out, len);
         if i + 1 < count {
-            tbc::xor_into(&mut s, if way == Way::Seal { &input } else { &out });
+            tbc::xor_into(&mut s, if direction == Direction::Encrypt { &input } else { &out });
         }
         input.zeroize();
         out.zeroize();
@@ -83,7 +77,7 @@ fn crypt(key: &Block, nonce: &Block, tag: &Block, buf: &mut InOutBuf<'_, '_, u8>
 pub(crate) fn seal(key: &Block, nonce: &Block, ad: &[u8], mut buf: InOutBuf<'_, '_, u8>) -> Result<Block, Error> {
     check_lengths(ad.len(), buf.len())?;
     let tag = mac(key, nonce, ad, buf.get_in());
-    crypt(key, nonce, &tag, &mut buf, Way::Seal);
+    crypt(key, nonce, &tag, &mut buf, Direction::Encrypt);
     Ok(tag)
 }
 
@@ -101,7 +95,7 @@ pub(crate) fn open(
     tag: &Block,
 ) -> Result<(), Error> {
     check_lengths(ad.len(), buf.len())?;
-    crypt(key, nonce, tag, &mut buf, Way::Open);
+    crypt(key, nonce, tag, &mut buf, Direction::Decrypt);
     let mut expected = mac(key, nonce, ad, buf.get_out());
     let ok = bool::from(expected.ct_eq(tag));
     expected.zeroize();

@@ -6,6 +6,7 @@ use super::{blocks, check_lengths, read_block, write_block, Absorber, D_AD, D_MS
 use crate::tbc::{self, Block, Counter, BLOCK};
 use aead::inout::InOutBuf;
 use aead::Error;
+use skinny::hazmat::bitsliced::Direction;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -24,24 +25,17 @@ fn absorb_ad(key: &Block, nonce: &Block, ad: &[u8]) -> Block {
     absorber.finish(if last == BLOCK { D_AD_LAST_FULL } else { D_AD_LAST_PARTIAL }, nonce)
 }
 
-/// Which way the message goes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Way {
-    Seal,
-    Open,
-}
-
 /// The message phase from the state `s` after the AD: `buf`'s input to its
 /// output; returns the tag. The state absorbs the plaintext: each block's
 /// output is G(S) ⊕ input, and S ⊕= the plaintext block (padded for the last).
-fn crypt(key: &Block, nonce: &Block, mut s: Block, buf: &mut InOutBuf<'_, '_, u8>, way: Way) -> Block {
+fn crypt(key: &Block, nonce: &Block, mut s: Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Direction) -> Block {
     let (count, last_len) = blocks(buf.len());
     let mut counter = Counter::ONE;
     for i in 0..count {
         let (mut input, len) = read_block(buf, i);
         let mut out = tbc::g(&s);
         tbc::xor_into(&mut out, &input[..len]);
-        let mut plain = if way == Way::Seal { tbc::pad(&input[..len]) } else { tbc::pad(&out[..len]) };
+        let mut plain = if direction == Direction::Encrypt { tbc::pad(&input[..len]) } else { tbc::pad(&out[..len]) };
         tbc::xor_into(&mut s, &plain);
         write_block(buf, i, &out, len);
         counter.step();
@@ -67,7 +61,7 @@ fn crypt(key: &Block, nonce: &Block, mut s: Block, buf: &mut InOutBuf<'_, '_, u8
 pub(crate) fn seal(key: &Block, nonce: &Block, ad: &[u8], mut buf: InOutBuf<'_, '_, u8>) -> Result<Block, Error> {
     check_lengths(ad.len(), buf.len())?;
     let s = absorb_ad(key, nonce, ad);
-    Ok(crypt(key, nonce, s, &mut buf, Way::Seal))
+    Ok(crypt(key, nonce, s, &mut buf, Direction::Encrypt))
 }
 
 /// Decrypts `buf` (input to output) and checks `tag` in constant time; on a
@@ -84,7 +78,7 @@ pub(crate) fn open(
 ) -> Result<(), Error> {
     check_lengths(ad.len(), buf.len())?;
     let s = absorb_ad(key, nonce, ad);
-    let mut expected = crypt(key, nonce, s, &mut buf, Way::Open);
+    let mut expected = crypt(key, nonce, s, &mut buf, Direction::Decrypt);
     let ok = bool::from(expected.ct_eq(tag));
     expected.zeroize();
     if ok {

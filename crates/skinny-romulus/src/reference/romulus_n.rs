@@ -7,10 +7,10 @@ use super::encoding::{
 };
 use super::{tags_equal, Error};
 
-/// The state after the AD: S = 0; each pair (A[2i-1], A[2i]) is S ← ρ(S, A[2i-1]),
-/// then S ← E with counter 2i-1, domain 8, TK2 = A[2i]; the last call, domain 24
-/// or 26 (the last AD block full or not), counter a, TK2 = the nonce, after
-/// ρ(S, A[a]) for odd a or ρ(S, 0^n) for even a. The last block is padded.
+/// The state after the AD: S = 0; each pair `(A[2i-1], A[2i])` is
+/// `S ← ρ(S, A[2i-1])`, then S ← E with counter 2i-1, domain 8, `TK2 = A[2i]`;
+/// the last call, domain 24 or 26 (the last AD block full or not), counter a,
+/// TK2 = the nonce, after `ρ(S, A[a])` for odd a or ρ(S, 0^n) for even a. The last block is padded.
 fn absorb_ad(key: &[u8; 16], nonce: &[u8; 16], ad: &[u8]) -> [u8; BLOCK] {
     let a = block_count(ad);
     let last_domain = if last_block_full(ad) { domain::AD_LAST_FULL } else { domain::AD_LAST_PARTIAL };
@@ -19,7 +19,7 @@ fn absorb_ad(key: &[u8; 16], nonce: &[u8; 16], ad: &[u8]) -> [u8; BLOCK] {
         (s, _) = rho(&s, &pad(block(ad, 2 * i - 1)));
         s = skinny_plus(&tweakey(Counter::at(2 * i - 1), domain::AD, &pad(block(ad, 2 * i)), key), &s);
     }
-    let v = if a % 2 == 0 { [0u8; BLOCK] } else { pad(block(ad, a)) };
+    let v = if a.is_multiple_of(2) { [0u8; BLOCK] } else { pad(block(ad, a)) };
     (s, _) = rho(&s, &v);
     skinny_plus(&tweakey(Counter::at(a), last_domain, nonce, key), &s)
 }
