@@ -1,0 +1,155 @@
+//! Romulus-H: MDPH, Hirose's double-block-length compression function over
+//! SKINNY-128-384+ in a Merkle-Damgård chain, with a 256-bit output, behind
+//! the RustCrypto [`digest`] traits (see `reference::romulus_h` for the
+//! specification's form).
+
+use crate::tbc::{Block, Tweakey, BLOCK};
+use digest::consts::U32;
+use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
+use zeroize::Zeroize;
+
+/// Bytes in one message block of the hash (TK2 ‖ TK3 of its two calls).
+const HASH_BLOCK: usize = 32;
+
+/// The chaining value (L, R) and the bytes of a block not yet complete.
+#[derive(Clone)]
+pub(crate) struct HashState {
+    l: Block,
+    r: Block,
+    buffer: [u8; HASH_BLOCK],
+    /// Bytes in `buffer`, always under 32: a complete block is compressed at
+    /// once, since the padding adds at least one byte, so it is never the last.
+    filled: usize,
+}
+
+impl HashState {
+    pub(crate) fn new() -> Self {
+        Self { l: [0; BLOCK], r: [0; BLOCK], buffer: [0; HASH_BLOCK], filled: 0 }
+    }
+
+    /// CF: with the tweakey R ‖ B, L' = E(L) ⊕ L and R' = E(L ⊕ 1) ⊕ L ⊕ 1 (the
+    /// lowest bit of L's first byte flipped); one key schedule for both calls.
+    fn compress(&mut self, block: &[u8; HASH_BLOCK]) {
+        let cipher = Tweakey::raw(&self.r, block).cipher();
+        let mut l1 = self.l;
+        l1[0] ^= 1;
+        let (mut new_l, mut new_r) = (self.l, l1);
+        cipher.encrypt_block(&mut new_l);
+        cipher.encrypt_block(&mut new_r);
+        for k in 0..BLOCK {
+            self.l[k] ^= new_l[k];
+            self.r[k] = new_r[k] ^ l1[k];
+        }
+        new_l.zeroize();
+        new_r.zeroize();
+        l1.zeroize();
+    }
+
+    pub(crate) fn update(&mut self, mut data: &[u8]) {
+        if self.filled > 0 {
+            let take = data.len().min(HASH_BLOCK - self.filled);
+            self.buffer[self.filled..self.filled + take].copy_from_slice(&data[..take]);
+            self.filled += take;
+            data = &data[take..];
+            if self.filled < HASH_BLOCK {
+                return;
+            }
+            let block = self.buffer;
+            self.compress(&block);
+            self.filled = 0;
+        }
+        let (whole, rest) = data.as_chunks::<HASH_BLOCK>();
+        for block in whole {
+            self.compress(block);
+        }
+        self.buffer[..rest.len()].copy_from_slice(rest);
+        self.filled = rest.len();
+    }
+
+    /// The last block: the buffered bytes, zeros, and a last byte with their
+    /// count; L's first byte XORed with 2 before it. Returns L ‖ R; `self` is
+    /// spent (wiped when dropped).
+    pub(crate) fn finish(mut self) -> [u8; 32] {
+        let mut last = [0u8; HASH_BLOCK];
+        last[..self.filled].copy_from_slice(&self.buffer[..self.filled]);
+        last[HASH_BLOCK - 1] = self.filled as u8;
+        self.l[0] ^= 2;
+        self.compress(&last);
+        last.zeroize();
+        let mut out = [0u8; 32];
+        out[..BLOCK].copy_from_slice(&self.l);
+        out[BLOCK..].copy_from_slice(&self.r);
+        out
+    }
+}
+
+impl Drop for HashState {
+    fn drop(&mut self) {
+        self.l.zeroize();
+        self.r.zeroize();
+        self.buffer.zeroize();
+    }
+}
+
+/// Romulus-H, the 256-bit hash of Romulus v1.3, with the RustCrypto
+/// [`digest`] traits ([`digest::Digest`] through them).
+///
+/// Its state (the chaining value and up to 31 buffered input bytes) is wiped
+/// when the value is dropped, since the input may be secret.
+///
+/// ```
+/// use skinny_romulus::digest::Digest;
+/// use skinny_romulus::RomulusH;
+///
+/// let h = RomulusH::digest(b"");
+/// assert_eq!(h[..4], [0x24, 0x9b, 0x3f, 0x43]); // LWC_HASH_KAT_256 Count = 1
+/// ```
+#[derive(Clone)]
+pub struct RomulusH {
+    state: HashState,
+}
+
+impl Default for RomulusH {
+    fn default() -> Self {
+        Self { state: HashState::new() }
+    }
+}
+
+impl HashMarker for RomulusH {}
+
+impl OutputSizeUser for RomulusH {
+    type OutputSize = U32;
+}
+
+impl Update for RomulusH {
+    fn update(&mut self, data: &[u8]) {
+        self.state.update(data);
+    }
+}
+
+impl FixedOutput for RomulusH {
+    fn finalize_into(self, out: &mut Output<Self>) {
+        out.copy_from_slice(&self.state.finish());
+    }
+}
+
+impl Reset for RomulusH {
+    fn reset(&mut self) {
+        self.state = HashState::new();
+    }
+}
+
+impl FixedOutputReset for RomulusH {
+    fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
+        let state = core::mem::replace(&mut self.state, HashState::new());
+        out.copy_from_slice(&state.finish());
+    }
+}
+
+impl core::fmt::Debug for RomulusH {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("RomulusH { .. }")
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for RomulusH {}

@@ -1,0 +1,140 @@
+//! The three AEAD modes, on in-place or buffer-to-buffer [`InOutBuf`]s, and
+//! what two of them share: the absorption of blocks two per call.
+//!
+//! Every function here branches and indexes on lengths only; the state, the
+//! keys and the data go through XORs, G and SKINNY, all table-free.
+
+use crate::tbc::{self, Block, Counter, BLOCK};
+use aead::inout::InOutBuf;
+use aead::Error;
+use zeroize::Zeroize;
+
+pub(crate) mod m;
+pub(crate) mod n;
+pub(crate) mod t;
+
+/// The domain byte of a pair of AD blocks (Romulus-N and -M).
+pub(crate) const D_AD: u8 = 8;
+/// The domain byte of a message block (Romulus-N, and Romulus-M's encryption).
+pub(crate) const D_MSG: u8 = 4;
+
+/// The most blocks a call may have (AD and message together, each counted with
+/// one block more for its possibly empty last one): the 56-bit counter's period
+/// is 2^56 - 1 and no value may repeat within a message. About 2^60 bytes, out
+/// of reach of real memory; checked so that no input can wrap it.
+const MAX_BLOCKS: u64 = (1 << 56) - 2;
+
+/// Refuses (before anything is written) inputs too long for the counter.
+pub(crate) fn check_lengths(ad_len: usize, msg_len: usize) -> Result<(), Error> {
+    let blocks = |len: usize| u64::try_from(len / BLOCK).unwrap_or(u64::MAX).saturating_add(1);
+    if blocks(ad_len).saturating_add(blocks(msg_len)) > MAX_BLOCKS {
+        return Err(Error);
+    }
+    Ok(())
+}
+
+/// The number of blocks Romulus parses `len` bytes into (the empty string is
+/// one empty block) and the length of the last one (0 to 16).
+pub(crate) fn blocks(len: usize) -> (usize, usize) {
+    let count = len.div_ceil(BLOCK).max(1);
+    (count, len - (count - 1) * BLOCK)
+}
+
+/// The state S of Romulus-N's AD phase and Romulus-M's MAC, absorbing blocks
+/// two at a time: the first of a pair goes through ρ (S ← S ⊕ X), the second is
+/// TK2 of the call S ← E(S) with that pair's domain byte; the counter steps for
+/// every block. The last block must come padded. Wipes itself when dropped.
+pub(crate) struct Absorber<'k> {
+    key: &'k Block,
+    s: Block,
+    counter: Counter,
+    /// Whether the next block is the first of a pair.
+    first: bool,
+}
+
+impl<'k> Absorber<'k> {
+    pub(crate) fn new(key: &'k Block) -> Self {
+        Self { key, s: [0; BLOCK], counter: Counter::ONE, first: true }
+    }
+
+    /// Absorbs one block; `domain` is used if it is the second of its pair.
+    pub(crate) fn push(&mut self, block: &Block, domain: u8) {
+        if self.first {
+            tbc::xor_into(&mut self.s, block);
+        } else {
+            tbc::encrypt(self.counter, domain, block, self.key, &mut self.s);
+        }
+        self.counter.step();
+        self.first = !self.first;
+    }
+
+    /// Absorbs the whole blocks of `data` then its last block padded (an empty
+    /// `data` is one empty block).
+    pub(crate) fn push_all(&mut self, data: &[u8], domain: u8) {
+        let (count, _) = blocks(data.len());
+        let (whole, _) = data.as_chunks::<BLOCK>();
+        for block in &whole[..count - 1] {
+            self.push(block, domain);
+        }
+        let mut last = tbc::pad(&data[(count - 1) * BLOCK..]);
+        self.push(&last, domain);
+        last.zeroize();
+    }
+
+    /// The last call: S ← E(S) with the current counter, `domain` and TK2 =
+    /// the nonce (after ρ(S, 0^n), which changes nothing, when the blocks came
+    /// in whole pairs). Returns S.
+    pub(crate) fn finish(mut self, domain: u8, nonce: &Block) -> Block {
+        let mut s = self.s;
+        tbc::encrypt(self.counter, domain, nonce, self.key, &mut s);
+        self.s.zeroize();
+        s
+    }
+}
+
+impl Drop for Absorber<'_> {
+    fn drop(&mut self) {
+        self.s.zeroize();
+    }
+}
+
+/// Copies block `i` (whole or the short last one) of `buf`'s input into a
+/// zeroed block; returns it and its length.
+pub(crate) fn read_block(buf: &InOutBuf<'_, '_, u8>, i: usize) -> (Block, usize) {
+    let input = buf.get_in();
+    let start = i * BLOCK;
+    let end = (start + BLOCK).min(input.len());
+    let mut b = [0u8; BLOCK];
+    b[..end - start].copy_from_slice(&input[start..end]);
+    (b, end - start)
+}
+
+/// Writes the first `len` bytes of `block` as block `i` of `buf`'s output.
+pub(crate) fn write_block(buf: &mut InOutBuf<'_, '_, u8>, i: usize, block: &Block, len: usize) {
+    buf.get_out()[i * BLOCK..i * BLOCK + len].copy_from_slice(&block[..len]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_past_the_counter_are_refused() {
+        assert!(check_lengths(0, 0).is_ok());
+        assert!(check_lengths(1 << 40, 1 << 40).is_ok());
+        let limit = usize::try_from(MAX_BLOCKS - 2).unwrap_or(usize::MAX) * BLOCK;
+        assert!(check_lengths(0, limit).is_ok());
+        assert!(check_lengths(0, limit + BLOCK).is_err());
+        assert!(check_lengths(limit, BLOCK).is_err());
+        assert!(check_lengths(usize::MAX, usize::MAX).is_err());
+    }
+
+    #[test]
+    fn blocks_count_the_empty_string_as_one_empty_block() {
+        assert_eq!(blocks(0), (1, 0));
+        assert_eq!(blocks(1), (1, 1));
+        assert_eq!(blocks(16), (1, 16));
+        assert_eq!(blocks(17), (2, 1));
+        assert_eq!(blocks(32), (2, 16));
+    }
+}

@@ -1,0 +1,90 @@
+//! Romulus-N: the AD absorbed two blocks per call, then each message block
+//! through ρ and one call, the tag G(S) (see `reference::romulus_n` for the
+//! specification's form).
+
+use super::{blocks, check_lengths, read_block, write_block, Absorber, D_AD, D_MSG};
+use crate::tbc::{self, Block, Counter, BLOCK};
+use aead::inout::InOutBuf;
+use aead::Error;
+use skinny::hazmat::bitsliced::Direction;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// The last AD call's domain, the last AD block full / partial or empty.
+const D_AD_LAST_FULL: u8 = 24;
+const D_AD_LAST_PARTIAL: u8 = 26;
+/// The last message call's domain, the last block full / partial or empty.
+const D_MSG_LAST_FULL: u8 = 20;
+const D_MSG_LAST_PARTIAL: u8 = 21;
+
+/// The state after the AD.
+fn absorb_ad(key: &Block, nonce: &Block, ad: &[u8]) -> Block {
+    let mut absorber = Absorber::new(key);
+    absorber.push_all(ad, D_AD);
+    let (_, last) = blocks(ad.len());
+    absorber.finish(if last == BLOCK { D_AD_LAST_FULL } else { D_AD_LAST_PARTIAL }, nonce)
+}
+
+/// The message phase from the state `s` after the AD: `buf`'s input to its
+/// output; returns the tag. The state absorbs the plaintext: each block's
+/// output is G(S) ⊕ input, and S ⊕= the plaintext block (padded for the last).
+fn crypt(key: &Block, nonce: &Block, mut s: Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Direction) -> Block {
+    let (count, last_len) = blocks(buf.len());
+    let mut counter = Counter::ONE;
+    for i in 0..count {
+        let (mut input, len) = read_block(buf, i);
+        let mut out = tbc::g(&s);
+        tbc::xor_into(&mut out, &input[..len]);
+        let mut plain = if direction == Direction::Encrypt { tbc::pad(&input[..len]) } else { tbc::pad(&out[..len]) };
+        tbc::xor_into(&mut s, &plain);
+        write_block(buf, i, &out, len);
+        counter.step();
+        let domain = match (i + 1 == count, last_len == BLOCK) {
+            (false, _) => D_MSG,
+            (true, true) => D_MSG_LAST_FULL,
+            (true, false) => D_MSG_LAST_PARTIAL,
+        };
+        tbc::encrypt(counter, domain, nonce, key, &mut s);
+        input.zeroize();
+        out.zeroize();
+        plain.zeroize();
+    }
+    let tag = tbc::g(&s);
+    s.zeroize();
+    tag
+}
+
+/// Encrypts `buf` (input to output) and returns the tag.
+///
+/// # Errors
+/// Only for inputs too long for the block counter (nothing written).
+pub(crate) fn seal(key: &Block, nonce: &Block, ad: &[u8], mut buf: InOutBuf<'_, '_, u8>) -> Result<Block, Error> {
+    check_lengths(ad.len(), buf.len())?;
+    let s = absorb_ad(key, nonce, ad);
+    Ok(crypt(key, nonce, s, &mut buf, Direction::Encrypt))
+}
+
+/// Decrypts `buf` (input to output) and checks `tag` in constant time; on a
+/// wrong tag the whole output is overwritten with zeros.
+///
+/// # Errors
+/// A wrong tag, or inputs too long for the block counter (nothing written).
+pub(crate) fn open(
+    key: &Block,
+    nonce: &Block,
+    ad: &[u8],
+    mut buf: InOutBuf<'_, '_, u8>,
+    tag: &Block,
+) -> Result<(), Error> {
+    check_lengths(ad.len(), buf.len())?;
+    let s = absorb_ad(key, nonce, ad);
+    let mut expected = crypt(key, nonce, s, &mut buf, Direction::Decrypt);
+    let ok = bool::from(expected.ct_eq(tag));
+    expected.zeroize();
+    if ok {
+        Ok(())
+    } else {
+        buf.get_out().zeroize();
+        Err(Error)
+    }
+}
