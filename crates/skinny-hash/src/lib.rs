@@ -83,4 +83,4 @@ mod permutation;
 pub mod spec;
 
 pub use hasher::{SkinnyHash, SkinnyTk2Hash, SkinnyTk3Hash};
-pub use member::{Member, UnknownMember, DIGEST_BYTES};
+pub use member::{Member, UnknownMember, DIGEST_BYTES, MAX_STATE_BYTES};

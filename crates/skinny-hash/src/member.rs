@@ -24,8 +24,9 @@ pub const DIGEST_BYTES: usize = 32;
 /// block. SKINNY-tk2-Hash squeezes at a higher rate than it absorbs.
 pub(crate) const SQUEEZE_BYTES: usize = 16;
 
-/// The largest state of the two (SKINNY-tk3-Hash's), in bytes.
-pub(crate) const MAX_STATE_BYTES: usize = 48;
+/// The largest state of the two (SKINNY-tk3-Hash's), in bytes: the size of
+/// the state buffers (a smaller state uses their first bytes).
+pub const MAX_STATE_BYTES: usize = 48;
 
 /// The largest rate of the two (SKINNY-tk3-Hash's), in bytes.
 pub(crate) const MAX_RATE_BYTES: usize = 16;

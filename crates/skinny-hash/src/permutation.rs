@@ -44,7 +44,7 @@ mod tests {
                     *b ^= (i as u8).wrapping_mul(37).wrapping_add(round);
                 }
                 let mut expected = state;
-                spec::f(member, &mut expected[..n]);
+                spec::f(member, &mut expected);
                 permute(member, &mut state);
                 assert_eq!(state, expected, "{member}, step {round}");
             }

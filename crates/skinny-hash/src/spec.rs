@@ -30,29 +30,27 @@ use zeroize::Zeroize;
 /// in a byte (bits in a byte are read from the most significant one).
 const ONE_BIT: u8 = 0x80;
 
-/// F384 or F256: the state (`member.state_bytes()` long) is the tweakey; it
-/// becomes the encryptions of the constant blocks 0, 1 (, 2) under it.
-///
-/// # Panics
-/// If `state` is not `member.state_bytes()` long.
-pub fn f(member: Member, state: &mut [u8]) {
-    assert_eq!(state.len(), member.state_bytes(), "the state of {member}");
-    let rtk = RoundTweakeys::expand(member.variant(), state);
+/// F384 or F256 on the first `member.state_bytes()` bytes of `state` (the
+/// rest is left alone): that part is the tweakey, and becomes the
+/// encryptions of the constant blocks 0, 1 (, 2) under it.
+pub fn f(member: Member, state: &mut [u8; MAX_STATE_BYTES]) {
+    let n = member.state_bytes();
+    let rtk = RoundTweakeys::expand(member.variant(), &state[..n]);
     let mut out = [0u8; MAX_STATE_BYTES];
-    for (i, block) in out[..member.state_bytes()].chunks_exact_mut(16).enumerate() {
+    for (i, block) in out[..n].chunks_exact_mut(16).enumerate() {
         // The i-th constant block: i in the first byte (i < 3), zeros elsewhere.
         block[0] = i as u8;
         spec::encrypt_block(CellWidth::Byte, &rtk, block);
     }
-    state.copy_from_slice(&out[..member.state_bytes()]);
+    state[..n].copy_from_slice(&out[..n]);
     out.zeroize();
 }
 
 /// The `member` digest of `message`.
 pub fn hash(member: Member, message: &[u8]) -> [u8; DIGEST_BYTES] {
-    let (n, r) = (member.state_bytes(), member.rate_bytes());
-    let mut buf = [0u8; MAX_STATE_BYTES];
-    let state = &mut buf[..n];
+    let r = member.rate_bytes();
+    // The state, in the first n bytes.
+    let mut state = [0u8; MAX_STATE_BYTES];
 
     // IV = 0^r ‖ 1 ‖ 0^(c-1).
     state[r] = ONE_BIT;
@@ -69,18 +67,18 @@ pub fn hash(member: Member, message: &[u8]) -> [u8; DIGEST_BYTES] {
         for (s, m) in state[..r].iter_mut().zip(block) {
             *s ^= m;
         }
-        f(member, state);
+        f(member, &mut state);
     }
 
     // Squeezing: 128 bits, F, 128 bits.
     let mut digest = [0u8; DIGEST_BYTES];
     for (i, out) in digest.chunks_exact_mut(SQUEEZE_BYTES).enumerate() {
         if i > 0 {
-            f(member, state);
+            f(member, &mut state);
         }
         out.copy_from_slice(&state[..SQUEEZE_BYTES]);
     }
-    buf.zeroize();
+    state.zeroize();
     last.zeroize();
     digest
 }
