@@ -258,4 +258,126 @@ mod tests {
         let e = load_iv(Variant::Skinny64_64, skinny_bulk::mode::Mode::Ctr, Some("00")).unwrap_err().to_string();
         assert!(e.contains("needs an 8-byte IV") && e.ends_with("got 1 byte"), "{e}");
     }
+
+    /// Every message and exit code of this module, word for word.
+    #[test]
+    fn key_errors_keep_their_words_and_exit_codes() {
+        use skinny_bulk::mode::Mode;
+        let line = |e: CliError| (e.to_string(), e.exit_code());
+        let v = Variant::Skinny64_64;
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, content: &[u8]| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, content).unwrap();
+            p
+        };
+        let cases: Vec<(CliError, String, i32)> = vec![
+            (decode_hex("--key", " ").unwrap_err().into(), "--key is empty; give it in hex".into(), 2),
+            (
+                decode_hex("--iv", "0g").unwrap_err().into(),
+                "--iv is not hex: character 2 is not a hex digit (0-9, a-f)".into(),
+                2,
+            ),
+            (
+                decode_hex("--key", "abc").unwrap_err().into(),
+                "--key has an odd number of hex digits (3); each byte takes two".into(),
+                2,
+            ),
+            (
+                load_key(v, None, None).unwrap_err().into(),
+                "a key is required: --key HEX or --key-file PATH (skinny-64-64 takes 8 bytes, 16 hex digits)".into(),
+                2,
+            ),
+            (
+                load_aead_key(None, None).unwrap_err().into(),
+                "a key is required: --key HEX or --key-file PATH (SKINNY-AEAD takes 16 bytes, 32 hex digits)".into(),
+                2,
+            ),
+            (
+                load_key(v, Some("00"), Some(Path::new("k"))).unwrap_err().into(),
+                "give the key once: --key or --key-file, not both".into(),
+                2,
+            ),
+            (
+                load_key(v, Some("0011"), None).unwrap_err().into(),
+                "skinny-64-64 needs an 8-byte key (the whole tweakey TK1||TK2||TK3, 16 hex digits), got 2 bytes".into(),
+                2,
+            ),
+            (
+                load_aead_key(Some("00"), None).unwrap_err().into(),
+                "SKINNY-AEAD needs a 16-byte key (32 hex digits), got 1 byte".into(),
+                2,
+            ),
+            (
+                load_key(v, None, Some(&dir.path().join("missing"))).unwrap_err().into(),
+                format!("cannot read key file {}: No such file or directory", dir.path().join("missing").display()),
+                1,
+            ),
+            (
+                load_key(v, None, Some(dir.path())).unwrap_err().into(),
+                format!("cannot read key file {}: Is a directory", dir.path().display()),
+                1,
+            ),
+        ];
+        let big = file("big", &[0u8; 4097]);
+        let odd = file("odd", b"012");
+        let short = file("short", b"0011");
+        let raw = file("raw", &[0u8; 9]);
+        let more: Vec<(CliError, String, i32)> = vec![
+            (
+                load_key(v, None, Some(&big)).unwrap_err().into(),
+                format!(
+                    "key file {} must hold the skinny-64-64 key: 8 raw bytes or 16 hex digits \
+                     (it is larger than 4096 bytes)",
+                    big.display()
+                ),
+                2,
+            ),
+            (
+                load_key(v, None, Some(&odd)).unwrap_err().into(),
+                format!(
+                    "key file {} must hold the skinny-64-64 key: 8 raw bytes or 16 hex digits \
+                     (it holds an odd number of hex digits, 3)",
+                    odd.display()
+                ),
+                2,
+            ),
+            (
+                load_aead_key(None, Some(&short)).unwrap_err().into(),
+                format!(
+                    "key file {} holds 2 bytes of hex, needs 16 (SKINNY-AEAD takes 16 raw bytes or 32 hex digits)",
+                    short.display()
+                ),
+                2,
+            ),
+            (
+                load_key(v, None, Some(&raw)).unwrap_err().into(),
+                format!(
+                    "key file {} must hold the skinny-64-64 key: 8 raw bytes or 16 hex digits \
+                     (it holds 9 bytes that are not all hex)",
+                    raw.display()
+                ),
+                2,
+            ),
+            (load_iv(v, Mode::Ecb, Some("00")).unwrap_err().into(), "ECB mode takes no IV; remove --iv".into(), 2),
+            (
+                load_iv(v, Mode::Cbc, None).unwrap_err().into(),
+                "cbc mode needs an IV: --iv HEX, one 8-byte block (16 hex digits)".into(),
+                2,
+            ),
+            (
+                load_iv(Variant::Skinny128_256, Mode::Ctr, Some("0011")).unwrap_err().into(),
+                "skinny-128-256 needs a 16-byte IV (one block, 32 hex digits), got 2 bytes".into(),
+                2,
+            ),
+            (
+                load_iv(v, Mode::Ctr, Some("x")).unwrap_err().into(),
+                "--iv is not hex: character 1 is not a hex digit (0-9, a-f)".into(),
+                2,
+            ),
+        ];
+        for (e, want, code) in cases.into_iter().chain(more) {
+            assert_eq!(line(e), (want, code));
+        }
+    }
 }
