@@ -148,8 +148,12 @@ pub fn reason(e: &std::io::Error) -> String {
 /// Stdout was closed when the process started (`>&-`): what it should carry
 /// would silently vanish.
 pub fn stdout_closed() -> CliError {
-    CliError::Io("cannot write output: stdout is closed (use -o FILE, a pipe, or >/dev/null to discard it)".into())
+    CliError::Io(STDOUT_CLOSED.into())
 }
+
+/// The words of [`stdout_closed`], shared with the output's own error.
+pub const STDOUT_CLOSED: &str =
+    "cannot write output: stdout is closed (use -o FILE, a pipe, or >/dev/null to discard it)";
 
 /// `n UNIT` or `n UNITs`: "1 byte", "2 bytes".
 pub fn count(n: u64, unit: &str) -> String {

@@ -4,8 +4,10 @@
 //! target only once everything succeeded, so a failure never leaves a partial or
 //! clobbered output: dropping an uncommitted [`Sink`] removes the temporary file.
 
+mod error;
+
 use crate::atomic::{AtomicFile, CommitError, NewFileAccess};
-use crate::error::{reason, CliError};
+pub use error::FileError;
 use std::fs::{File, Metadata};
 use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::os::fd::AsFd;
@@ -60,7 +62,7 @@ impl Source {
     ///
     /// # Errors
     /// A missing, unreadable or directory input.
-    pub fn open(path: Option<&Path>) -> Result<Self, CliError> {
+    pub fn open(path: Option<&Path>) -> Result<Self, FileError> {
         if is_std(path) {
             let stdin = io::stdin();
             let meta = std_stream_meta(stdin.as_fd());
@@ -72,12 +74,11 @@ impl Source {
             return Ok(Self { reader: Box::new(stdin), len, id: regular.map(FileId::of), canonical: None });
         }
         let path = path.unwrap_or(Path::new("-"));
-        let shown = path.display();
-        let cannot = |e: io::Error| CliError::Io(format!("cannot read input {shown}: {}", reason(&e)));
+        let cannot = |source| FileError::InputUnreadable { path: path.to_path_buf(), source };
         let file = File::open(path).map_err(cannot)?;
         let meta = file.metadata().map_err(cannot)?;
         if meta.is_dir() {
-            return Err(CliError::Io(format!("cannot read input {shown}: it is a directory")));
+            return Err(FileError::InputIsDirectory { path: path.to_path_buf() });
         }
         Ok(Self {
             reader: Box::new(file),
@@ -122,51 +123,43 @@ impl Sink {
     /// # Errors
     /// The output is the input, stdout is a terminal and `force` is off, or the
     /// output cannot be created (no such directory, no permission).
-    pub fn open(path: Option<&Path>, source: &Source, force: bool) -> Result<Self, CliError> {
+    pub fn open(path: Option<&Path>, source: &Source, force: bool) -> Result<Self, FileError> {
         if is_std(path) {
             if crate::closed_stdout::stdout_was_closed() {
-                return Err(crate::error::stdout_closed());
+                return Err(FileError::StdoutClosed);
             }
             let stdout = io::stdout();
             if stdout.is_terminal() && !force {
-                return Err(CliError::Usage(
-                    "refusing to write binary output to a terminal; use -o FILE, a pipe, or --force".into(),
-                ));
+                return Err(FileError::Terminal);
             }
             let meta = std_stream_meta(stdout.as_fd());
             if let (Some(m), Some(id)) = (meta.filter(Metadata::is_file), source.id) {
                 if FileId::of(&m) == id {
-                    return Err(same_file());
+                    return Err(FileError::SameFile);
                 }
             }
-            let fd = stdout
-                .as_fd()
-                .try_clone_to_owned()
-                .map_err(|e| CliError::Io(format!("cannot write output: {}", reason(&e))))?;
+            let fd = stdout.as_fd().try_clone_to_owned().map_err(FileError::Stdout)?;
             return Ok(Self { target: Target::Stdout(File::from(fd)) });
         }
         let path = path.unwrap_or(Path::new("-"));
-        let shown = path.display();
+        let unwritable = |source| FileError::OutputUnwritable { path: path.to_path_buf(), source };
         match std::fs::metadata(path) {
             Ok(meta) => {
                 let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
                 if Some(FileId::of(&meta)) == source.id || source.canonical.as_deref() == Some(canonical.as_path()) {
-                    return Err(same_file());
+                    return Err(FileError::SameFile);
                 }
                 if meta.is_dir() {
-                    return Err(CliError::Io(format!("cannot write output {shown}: it is a directory")));
+                    return Err(FileError::OutputIsDirectory { path: path.to_path_buf() });
                 }
                 if !meta.is_file() {
-                    let file = std::fs::OpenOptions::new()
-                        .write(true)
-                        .open(path)
-                        .map_err(|e| CliError::Io(format!("cannot write output {shown}: {}", reason(&e))))?;
+                    let file = std::fs::OpenOptions::new().write(true).open(path).map_err(unwritable)?;
                     return Ok(Self { target: Target::Special(file) });
                 }
-                check_replaceable(&canonical, &meta, &shown.to_string(), force)?;
+                check_replaceable(&canonical, &meta, path, force)?;
                 // Replace the file a symlink points to, not the link.
-                let tmp = temp_beside(&canonical, &shown.to_string())?;
-                keep_owner_and_mode(&tmp, &meta, &shown.to_string())?;
+                let tmp = temp_beside(&canonical, path)?;
+                keep_owner_and_mode(&tmp, &meta, path)?;
                 Ok(Self { target: Target::Replace(tmp) })
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -175,14 +168,11 @@ impl Sink {
                 // replacing the link would break what it was for. Neither is
                 // clearly meant, so the user decides.
                 if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-                    return Err(CliError::Io(format!(
-                        "cannot write output {shown}: it is a symbolic link to a missing file; \
-                         remove the link or name the file it should point to"
-                    )));
+                    return Err(FileError::DanglingSymlink { path: path.to_path_buf() });
                 }
-                Ok(Self { target: Target::Replace(temp_beside(path, &shown.to_string())?) })
+                Ok(Self { target: Target::Replace(temp_beside(path, path)?) })
             }
-            Err(e) => Err(CliError::Io(format!("cannot write output {shown}: {}", reason(&e)))),
+            Err(e) => Err(unwritable(e)),
         }
     }
 
@@ -190,17 +180,14 @@ impl Sink {
     ///
     /// # Errors
     /// A flush, sync or rename error (the temporary file is then removed).
-    pub fn commit(self) -> Result<(), CliError> {
-        let fail = |e: io::Error| CliError::Io(format!("cannot write output: {}", reason(&e)));
+    pub fn commit(self) -> Result<(), FileError> {
         match self.target {
-            Target::Stdout(mut f) | Target::Special(mut f) => f.flush().map_err(fail),
+            Target::Stdout(mut f) | Target::Special(mut f) => f.flush().map_err(FileError::Flush),
             Target::Replace(tmp) => {
-                let target = tmp.target().to_path_buf();
+                let path = tmp.target().to_path_buf();
                 tmp.commit().map_err(|e| match e {
-                    CommitError::Sync(e) => fail(e),
-                    CommitError::Rename(e) => {
-                        CliError::Io(format!("cannot write output {}: {}", target.display(), reason(&e)))
-                    }
+                    CommitError::Sync(e) => FileError::Flush(e),
+                    CommitError::Rename(source) => FileError::Rename { path, source },
                 })
             }
         }
@@ -227,25 +214,14 @@ impl Write for Sink {
 /// (as `cp` would refuse: a read-only file is a statement), or one with other
 /// hard links unless `force` (they would keep the old content: the rename gives
 /// only this name the new file).
-fn check_replaceable(target: &Path, meta: &Metadata, shown: &str, force: bool) -> Result<(), CliError> {
+fn check_replaceable(target: &Path, meta: &Metadata, shown: &Path, force: bool) -> Result<(), FileError> {
     // Opening for writing without truncating asks the kernel the real question
     // (mode bits, ACLs, read-only mounts, root's override) and changes nothing.
-    if let Err(e) = std::fs::OpenOptions::new().write(true).open(target) {
-        let why = if e.kind() == io::ErrorKind::PermissionDenied {
-            "you may not write it (it is read-only to you)".to_string()
-        } else {
-            reason(&e)
-        };
-        return Err(CliError::Io(format!("refusing to replace output {shown}: {why}")));
+    if let Err(source) = std::fs::OpenOptions::new().write(true).open(target) {
+        return Err(FileError::NotWritable { path: shown.to_path_buf(), source });
     }
     if meta.nlink() > 1 && !force {
-        let others = meta.nlink() - 1;
-        return Err(CliError::Io(format!(
-            "refusing to replace output {shown}: it has {} (hard {}) that would keep the old content; \
-             use --force to replace this name only",
-            crate::error::count(others, "other name"),
-            if others == 1 { "link" } else { "links" }
-        )));
+        return Err(FileError::HardLinks { path: shown.to_path_buf(), others: meta.nlink() - 1 });
     }
     Ok(())
 }
@@ -253,20 +229,17 @@ fn check_replaceable(target: &Path, meta: &Metadata, shown: &str, force: bool) -
 /// Gives the temporary file the owner, group and permissions of the file it
 /// will replace. Ownership that cannot be kept is an error, not a silent
 /// change: a file of another user or group would otherwise become ours.
-fn keep_owner_and_mode(tmp: &AtomicFile, old: &Metadata, shown: &str) -> Result<(), CliError> {
+fn keep_owner_and_mode(tmp: &AtomicFile, old: &Metadata, shown: &Path) -> Result<(), FileError> {
     let file = tmp.as_file();
-    let new = file.metadata().map_err(|e| CliError::Io(format!("cannot write output {shown}: {}", reason(&e))))?;
+    let new = file.metadata().map_err(|source| FileError::TempFile { path: shown.to_path_buf(), source })?;
     let uid = (new.uid() != old.uid()).then_some(old.uid());
     let gid = (new.gid() != old.gid()).then_some(old.gid());
     if uid.is_some() || gid.is_some() {
-        std::os::unix::fs::fchown(file, uid, gid).map_err(|e| {
-            CliError::Io(format!(
-                "refusing to replace output {shown}: it belongs to user {} and group {}, and the new file \
-                 cannot keep that ({}); write elsewhere, or as its owner",
-                old.uid(),
-                old.gid(),
-                reason(&e)
-            ))
+        std::os::unix::fs::fchown(file, uid, gid).map_err(|source| FileError::Owner {
+            path: shown.to_path_buf(),
+            uid: old.uid(),
+            gid: old.gid(),
+            source,
         })?;
     }
     // After the chown, which may clear set-user-ID and set-group-ID bits. A mode
@@ -275,13 +248,91 @@ fn keep_owner_and_mode(tmp: &AtomicFile, old: &Metadata, shown: &str) -> Result<
     Ok(())
 }
 
-fn same_file() -> CliError {
-    CliError::Usage("input and output are the same file; write to another file and rename it".into())
-}
-
 /// The temporary file for `target`, private to its owner until
 /// [`keep_owner_and_mode`] says otherwise.
-fn temp_beside(target: &Path, shown: &str) -> Result<AtomicFile, CliError> {
+fn temp_beside(target: &Path, shown: &Path) -> Result<AtomicFile, FileError> {
     AtomicFile::beside(target, NewFileAccess::OwnerOnly)
-        .map_err(|e| CliError::Io(format!("cannot write output {shown}: {}", reason(&e))))
+        .map_err(|source| FileError::TempFile { path: shown.to_path_buf(), source })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::CliError;
+
+    fn line(e: impl Into<CliError>) -> (String, i32) {
+        let e = e.into();
+        (e.to_string(), e.exit_code())
+    }
+
+    /// The messages and exit codes that files on disk can bring about, word
+    /// for word.
+    #[test]
+    fn file_errors_keep_their_words_and_exit_codes() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        let input = at("in");
+        std::fs::write(&input, b"data").unwrap();
+        let source = Source::open(Some(&input)).unwrap();
+
+        let missing = at("missing");
+        let e = Source::open(Some(&missing)).err().unwrap();
+        assert_eq!(line(e), (format!("cannot read input {}: No such file or directory", missing.display()), 1));
+        let e = Source::open(Some(dir.path())).err().unwrap();
+        assert_eq!(line(e), (format!("cannot read input {}: it is a directory", dir.path().display()), 1));
+
+        let e = Sink::open(Some(dir.path()), &source, false).err().unwrap();
+        assert_eq!(line(e), (format!("cannot write output {}: it is a directory", dir.path().display()), 1));
+        let same = ("input and output are the same file; write to another file and rename it".to_string(), 2);
+        assert_eq!(line(Sink::open(Some(&input), &source, true).err().unwrap()), same);
+        let link = at("link");
+        std::os::unix::fs::symlink(&input, &link).unwrap();
+        assert_eq!(line(Sink::open(Some(&link), &source, true).err().unwrap()), same);
+
+        let dangling = at("dangling");
+        std::os::unix::fs::symlink(at("nowhere"), &dangling).unwrap();
+        let e = Sink::open(Some(&dangling), &source, false).err().unwrap();
+        let want = format!(
+            "cannot write output {}: it is a symbolic link to a missing file; remove the link or name the file it \
+             should point to",
+            dangling.display()
+        );
+        assert_eq!(line(e), (want, 1));
+
+        let no_dir = at("no/out");
+        let e = Sink::open(Some(&no_dir), &source, false).err().unwrap();
+        assert_eq!(line(e), (format!("cannot write output {}: No such file or directory", no_dir.display()), 1));
+        let under_file = input.join("out");
+        let e = Sink::open(Some(&under_file), &source, false).err().unwrap();
+        assert_eq!(line(e), (format!("cannot write output {}: Not a directory", under_file.display()), 1));
+
+        let out = at("out");
+        std::fs::write(&out, b"old").unwrap();
+        std::fs::hard_link(&out, at("out2")).unwrap();
+        let e = Sink::open(Some(&out), &source, false).err().unwrap();
+        let want = format!(
+            "refusing to replace output {}: it has 1 other name (hard link) that would keep the old content; use \
+             --force to replace this name only",
+            out.display()
+        );
+        assert_eq!(line(e), (want, 1));
+        std::fs::hard_link(&out, at("out3")).unwrap();
+        let e = Sink::open(Some(&out), &source, false).err().unwrap();
+        assert!(line(e).0.contains("it has 2 other names (hard links) that"));
+        assert!(Sink::open(Some(&out), &source, true).is_ok());
+
+        // Root may write anything, so the refusal is seen only by other users.
+        let root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+        if !root {
+            let read_only = at("ro");
+            std::fs::write(&read_only, b"old").unwrap();
+            std::fs::set_permissions(&read_only, std::os::unix::fs::PermissionsExt::from_mode(0o444)).unwrap();
+            let e = Sink::open(Some(&read_only), &source, false).err().unwrap();
+            let want = format!(
+                "refusing to replace output {}: you may not write it (it is read-only to you)",
+                read_only.display()
+            );
+            assert_eq!(line(e), (want, 1));
+        }
+    }
 }

@@ -1,9 +1,11 @@
 //! Keys and IVs from the command line: hex strings and key files.
 //!
-//! Key bytes live only in [`Zeroizing`] buffers, and no error message ever
-//! quotes them: messages name positions and lengths, never characters.
+//! Key bytes live only in [`Zeroizing`] buffers, and no error ever holds them:
+//! a [`KeyError`] names positions and lengths, never characters.
 
-use crate::error::CliError;
+mod error;
+
+pub use error::{KeyError, KeyKind};
 use skinny::Variant;
 use std::io::Read;
 use std::path::Path;
@@ -13,27 +15,24 @@ use zeroize::Zeroizing;
 /// tweakey is 48 bytes, 96 hex digits, so anything this big is the wrong file.
 const KEY_FILE_MAX_BYTES: u64 = 4096;
 
-/// Decodes `text` (surrounding whitespace ignored) as hex. `what` names the
+/// Decodes `text` (surrounding whitespace ignored) as hex. `option` names the
 /// argument in messages (`--key`, `--iv`).
 ///
 /// # Errors
 /// Empty, a non-hex character (its position is given, not the character), or an
 /// odd number of digits.
-pub fn decode_hex(what: &str, text: &str) -> Result<Zeroizing<Vec<u8>>, CliError> {
+pub fn decode_hex(option: &'static str, text: &str) -> Result<Zeroizing<Vec<u8>>, KeyError> {
     let digits = text.trim();
     if digits.is_empty() {
-        return Err(CliError::Usage(format!("{what} is empty; give it in hex")));
+        return Err(KeyError::EmptyHex { option });
     }
     if let Some(pos) = digits.bytes().position(|b| !b.is_ascii_hexdigit()) {
-        return Err(CliError::Usage(format!("{what} is not hex: character {} is not a hex digit (0-9, a-f)", pos + 1)));
+        return Err(KeyError::NotHex { option, position: pos + 1 });
     }
     if !digits.len().is_multiple_of(2) {
-        return Err(CliError::Usage(format!(
-            "{what} has an odd number of hex digits ({}); each byte takes two",
-            digits.len()
-        )));
+        return Err(KeyError::OddHex { option, digits: digits.len() });
     }
-    let bytes = hex::decode(digits).map_err(|_| CliError::Usage(format!("{what} is not valid hex")))?;
+    let bytes = hex::decode(digits).map_err(|_| KeyError::BadHex { option })?;
     Ok(Zeroizing::new(bytes))
 }
 
@@ -42,10 +41,8 @@ pub fn decode_hex(what: &str, text: &str) -> Result<Zeroizing<Vec<u8>>, CliError
 ///
 /// # Errors
 /// Neither or both given, bad hex, an unreadable file, or the wrong length.
-pub fn load_key(variant: Variant, key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    let want = variant.tweakey_bytes();
-    let name = variant.to_string();
-    load_key_of(&KeyKind { name: &name, len: want, what: "the whole tweakey TK1||TK2||TK3, " }, key, key_file)
+pub fn load_key(variant: Variant, key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<Vec<u8>>, KeyError> {
+    load_key_of(KeyKind::Tweakey(variant), key, key_file)
 }
 
 /// The 16-byte SKINNY-AEAD key of `seal` and `open`, from `--key HEX` or
@@ -53,51 +50,25 @@ pub fn load_key(variant: Variant, key: Option<&str>, key_file: Option<&Path>) ->
 ///
 /// # Errors
 /// Neither or both given, bad hex, an unreadable file, or not 16 bytes.
-pub fn load_aead_key(key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<[u8; 16]>, CliError> {
-    let bytes = load_key_of(&KeyKind { name: "SKINNY-AEAD", len: 16, what: "" }, key, key_file)?;
+pub fn load_aead_key(key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<[u8; 16]>, KeyError> {
+    let bytes = load_key_of(KeyKind::Aead, key, key_file)?;
     let mut out = Zeroizing::new([0u8; 16]);
     out.copy_from_slice(&bytes);
     Ok(out)
 }
 
-/// What a key is for, in messages: `name` needs `len` bytes; `what` is said
-/// before the hex length.
-struct KeyKind<'a> {
-    name: &'a str,
-    len: usize,
-    what: &'a str,
-}
-
-fn load_key_of(kind: &KeyKind<'_>, key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    let (name, want) = (kind.name, kind.len);
+fn load_key_of(kind: KeyKind, key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<Vec<u8>>, KeyError> {
     match (key, key_file) {
-        (None, None) => Err(CliError::Usage(format!(
-            "a key is required: --key HEX or --key-file PATH ({name} takes {want} bytes, {} hex digits)",
-            2 * want
-        ))),
-        (Some(_), Some(_)) => Err(CliError::Usage("give the key once: --key or --key-file, not both".into())),
+        (None, None) => Err(KeyError::Missing { kind }),
+        (Some(_), Some(_)) => Err(KeyError::Twice),
         (Some(hex), None) => {
             let bytes = decode_hex("--key", hex)?;
-            check_key_length(kind, bytes.len())?;
+            if bytes.len() != kind.bytes() {
+                return Err(KeyError::Length { kind, got: bytes.len() });
+            }
             Ok(bytes)
         }
         (None, Some(path)) => read_key_file(kind, path),
-    }
-}
-
-fn check_key_length(kind: &KeyKind<'_>, got: usize) -> Result<(), CliError> {
-    let want = kind.len;
-    if got == want {
-        Ok(())
-    } else {
-        Err(CliError::Usage(format!(
-            "{} needs {} key ({}{} hex digits), got {}",
-            kind.name,
-            crate::error::an(want, "byte"),
-            kind.what,
-            2 * want,
-            crate::error::count(got as u64, "byte")
-        )))
     }
 }
 
@@ -109,49 +80,33 @@ fn check_key_length(kind: &KeyKind<'_>, got: usize) -> Result<(), CliError> {
 /// hex digits is therefore read as hex and refused for its length: raw keys
 /// from a random source are all-hex with negligible probability, while a hex
 /// key of the wrong length taken as raw bytes would silently be another key.
-/// Messages give lengths, never content.
-fn read_key_file(kind: &KeyKind<'_>, path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    let (variant, want) = (kind.name, kind.len);
-    let shown = path.display();
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError::Io(format!("cannot read key file {shown}: {}", crate::error::reason(&e))))?;
+/// Errors give lengths, never content.
+fn read_key_file(kind: KeyKind, path: &Path) -> Result<Zeroizing<Vec<u8>>, KeyError> {
+    let want = kind.bytes();
+    let unreadable = |source| KeyError::Unreadable { path: path.to_path_buf(), source };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
     let mut content = Zeroizing::new(Vec::with_capacity(2 * want + 2));
-    file.take(KEY_FILE_MAX_BYTES + 1)
-        .read_to_end(&mut content)
-        .map_err(|e| CliError::Io(format!("cannot read key file {shown}: {}", crate::error::reason(&e))))?;
-    let expected =
-        || format!("key file {shown} must hold the {variant} key: {want} raw bytes or {} hex digits", 2 * want);
+    file.take(KEY_FILE_MAX_BYTES + 1).read_to_end(&mut content).map_err(unreadable)?;
+    let path = path.to_path_buf();
     if content.len() as u64 > KEY_FILE_MAX_BYTES {
-        return Err(CliError::Usage(format!("{} (it is larger than {KEY_FILE_MAX_BYTES} bytes)", expected())));
+        return Err(KeyError::FileTooLarge { path, kind, max: KEY_FILE_MAX_BYTES });
     }
     let digits: Zeroizing<Vec<u8>> =
         Zeroizing::new(content.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect());
     if !digits.is_empty() && digits.iter().all(u8::is_ascii_hexdigit) {
         if !digits.len().is_multiple_of(2) {
-            return Err(CliError::Usage(format!(
-                "{} (it holds an odd number of hex digits, {})",
-                expected(),
-                digits.len()
-            )));
+            return Err(KeyError::FileOddHex { path, kind, digits: digits.len() });
         }
         if digits.len() != 2 * want {
-            return Err(CliError::Usage(format!(
-                "key file {shown} holds {} of hex, needs {want} ({variant} takes {want} raw bytes or {} hex digits)",
-                crate::error::count(digits.len() as u64 / 2, "byte"),
-                2 * want
-            )));
+            return Err(KeyError::FileHexLength { path, kind, got: digits.len() / 2 });
         }
-        let bytes = hex::decode(&*digits).map_err(|_| CliError::Usage(expected()))?;
+        let bytes = hex::decode(&*digits).map_err(|_| KeyError::FileBadHex { path, kind })?;
         return Ok(Zeroizing::new(bytes));
     }
     if content.len() == want {
         return Ok(content);
     }
-    Err(CliError::Usage(format!(
-        "{} (it holds {} that are not all hex)",
-        expected(),
-        crate::error::count(content.len() as u64, "byte")
-    )))
+    Err(KeyError::FileRawLength { path, kind, got: content.len() })
 }
 
 /// The IV from `--iv HEX`, checked against the mode (ECB takes none, the others
@@ -159,24 +114,15 @@ fn read_key_file(kind: &KeyKind<'_>, path: &Path) -> Result<Zeroizing<Vec<u8>>, 
 ///
 /// # Errors
 /// Missing where needed, given to ECB, bad hex, or not one block.
-pub fn load_iv(variant: Variant, mode: skinny_bulk::mode::Mode, iv: Option<&str>) -> Result<Option<Vec<u8>>, CliError> {
-    let block = variant.block_bytes();
+pub fn load_iv(variant: Variant, mode: skinny_bulk::mode::Mode, iv: Option<&str>) -> Result<Option<Vec<u8>>, KeyError> {
     match (mode.needs_iv(), iv) {
         (false, None) => Ok(None),
-        (false, Some(_)) => Err(CliError::Usage("ECB mode takes no IV; remove --iv".into())),
-        (true, None) => Err(CliError::Usage(format!(
-            "{mode} mode needs an IV: --iv HEX, one {block}-byte block ({} hex digits)",
-            2 * block
-        ))),
+        (false, Some(_)) => Err(KeyError::IvNotAllowed),
+        (true, None) => Err(KeyError::IvRequired { mode, variant }),
         (true, Some(text)) => {
             let bytes = decode_hex("--iv", text)?;
-            if bytes.len() != block {
-                return Err(CliError::Usage(format!(
-                    "{variant} needs {} IV (one block, {} hex digits), got {}",
-                    crate::error::an(block, "byte"),
-                    2 * block,
-                    crate::error::count(bytes.len() as u64, "byte")
-                )));
+            if bytes.len() != variant.block_bytes() {
+                return Err(KeyError::IvLength { variant, got: bytes.len() });
             }
             Ok(Some(bytes.to_vec()))
         }
@@ -186,6 +132,7 @@ pub fn load_iv(variant: Variant, mode: skinny_bulk::mode::Mode, iv: Option<&str>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::CliError;
     use std::io::Write;
 
     #[test]
@@ -257,5 +204,127 @@ mod tests {
         assert!(!e.contains("1 bytes"), "{e}");
         let e = load_iv(Variant::Skinny64_64, skinny_bulk::mode::Mode::Ctr, Some("00")).unwrap_err().to_string();
         assert!(e.contains("needs an 8-byte IV") && e.ends_with("got 1 byte"), "{e}");
+    }
+
+    /// Every message and exit code of this module, word for word.
+    #[test]
+    fn key_errors_keep_their_words_and_exit_codes() {
+        use skinny_bulk::mode::Mode;
+        let line = |e: CliError| (e.to_string(), e.exit_code());
+        let v = Variant::Skinny64_64;
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, content: &[u8]| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, content).unwrap();
+            p
+        };
+        let cases: Vec<(CliError, String, i32)> = vec![
+            (decode_hex("--key", " ").unwrap_err().into(), "--key is empty; give it in hex".into(), 2),
+            (
+                decode_hex("--iv", "0g").unwrap_err().into(),
+                "--iv is not hex: character 2 is not a hex digit (0-9, a-f)".into(),
+                2,
+            ),
+            (
+                decode_hex("--key", "abc").unwrap_err().into(),
+                "--key has an odd number of hex digits (3); each byte takes two".into(),
+                2,
+            ),
+            (
+                load_key(v, None, None).unwrap_err().into(),
+                "a key is required: --key HEX or --key-file PATH (skinny-64-64 takes 8 bytes, 16 hex digits)".into(),
+                2,
+            ),
+            (
+                load_aead_key(None, None).unwrap_err().into(),
+                "a key is required: --key HEX or --key-file PATH (SKINNY-AEAD takes 16 bytes, 32 hex digits)".into(),
+                2,
+            ),
+            (
+                load_key(v, Some("00"), Some(Path::new("k"))).unwrap_err().into(),
+                "give the key once: --key or --key-file, not both".into(),
+                2,
+            ),
+            (
+                load_key(v, Some("0011"), None).unwrap_err().into(),
+                "skinny-64-64 needs an 8-byte key (the whole tweakey TK1||TK2||TK3, 16 hex digits), got 2 bytes".into(),
+                2,
+            ),
+            (
+                load_aead_key(Some("00"), None).unwrap_err().into(),
+                "SKINNY-AEAD needs a 16-byte key (32 hex digits), got 1 byte".into(),
+                2,
+            ),
+            (
+                load_key(v, None, Some(&dir.path().join("missing"))).unwrap_err().into(),
+                format!("cannot read key file {}: No such file or directory", dir.path().join("missing").display()),
+                1,
+            ),
+            (
+                load_key(v, None, Some(dir.path())).unwrap_err().into(),
+                format!("cannot read key file {}: Is a directory", dir.path().display()),
+                1,
+            ),
+        ];
+        let big = file("big", &[0u8; 4097]);
+        let odd = file("odd", b"012");
+        let short = file("short", b"0011");
+        let raw = file("raw", &[0u8; 9]);
+        let more: Vec<(CliError, String, i32)> = vec![
+            (
+                load_key(v, None, Some(&big)).unwrap_err().into(),
+                format!(
+                    "key file {} must hold the skinny-64-64 key: 8 raw bytes or 16 hex digits \
+                     (it is larger than 4096 bytes)",
+                    big.display()
+                ),
+                2,
+            ),
+            (
+                load_key(v, None, Some(&odd)).unwrap_err().into(),
+                format!(
+                    "key file {} must hold the skinny-64-64 key: 8 raw bytes or 16 hex digits \
+                     (it holds an odd number of hex digits, 3)",
+                    odd.display()
+                ),
+                2,
+            ),
+            (
+                load_aead_key(None, Some(&short)).unwrap_err().into(),
+                format!(
+                    "key file {} holds 2 bytes of hex, needs 16 (SKINNY-AEAD takes 16 raw bytes or 32 hex digits)",
+                    short.display()
+                ),
+                2,
+            ),
+            (
+                load_key(v, None, Some(&raw)).unwrap_err().into(),
+                format!(
+                    "key file {} must hold the skinny-64-64 key: 8 raw bytes or 16 hex digits \
+                     (it holds 9 bytes that are not all hex)",
+                    raw.display()
+                ),
+                2,
+            ),
+            (load_iv(v, Mode::Ecb, Some("00")).unwrap_err().into(), "ECB mode takes no IV; remove --iv".into(), 2),
+            (
+                load_iv(v, Mode::Cbc, None).unwrap_err().into(),
+                "cbc mode needs an IV: --iv HEX, one 8-byte block (16 hex digits)".into(),
+                2,
+            ),
+            (
+                load_iv(Variant::Skinny128_256, Mode::Ctr, Some("0011")).unwrap_err().into(),
+                "skinny-128-256 needs a 16-byte IV (one block, 32 hex digits), got 2 bytes".into(),
+                2,
+            ),
+            (
+                load_iv(v, Mode::Ctr, Some("x")).unwrap_err().into(),
+                "--iv is not hex: character 1 is not a hex digit (0-9, a-f)".into(),
+                2,
+            ),
+        ];
+        for (e, want, code) in cases.into_iter().chain(more) {
+            assert_eq!(line(e), (want, code));
+        }
     }
 }

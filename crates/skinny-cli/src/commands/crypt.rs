@@ -255,7 +255,7 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
             let _ = writeln!(err, "skinny: no usable GPU ({why}); using the CPU");
         }
     }
-    report.writer.commit()
+    Ok(report.writer.commit()?)
 }
 
 /// The cipher, mode and backend, as the library types. clap already refused

@@ -137,7 +137,7 @@ fn take_key(key: &mut KeyArgs) -> Result<zeroize::Zeroizing<[u8; 16]>, CliError>
     if let Some(h) = key.key.as_mut() {
         zeroize::Zeroize::zeroize(h);
     }
-    loaded
+    Ok(loaded?)
 }
 
 /// Opens the input and the output, runs `work` between them as the
@@ -163,7 +163,7 @@ fn run(
     if delivery.verbose {
         tell(command.verb, placement, &report);
     }
-    sink.commit()
+    Ok(sink.commit()?)
 }
 
 /// With `--verbose`: what ran, on which engine, and for `auto` on the CPU,
