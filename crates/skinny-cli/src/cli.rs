@@ -7,6 +7,7 @@
 
 use crate::args::VERSION;
 use crate::commands::crypt::CryptArgs;
+use crate::commands::hash_args::HashArgs;
 use crate::commands::seal_args::{OpenArgs, SealArgs};
 use crate::commands::selftest::SelftestArgs;
 use clap::{Parser, Subcommand};
@@ -77,6 +78,16 @@ Examples:
   # A quick CPU-only look at small sizes, CTR only, decryption too:
   skinny bench --backends cpu-serial,cpu --modes ctr --sizes 16..64K --runs 3 --decrypt";
 
+/// Examples shown under `skinny hash --help`.
+const HASH_EXAMPLES: &str = "\
+The output is sha256sum's: one `<64 hex digits>  <name>` line per file (`-` for stdin),
+which --check reads back (also `<hex> *<name>`). All three functions give 256-bit digests.
+
+Examples:
+  skinny hash report.pdf photos.tar > sums.txt     # Romulus-H (the default)
+  skinny hash --check sums.txt                     # `<name>: OK` or `<name>: FAILED`
+  tar c docs | skinny hash -a skinny-tk3-hash      # SKINNY-tk3-Hash of stdin";
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -93,6 +104,9 @@ pub enum Command {
     /// Verify and decrypt a sealed file INPUT (default stdin) to OUTPUT (default stdout).
     #[command(after_help = OPEN_EXAMPLES)]
     Open(OpenArgs),
+    /// Print or check 256-bit digests (Romulus-H, SKINNY-Hash), like sha256sum.
+    #[command(after_help = HASH_EXAMPLES)]
+    Hash(HashArgs),
     /// Measure throughput; `--paper` reproduces the paper's experiment.
     #[command(after_help = BENCH_EXAMPLES)]
     Bench(crate::bench::BenchArgs),

@@ -313,11 +313,12 @@ fn with_stdout_full(args: &[&str]) -> std::process::Output {
 }
 
 /// The report commands, kept small and fast.
-const REPORTS: [&[&str]; 4] = [
+const REPORTS: [&[&str]; 5] = [
     &["info"],
     &["selftest", "--rounds", "0", "--max-bytes", "64"],
     &["bench", "--backends", "cpu-serial", "--modes", "ecb", "--sizes", "16", "--runs", "1", "--min-run-ms", "0", "-q"],
     &["completions", "bash"],
+    &["hash"],
 ];
 
 #[test]
@@ -465,11 +466,12 @@ fn completions_for_bash_know_the_subcommands() {
     let o = run(&["completions", "bash"], b"");
     assert_ok(&o, "completions bash");
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("encrypt") && out.contains("selftest"), "{out}");
+    assert!(out.contains("encrypt") && out.contains("selftest") && out.contains("hash"), "{out}");
     for shell in ["zsh", "fish"] {
         let o = run(&["completions", shell], b"");
         assert_ok(&o, shell);
-        assert!(String::from_utf8_lossy(&o.stdout).contains("encrypt"), "{shell}");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("encrypt") && out.contains("hash"), "{shell}");
     }
     refused(&["completions", "cmd.exe"], "invalid value 'cmd.exe'");
 }

@@ -1,6 +1,8 @@
 //! One module per subcommand (bench lives in its own folder).
 
 pub mod crypt;
+pub mod hash;
+pub mod hash_args;
 pub mod info;
 pub mod lab;
 pub mod seal;

@@ -1,0 +1,174 @@
+//! End to end: `skinny hash` against the libraries' KATs, in sha256sum's
+//! format, and `--check` with its verdicts and exit codes.
+
+mod common;
+
+use common::{assert_ok, run, run_in, stderr};
+
+/// The KAT message of 32 bytes: 00 01 .. 1f.
+fn msg32() -> Vec<u8> {
+    (0u8..32).collect()
+}
+
+/// (algorithm, digest of the empty message, digest of `msg32`), from
+/// crates/skinny-romulus/tests/kat/romulus-h.txt (Count 1 and 33) and
+/// crates/skinny-hash/tests/kat/skinnyhash{tk3,tk2}/LWC_HASH_KAT_256.txt
+/// (Count 1 and 33): the official KATs.
+const KATS: [(&str, &str, &str); 3] = [
+    (
+        "romulus-h",
+        "249B3F4370030B979F230CE05029361085766858879B31044742AFC4CDE6B5AB",
+        "DBCC730F87714847B73014D98E9DC7D68DEBE2C9153F355390B79D35AD039FF6",
+    ),
+    (
+        "skinny-tk3-hash",
+        "15C81E6EB26ED692B51CF10A3FE186718C7AA6745CCEB7C82FF63F915F91E27B",
+        "A784C0BC9D25EAA0B7F668D8AD65305F7B5129340FBE1A14FA8BF26F14F710DB",
+    ),
+    (
+        "skinny-tk2-hash",
+        "5DC460677EBA0DF3B48C60E949097A6C5D58E1C9ECF97C6FE89212B4B91F246F",
+        "0B9B40297FCF226A1A32E5E811F9969B49A68EA2C7888B0F0C7A8EC2FCB0BB23",
+    ),
+];
+
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
+}
+
+#[test]
+fn digests_of_stdin_are_the_kats() {
+    for (algo, empty, m32) in KATS {
+        let o = run(&["hash", "--algo", algo], b"");
+        assert_ok(&o, algo);
+        assert_eq!(stdout(&o), format!("{}  -\n", empty.to_lowercase()), "{algo}");
+        let o = run(&["hash", "-a", algo, "-"], &msg32());
+        assert_ok(&o, algo);
+        assert_eq!(stdout(&o), format!("{}  -\n", m32.to_lowercase()), "{algo}");
+    }
+}
+
+#[test]
+fn romulus_h_is_the_default() {
+    let o = run(&["hash"], &msg32());
+    assert_ok(&o, "hash");
+    assert_eq!(stdout(&o), format!("{}  -\n", KATS[0].2.to_lowercase()));
+}
+
+#[test]
+fn several_files_one_line_each_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty"), b"").unwrap();
+    std::fs::write(dir.path().join("m 32"), msg32()).unwrap();
+    for (algo, empty, m32) in KATS {
+        let o = run_in(Some(dir.path()), &["hash", "-a", algo, "m 32", "empty", "-"], &msg32());
+        assert_ok(&o, algo);
+        let (empty, m32) = (empty.to_lowercase(), m32.to_lowercase());
+        assert_eq!(stdout(&o), format!("{m32}  m 32\n{empty}  empty\n{m32}  -\n"), "{algo}");
+    }
+}
+
+#[test]
+fn a_large_file_streams_to_the_same_digest_as_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = common::bytes(7, 300_000);
+    std::fs::write(dir.path().join("big"), &data).unwrap();
+    let from_file = run_in(Some(dir.path()), &["hash", "big"], b"");
+    let from_stdin = run(&["hash"], &data);
+    assert_ok(&from_file, "file");
+    let (file, stdin) = (stdout(&from_file), stdout(&from_stdin));
+    assert_eq!(file.split_once("  ").unwrap().0, stdin.split_once("  ").unwrap().0);
+}
+
+#[test]
+fn an_unreadable_file_is_reported_and_the_others_still_hashed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a"), b"").unwrap();
+    let o = run_in(Some(dir.path()), &["hash", "missing", "a", "."], b"");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{}  a\n", KATS[0].1.to_lowercase()));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(lines[0].starts_with("skinny: missing: ") && lines[1].starts_with("skinny: .: "), "{err}");
+    assert_eq!(lines[2], "skinny: 2 files could not be read");
+}
+
+/// A directory with `empty`, `m32` and a list of their digests.
+fn checked_dir() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty"), b"").unwrap();
+    std::fs::write(dir.path().join("m32"), msg32()).unwrap();
+    let o = run_in(Some(dir.path()), &["hash", "empty", "m32"], b"");
+    assert_ok(&o, "hash");
+    let list = stdout(&o);
+    std::fs::write(dir.path().join("sums"), &list).unwrap();
+    (dir, list)
+}
+
+#[test]
+fn check_says_ok_for_each_and_exits_0() {
+    let (dir, list) = checked_dir();
+    let o = run_in(Some(dir.path()), &["hash", "--check", "sums"], b"");
+    assert_ok(&o, "check");
+    assert_eq!(stdout(&o), "empty: OK\nm32: OK\n");
+    assert_eq!(stderr(&o), "");
+    // From stdin, upper-case hex and the binary marker too.
+    let shouted = list.to_uppercase().replace("  EMPTY", " *empty").replace("  M32", "  m32");
+    let o = run_in(Some(dir.path()), &["hash", "-c"], shouted.as_bytes());
+    assert_ok(&o, "check stdin");
+    assert_eq!(stdout(&o), "empty: OK\nm32: OK\n");
+}
+
+#[test]
+fn check_finds_a_changed_file() {
+    let (dir, _) = checked_dir();
+    std::fs::write(dir.path().join("m32"), b"changed").unwrap();
+    let o = run_in(Some(dir.path()), &["hash", "-c", "sums"], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "empty: OK\nm32: FAILED\n");
+    assert_eq!(stderr(&o), "skinny: WARNING: 1 computed checksum did NOT match\n");
+    // The same list under another algorithm matches nothing.
+    let o = run_in(Some(dir.path()), &["hash", "-a", "skinny-tk2-hash", "-c", "sums"], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "empty: FAILED\nm32: FAILED\n");
+}
+
+#[test]
+fn check_counts_malformed_lines_and_missing_files() {
+    let (dir, list) = checked_dir();
+    let hex = KATS[0].1.to_lowercase();
+    let bad = format!(
+        "{list}garbage\n{}  short\n{}zz  nonhex\n{hex} one-space\n\n{hex}  gone\n# a comment\n",
+        &hex[..62],
+        &hex[..62]
+    );
+    let o = run_in(Some(dir.path()), &["hash", "-c"], bad.as_bytes());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "empty: OK\nm32: OK\ngone: FAILED open or read\n");
+    let err = stderr(&o);
+    assert!(err.starts_with("skinny: gone: "), "{err}");
+    assert!(
+        err.ends_with("skinny: WARNING: 5 lines are improperly formatted; 1 listed file could not be read\n"),
+        "{err}"
+    );
+    // A missing list: reported, exit 1.
+    let o = run_in(Some(dir.path()), &["hash", "-c", "nolist", "sums"], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "empty: OK\nm32: OK\n");
+    // Nothing to check at all.
+    let o = run(&["hash", "-c"], b"not a digest line\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "skinny: no properly formatted digest lines found\n");
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_has_an_example() {
+    let o = run(&["hash", "--algo", "sha256"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("invalid value 'sha256'"), "{}", stderr(&o));
+    let o = run(&["hash", "--help"], b"");
+    assert_ok(&o, "help");
+    let help = stdout(&o);
+    assert!(help.contains("skinny hash --check sums.txt") && help.contains("skinny-tk2-hash"), "{help}");
+}
