@@ -8,13 +8,11 @@ use super::format::{SealOptions, HEADER_LEN, MAGIC, MAX_CHUNKS, MAX_CHUNK_LOG2, 
 use super::header::Header;
 use super::placement::{open_engine, Job, Opened};
 use super::report::SealedReport;
-use super::windows::{reason, Engines, WindowEngine};
+use super::windows::{reason, WindowEngine};
 use skinny_exec::handover::Side;
 use skinny_exec::pipeline::{self, read_full, PipelineError, Shape, Window, WriteFrom};
 use skinny_exec::{Placed, WhyCpu};
 use std::io::{Read, Write};
-use std::string::String;
-use std::sync::OnceLock;
 use std::vec::Vec;
 use zeroize::Zeroizing;
 
@@ -156,14 +154,8 @@ pub(super) fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
     )
     .map(drop)
     .map_err(into_sealed);
-    let placed = Placed {
-        cpu_units: chunks - gpu_chunks,
-        accelerator_units: gpu_chunks,
-        accelerator: None,
-        why_cpu,
-        left: None,
-    };
-    finish_run(engines, &accelerator, run, SealedReport { header: *header, chunks, plaintext_bytes, placed })
+    let counts = Counts { chunks, plaintext_bytes, gpu_chunks };
+    finish_run(Opened { engines, window, why_cpu, accelerator }, run, header, counts)
 }
 
 /// Reads the header, then verifies and decrypts every chunk of a sealed file
@@ -291,38 +283,48 @@ pub(super) fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
     )
     .map(drop)
     .map_err(into_sealed);
-    let placed = Placed {
-        cpu_units: chunks - gpu_chunks,
-        accelerator_units: gpu_chunks,
-        accelerator: None,
-        why_cpu,
-        left: None,
-    };
-    finish_run(engines, &accelerator, run, SealedReport { header: *header, chunks, plaintext_bytes, placed })
+    let counts = Counts { chunks, plaintext_bytes, gpu_chunks };
+    finish_run(Opened { engines, window, why_cpu, accelerator }, run, header, counts)
+}
+
+/// What a run's window loop counted.
+struct Counts {
+    /// Chunks written or verified.
+    chunks: u64,
+    /// Plaintext bytes read or written.
+    plaintext_bytes: u64,
+    /// Of `chunks`, those the GPU did.
+    gpu_chunks: u64,
 }
 
 /// Ends a run: waits for a GPU start still under way, then returns the run's
-/// own error first (it is the CPU's), then the start's, else `report` with
-/// what the engines said filled in: the GPU opened (`accelerator`, read once
-/// the start has ended: the CPU may finish a run before the GPU is ready),
-/// one that could not be had (the run went on without it), one left for
-/// being slower.
+/// own error first (it is the CPU's), then the start's, else the report of
+/// `counts` with what the engines said: the GPU opened (read once the start
+/// has ended: the CPU may finish a run before the GPU is ready), one that
+/// could not be had (the run went on without it), one left for being slower.
 fn finish_run<G: WindowEngine>(
-    engines: Engines<G>,
-    accelerator: &OnceLock<String>,
+    opened: Opened<G>,
     run: Result<(), SealedError>,
-    mut report: SealedReport,
+    header: &Header,
+    counts: Counts,
 ) -> Result<SealedReport, SealedError> {
+    let Opened { engines, why_cpu, accelerator, .. } = opened;
     let outcome = engines.finish();
     run?;
     let outcome = outcome?;
-    report.placed.accelerator = accelerator.get().cloned();
+    let Counts { chunks, plaintext_bytes, gpu_chunks } = counts;
+    let mut placed = Placed {
+        cpu_units: chunks - gpu_chunks,
+        accelerator_units: gpu_chunks,
+        accelerator: accelerator.get().cloned(),
+        why_cpu,
+        left: outcome.left,
+    };
     if let Some(failure) = &outcome.failure {
-        report.placed.why_cpu = Some(WhyCpu::Unavailable(reason(failure)));
-        report.placed.accelerator = None;
+        placed.why_cpu = Some(WhyCpu::Unavailable(reason(failure)));
+        placed.accelerator = None;
     }
-    report.placed.left = outcome.left;
-    Ok(report)
+    Ok(SealedReport { header: *header, chunks, plaintext_bytes, placed })
 }
 
 /// The pipeline's error as the format's: which side failed, or the work's own.
