@@ -14,6 +14,11 @@
 //!   instructions and its final bit gather in one GFNI affine instruction.
 //!   x86-64 with AVX-512F, AVX-512VL and GFNI, found at run time. (The 4-bit
 //!   cells run the same code as on [`Path::Ssse3`].)
+//! - [`Path::Ssse3Split`]: 8-bit cells as two XMM registers of nibbles (every
+//!   cell's high nibble in one, its low nibble in the other) for all rounds;
+//!   S8 is two steps of 16-entry register lookups (`split`), the linear layer
+//!   runs on both registers. x86-64 with SSSE3. (Decryption and the 4-bit cells
+//!   run the [`Path::Portable`] and [`Path::Ssse3`] code.)
 //!
 //! Round tweakeys are those of `spec::tweakey` (eight cells a round, expanded
 //! at key setup); the round constants come from a public table indexed by the
@@ -27,9 +32,15 @@
 //! runs a chosen path, so tests can compare every path with the specification.
 
 mod circuit;
+mod fixed_part;
 mod portable;
+mod split;
+#[cfg(target_arch = "x86_64")]
+mod split_x86;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+
+pub use fixed_part::{FixedTweakeyPart, TweakeyPartError};
 
 use crate::spec::tweakey::RoundTweakeys;
 use crate::spec::CellWidth;
@@ -44,11 +55,14 @@ pub enum Path {
     /// One XMM register with AVX-512VL ternary logic and GFNI; x86-64 with
     /// AVX-512F, AVX-512VL and GFNI only.
     Avx512Gfni,
+    /// 8-bit cells as two XMM registers of nibbles, S8 by register lookups;
+    /// x86-64 with SSSE3 only.
+    Ssse3Split,
 }
 
 impl Path {
     /// Every path, slowest first.
-    pub const ALL: [Path; 3] = [Path::Portable, Path::Ssse3, Path::Avx512Gfni];
+    pub const ALL: [Path; 4] = [Path::Portable, Path::Ssse3, Path::Avx512Gfni, Path::Ssse3Split];
 
     /// Short name, e.g. for benchmark tables.
     pub const fn name(self) -> &'static str {
@@ -56,6 +70,7 @@ impl Path {
             Path::Portable => "portable-u64",
             Path::Ssse3 => "ssse3",
             Path::Avx512Gfni => "avx512-gfni",
+            Path::Ssse3Split => "ssse3-split",
         }
     }
 
@@ -66,7 +81,7 @@ impl Path {
         match self {
             Path::Portable => true,
             #[cfg(target_arch = "x86_64")]
-            Path::Ssse3 => x86::ssse3_detected(),
+            Path::Ssse3 | Path::Ssse3Split => x86::ssse3_detected(),
             #[cfg(target_arch = "x86_64")]
             Path::Avx512Gfni => x86::avx512_gfni_detected(),
             #[cfg(not(target_arch = "x86_64"))]
@@ -79,14 +94,13 @@ impl Path {
     ///
     /// - 4-bit cells: [`Path::Avx512Gfni`], else [`Path::Ssse3`] (S4 is one
     ///   register shuffle there), else [`Path::Portable`];
-    /// - 8-bit cells: [`Path::Portable`]. On the dev machine (AMD Zen 5) the
-    ///   scalar `u64` code beat both XMM paths, whose 128-bit integer operations
-    ///   take two cycles of latency there against one for scalar ones; a CPU with
-    ///   one-cycle vector latency may prefer [`Path::Avx512Gfni`] (not measured,
-    ///   so not chosen).
+    /// - 8-bit cells: [`Path::Ssse3Split`] (8 dependent vector operations a
+    ///   round, against about 31 scalar ones on [`Path::Portable`] and 16 or 28
+    ///   vector ones on the other XMM paths), else [`Path::Portable`].
     #[inline]
     pub fn best_for(width: CellWidth) -> Path {
         match width {
+            CellWidth::Byte if Path::Ssse3Split.is_available() => Path::Ssse3Split,
             CellWidth::Byte => Path::Portable,
             CellWidth::Nibble if Path::Avx512Gfni.is_available() => Path::Avx512Gfni,
             CellWidth::Nibble if Path::Ssse3.is_available() => Path::Ssse3,
@@ -179,6 +193,16 @@ fn crypt(path: Path, encrypt: bool, width: CellWidth, rtk: &RoundTweakeys, block
     match path {
         Path::Portable if encrypt => portable::encrypt_block(width, rtk, block),
         Path::Portable => portable::decrypt_block(width, rtk, block),
+        #[cfg(target_arch = "x86_64")]
+        Path::Ssse3Split => match width {
+            CellWidth::Byte if encrypt => {
+                let block = <&mut [u8; 16]>::try_from(block).unwrap_or_else(|_| unreachable!("length checked"));
+                split_x86::encrypt_block(rtk, block);
+            }
+            // The split path has no decryption (S8⁻¹ has no such split found).
+            CellWidth::Byte => portable::decrypt_block(width, rtk, block),
+            CellWidth::Nibble => x86::crypt_block(Path::Ssse3, encrypt, width, rtk, block),
+        },
         #[cfg(target_arch = "x86_64")]
         _ => x86::crypt_block(path, encrypt, width, rtk, block),
         #[cfg(not(target_arch = "x86_64"))]
