@@ -3,7 +3,7 @@
 //! the RustCrypto [`digest`] traits (see `reference::romulus_h` for the
 //! specification's form).
 
-use crate::tbc::{Block, Tweakey, BLOCK};
+use crate::tbc::{Block, Tbc, BLOCK};
 use digest::consts::U32;
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 use zeroize::Zeroize;
@@ -30,12 +30,16 @@ impl HashState {
     /// CF: with the tweakey R ‖ B, L' = E(L) ⊕ L and R' = E(L ⊕ 1) ⊕ L ⊕ 1 (the
     /// lowest bit of L's first byte flipped); one key schedule for both calls.
     fn compress(&mut self, block: &[u8; HASH_BLOCK]) {
-        let cipher = Tweakey::raw(&self.r, block).cipher();
+        let (tk2, tk3) = block.split_at(BLOCK);
+        let cipher = Tbc::with_tk2_tk3(
+            tk2.try_into().unwrap_or_else(|_| unreachable!("32 bytes")),
+            tk3.try_into().unwrap_or_else(|_| unreachable!("32 bytes")),
+        );
         let mut l1 = self.l;
         l1[0] ^= 1;
         let (mut new_l, mut new_r) = (self.l, l1);
-        cipher.encrypt_block(&mut new_l);
-        cipher.encrypt_block(&mut new_r);
+        cipher.encrypt_tk1(&self.r, &mut new_l);
+        cipher.encrypt_tk1(&self.r, &mut new_r);
         for k in 0..BLOCK {
             self.l[k] ^= new_l[k];
             self.r[k] = new_r[k] ^ l1[k];

@@ -95,6 +95,7 @@ pub use digest;
 
 mod cipher;
 mod hash;
+pub mod hazmat;
 mod mode;
 pub mod reference;
 pub mod scheme;

@@ -1,24 +1,20 @@
 //! The tweakable block cipher of Romulus, SKINNY-128-384+ (SKINNY-128-384 cut
-//! to 40 rounds), called with a fresh tweakey every time; the tweakey encoding
-//! and the 56-bit LFSR block counter.
+//! to 40 rounds), its tweakey encoding and the 56-bit LFSR block counter.
 //!
 //! # What a call costs
 //!
 //! Every Romulus call has a tweakey of its own (the counter changes every
-//! block, and TK2 or TK3 too in the AD, the hash and Romulus-T), so each one
-//! runs the whole 40-round schedule of all three TK arrays
-//! ([`Skinny::with_rounds`]) before the 40 rounds on `skinny`'s single-block
-//! path. `skinny` has a cheaper route for a fixed key part (its `Tweakable*`
-//! types expand TK2 ‖ TK3 once and add each call's TK1, which needs no LFSR),
-//! but only at the full 56 rounds, and no public way to add a fresh TK1 ‖ TK2
-//! to a 40-round TK3 part expanded once. So for now a call costs one schedule
-//! of three arrays plus one encryption, and `examples/romulus_speed.rs` shows
-//! the schedule taking about as long as the encryption (0.9 to 1.0 times, on
-//! the shared dev machine, both timed in turns): it halves the speed. The
-//! key's part (TK3 in Romulus-N and -M) is what a later step can keep per
-//! message, and TK1's part needs no LFSR.
+//! block), but most keep TK2 ‖ TK3 (the message phases: nonce ‖ key) or TK3
+//! (the AD pairs: the key) for a whole message. [`Tbc`] holds those arrays'
+//! part of the 40 round tweakeys, expanded once per message
+//! ([`FixedTweakeyPart`]); each call adds its TK1 (and TK2) in the rounds, on
+//! `skinny`'s nibble-split single-block path where the CPU has it.
+//!
+//! A path can be forced for tests ([`crate::hazmat::force_single_block_path`]).
 
-use skinny::{Skinny, Variant};
+use core::sync::atomic::{AtomicU8, Ordering};
+use skinny::hazmat::single::{FixedTweakeyPart, Path};
+use skinny::Variant;
 use zeroize::Zeroize;
 
 /// Bytes in a block (n = 128) and in a tweak block (t = 128).
@@ -58,50 +54,94 @@ impl Counter {
     }
 }
 
-/// A tweakey TK1 ‖ TK2 ‖ TK3, wiped when dropped.
-pub(crate) struct Tweakey([u8; 48]);
+/// The path forced by [`crate::hazmat::force_single_block_path`]: 0 for none,
+/// else 1 + its index in [`Path::ALL`].
+static FORCED: AtomicU8 = AtomicU8::new(0);
 
-impl Tweakey {
-    /// Romulus's encoding: TK1 = counter ‖ domain ‖ 0^64, then TK2 and TK3.
-    pub(crate) fn new(counter: Counter, domain: u8, tk2: &Block, tk3: &Block) -> Self {
-        let mut tk = [0u8; 48];
-        tk[..7].copy_from_slice(&counter.to_bytes());
-        tk[7] = domain;
-        tk[16..32].copy_from_slice(tk2);
-        tk[32..].copy_from_slice(tk3);
-        Self(tk)
+/// Forces `path` (or, with `None`, `skinny`'s own choice) for every call.
+pub(crate) fn force(path: Option<Path>) {
+    let code = path.and_then(|p| Path::ALL.iter().position(|&q| q == p)).map_or(0, |i| i as u8 + 1);
+    FORCED.store(code, Ordering::Relaxed);
+}
+
+/// SKINNY-128-384+ with its last TK arrays fixed (TK2 ‖ TK3, TK3, or none);
+/// each call gives TK1 (and the TK arrays not fixed). Wiped when dropped.
+pub(crate) struct Tbc(FixedTweakeyPart);
+
+impl Tbc {
+    fn with_fixed(fixed: &[u8]) -> Self {
+        Self(
+            FixedTweakeyPart::new(Variant::Skinny128_384, fixed, ROUNDS)
+                .unwrap_or_else(|_| unreachable!("whole arrays and 40 rounds fit SKINNY-128-384")),
+        )
     }
 
-    /// Romulus-H's: TK1 = `tk1`, TK2 ‖ TK3 = `rest`.
-    pub(crate) fn raw(tk1: &Block, rest: &[u8; 32]) -> Self {
-        let mut tk = [0u8; 48];
-        tk[..16].copy_from_slice(tk1);
-        tk[16..].copy_from_slice(rest);
-        Self(tk)
+    /// TK2 and TK3 fixed.
+    pub(crate) fn with_tk2_tk3(tk2: &Block, tk3: &Block) -> Self {
+        let mut fixed = [0u8; 2 * BLOCK];
+        fixed[..BLOCK].copy_from_slice(tk2);
+        fixed[BLOCK..].copy_from_slice(tk3);
+        let tbc = Self::with_fixed(&fixed);
+        fixed.zeroize();
+        tbc
     }
 
-    /// SKINNY-128-384+ under this tweakey (its round tweakeys are wiped when
-    /// the value is dropped).
-    pub(crate) fn cipher(&self) -> Skinny {
-        Skinny::with_rounds(Variant::Skinny128_384, &self.0, ROUNDS)
-            .unwrap_or_else(|_| unreachable!("48 bytes and 40 rounds fit SKINNY-128-384"))
+    /// TK3 fixed.
+    pub(crate) fn with_tk3(tk3: &Block) -> Self {
+        Self::with_fixed(tk3)
     }
 
-    /// Encrypts one block in place.
-    pub(crate) fn encrypt(&self, block: &mut Block) {
-        self.cipher().encrypt_block(block);
+    /// Nothing fixed (Romulus-T, whose block key changes every call).
+    pub(crate) fn with_nothing_fixed() -> Self {
+        Self::with_fixed(&[])
+    }
+
+    /// Encrypts `block` in place; `per_call` is TK1 followed by the arrays
+    /// not fixed.
+    fn run(&self, per_call: &[u8], block: &mut Block) {
+        let result = match FORCED.load(Ordering::Relaxed) {
+            0 => self.0.encrypt_block(per_call, block),
+            code => self.0.encrypt_block_with(Path::ALL[usize::from(code) - 1], per_call, block),
+        };
+        result.unwrap_or_else(|_| unreachable!("the lengths fit the fixed part; forced paths are checked"));
+    }
+
+    /// With TK2 ‖ TK3 fixed: TK1 given whole (Romulus-H).
+    pub(crate) fn encrypt_tk1(&self, tk1: &Block, block: &mut Block) {
+        self.run(tk1, block);
+    }
+
+    /// With TK2 ‖ TK3 fixed: TK1 = counter ‖ domain ‖ 0^64.
+    pub(crate) fn encrypt(&self, counter: Counter, domain: u8, block: &mut Block) {
+        self.run(&tk1(counter, domain), block);
+    }
+
+    /// With TK3 fixed: TK1 = counter ‖ domain ‖ 0^64, then `tk2`.
+    pub(crate) fn encrypt_tk2(&self, counter: Counter, domain: u8, tk2: &Block, block: &mut Block) {
+        let mut per_call = [0u8; 2 * BLOCK];
+        per_call[..BLOCK].copy_from_slice(&tk1(counter, domain));
+        per_call[BLOCK..].copy_from_slice(tk2);
+        self.run(&per_call, block);
+        per_call.zeroize();
+    }
+
+    /// With nothing fixed: TK1 = counter ‖ domain ‖ 0^64, then `tk2`, `tk3`.
+    pub(crate) fn encrypt_tk2_tk3(&self, counter: Counter, domain: u8, tk2: &Block, tk3: &Block, block: &mut Block) {
+        let mut per_call = [0u8; 3 * BLOCK];
+        per_call[..BLOCK].copy_from_slice(&tk1(counter, domain));
+        per_call[BLOCK..2 * BLOCK].copy_from_slice(tk2);
+        per_call[2 * BLOCK..].copy_from_slice(tk3);
+        self.run(&per_call, block);
+        per_call.zeroize();
     }
 }
 
-impl Drop for Tweakey {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-/// `E` with Romulus's encoding, in place: the common call.
-pub(crate) fn encrypt(counter: Counter, domain: u8, tk2: &Block, tk3: &Block, block: &mut Block) {
-    Tweakey::new(counter, domain, tk2, tk3).encrypt(block);
+/// Romulus's TK1: counter ‖ domain ‖ 0^64 (public values).
+fn tk1(counter: Counter, domain: u8) -> Block {
+    let mut tk = [0u8; BLOCK];
+    tk[..7].copy_from_slice(&counter.to_bytes());
+    tk[7] = domain;
+    tk
 }
 
 /// G on a block: every byte (x7 .. x0) becomes (x0 ⊕ x7, x7, .., x1), on the

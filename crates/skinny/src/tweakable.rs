@@ -4,7 +4,7 @@
 //! round tweakeys is expanded once and each call only adds TK1's part, which
 //! needs no LFSR (just the cell permutation).
 
-use crate::spec::{self, tweakey::RoundTweakeys};
+use crate::hazmat::single::FixedTweakeyPart;
 use crate::Variant;
 use cipher::consts::{U16, U32, U8};
 use cipher::{
@@ -13,33 +13,11 @@ use cipher::{
     TweakBlockCipherEncrypt, TweakSizeUser,
 };
 
-/// Round tweakeys of the key part (TK2, TK3) of a tweakable cipher.
-#[derive(Clone)]
-struct KeyPart {
-    variant: Variant,
-    rtk: RoundTweakeys,
-}
-
-impl KeyPart {
-    fn new(variant: Variant, key: &[u8]) -> Self {
-        let width = variant.cell_width();
-        let mut rtk = RoundTweakeys::zero(variant.rounds());
-        for z in 1..variant.tk_count() {
-            let mut tk = spec::tweakey::load_tk(width, key, z - 1);
-            rtk.xor_schedule_of(width, z, &mut tk);
-        }
-        Self { variant, rtk }
-    }
-
-    /// The full round tweakeys for one tweak (TK1).
-    fn with_tweak(&self, tweak: &[u8]) -> RoundTweakeys {
-        let width = self.variant.cell_width();
-        let mut rtk = RoundTweakeys::zero(self.variant.rounds());
-        let mut tk1 = spec::tweakey::load_tk(width, tweak, 0);
-        rtk.xor_schedule_of(width, 0, &mut tk1);
-        rtk.xor_assign(&self.rtk);
-        rtk
-    }
+/// The key part (TK2, TK3) expanded once at the full round count; TK1 is each
+/// call's tweak.
+fn key_part(variant: Variant, key: &[u8]) -> FixedTweakeyPart {
+    FixedTweakeyPart::new(variant, key, variant.rounds())
+        .unwrap_or_else(|_| unreachable!("the key type holds every array after TK1"))
 }
 
 macro_rules! define_tweakable {
@@ -50,7 +28,7 @@ macro_rules! define_tweakable {
         /// under key `K` equals the plain cipher under tweakey `T ‖ K`.
         #[derive(Clone)]
         pub struct $name {
-            key: KeyPart,
+            key: FixedTweakeyPart,
         }
 
         impl KeySizeUser for $name {
@@ -59,7 +37,7 @@ macro_rules! define_tweakable {
 
         impl KeyInit for $name {
             fn new(key: &Key<Self>) -> Self {
-                Self { key: KeyPart::new($variant, key.as_slice()) }
+                Self { key: key_part($variant, key.as_slice()) }
             }
         }
 
@@ -73,15 +51,17 @@ macro_rules! define_tweakable {
 
         impl TweakBlockCipherEncBackend for $name {
             fn encrypt_block_inout(&self, tweak: &Tweak<Self>, block: InOut<'_, '_, Block<Self>>) {
-                let rtk = self.key.with_tweak(tweak.as_slice());
-                crate::hazmat::single::encrypt_block($variant.cell_width(), &rtk, block.into_out_with_copied_in());
+                self.key
+                    .encrypt_block(tweak.as_slice(), block.into_out_with_copied_in())
+                    .unwrap_or_else(|_| unreachable!("the types hold one tweak and one block"));
             }
         }
 
         impl TweakBlockCipherDecBackend for $name {
             fn decrypt_block_inout(&self, tweak: &Tweak<Self>, block: InOut<'_, '_, Block<Self>>) {
-                let rtk = self.key.with_tweak(tweak.as_slice());
-                crate::hazmat::single::decrypt_block($variant.cell_width(), &rtk, block.into_out_with_copied_in());
+                self.key
+                    .decrypt_block(tweak.as_slice(), block.into_out_with_copied_in())
+                    .unwrap_or_else(|_| unreachable!("the types hold one tweak and one block"));
             }
         }
 

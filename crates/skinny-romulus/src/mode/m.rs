@@ -4,7 +4,7 @@
 //! member bit 32.
 
 use super::{blocks, check_lengths, read_block, write_block, Absorber, D_AD, D_MSG};
-use crate::tbc::{self, Block, Counter, BLOCK};
+use crate::tbc::{self, Block, Counter, Tbc, BLOCK};
 use aead::inout::InOutBuf;
 use aead::Error;
 use skinny::hazmat::bitsliced::Direction;
@@ -16,8 +16,8 @@ const MEMBER: u8 = 32;
 /// The domain of a MAC pair whose second block is a message block.
 const D_PAIR_WITH_MESSAGE: u8 = 12;
 
-/// The tag of `ad` and `msg`.
-fn mac(key: &Block, nonce: &Block, ad: &[u8], msg: &[u8]) -> Block {
+/// The tag of `ad` and `msg`; `message` holds the nonce ‖ key part.
+fn mac(key: &Block, message: &Tbc, ad: &[u8], msg: &[u8]) -> Block {
     let (a, a_last) = blocks(ad.len());
     let (m, m_last) = blocks(msg.len());
     // 16, plus 8 for an even AD block count, 4 for an even message block
@@ -38,7 +38,7 @@ fn mac(key: &Block, nonce: &Block, ad: &[u8], msg: &[u8]) -> Block {
     let mut absorber = Absorber::new(key);
     absorber.push_all(ad, D_AD | MEMBER);
     absorber.push_all(msg, D_PAIR_WITH_MESSAGE | MEMBER);
-    let mut s = absorber.finish(w | MEMBER, nonce);
+    let mut s = absorber.finish(w | MEMBER, message);
     let tag = tbc::g(&s);
     s.zeroize();
     tag
@@ -47,7 +47,7 @@ fn mac(key: &Block, nonce: &Block, ad: &[u8], msg: &[u8]) -> Block {
 /// The OFB-like pass: S = the tag; for each block S ← E(S) (counter from 1,
 /// domain 4, TK2 = the nonce), output = input ⊕ G(S), S ⊕= the plaintext block
 /// (the last block's plaintext is not needed: nothing follows it).
-fn crypt(key: &Block, nonce: &Block, tag: &Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Direction) {
+fn crypt(message: &Tbc, tag: &Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Direction) {
     if buf.is_empty() {
         return;
     }
@@ -55,7 +55,7 @@ fn crypt(key: &Block, nonce: &Block, tag: &Block, buf: &mut InOutBuf<'_, '_, u8>
     let mut s = *tag;
     let mut counter = Counter::ONE;
     for i in 0..count {
-        tbc::encrypt(counter, D_MSG | MEMBER, nonce, key, &mut s);
+        message.encrypt(counter, D_MSG | MEMBER, &mut s);
         counter.step();
         let (mut input, len) = read_block(buf, i);
         let mut out = tbc::g(&s);
@@ -76,8 +76,9 @@ fn crypt(key: &Block, nonce: &Block, tag: &Block, buf: &mut InOutBuf<'_, '_, u8>
 /// Only for inputs too long for the block counter (nothing written).
 pub(crate) fn seal(key: &Block, nonce: &Block, ad: &[u8], mut buf: InOutBuf<'_, '_, u8>) -> Result<Block, Error> {
     check_lengths(ad.len(), buf.len())?;
-    let tag = mac(key, nonce, ad, buf.get_in());
-    crypt(key, nonce, &tag, &mut buf, Direction::Encrypt);
+    let message = Tbc::with_tk2_tk3(nonce, key);
+    let tag = mac(key, &message, ad, buf.get_in());
+    crypt(&message, &tag, &mut buf, Direction::Encrypt);
     Ok(tag)
 }
 
@@ -95,8 +96,9 @@ pub(crate) fn open(
     tag: &Block,
 ) -> Result<(), Error> {
     check_lengths(ad.len(), buf.len())?;
-    crypt(key, nonce, tag, &mut buf, Direction::Decrypt);
-    let mut expected = mac(key, nonce, ad, buf.get_out());
+    let message = Tbc::with_tk2_tk3(nonce, key);
+    crypt(&message, tag, &mut buf, Direction::Decrypt);
+    let mut expected = mac(key, &message, ad, buf.get_out());
     let ok = bool::from(expected.ct_eq(tag));
     expected.zeroize();
     if ok {

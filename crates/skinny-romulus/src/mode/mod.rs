@@ -4,7 +4,7 @@
 //! Every function here branches and indexes on lengths only; the state, the
 //! keys and the data go through XORs, G and SKINNY, all table-free.
 
-use crate::tbc::{self, Block, Counter, BLOCK};
+use crate::tbc::{self, Block, Counter, Tbc, BLOCK};
 use aead::inout::InOutBuf;
 use aead::Error;
 use zeroize::Zeroize;
@@ -46,6 +46,8 @@ pub(crate) fn blocks(len: usize) -> (usize, usize) {
 /// every block. The last block must come padded. Wipes itself when dropped.
 pub(crate) struct Absorber<'k> {
     key: &'k Block,
+    /// The key's part of the pairs' calls (TK3), expanded at the first pair.
+    pairs: Option<Tbc>,
     s: Block,
     counter: Counter,
     /// Whether the next block is the first of a pair.
@@ -54,7 +56,7 @@ pub(crate) struct Absorber<'k> {
 
 impl<'k> Absorber<'k> {
     pub(crate) fn new(key: &'k Block) -> Self {
-        Self { key, s: [0; BLOCK], counter: Counter::ONE, first: true }
+        Self { key, pairs: None, s: [0; BLOCK], counter: Counter::ONE, first: true }
     }
 
     /// Absorbs one block; `domain` is used if it is the second of its pair.
@@ -62,7 +64,9 @@ impl<'k> Absorber<'k> {
         if self.first {
             tbc::xor_into(&mut self.s, block);
         } else {
-            tbc::encrypt(self.counter, domain, block, self.key, &mut self.s);
+            let key = self.key;
+            let pairs = self.pairs.get_or_insert_with(|| Tbc::with_tk3(key));
+            pairs.encrypt_tk2(self.counter, domain, block, &mut self.s);
         }
         self.counter.step();
         self.first = !self.first;
@@ -81,12 +85,12 @@ impl<'k> Absorber<'k> {
         last.zeroize();
     }
 
-    /// The last call: S ← E(S) with the current counter, `domain` and TK2 =
-    /// the nonce (after ρ(S, 0^n), which changes nothing, when the blocks came
-    /// in whole pairs). Returns S.
-    pub(crate) fn finish(mut self, domain: u8, nonce: &Block) -> Block {
+    /// The last call: S ← E(S) with the current counter, `domain` and TK2 ‖
+    /// TK3 = the nonce ‖ the key, whose part `message` holds (after ρ(S, 0^n),
+    /// which changes nothing, when the blocks came in whole pairs). Returns S.
+    pub(crate) fn finish(mut self, domain: u8, message: &Tbc) -> Block {
         let mut s = self.s;
-        tbc::encrypt(self.counter, domain, nonce, self.key, &mut s);
+        message.encrypt(self.counter, domain, &mut s);
         self.s.zeroize();
         s
     }

@@ -3,7 +3,7 @@
 //! specification's form).
 
 use super::{blocks, check_lengths, read_block, write_block, Absorber, D_AD, D_MSG};
-use crate::tbc::{self, Block, Counter, BLOCK};
+use crate::tbc::{self, Block, Counter, Tbc, BLOCK};
 use aead::inout::InOutBuf;
 use aead::Error;
 use skinny::hazmat::bitsliced::Direction;
@@ -18,17 +18,18 @@ const D_MSG_LAST_FULL: u8 = 20;
 const D_MSG_LAST_PARTIAL: u8 = 21;
 
 /// The state after the AD.
-fn absorb_ad(key: &Block, nonce: &Block, ad: &[u8]) -> Block {
+fn absorb_ad(key: &Block, message: &Tbc, ad: &[u8]) -> Block {
     let mut absorber = Absorber::new(key);
     absorber.push_all(ad, D_AD);
     let (_, last) = blocks(ad.len());
-    absorber.finish(if last == BLOCK { D_AD_LAST_FULL } else { D_AD_LAST_PARTIAL }, nonce)
+    absorber.finish(if last == BLOCK { D_AD_LAST_FULL } else { D_AD_LAST_PARTIAL }, message)
 }
 
 /// The message phase from the state `s` after the AD: `buf`'s input to its
 /// output; returns the tag. The state absorbs the plaintext: each block's
 /// output is G(S) ⊕ input, and S ⊕= the plaintext block (padded for the last).
-fn crypt(key: &Block, nonce: &Block, mut s: Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Direction) -> Block {
+/// `message` holds the nonce ‖ key part of the calls.
+fn crypt(message: &Tbc, mut s: Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Direction) -> Block {
     let (count, last_len) = blocks(buf.len());
     let mut counter = Counter::ONE;
     for i in 0..count {
@@ -44,7 +45,7 @@ fn crypt(key: &Block, nonce: &Block, mut s: Block, buf: &mut InOutBuf<'_, '_, u8
             (true, true) => D_MSG_LAST_FULL,
             (true, false) => D_MSG_LAST_PARTIAL,
         };
-        tbc::encrypt(counter, domain, nonce, key, &mut s);
+        message.encrypt(counter, domain, &mut s);
         input.zeroize();
         out.zeroize();
         plain.zeroize();
@@ -60,8 +61,9 @@ fn crypt(key: &Block, nonce: &Block, mut s: Block, buf: &mut InOutBuf<'_, '_, u8
 /// Only for inputs too long for the block counter (nothing written).
 pub(crate) fn seal(key: &Block, nonce: &Block, ad: &[u8], mut buf: InOutBuf<'_, '_, u8>) -> Result<Block, Error> {
     check_lengths(ad.len(), buf.len())?;
-    let s = absorb_ad(key, nonce, ad);
-    Ok(crypt(key, nonce, s, &mut buf, Direction::Encrypt))
+    let message = Tbc::with_tk2_tk3(nonce, key);
+    let s = absorb_ad(key, &message, ad);
+    Ok(crypt(&message, s, &mut buf, Direction::Encrypt))
 }
 
 /// Decrypts `buf` (input to output) and checks `tag` in constant time; on a
@@ -77,8 +79,9 @@ pub(crate) fn open(
     tag: &Block,
 ) -> Result<(), Error> {
     check_lengths(ad.len(), buf.len())?;
-    let s = absorb_ad(key, nonce, ad);
-    let mut expected = crypt(key, nonce, s, &mut buf, Direction::Decrypt);
+    let message = Tbc::with_tk2_tk3(nonce, key);
+    let s = absorb_ad(key, &message, ad);
+    let mut expected = crypt(&message, s, &mut buf, Direction::Decrypt);
     let ok = bool::from(expected.ct_eq(tag));
     expected.zeroize();
     if ok {

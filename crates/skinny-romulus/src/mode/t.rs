@@ -8,7 +8,7 @@
 
 use super::{blocks, check_lengths, read_block, write_block};
 use crate::hash::HashState;
-use crate::tbc::{self, Block, Counter, BLOCK};
+use crate::tbc::{self, Block, Counter, Tbc, BLOCK};
 use aead::inout::InOutBuf;
 use aead::Error;
 use subtle::ConstantTimeEq;
@@ -32,17 +32,19 @@ fn keystream(key: &Block, nonce: &Block, buf: &mut InOutBuf<'_, '_, u8>) -> Coun
     }
     let zero = [0u8; BLOCK];
     let (count, _) = blocks(buf.len());
+    // The block key (TK3) changes every call: nothing is fixed.
+    let e = Tbc::with_nothing_fixed();
     let mut block_key = *nonce;
-    tbc::encrypt(Counter::ZERO, D_FIRST_KEY, &zero, key, &mut block_key);
+    e.encrypt_tk2_tk3(Counter::ZERO, D_FIRST_KEY, &zero, key, &mut block_key);
     for i in 0..count {
         let (mut data, len) = read_block(buf, i);
         let mut pad = *nonce;
-        tbc::encrypt(counter, D_KEYSTREAM, &zero, &block_key, &mut pad);
+        e.encrypt_tk2_tk3(counter, D_KEYSTREAM, &zero, &block_key, &mut pad);
         tbc::xor_into(&mut data, &pad[..len]);
         write_block(buf, i, &data, len);
         if i + 1 < count {
             let mut next = *nonce;
-            tbc::encrypt(counter, D_NEXT_KEY, &zero, &block_key, &mut next);
+            e.encrypt_tk2_tk3(counter, D_NEXT_KEY, &zero, &block_key, &mut next);
             block_key = next;
             next.zeroize();
         }
@@ -90,7 +92,7 @@ fn tag(key: &Block, nonce: &Block, ad: &[u8], ct: &[u8], counter: Counter) -> Bl
     let (mut first, mut second) = ([0u8; BLOCK], [0u8; BLOCK]);
     first.copy_from_slice(&digest[..BLOCK]);
     second.copy_from_slice(&digest[BLOCK..]);
-    tbc::encrypt(Counter::ZERO, D_TAG, &second, key, &mut first);
+    Tbc::with_tk3(key).encrypt_tk2(Counter::ZERO, D_TAG, &second, &mut first);
     digest.zeroize();
     second.zeroize();
     first
