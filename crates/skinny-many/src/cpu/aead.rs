@@ -302,3 +302,25 @@ impl Drop for Aead<'_> {
         self.auth.zeroize();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// M5 and M6 refuse what their 24-bit counter cannot number (a zeroed
+    /// allocation: its pages are never touched); M1-M4 take it.
+    #[test]
+    fn m5_and_m6_refuse_what_their_counter_cannot_number() {
+        let big = vec![0u8; 16 << 24];
+        let mut out = [0u8; 16];
+        for m in Member::ALL {
+            let nonce = vec![0u8; m.nonce_len()];
+            let fits = hazmat::lengths_fit(m, 0, big.len());
+            assert_eq!(fits, !matches!(m, Member::M5 | Member::M6), "{m}");
+            if !fits {
+                let started = start(m, Operation::Seal, &[0; 16], &nonce, &big, &[], &mut out);
+                assert!(matches!(started, Started::Done(Err(MessageError::TooLong))), "{m}");
+            }
+        }
+    }
+}
