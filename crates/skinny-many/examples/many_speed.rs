@@ -158,7 +158,6 @@ fn main() {
     series("64 B", &vec![64; count], max_threads);
     series("1 KiB", &vec![1024; count / 16], max_threads);
     // Mixed: 0 to 2 KiB, a few of 64 KiB.
-    let mixed: Vec<usize> =
-        (0..count / 8).map(|i| if i % 509 == 0 { 64 << 10 } else { (i * 7919) % 2048 }).collect();
+    let mixed: Vec<usize> = (0..count / 8).map(|i| if i % 509 == 0 { 64 << 10 } else { (i * 7919) % 2048 }).collect();
     series("mixed", &mixed, max_threads);
 }

@@ -150,9 +150,11 @@ impl Aead<'_> {
     /// `counter` and domain; returns its index.
     fn push(&self, queue: &mut super::calls::Queue, block: &Block, counter: u64, domain: u8) -> usize {
         let t = hazmat::variant(self.member).tweakey_bytes();
-        let (at, tk) = queue.push(block);
-        tk.copy_from_slice(&self.tweakey[..t]);
-        hazmat::set_counter_and_domain(self.member, tk, counter, hazmat::domain_byte(self.member, domain));
+        let mut tk1 = [0u8; 16];
+        tk1.copy_from_slice(&self.tweakey[..16]);
+        hazmat::set_counter_and_domain(self.member, &mut tk1, counter, hazmat::domain_byte(self.member, domain));
+        let at = queue.push(block, &[&tk1, &self.tweakey[16..t]]);
+        // M5-M6's TK1 holds the nonce, public; M1-M4's nothing secret.
         at
     }
 

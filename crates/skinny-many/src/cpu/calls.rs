@@ -38,14 +38,16 @@ impl Queue {
         self.blocks.len() / 16
     }
 
-    /// Adds a call on `block`; returns its index and its tweakey's bytes
-    /// (zero), for the caller to fill.
-    pub(crate) fn push(&mut self, block: &Block) -> (usize, &mut [u8]) {
+    /// Adds a call on `block` under the tweakey `parts` (back to back, a
+    /// whole tweakey); returns its index.
+    pub(crate) fn push(&mut self, block: &Block, parts: &[&[u8]]) -> usize {
         let at = self.len();
         self.blocks.extend_from_slice(block);
-        let t = self.tweakey_bytes;
-        self.tweakeys.resize((at + 1) * t, 0);
-        (at, &mut self.tweakeys[at * t..])
+        for part in parts {
+            self.tweakeys.extend_from_slice(part);
+        }
+        debug_assert_eq!(self.tweakeys.len(), (at + 1) * self.tweakey_bytes, "a whole tweakey");
+        at
     }
 
     /// Call `i`'s result (after [`Calls::run`]).
@@ -150,4 +152,4 @@ const fn single_below(batch: usize) -> usize {
 
 /// A bitsliced batch with per-block tweakeys costs about as much as one
 /// single-block call per this many of its blocks.
-const BLOCKS_PER_SINGLE_COST: usize = 8;
+const BLOCKS_PER_SINGLE_COST: usize = 16;

@@ -233,12 +233,9 @@ impl Romulus<'_> {
 
     /// Emits S ← E(counter, domain, tk2; S).
     fn call(&mut self, calls: &mut Calls, domain: u8, tk2: &Block) {
-        let (slot, tk) = calls.enc.push(&self.s);
-        tk[..7].copy_from_slice(&self.counter.0.to_le_bytes()[..7]);
-        tk[7] = domain;
-        tk[16..32].copy_from_slice(tk2);
-        tk[32..48].copy_from_slice(&self.key);
-        self.slot = slot;
+        // TK1 = counter ‖ domain ‖ 0^64: public.
+        let tk1 = (u128::from(self.counter.0) | u128::from(domain) << 56).to_le_bytes();
+        self.slot = calls.enc.push(&self.s, &[&tk1, tk2, &self.key]);
     }
 
     /// The phase after the absorption's last call.
@@ -273,6 +270,8 @@ impl Lane for Romulus<'_> {
                     let n = self.absorbed_blocks();
                     if k + 1 < n {
                         let first = self.absorbed(k);
+                        // AD blocks are not secret; a message block's copy is
+                        // wiped below.
                         let mut second = self.absorbed(k + 1);
                         xor_into(&mut self.s, &first);
                         self.counter.step();
@@ -307,21 +306,38 @@ impl Lane for Romulus<'_> {
                     }
                     let start = 16 * i;
                     let len = (self.input.len() - start).min(16);
-                    let mut out = g(&self.s);
-                    xor_into(&mut out, &self.input[start..start + len]);
-                    self.out[start..start + len].copy_from_slice(&out[..len]);
-                    let plain = match self.op {
-                        Operation::Seal => &self.input[start..start + len],
-                        Operation::Open => &out[..len],
+                    // Whole blocks as 128-bit words: no byte loops on the
+                    // common path.
+                    let (x, plain) = if len == 16 {
+                        let mut b = [0u8; 16];
+                        b.copy_from_slice(&self.input[start..start + 16]);
+                        let x = u128::from_le_bytes(b);
+                        let y = u128::from_le_bytes(g(&self.s)) ^ x;
+                        self.out[start..start + 16].copy_from_slice(&y.to_le_bytes());
+                        (x, if self.op == Operation::Seal { x } else { y })
+                    } else {
+                        let mut out = g(&self.s);
+                        xor_into(&mut out, &self.input[start..start + len]);
+                        self.out[start..start + len].copy_from_slice(&out[..len]);
+                        let mut p = [0u8; 16];
+                        match self.op {
+                            Operation::Seal => p[..len].copy_from_slice(&self.input[start..start + len]),
+                            Operation::Open => p[..len].copy_from_slice(&out[..len]),
+                        }
+                        if len > 0 {
+                            p[15] = len as u8;
+                        }
+                        out.zeroize();
+                        let plain = u128::from_le_bytes(p);
+                        p.zeroize();
+                        (0, plain)
                     };
-                    let mut p = [0u8; 16];
-                    p[..len].copy_from_slice(plain);
-                    if len > 0 && len < 16 {
-                        p[15] = len as u8;
-                    }
-                    xor_into(&mut self.s, &p);
-                    p.zeroize();
-                    out.zeroize();
+                    let mut s = u128::from_le_bytes(self.s) ^ plain;
+                    self.s = s.to_le_bytes();
+                    let (mut x, mut plain) = (x, plain);
+                    x.zeroize();
+                    plain.zeroize();
+                    s.zeroize();
                     self.counter.step();
                     let domain = match (i + 1 == count, last_len == 16) {
                         (false, _) => D_MSG,
