@@ -106,6 +106,7 @@ mod cipher;
 mod engine;
 #[cfg(feature = "cuda")]
 pub mod gpu;
+pub mod hazmat;
 mod member;
 mod mode;
 pub mod parameters;

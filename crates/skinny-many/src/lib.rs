@@ -17,9 +17,46 @@
 #![warn(missing_docs)]
 
 mod batch;
+pub mod cpu;
+mod error;
 mod output;
 mod scheme;
 
 pub use batch::{Batch, BatchError, Flat};
+pub use error::ManyError;
 pub use output::{MessageError, Output};
 pub use scheme::Scheme;
+
+use skinny_exec::{Placement, Route, Verdict};
+
+/// Seals every message of `batch` where `placement` puts the work (see
+/// [`cpu::seal`] for the output).
+///
+/// # Errors
+/// [`ManyError`]: the threads would not start, or a GPU placement this build
+/// cannot serve.
+pub fn seal(placement: &Placement, batch: &Batch) -> Result<Output, ManyError> {
+    match route(placement)? {
+        Route::Cpu { .. } => cpu::seal(placement.threads(), batch),
+        Route::Accelerator { .. } => Err(ManyError::GpuNotWired),
+    }
+}
+
+/// Opens every message of `batch` where `placement` puts the work (see
+/// [`cpu::open`] for the output).
+///
+/// # Errors
+/// As [`seal`].
+pub fn open(placement: &Placement, batch: &Batch) -> Result<Output, ManyError> {
+    match route(placement)? {
+        Route::Cpu { .. } => cpu::open(placement.threads(), batch),
+        Route::Accelerator { .. } => Err(ManyError::GpuNotWired),
+    }
+}
+
+/// The route of a batch: the GPU engine's rule goes here when it is wired
+/// in; until then it is unfit for every batch.
+fn route(placement: &Placement) -> Result<Route, ManyError> {
+    let verdict = Verdict::Unfit("the GPU many-message engine is not wired into this build".into());
+    placement.route(verdict).map_err(ManyError::Placement)
+}
