@@ -10,11 +10,13 @@
 
 mod frame;
 mod legend;
+mod schemes;
 mod speedup;
 mod style;
 mod svg;
 mod throughput;
 
+pub use schemes::scheme_throughput;
 pub use speedup::{efficiency_pct, speedup_series, speedups, SpeedupSeries, PAPER_LABEL, S_FLOOR_PCT};
 pub use style::PALETTE;
 pub use svg::{text_width, wrap, xml, WIDTH};
