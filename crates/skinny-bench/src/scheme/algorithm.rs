@@ -138,10 +138,10 @@ impl Algorithm {
         }
     }
 
-    /// The block cipher underneath, as the header names it.
+    /// The block cipher underneath, named as [`Variant::name`] names the others.
     pub const fn cipher(self) -> &'static str {
         match self {
-            Algorithm::RomulusN | Algorithm::RomulusM | Algorithm::RomulusT | Algorithm::RomulusH => "SKINNY-128-384+",
+            Algorithm::RomulusN | Algorithm::RomulusM | Algorithm::RomulusT | Algorithm::RomulusH => "skinny-128-384+",
             Algorithm::SkinnyAead(m) => aead_variant(m).name(),
             Algorithm::SkinnyHash(m) => m.variant().name(),
         }

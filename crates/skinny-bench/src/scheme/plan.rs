@@ -50,9 +50,12 @@ pub enum SchemePlanError {
     /// No algorithm was asked for.
     #[error("no algorithm to measure")]
     NoAlgorithm,
+    /// A message size of zero bytes (no throughput to speak of).
+    #[error("message sizes start at 1 byte (0 bytes has no throughput)")]
+    ZeroSize,
     /// The sizes cannot be read.
     #[error(transparent)]
-    Size(#[from] SizeError),
+    Size(SizeError),
 }
 
 impl SchemePlan {
@@ -71,7 +74,10 @@ impl SchemePlan {
             return Err(SchemePlanError::NoAlgorithm);
         }
         // Messages are bytes, not blocks: any positive length.
-        let sizes = parse_sizes(r.sizes.unwrap_or(DEFAULT_SIZES), 1)?;
+        let sizes = parse_sizes(r.sizes.unwrap_or(DEFAULT_SIZES), 1).map_err(|e| match e {
+            SizeError::NotWholeBlocks { size: 0, .. } => SchemePlanError::ZeroSize,
+            e => SchemePlanError::Size(e),
+        })?;
         Ok(Self {
             algorithms,
             route: Route::Single,
@@ -116,6 +122,8 @@ mod tests {
         assert_eq!(p.operations(), Operation::ALL.to_vec());
         assert_eq!(SchemePlan::new(request(Vec::new(), None)).unwrap_err(), SchemePlanError::NoAlgorithm);
         let e = SchemePlan::new(request(vec![Algorithm::RomulusN], Some("0"))).unwrap_err();
-        assert_eq!(e.to_string(), "size 0 is not a positive whole number of 1-byte blocks");
+        assert_eq!(e, SchemePlanError::ZeroSize);
+        let e = SchemePlan::new(request(vec![Algorithm::RomulusN], Some("16,1x"))).unwrap_err();
+        assert_eq!(e.to_string(), "bad size suffix in '1x' (use B, K, M or G; binary multiples)");
     }
 }
