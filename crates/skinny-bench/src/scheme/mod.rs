@@ -15,6 +15,7 @@
 //! variant, timed beside `Route::Single` by [`measure_schemes`].
 
 mod algorithm;
+mod chart;
 mod measure;
 mod plan;
 mod report;

@@ -4,7 +4,6 @@
 use super::algorithm::{Family, Operation};
 use super::measure::SchemeRecord;
 use super::plan::SchemePlan;
-use crate::chart;
 use crate::plan::MIN_RUNS_UNDER_BUDGET;
 use crate::report::format::{columns, csv_field, fmt_ms};
 use crate::size::size_label;
@@ -225,7 +224,7 @@ impl SchemeReport {
 
     /// Throughput against message size, one chart per operation, as SVG.
     pub fn throughput_svg(&self) -> String {
-        chart::scheme_throughput(&self.records, &self.caption())
+        super::chart::scheme_throughput(&self.records, &self.caption())
     }
 }
 

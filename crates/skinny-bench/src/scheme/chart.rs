@@ -2,11 +2,9 @@
 //! operation (seal, open, hash), log-scale axes, one line per algorithm, in
 //! binary megabytes per second.
 
-use super::frame::CHART_H;
-use super::style::{Colors, Marker, Stroke, Style};
-use super::svg::{caption, document};
-use super::throughput::{log_chart, Axis, Line};
-use crate::scheme::{Family, Operation, SchemeRecord};
+use super::algorithm::{Family, Operation};
+use super::measure::SchemeRecord;
+use crate::chart::{caption, document, log_chart, Axis, Colors, Line, Marker, Stroke, Style, CHART_H};
 use crate::timing::Timing;
 
 /// The whole SVG document: the caption, then one chart per operation that has
