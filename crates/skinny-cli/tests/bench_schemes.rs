@@ -71,6 +71,12 @@ fn aead_and_hash_series_print_tables_and_write_csv_json_svg() {
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert_eq!(svg.matches("<g class=\"chart\"").count(), 3);
     assert!(svg.contains("data-series=\"skinny-aead-m6\"") && svg.contains("MiB/s"), "{svg}");
+
+    // The cipher bench's reader refuses a scheme report in one line.
+    let out = skinny(&["bench", "--from-json", json.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!((out.status.code(), stderr.lines().count()), (Some(2), 1), "{stderr}");
+    assert!(stderr.contains("a report of the AEAD and hash series"), "{stderr}");
 }
 
 #[test]

@@ -51,6 +51,9 @@ fn every_algorithm_runs_and_its_records_are_well_formed() {
     assert_eq!(records.len(), r.records.len());
     assert_eq!(records[0].as_object().unwrap().len(), SCHEME_FIELDS.len());
     assert_eq!(json["plan"]["families"], serde_json::json!(["aead", "hash"]));
+    // The cipher bench's reader refuses it in one line rather than at its first record.
+    let e = crate::saved::parse(&text).unwrap_err();
+    assert_eq!(e, "a report of the AEAD and hash series: only the cipher bench's reports are read back");
 
     let svg = r.throughput_svg();
     assert_eq!(svg.matches("<g class=\"chart\"").count(), 3, "seal, open, hash");
