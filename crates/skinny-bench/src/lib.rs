@@ -1,6 +1,7 @@
 //! The benchmark harness behind `skinny bench`: the throughput of every
-//! backend of `skinny-bulk` by size, and the paper's experiment (its Tables 3
-//! and 4, Figures 6 and 7) redone.
+//! backend of `skinny-bulk` by size, the paper's experiment (its Tables 3
+//! and 4, Figures 6 and 7) redone, and the AEAD and hash schemes built on
+//! SKINNY, message by message ([`scheme`]).
 //!
 //! A run goes down once and comes back once:
 //!
@@ -27,6 +28,8 @@
 //! - [`report`]: header, paper-style tables, CSV and JSON;
 //! - [`chart`]: the throughput charts, and the speed-up and efficiency charts;
 //! - [`saved`]: saved results read back, beside the paper's own tables;
+//! - [`scheme`]: the AEAD and hash series (SKINNY-AEAD, Romulus, SKINNY-Hash),
+//!   one message per call, each point beside its floor;
 //! - [`files`]: file to file through the library's pipe;
 //! - [`system`]: what it ran on.
 //!
@@ -58,6 +61,7 @@ pub mod plan;
 pub mod record;
 pub mod report;
 pub mod saved;
+pub mod scheme;
 mod session;
 pub mod size;
 pub mod stats;
@@ -70,6 +74,7 @@ pub use measure::{Observer, Skipped};
 pub use plan::{Directions, Plan, Preset, Request};
 pub use report::Report;
 pub use saved::{SavedError, SideBySide};
+pub use scheme::{SchemeBench, SchemePlan, SchemeReport, SchemeRequest};
 pub use session::Bench;
 pub use size::SizeError;
 pub use system::Build;

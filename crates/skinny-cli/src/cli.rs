@@ -76,7 +76,9 @@ Examples:
   # The paper's experiment, with CSV, JSON and the charts:
   skinny bench --paper --csv paper.csv --json paper.json --plot paper.svg
   # A quick CPU-only look at small sizes, CTR only, decryption too:
-  skinny bench --backends cpu-serial,cpu --modes ctr --sizes 16..64K --runs 3 --decrypt";
+  skinny bench --backends cpu-serial,cpu --modes ctr --sizes 16..64K --runs 3 --decrypt
+  # Every AEAD scheme (seal, open) and hash, one message per call, 16 B to 1 MiB:
+  skinny bench --aead all --hash all --json schemes.json --plot schemes.svg";
 
 /// Examples shown under `skinny hash --help`.
 const HASH_EXAMPLES: &str = "\

@@ -19,3 +19,9 @@ pub use speedup::{efficiency_pct, speedup_series, speedups, SpeedupSeries, PAPER
 pub use style::PALETTE;
 pub use svg::{text_width, wrap, xml, WIDTH};
 pub use throughput::throughput;
+
+// The pieces the scheme series' chart (`scheme::chart`) draws with.
+pub(crate) use frame::CHART_H;
+pub(crate) use style::{Colors, Marker, Stroke, Style};
+pub(crate) use svg::{caption, document};
+pub(crate) use throughput::{log_chart, Axis, Line};

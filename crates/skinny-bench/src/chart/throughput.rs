@@ -43,41 +43,70 @@ fn style(r: &Record, colors: &Colors<'_>) -> Style {
 /// One chart with its top edge at `y0`; returns its height.
 fn chart(s: &mut String, y0: f64, title: &str, recs: &[&Record], colors: &Colors<'_>) -> f64 {
     let labels = labels(recs.iter().copied());
-    let series: Vec<(&str, Style, Vec<&Record>)> = labels
+    let lines: Vec<Line<'_>> = labels
         .iter()
         .filter_map(|&l| {
             let mut pts: Vec<&Record> = recs.iter().copied().filter(|r| r.label == l).collect();
             pts.sort_by_key(|r| r.bytes);
             pts.retain(|r| r.gbps().is_finite() && r.gbps() > 0.0);
-            Some((l, style(pts.first()?, colors), pts))
+            let style = style(pts.first()?, colors);
+            Some(Line { label: l, style, points: pts.iter().map(|r| (r.bytes, r.gbps())).collect() })
         })
         .collect();
+    let axis = Axis { sizes: recs.iter().map(|r| r.bytes).collect(), title: "Throughput (Gb/s, decimal, log scale)" };
+    log_chart(s, y0, title, &lines, &axis)
+}
+
+/// One line of a chart: its label, its look, and its points (size, value),
+/// sizes ascending, every value finite and positive.
+pub(crate) struct Line<'a> {
+    /// The series' name in the legend and in `data-series`.
+    pub label: &'a str,
+    /// Colour, marker and dashes.
+    pub style: Style,
+    /// (bytes, value) by size.
+    pub points: Vec<(usize, f64)>,
+}
+
+/// What the axes span beyond the lines: every size measured (points left out
+/// for want of a value still widen the size axis), and the value axis' title.
+pub(crate) struct Axis<'a> {
+    /// Every size of the chart's records.
+    pub sizes: Vec<usize>,
+    /// The value axis' title.
+    pub title: &'a str,
+}
+
+/// A chart of `lines` with its top edge at `y0`, log sizes against log
+/// values; returns its height.
+pub(crate) fn log_chart(s: &mut String, y0: f64, title: &str, lines: &[Line<'_>], axis: &Axis<'_>) -> f64 {
     let legend = Legend::new(
-        series
+        lines
             .iter()
-            .map(|(l, st, _)| Entry {
-                label: l.to_string(),
-                color: st.color,
-                dash: st.dash,
-                marker: Some(st.marker),
-                width: st.width,
+            .map(|l| Entry {
+                label: l.label.to_string(),
+                color: l.style.color,
+                dash: l.style.dash,
+                marker: Some(l.style.marker),
+                width: l.style.width,
             })
             .collect(),
     );
-    let (lo, hi) = decade_range(recs.iter().map(|r| r.gbps()));
-    let frame = Frame::new(y0, &legend, recs.iter().map(|r| r.bytes), (lo, hi));
+    let (lo, hi) = decade_range(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)));
+    let frame = Frame::new(y0, &legend, axis.sizes.iter().copied(), (lo, hi));
 
     let _ = writeln!(s, "<g class=\"chart\">");
     frame.title(s, y0, title, 16.0);
-    // 1 Gb/s is no break-even: every decade alike.
+    // No value is a break-even: every decade alike.
     let ticks: Vec<Tick> = decades(lo, hi).into_iter().map(|t| Tick { strong: false, ..t }).collect();
-    frame.axes(s, &ticks, "Data size (bytes, log scale)", "Throughput (Gb/s, decimal, log scale)");
-    for (label, st, pts) in &series {
-        let points: Vec<Point> = pts
+    frame.axes(s, &ticks, "Data size (bytes, log scale)", axis.title);
+    for l in lines {
+        let points: Vec<Point> = l
+            .points
             .iter()
-            .map(|r| Point { x: frame.px(r.bytes), y: frame.py(r.gbps().log10()), fill: Fill::Solid })
+            .map(|&(x, v)| Point { x: frame.px(x), y: frame.py(v.log10()), fill: Fill::Solid })
             .collect();
-        st.series(s, label, &points);
+        l.style.series(s, l.label, &points);
     }
     legend.draw(s, frame.legend);
     let _ = writeln!(s, "</g>");

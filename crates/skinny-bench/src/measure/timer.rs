@@ -106,7 +106,7 @@ pub fn time_cold(
 ///
 /// # Errors
 /// The operation's.
-pub fn time_op(mut op: impl FnMut() -> Result<(), EngineError>, set: RunSettings) -> Result<EngineTimes, EngineError> {
+pub fn time_op<E>(mut op: impl FnMut() -> Result<(), E>, set: RunSettings) -> Result<EngineTimes, E> {
     let RunSettings { runs, min_run, budget } = set;
     let t = Instant::now();
     op()?;

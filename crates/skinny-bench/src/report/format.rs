@@ -14,6 +14,29 @@ pub fn fmt_gbps(g: f64) -> String {
     fmt_ms(g)
 }
 
+/// A text table: `head`, a rule of dashes, then `rows`; each column as wide
+/// as its widest cell, the first left-aligned, the others right-aligned,
+/// two blanks between columns, no trailing blanks.
+pub fn columns(head: &[String], rows: &[Vec<String>]) -> String {
+    let widths: Vec<usize> =
+        (0..head.len()).map(|c| rows.iter().map(|r| r[c].len()).chain([head[c].len()]).max().unwrap_or(0)).collect();
+    let line = |cells: &[String]| {
+        let parts: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| if i == 0 { format!("{c:<w$}") } else { format!("{c:>w$}") })
+            .collect();
+        format!("{}\n", parts.join("  ").trim_end())
+    };
+    let mut out = line(head);
+    out.push_str(&line(&widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>()));
+    for r in rows {
+        out.push_str(&line(r));
+    }
+    out
+}
+
 /// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
 pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {

@@ -15,7 +15,7 @@ use crate::plan::{Plan, MIN_RUNS_UNDER_BUDGET};
 use crate::record::{dir_name, labels, Record, BASELINES};
 use crate::size::size_label;
 use crate::system::SystemInfo;
-use format::{fmt_gbps, fmt_ms};
+use format::{columns, fmt_gbps, fmt_ms};
 use skinny_bulk::mode::{Direction, Mode};
 use std::fmt::Write as _;
 
@@ -150,24 +150,7 @@ impl Report {
             row.push(fmt_gbps(x.gbps()));
             rows.push(row);
         }
-        let widths: Vec<usize> = (0..head.len())
-            .map(|c| rows.iter().map(|r| r[c].len()).chain([head[c].len()]).max().unwrap_or(0))
-            .collect();
-        let line = |cells: &[String]| {
-            let parts: Vec<String> = cells
-                .iter()
-                .zip(&widths)
-                .enumerate()
-                .map(|(i, (c, w))| if i == 0 { format!("{c:<w$}") } else { format!("{c:>w$}") })
-                .collect();
-            format!("{}\n", parts.join("  ").trim_end())
-        };
-        let mut out = line(&head);
-        out.push_str(&line(&widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>()));
-        for r in &rows {
-            out.push_str(&line(r));
-        }
-        out
+        columns(&head, &rows)
     }
 
     /// The charts' caption: the machine and build.

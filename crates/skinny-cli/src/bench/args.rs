@@ -3,6 +3,7 @@
 use crate::args::{gpus_parser, number_in, threads_parser, CipherName, Trimmed};
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, ValueEnum};
+use skinny_bench::scheme::{Algorithm, Family, SchemeRequest};
 use skinny_bench::{Directions, Preset, Request, Timing};
 use skinny_bulk::backend::{BackendChoice, GpuSelection};
 use skinny_bulk::mode::Mode;
@@ -104,6 +105,21 @@ pub struct BenchArgs {
     #[arg(long, value_name = "CSV", requires = "from_json")]
     pub paper_tables: Option<PathBuf>,
 
+    /// Time AEAD schemes instead of the cipher: a comma list of
+    /// skinny-aead-m1 to skinny-aead-m6, romulus-n, romulus-m, romulus-t, or
+    /// all; each seals and opens one message per call, no associated data, on
+    /// the CPU [sizes default: 16,64,1K,16K,1M]. With --hash, both.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = aead_parser,
+          conflicts_with_all = CIPHER_ONLY)]
+    pub aead: Option<Vec<Vec<Algorithm>>>,
+
+    /// Time hash functions instead of the cipher: a comma list of romulus-h,
+    /// skinny-tk3-hash, skinny-tk2-hash, or all; one message per call, on the
+    /// CPU [sizes default: 16,64,1K,16K,1M]. With --aead, both.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = hash_parser,
+          conflicts_with_all = CIPHER_ONLY)]
+    pub hash: Option<Vec<Vec<Algorithm>>>,
+
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
@@ -124,6 +140,46 @@ const MAX_TIME_PER_SIZE_S: f64 = 86_400.0;
 
 /// The most `--min-run-ms`: ten seconds per timed run.
 const MAX_MIN_RUN_MS: f64 = 10_000.0;
+
+/// The options of the cipher bench that the scheme series (--aead, --hash)
+/// have no use for: given with them, they are refused.
+const CIPHER_ONLY: [&str; 11] = [
+    "paper",
+    "cipher",
+    "modes",
+    "backends",
+    "timings",
+    "decrypt",
+    "threads",
+    "gpus",
+    "speedup_plot",
+    "from_json",
+    "files",
+];
+
+/// `--aead`: one scheme by name, or `all`.
+fn aead_parser(s: &str) -> Result<Vec<Algorithm>, String> {
+    family_parser(s, Family::Aead, "AEAD scheme")
+}
+
+/// `--hash`: one hash function by name, or `all`.
+fn hash_parser(s: &str) -> Result<Vec<Algorithm>, String> {
+    family_parser(s, Family::Hash, "hash function")
+}
+
+/// A member of `family` by name, or all of them.
+fn family_parser(s: &str, family: Family, what: &str) -> Result<Vec<Algorithm>, String> {
+    if s.trim().eq_ignore_ascii_case("all") {
+        return Ok(family.members());
+    }
+    match Algorithm::from_name(s) {
+        Some(a) if a.family() == family => Ok(vec![a]),
+        _ => {
+            let names: Vec<&str> = family.members().iter().map(|a| a.name()).collect();
+            Err(format!("unknown {what} '{}' (expected {} or all)", s.trim(), names.join(", ")))
+        }
+    }
+}
 
 /// `--timings`: one timing by name.
 fn timing_parser(s: &str) -> Result<Timing, String> {
@@ -193,6 +249,22 @@ impl BenchArgs {
         }
     }
 
+    /// What `--aead` and `--hash` ask of the scheme series, or None for a
+    /// cipher run.
+    pub fn scheme_request(&self) -> Option<SchemeRequest<'_>> {
+        if self.aead.is_none() && self.hash.is_none() {
+            return None;
+        }
+        let algorithms = [&self.aead, &self.hash].into_iter().flatten().flatten().flatten().copied().collect();
+        Some(SchemeRequest {
+            algorithms,
+            sizes: self.sizes.as_deref(),
+            runs: self.runs,
+            max_time_per_size: self.max_time_per_size,
+            min_run_secs: self.min_run_ms / 1e3,
+        })
+    }
+
     /// Whether any file is asked for: then the run has something to deliver
     /// even without stdout.
     pub fn writes_files(&self) -> bool {
@@ -221,5 +293,11 @@ mod tests {
             assert_eq!(timing_parser(t.name()), Ok(t));
         }
         assert!(timing_parser("lukewarm").unwrap_err().contains("expected end-to-end"));
+        assert_eq!(aead_parser(" Romulus-N "), Ok(vec![Algorithm::RomulusN]));
+        assert_eq!(aead_parser("all").map(|v| v.len()), Ok(9));
+        assert_eq!(hash_parser("ALL").map(|v| v.len()), Ok(3));
+        let e = aead_parser("romulus-h").unwrap_err();
+        assert!(e.starts_with("unknown AEAD scheme 'romulus-h' (expected skinny-aead-m1, "), "{e}");
+        assert!(hash_parser("sha256").unwrap_err().ends_with("skinny-tk2-hash or all)"));
     }
 }

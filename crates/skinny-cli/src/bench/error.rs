@@ -1,6 +1,7 @@
 //! What stops `skinny bench`, each with its source, in the command line's words.
 
 use crate::error::{reason, CliError};
+use skinny_bench::scheme::SchemePlanError;
 use skinny_bench::{BenchError, FilesError, SavedError, SizeError};
 use std::io;
 use std::path::PathBuf;
@@ -35,6 +36,9 @@ pub enum BenchCommandError {
     /// A size the plan refused.
     #[error("{0}")]
     Size(#[source] SizeError),
+    /// A scheme run (`--aead`, `--hash`) the plan refused.
+    #[error("{0}")]
+    SchemePlan(#[source] SchemePlanError),
     /// A `--gpus` selection that does not fit this machine.
     #[error("{0}")]
     Gpus(#[source] skinny_bulk::Error),
@@ -110,9 +114,12 @@ impl From<BenchCommandError> for CliError {
     fn from(e: BenchCommandError) -> Self {
         use BenchCommandError as B;
         match e {
-            B::NotSvg { .. } | B::IsFolder { .. } | B::NoFolder { .. } | B::Size(_) | B::Saved(_) => {
-                CliError::Usage(e.to_string())
-            }
+            B::NotSvg { .. }
+            | B::IsFolder { .. }
+            | B::NoFolder { .. }
+            | B::Size(_)
+            | B::SchemePlan(_)
+            | B::Saved(_) => CliError::Usage(e.to_string()),
             // In the bulk layer's words, with the exit code it has everywhere.
             B::Gpus(e) => CliError::Bulk(e),
             B::Run(BenchError::NothingMeasured) => CliError::Check(e.to_string()),

@@ -1,11 +1,13 @@
-//! `skinny bench`: throughput of every backend, and `--paper`, the paper's
-//! experiment (Tables 3-4, Figures 6-7) redone. The harness is the
+//! `skinny bench`: throughput of every backend, `--paper`, the paper's
+//! experiment (Tables 3-4, Figures 6-7) redone, and `--aead` / `--hash`, the
+//! AEAD and hash schemes message by message (module `schemes`). The harness is the
 //! `skinny-bench` crate; this checks the options, makes one call into it per
 //! kind of run, and puts its results where they were asked for.
 
 mod args;
 mod error;
 mod out;
+mod schemes;
 
 pub use args::BenchArgs;
 pub use error::BenchCommandError;
@@ -36,6 +38,9 @@ fn bench(args: &BenchArgs) -> Result<(), BenchCommandError> {
     }
     if let Some(files) = &args.from_json {
         return side_by_side(args, files);
+    }
+    if let Some(request) = args.scheme_request() {
+        return schemes::run(args, request);
     }
     let plan = Plan::new(args.request()).map_err(BenchCommandError::Size)?;
     plan.check_gpus().map_err(BenchCommandError::Gpus)?;
