@@ -17,6 +17,8 @@
 #![warn(missing_docs)]
 
 mod batch;
+#[cfg(feature = "cuda")]
+pub mod gpu;
 mod output;
 mod scheme;
 
