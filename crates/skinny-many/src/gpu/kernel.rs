@@ -61,6 +61,16 @@ impl ManyKernels {
         Ok(Self { _module: module, funcs })
     }
 
+    /// Each kernel's name, registers a thread and local (spill) bytes a thread.
+    pub(crate) fn resources(&self) -> Vec<(&'static str, i32, i32)> {
+        let mut v = Vec::new();
+        for (k, f) in self.funcs.iter().enumerate() {
+            let name = entry_point(SCHEMES[k / PASSES.len()], PASSES[k % PASSES.len()]).unwrap_or("?");
+            v.push((name, f.num_regs().unwrap_or(-1), f.local_size_bytes().unwrap_or(-1)));
+        }
+        v
+    }
+
     /// The kernel of `scheme`'s `pass`.
     fn function(&self, scheme: Scheme, pass: Pass) -> Result<&CudaFunction, GpuManyError> {
         let s = SCHEMES.iter().position(|&x| x == scheme).ok_or(GpuManyError::Scheme { scheme })?;

@@ -78,6 +78,12 @@ impl GpuMany {
         self.gpu.describe()
     }
 
+    /// Each kernel's entry point, registers a thread and local (spill)
+    /// bytes a thread, as the driver reports them.
+    pub fn kernel_resources(&self) -> Vec<(&'static str, i32, i32)> {
+        self.kernels.resources()
+    }
+
     /// The GPU.
     pub fn gpu(&self) -> &Arc<Gpu> {
         &self.gpu
