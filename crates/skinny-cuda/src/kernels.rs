@@ -40,6 +40,7 @@ pub const LAB: KernelSource = KernelSource {
     text: concat!(
         include_str!("../kernels/common.cuh"),
         include_str!("../kernels/bitsliced_round.cuh"),
+        include_str!("../kernels/tweakey_slices.cuh"),
         include_str!("../kernels/lab.cu")
     ),
 };
@@ -51,6 +52,19 @@ pub const AEAD: KernelSource = KernelSource {
         include_str!("../kernels/common.cuh"),
         include_str!("../kernels/bitsliced_round.cuh"),
         include_str!("../kernels/aead.cu")
+    ),
+};
+
+/// The many-message engine's kernels (`skinny-many`): Romulus-N and -M over
+/// batches of independent messages, 32 a thread, each with its own tweakey
+/// scheduled on the fly (the lab's bitsliced schedule, shared with [`LAB`]).
+pub const MANY: KernelSource = KernelSource {
+    name: "many",
+    text: concat!(
+        include_str!("../kernels/common.cuh"),
+        include_str!("../kernels/bitsliced_round.cuh"),
+        include_str!("../kernels/tweakey_slices.cuh"),
+        include_str!("../kernels/many.cu")
     ),
 };
 
@@ -122,6 +136,15 @@ pub const LAB_THREADS: u32 = 32;
 /// launch bound): at 255 registers a thread an SM holds eight warps.
 pub const LAB_MAX_WARPS: u32 = 8;
 
+/// Threads per block of the many-message kernels (`SKINNY_MANY_THREADS`, their
+/// launch bound): four warps, each with 48 KiB of shared memory for its lanes'
+/// three tweakey arrays (192 KiB a block, one block an SM).
+pub const MANY_THREADS: u32 = 128;
+
+/// Shared memory of one many-message block: three arrays of 128 words for each
+/// of its [`MANY_THREADS`] threads (`MANY_WARP_BYTES` a warp in the source).
+pub const MANY_SHARED_BYTES: u32 = 3 * 128 * 4 * MANY_THREADS;
+
 /// The most rounds of any variant (SKINNY-128-384): the size of the kernels'
 /// round-constant arrays (`SKINNY_MAX_ROUNDS`).
 pub const MAX_ROUNDS: usize = 56;
@@ -135,6 +158,7 @@ pub(crate) fn nvrtc_defines() -> Vec<String> {
         format!("-DSKINNY_PAPER_THREADS={PAPER_THREADS}"),
         format!("-DSKINNY_LAB_THREADS={LAB_THREADS}"),
         format!("-DSKINNY_LAB_MAX_WARPS={LAB_MAX_WARPS}"),
+        format!("-DSKINNY_MANY_THREADS={MANY_THREADS}"),
     ]
 }
 
@@ -281,12 +305,13 @@ mod tests {
     fn shared_constants_match_the_cipher_and_reach_the_sources() {
         let most = skinny::Variant::ALL.iter().map(|v| v.rounds()).max().unwrap();
         assert_eq!(MAX_ROUNDS, most);
-        for source in [&BITSLICED, &PAPER, &LAB, &AEAD] {
+        for source in [&BITSLICED, &PAPER, &LAB, &AEAD, &MANY] {
             assert!(source.text.contains("SKINNY_MAX_ROUNDS"), "{} uses the shared round count", source.name);
         }
         assert!(BITSLICED.text.contains("SKINNY_BS_THREADS"));
         assert!(PAPER.text.contains("SKINNY_PAPER_THREADS"));
         assert!(LAB.text.contains("SKINNY_LAB_THREADS"));
+        assert!(MANY.text.contains("SKINNY_MANY_THREADS") && MANY.text.contains("SKINNY_LAB_THREADS"));
         assert!(nvrtc_defines().iter().all(|d| d.starts_with("-DSKINNY_")));
     }
 }

@@ -19,6 +19,8 @@
 mod batch;
 pub mod cpu;
 mod error;
+#[cfg(feature = "cuda")]
+pub mod gpu;
 mod output;
 mod scheme;
 
