@@ -9,9 +9,10 @@
 # (ignored by git; carried to the GPU machine). There (no Rust):
 # `scripts/h200-many.sh` runs them, logs under $OUT (default /tmp/many-out).
 # MANY_LOG2 (default 24) sets the batch size of the speed run, MANY_REPEATS
-# (default 5) its repeats.
+# (default 5) its repeats; MANY_BIN (default .gpu-bin) where the binaries are.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+bin=${MANY_BIN:-.gpu-bin}
 if [ "${1:-}" = "--stage" ]; then
   set -e
   mkdir -p .gpu-bin
@@ -39,15 +40,15 @@ fi
 out=${OUT:-/tmp/many-out}
 mkdir -p "$out"
 date -u | tee "$out/summary.txt"
-echo "commit $(tr '\n' ' ' < .gpu-bin/COMMIT)" | tee -a "$out/summary.txt"
+echo "commit $(tr '\n' ' ' < "$bin/COMMIT")" | tee -a "$out/summary.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv \
   | tee -a "$out/summary.txt"
 export SKINNY_REQUIRE_GPU=1
 t0=$(date +%s)
-.gpu-bin/many-gpu-tests --test-threads=1 > "$out/tests.log" 2>&1
+"$bin/many-gpu-tests" --test-threads=1 > "$out/tests.log" 2>&1
 echo "tests: exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$out/summary.txt"
 grep -E "^test |test result|panicked|assert" "$out/tests.log" | head -30 | tee -a "$out/summary.txt"
 t0=$(date +%s)
-timeout 300 .gpu-bin/many_gpu_speed "${MANY_LOG2:-24}" "${MANY_REPEATS:-5}" > "$out/speed.log" 2>&1
+timeout 300 "$bin/many_gpu_speed" "${MANY_LOG2:-24}" "${MANY_REPEATS:-5}" > "$out/speed.log" 2>&1
 echo "speed: exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$out/summary.txt"
 tee -a "$out/summary.txt" < "$out/speed.log"
