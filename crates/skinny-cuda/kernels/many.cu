@@ -19,11 +19,6 @@
 // Per-lane lengths differ inside a class only in the last blocks' lengths:
 // the loads, the padding and the stores follow each lane's own length.
 //
-// Every loop that indexes the state or a 32-word slice array is unrolled
-// whole: one index known only at run time puts the whole array in local
-// memory (measured: 688 bytes of local memory a thread with the word and lane
-// loops rolled).
-//
 // Kernels, one thread per group of 32 messages (`ngroups` groups):
 //   many_romulus_{n,m}_{seal,open}(lanes, ad_ends, data_ends, out_ends, keys,
 //       nonces, ad, data, out, status, ngroups)
@@ -142,7 +137,7 @@ DEV void store_word(u8* base, u32 at, u32 w, u32 n) {
 // t[p] bit j = bit p of word q of block k of `part` of lane j (padded when
 // `pad`): a block's word as the state and the tweakey slices hold it.
 DEV void gather(u32* t, const ManyArgs& a, const u32* lanes, int part, bool open, u32 k, int q, bool pad) {
-#pragma unroll
+#pragma unroll 4
     for (int j = 0; j < 32; j++) {
         u32 start, len;
         const u8* base = part_span(a, part, open, lanes[j], start, len);
@@ -225,7 +220,7 @@ DEV void tbc(u32* s, char* col, u64 counter, u32 domain) {
 
 // S ^= `part`'s block k (padded), every lane.
 DEV void absorb(u32* s, const ManyArgs& a, const u32* lanes, int part, bool open, u32 k) {
-#pragma unroll
+#pragma unroll 1
     for (int q = 0; q < 4; q++) {
         u32 t[32];
         gather(t, a, lanes, part, open, k, q, true);
@@ -262,12 +257,12 @@ DEV void g_state(u32* s) {
 // of block i of PART_IN, written at its output), then S ^= the plaintext
 // block (padded: seal's input, open's output), unless `absorb_plain` is off.
 DEV void crypt_block(u32* s, const ManyArgs& a, const u32* lanes, bool open, u32 i, bool absorb_plain) {
-#pragma unroll
+#pragma unroll 1
     for (int q = 0; q < 4; q++) {
         u32 t[32];
         g_word(t, s, q);
         transpose32(t);
-#pragma unroll
+#pragma unroll 4
         for (int j = 0; j < 32; j++) {
             u32 start, len, ostart, olen;
             const u8* base = part_span(a, PART_IN, open, lanes[j], start, len);
@@ -292,12 +287,12 @@ DEV void crypt_block(u32* s, const ManyArgs& a, const u32* lanes, bool open, u32
 // a lane; empty lanes never fail).
 DEV u32 finish_tag(const u32* s, const ManyArgs& a, const u32* lanes, bool open) {
     u32 bad = 0;
-#pragma unroll
+#pragma unroll 1
     for (int q = 0; q < 4; q++) {
         u32 t[32];
         g_word(t, s, q);
         transpose32(t);
-#pragma unroll
+#pragma unroll 4
         for (int j = 0; j < 32; j++) {
             u32 start, len;
             if (open) {
