@@ -24,6 +24,7 @@ using std::min;
 #include "../kernels/common.cuh"
 #include "../kernels/bitsliced_round.cuh"
 #include "../kernels/tweakey_slices.cuh"
+#include "../kernels/many_io.cuh"
 #include "../kernels/many.cu"
 
 int main(int argc, char** argv) {

@@ -19,11 +19,6 @@
 // Per-lane lengths differ inside a class only in the last blocks' lengths:
 // the loads, the padding and the stores follow each lane's own length.
 //
-// Every loop that indexes the state or a 32-word slice array is unrolled
-// whole: one index known only at run time puts the whole array in local
-// memory (measured: 688 bytes of local memory a thread with the word and lane
-// loops rolled).
-//
 // Kernels, one thread per group of 32 messages (`ngroups` groups):
 //   many_romulus_{n,m}_{seal,open}(lanes, ad_ends, data_ends, out_ends, keys,
 //       nonces, ad, data, out, status, ngroups)
@@ -34,10 +29,7 @@
 // (authentic) or 1 (forged: its plaintext is overwritten with zeros). Open's
 // messages all hold at least a tag (the host fails shorter ones itself).
 
-typedef unsigned char u8;
-
 #define MANY_ROUNDS 40
-#define MANY_NONE 0xFFFFFFFFu
 // Shared memory of one warp: TK1, TK2, TK3 of 32 lanes, 128 words each.
 #define MANY_WARP_BYTES (3 * 128 * 4 * LAB_T)
 
@@ -57,99 +49,8 @@ static u32 many_shared[3 * 128 * LAB_T];
 extern __shared__ u32 many_shared[];
 #endif
 
-// Where a thread finds its messages.
-struct ManyArgs {
-    const u32* lanes;
-    const u32* ad_ends;
-    const u32* data_ends;
-    const u32* out_ends;
-    const u8* keys;
-    const u8* nonces;
-    const u8* ad;
-    const u8* data;
-    u8* out;
-    u32* status;
-};
-
-// The parts of a message a block can come from.
-#define PART_KEY 0
-#define PART_NONCE 1
-#define PART_AD 2
-#define PART_IN 3    // seal: the plaintext; open: the ciphertext (the tag excluded)
-#define PART_TAG 4   // open: the tag after the ciphertext
-#define PART_OUT 5   // the output (open: the plaintext written so far)
-
-DEV u32 span_start(const u32* ends, u32 i) { return i == 0 ? 0u : ends[i - 1]; }
-
-// Base, start and length of `part` of message `m` (none for an empty lane).
-DEV const u8* part_span(const ManyArgs& a, int part, bool open, u32 m, u32& start, u32& len) {
-    start = 0;
-    len = 0;
-    if (m == MANY_NONE) return a.data;
-    switch (part) {
-        case PART_KEY: start = 16 * m; len = 16; return a.keys;
-        case PART_NONCE: start = 16 * m; len = 16; return a.nonces;
-        case PART_AD: start = span_start(a.ad_ends, m); len = a.ad_ends[m] - start; return a.ad;
-        case PART_IN:
-        case PART_TAG: {
-            start = span_start(a.data_ends, m);
-            len = a.data_ends[m] - start;
-            const u32 body = open ? len - 16 : len;
-            if (part == PART_TAG) { start += body; len = 16; } else { len = body; }
-            return a.data;
-        }
-        default: start = span_start(a.out_ends, m); len = a.out_ends[m] - start; return a.out;
-    }
-}
-
-// Bytes off .. off+3 of the `len` bytes at base + start, zero past the end
-// (little-endian, as the blocks' words are everywhere).
-DEV u32 word_at(const u8* base, u32 start, u32 len, u32 off) {
-    if (off + 4 <= len && ((start + off) & 3) == 0) return *reinterpret_cast<const u32*>(base + start + off);
-    u32 w = 0;
-#pragma unroll
-    for (int b = 0; b < 4; b++) {
-        if (off + b < len) w |= (u32)base[start + off + b] << (8 * b);
-    }
-    return w;
-}
-
-// Romulus's pad_n of block k, word q: a short last block gets its length in
-// byte 15 (an empty one stays zero).
-DEV u32 pad_byte(u32 len, u32 k, int q) {
-    const u32 from = 16 * k;
-    return (q == 3 && len > from && len - from < 16) ? (len - from) << 24 : 0u;
-}
-
-// The first n bytes of w (n may exceed 4).
-DEV u32 keep_bytes(u32 w, u32 n) { return n >= 4 ? w : w & ((1u << (8 * n)) - 1u); }
-
-// How many of bytes off .. off+3 lie below len.
-DEV u32 bytes_below(u32 len, u32 off) { return len <= off ? 0u : len - off; }
-
-// Writes the first n (< 4 or 4) bytes of w at base + at.
-DEV void store_word(u8* base, u32 at, u32 w, u32 n) {
-    if (n >= 4 && (at & 3) == 0) {
-        *reinterpret_cast<u32*>(base + at) = w;
-        return;
-    }
-#pragma unroll
-    for (u32 b = 0; b < 4; b++) {
-        if (b < n) base[at + b] = (u8)(w >> (8 * b));
-    }
-}
-
-// t[p] bit j = bit p of word q of block k of `part` of lane j (padded when
-// `pad`): a block's word as the state and the tweakey slices hold it.
-DEV void gather(u32* t, const ManyArgs& a, const u32* lanes, int part, bool open, u32 k, int q, bool pad) {
-#pragma unroll
-    for (int j = 0; j < 32; j++) {
-        u32 start, len;
-        const u8* base = part_span(a, part, open, lanes[j], start, len);
-        t[j] = word_at(base, start, len, 16 * k + 4 * q) | (pad ? pad_byte(len, k, q) : 0u);
-    }
-    transpose32(t);
-}
+// The messages' bytes (and `u8`, MANY_NONE): many_io.cuh, which the host puts
+// before this file.
 
 // The lane j of each word q's slices t: bits 8g + i are bit i of cell 4q + g.
 // SLOT and home of a cell (tweakey_slices.cuh): cells 0-7 in half 0, slot
@@ -225,7 +126,7 @@ DEV void tbc(u32* s, char* col, u64 counter, u32 domain) {
 
 // S ^= `part`'s block k (padded), every lane.
 DEV void absorb(u32* s, const ManyArgs& a, const u32* lanes, int part, bool open, u32 k) {
-#pragma unroll
+#pragma unroll 1
     for (int q = 0; q < 4; q++) {
         u32 t[32];
         gather(t, a, lanes, part, open, k, q, true);
@@ -262,12 +163,12 @@ DEV void g_state(u32* s) {
 // of block i of PART_IN, written at its output), then S ^= the plaintext
 // block (padded: seal's input, open's output), unless `absorb_plain` is off.
 DEV void crypt_block(u32* s, const ManyArgs& a, const u32* lanes, bool open, u32 i, bool absorb_plain) {
-#pragma unroll
+#pragma unroll 1
     for (int q = 0; q < 4; q++) {
         u32 t[32];
         g_word(t, s, q);
         transpose32(t);
-#pragma unroll
+#pragma unroll 4
         for (int j = 0; j < 32; j++) {
             u32 start, len, ostart, olen;
             const u8* base = part_span(a, PART_IN, open, lanes[j], start, len);
@@ -292,12 +193,12 @@ DEV void crypt_block(u32* s, const ManyArgs& a, const u32* lanes, bool open, u32
 // a lane; empty lanes never fail).
 DEV u32 finish_tag(const u32* s, const ManyArgs& a, const u32* lanes, bool open) {
     u32 bad = 0;
-#pragma unroll
+#pragma unroll 1
     for (int q = 0; q < 4; q++) {
         u32 t[32];
         g_word(t, s, q);
         transpose32(t);
-#pragma unroll
+#pragma unroll 4
         for (int j = 0; j < 32; j++) {
             u32 start, len;
             if (open) {

@@ -64,6 +64,7 @@ pub const MANY: KernelSource = KernelSource {
         include_str!("../kernels/common.cuh"),
         include_str!("../kernels/bitsliced_round.cuh"),
         include_str!("../kernels/tweakey_slices.cuh"),
+        include_str!("../kernels/many_io.cuh"),
         include_str!("../kernels/many.cu")
     ),
 };
