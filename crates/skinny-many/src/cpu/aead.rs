@@ -9,7 +9,7 @@
 //! per-block counters cost less than whole per-block tweakeys, and which the
 //! batch results must equal anyway.
 
-use super::calls::{Block, Calls};
+use super::calls::{xor_into, Block, Calls};
 use super::lanes::{Lane, Started};
 use super::Operation;
 use crate::MessageError;
@@ -163,12 +163,6 @@ impl Aead<'_> {
     }
 }
 
-fn xor_into(acc: &mut Block, x: &[u8]) {
-    for (a, b) in acc.iter_mut().zip(x) {
-        *a ^= b;
-    }
-}
-
 impl Lane for Aead<'_> {
     fn emit(&mut self, calls: &mut Calls) -> bool {
         let m = self.member;
@@ -187,7 +181,7 @@ impl Lane for Aead<'_> {
                     counter = hazmat::counter_step(m, counter);
                 }
                 self.enc_at = calls.enc.len();
-                if self.input.len() % 16 != 0 {
+                if !self.input.len().is_multiple_of(16) {
                     self.push(&mut calls.enc, &[0; 16], counter, DOMAIN_MESSAGE_PARTIAL);
                 }
                 let mut counter = hazmat::COUNTER_START;
@@ -211,7 +205,7 @@ impl Lane for Aead<'_> {
                 for _ in 0..l {
                     counter = hazmat::counter_step(m, counter);
                 }
-                let domain = if self.input.len() % 16 != 0 {
+                let domain = if !self.input.len().is_multiple_of(16) {
                     counter = hazmat::counter_step(m, counter);
                     hazmat::DOMAIN_TAG_PARTIAL
                 } else {

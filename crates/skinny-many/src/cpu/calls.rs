@@ -17,6 +17,13 @@ use zeroize::Zeroizing;
 /// One block.
 pub(crate) type Block = [u8; 16];
 
+/// XORs `x` (up to a block) into the front of `acc`.
+pub(crate) fn xor_into(acc: &mut Block, x: &[u8]) {
+    for (a, b) in acc.iter_mut().zip(x) {
+        *a ^= b;
+    }
+}
+
 /// The calls of one direction, in the order they were pushed.
 pub(crate) struct Queue {
     blocks: Zeroizing<Vec<u8>>,
