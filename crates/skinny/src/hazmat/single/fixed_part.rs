@@ -13,7 +13,7 @@
 
 use super::{Path, PathUnavailable};
 use crate::spec::tweakey::{load_tk, RoundTweakeys, TweakeyArray};
-use crate::{CellWidth, InvalidRounds, Variant};
+use crate::{InvalidRounds, Variant};
 use zeroize::Zeroize;
 
 /// Why a [`FixedTweakeyPart`] could not be built or used.
@@ -136,7 +136,8 @@ impl FixedTweakeyPart {
 
     fn expand(variant: Variant, rounds: usize, per_call: usize, arrays: &[TweakeyArray; 3]) -> Expanded {
         #[cfg(target_arch = "x86_64")]
-        if variant.cell_width() == CellWidth::Byte && Path::best_for(CellWidth::Byte) == Path::Ssse3Split {
+        if variant.cell_width() == crate::CellWidth::Byte && Path::best_for(crate::CellWidth::Byte) == Path::Ssse3Split
+        {
             return Expanded::Split(super::split_x86::SplitRoundKeys::expand(arrays, rounds));
         }
         let mut rtk = RoundTweakeys::zero(rounds);
