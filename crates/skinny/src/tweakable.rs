@@ -3,8 +3,14 @@
 //! The tweakey schedule is linear in each TK array, so the key's part of the
 //! round tweakeys is expanded once and each call only adds TK1's part, which
 //! needs no LFSR (just the cell permutation).
+//!
+//! These types keep the key part as round tweakeys (448 bytes) rather than
+//! holding a [`crate::hazmat::single::FixedTweakeyPart`], whose split form for
+//! 56 rounds (1.8 KiB) would break the 1 KiB bound on cipher values that mode
+//! types embed (`tests/sizes.rs`); each call XORs TK1's part in and runs
+//! [`crate::hazmat::single::encrypt_block`] (the split path for 8-bit cells).
 
-use crate::hazmat::single::FixedTweakeyPart;
+use crate::spec::{self, tweakey::RoundTweakeys};
 use crate::Variant;
 use cipher::consts::{U16, U32, U8};
 use cipher::{
@@ -13,11 +19,33 @@ use cipher::{
     TweakBlockCipherEncrypt, TweakSizeUser,
 };
 
-/// The key part (TK2, TK3) expanded once at the full round count; TK1 is each
-/// call's tweak.
-fn key_part(variant: Variant, key: &[u8]) -> FixedTweakeyPart {
-    FixedTweakeyPart::new(variant, key, variant.rounds())
-        .unwrap_or_else(|_| unreachable!("the key type holds every array after TK1"))
+/// Round tweakeys of the key part (TK2, TK3) of a tweakable cipher.
+#[derive(Clone)]
+struct KeyPart {
+    variant: Variant,
+    rtk: RoundTweakeys,
+}
+
+impl KeyPart {
+    fn new(variant: Variant, key: &[u8]) -> Self {
+        let width = variant.cell_width();
+        let mut rtk = RoundTweakeys::zero(variant.rounds());
+        for z in 1..variant.tk_count() {
+            let mut tk = spec::tweakey::load_tk(width, key, z - 1);
+            rtk.xor_schedule_of(width, z, &mut tk);
+        }
+        Self { variant, rtk }
+    }
+
+    /// The full round tweakeys for one tweak (TK1).
+    fn with_tweak(&self, tweak: &[u8]) -> RoundTweakeys {
+        let width = self.variant.cell_width();
+        let mut rtk = RoundTweakeys::zero(self.variant.rounds());
+        let mut tk1 = spec::tweakey::load_tk(width, tweak, 0);
+        rtk.xor_schedule_of(width, 0, &mut tk1);
+        rtk.xor_assign(&self.rtk);
+        rtk
+    }
 }
 
 macro_rules! define_tweakable {
@@ -28,7 +56,7 @@ macro_rules! define_tweakable {
         /// under key `K` equals the plain cipher under tweakey `T ‖ K`.
         #[derive(Clone)]
         pub struct $name {
-            key: FixedTweakeyPart,
+            key: KeyPart,
         }
 
         impl KeySizeUser for $name {
@@ -37,7 +65,7 @@ macro_rules! define_tweakable {
 
         impl KeyInit for $name {
             fn new(key: &Key<Self>) -> Self {
-                Self { key: key_part($variant, key.as_slice()) }
+                Self { key: KeyPart::new($variant, key.as_slice()) }
             }
         }
 
@@ -51,17 +79,15 @@ macro_rules! define_tweakable {
 
         impl TweakBlockCipherEncBackend for $name {
             fn encrypt_block_inout(&self, tweak: &Tweak<Self>, block: InOut<'_, '_, Block<Self>>) {
-                self.key
-                    .encrypt_block(tweak.as_slice(), block.into_out_with_copied_in())
-                    .unwrap_or_else(|_| unreachable!("the types hold one tweak and one block"));
+                let rtk = self.key.with_tweak(tweak.as_slice());
+                crate::hazmat::single::encrypt_block($variant.cell_width(), &rtk, block.into_out_with_copied_in());
             }
         }
 
         impl TweakBlockCipherDecBackend for $name {
             fn decrypt_block_inout(&self, tweak: &Tweak<Self>, block: InOut<'_, '_, Block<Self>>) {
-                self.key
-                    .decrypt_block(tweak.as_slice(), block.into_out_with_copied_in())
-                    .unwrap_or_else(|_| unreachable!("the types hold one tweak and one block"));
+                let rtk = self.key.with_tweak(tweak.as_slice());
+                crate::hazmat::single::decrypt_block($variant.cell_width(), &rtk, block.into_out_with_copied_in());
             }
         }
 

@@ -13,7 +13,7 @@
 
 use super::{Path, PathUnavailable};
 use crate::spec::tweakey::{load_tk, RoundTweakeys, TweakeyArray};
-use crate::{CellWidth, InvalidRounds, Variant};
+use crate::{InvalidRounds, Variant};
 use zeroize::Zeroize;
 
 /// Why a [`FixedTweakeyPart`] could not be built or used.
@@ -76,7 +76,9 @@ impl core::error::Error for TweakeyPartError {
     }
 }
 
-/// The fixed part in the form the chosen path adds it.
+/// The fixed part in the form the chosen path adds it. (The split form is the
+/// larger; the crate has no allocator to box it, and a value holds one form.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum Expanded {
     /// Through the linear layer, split, with the constants ([`Path::Ssse3Split`]).
@@ -134,7 +136,8 @@ impl FixedTweakeyPart {
 
     fn expand(variant: Variant, rounds: usize, per_call: usize, arrays: &[TweakeyArray; 3]) -> Expanded {
         #[cfg(target_arch = "x86_64")]
-        if variant.cell_width() == CellWidth::Byte && Path::best_for(CellWidth::Byte) == Path::Ssse3Split {
+        if variant.cell_width() == crate::CellWidth::Byte && Path::best_for(crate::CellWidth::Byte) == Path::Ssse3Split
+        {
             return Expanded::Split(super::split_x86::SplitRoundKeys::expand(arrays, rounds));
         }
         let mut rtk = RoundTweakeys::zero(rounds);
@@ -209,23 +212,40 @@ impl FixedTweakeyPart {
     /// [`TweakeyPartError::PerCallLength`] or [`TweakeyPartError::BlockLength`]
     /// (nothing written).
     pub fn encrypt_block(&self, per_call: &[u8], block: &mut [u8]) -> Result<(), TweakeyPartError> {
-        let mut arrays = self.arrays(per_call, block)?;
-        match &self.expanded {
-            #[cfg(target_arch = "x86_64")]
-            Expanded::Split(keys) => {
-                let block = <&mut [u8; 16]>::try_from(block).unwrap_or_else(|_| unreachable!("length checked"));
-                if self.per_call == 1 {
-                    keys.encrypt_tk1(&arrays[0], block);
-                } else {
-                    keys.encrypt_arrays(&arrays, block);
-                }
-            }
-            Expanded::Cells(_) => {
-                let rtk = self.schedule(&arrays);
-                super::encrypt_block(self.variant.cell_width(), &rtk, block);
-            }
+        #[cfg(target_arch = "x86_64")]
+        if let Expanded::Split(keys) = &self.expanded {
+            return self.encrypt_split(keys, per_call, block);
         }
+        let mut arrays = self.arrays(per_call, block)?;
+        let rtk = self.schedule(&arrays);
         arrays.zeroize();
+        super::encrypt_block(self.variant.cell_width(), &rtk, block);
+        Ok(())
+    }
+
+    /// [`FixedTweakeyPart::encrypt_block`] on [`Path::Ssse3Split`]: 8-bit
+    /// cells, so the arrays are the bytes as given.
+    #[cfg(target_arch = "x86_64")]
+    fn encrypt_split(
+        &self,
+        keys: &super::split_x86::SplitRoundKeys,
+        per_call: &[u8],
+        block: &mut [u8],
+    ) -> Result<(), TweakeyPartError> {
+        use super::split_x86::PerCallTk3;
+        let expected = self.per_call_bytes();
+        if per_call.len() != expected {
+            return Err(TweakeyPartError::PerCallLength { expected, got: per_call.len() });
+        }
+        let got = block.len();
+        let block: &mut [u8; 16] = block.try_into().map_err(|_| TweakeyPartError::BlockLength { expected: 16, got })?;
+        let (arrays, _) = per_call.as_chunks::<16>();
+        match arrays {
+            [tk1] => keys.encrypt_tk1(tk1, block),
+            [tk1, tk2] => keys.encrypt_arrays(&[*tk1, *tk2, [0; 16]], PerCallTk3::Fixed, block),
+            [tk1, tk2, tk3] => keys.encrypt_arrays(&[*tk1, *tk2, *tk3], PerCallTk3::Given, block),
+            _ => unreachable!("one to three arrays per call"),
+        }
         Ok(())
     }
 

@@ -36,10 +36,12 @@ use core::arch::x86_64::{
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Round tweakeys of the fixed TK arrays, with the round constants, through
-/// the linear layer and split: `[hi, lo]` per round. Wiped when dropped.
+/// the linear layer and split: `[hi, lo]` per round, as little-endian `u128`s
+/// (wiping a `u128` is one store, a byte array one store a byte, which made
+/// the drop cost as much as the expansion). Wiped when dropped.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct SplitRoundKeys {
-    keys: [[[u8; 16]; 2]; MAX_ROUNDS],
+    keys: [[u128; 2]; MAX_ROUNDS],
     #[zeroize(skip)]
     rounds: usize,
 }
@@ -193,6 +195,13 @@ fn pair(k: &[[u8; 16]; 2]) -> (__m128i, __m128i) {
     (load(&k[0]), load(&k[1]))
 }
 
+#[inline(always)]
+fn pair128(k: &[u128; 2]) -> (__m128i, __m128i) {
+    // SAFETY: SSE2 is part of x86-64; unaligned 16-byte loads of two `u128`s
+    // (x86 is little-endian, so the bytes are those of `to_le_bytes`).
+    unsafe { (_mm_loadu_si128((&k[0] as *const u128).cast()), _mm_loadu_si128((&k[1] as *const u128).cast())) }
+}
+
 /// TK1, TK2, TK3 of one call, their LFSRs run every other round (before the
 /// odd rounds), summed per round.
 struct Arrays {
@@ -216,6 +225,15 @@ impl Arrays {
         }
         tweakey_part(xor(self.tk1, xor(self.tk2, self.tk3)), r)
     }
+
+    /// [`Arrays::part`] where TK3 is zero (not given per call).
+    #[inline(always)]
+    fn part_without_tk3(&mut self, r: usize) -> (__m128i, __m128i) {
+        if r % 2 == 1 {
+            self.tk2 = lfsr2(self.tk2);
+        }
+        tweakey_part(xor(self.tk1, self.tk2), r)
+    }
 }
 
 #[target_feature(enable = "ssse3")]
@@ -231,10 +249,13 @@ fn encrypt_rtk_ssse3(rtk: &RoundTweakeys, block: &mut [u8; 16]) {
 #[target_feature(enable = "ssse3")]
 fn expand_ssse3(tk: &[TweakeyArray; 3], out: &mut SplitRoundKeys) {
     let mut arrays = Arrays::new(tk);
-    for r in 0..out.rounds {
-        let (hi, lo) = xor2(arrays.part(r), pair(&ROUND_ADDITION[r]));
-        store(hi, &mut out.keys[r][0]);
-        store(lo, &mut out.keys[r][1]);
+    let rounds = out.rounds;
+    for (r, (key, addition)) in out.keys.iter_mut().zip(ROUND_ADDITION.iter()).take(rounds).enumerate() {
+        let (hi, lo) = xor2(arrays.part(r), pair(addition));
+        let (mut h, mut l) = ([0u8; 16], [0u8; 16]);
+        store(hi, &mut h);
+        store(lo, &mut l);
+        *key = [u128::from_le_bytes(h), u128::from_le_bytes(l)];
     }
 }
 
@@ -245,14 +266,27 @@ fn encrypt_tk1_ssse3(fixed: &SplitRoundKeys, tk1: &TweakeyArray, block: &mut [u8
     let (tk1_hi, tk1_lo) = split(tk1);
     encrypt(block, fixed.rounds, |r| {
         let ctrl = load(&KEY_CONTROLS[r % 16]);
-        xor2((shuffle(tk1_hi, ctrl), shuffle(tk1_lo, ctrl)), pair(&fixed.keys[r]))
+        xor2((shuffle(tk1_hi, ctrl), shuffle(tk1_lo, ctrl)), pair128(&fixed.keys[r]))
     });
 }
 
 #[target_feature(enable = "ssse3")]
 fn encrypt_arrays_ssse3(fixed: &SplitRoundKeys, tk: &[TweakeyArray; 3], block: &mut [u8; 16]) {
     let mut arrays = Arrays::new(tk);
-    encrypt(block, fixed.rounds, |r| xor2(arrays.part(r), pair(&fixed.keys[r])));
+    encrypt(block, fixed.rounds, |r| xor2(arrays.part(r), pair128(&fixed.keys[r])));
+}
+
+#[target_feature(enable = "ssse3")]
+fn encrypt_tk1_tk2_ssse3(fixed: &SplitRoundKeys, tk: &[TweakeyArray; 3], block: &mut [u8; 16]) {
+    let mut arrays = Arrays::new(tk);
+    encrypt(block, fixed.rounds, |r| xor2(arrays.part_without_tk3(r), pair128(&fixed.keys[r])));
+}
+
+/// Whether a call gives TK3 or it is in the fixed part (zero in the call's).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PerCallTk3 {
+    Given,
+    Fixed,
 }
 
 impl SplitRoundKeys {
@@ -265,7 +299,7 @@ impl SplitRoundKeys {
     pub(crate) fn expand(tk: &[TweakeyArray; 3], rounds: usize) -> Self {
         assert!(super::x86::ssse3_detected(), "the split path needs SSSE3");
         assert!(rounds <= MAX_ROUNDS, "rounds in range");
-        let mut out = Self { keys: [[[0; 16]; 2]; MAX_ROUNDS], rounds };
+        let mut out = Self { keys: [[0; 2]; MAX_ROUNDS], rounds };
         // SAFETY: SSSE3 was just detected.
         unsafe { expand_ssse3(tk, &mut out) };
         out
@@ -279,10 +313,13 @@ impl SplitRoundKeys {
     }
 
     /// Encrypts one block with the arrays `tk` (zero in the fixed slots)
-    /// added to this fixed part.
-    pub(crate) fn encrypt_arrays(&self, tk: &[TweakeyArray; 3], block: &mut [u8; 16]) {
+    /// added to this fixed part; `tk3` says whether TK3 is among them.
+    pub(crate) fn encrypt_arrays(&self, tk: &[TweakeyArray; 3], tk3: PerCallTk3, block: &mut [u8; 16]) {
         // SAFETY: as in `encrypt_tk1`.
-        unsafe { encrypt_arrays_ssse3(self, tk, block) }
+        match tk3 {
+            PerCallTk3::Given => unsafe { encrypt_arrays_ssse3(self, tk, block) },
+            PerCallTk3::Fixed => unsafe { encrypt_tk1_tk2_ssse3(self, tk, block) },
+        }
     }
 }
 

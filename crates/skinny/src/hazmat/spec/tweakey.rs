@@ -114,6 +114,15 @@ impl RoundTweakeys {
         }
     }
 
+    /// XORs another schedule (of the same length) into this one.
+    pub(crate) fn xor_assign(&mut self, other: &Self) {
+        for (a, b) in self.rtk.iter_mut().zip(other.rtk.iter()) {
+            for (x, y) in a.iter_mut().zip(b.iter()) {
+                *x ^= y;
+            }
+        }
+    }
+
     /// Number of rounds.
     pub fn rounds(&self) -> usize {
         self.rounds
