@@ -12,8 +12,14 @@ pub enum ManyError {
     /// rule decided.
     #[error("the batch cannot run where it was placed")]
     Placement(#[source] skinny_exec::Unfit),
-    /// A route to the GPU, whose many-message engine this build does not have
-    /// wired in.
-    #[error("the GPU many-message engine is not wired into this build")]
-    GpuNotWired,
+    /// No GPU engine in this build (feature `cuda`).
+    #[error("this build has no GPU many-message engine")]
+    NoGpuEngine,
+    /// The GPUs asked for do not name one of this machine's.
+    #[error("no such GPU")]
+    GpuSelection(#[source] skinny_exec::GpuSelectionError),
+    /// The GPU engine failed (the driver's code kept in the source).
+    #[cfg(feature = "cuda")]
+    #[error("the GPU many-message engine failed")]
+    Gpu(#[source] Box<crate::gpu::GpuManyError>),
 }

@@ -88,27 +88,25 @@ mod error;
 #[cfg(feature = "cuda")]
 pub mod gpu;
 mod output;
+mod route;
 mod scheme;
 
 pub use batch::{Batch, BatchError, Flat};
 pub use error::ManyError;
 pub use output::{MessageError, Output};
+pub use route::{verdict, AUTO_GPU_BYTES};
 pub use scheme::Scheme;
 
 pub use skinny_exec::Placement;
-use skinny_exec::{Route, Verdict};
 
 /// Seals every message of `batch` where `placement` puts the work (see
-/// [`cpu::seal`] for the output).
+/// [`cpu::seal`] for the output, and [`verdict`] for the rule).
 ///
 /// # Errors
-/// [`ManyError`]: the threads would not start, or a GPU placement this build
-/// cannot serve.
+/// [`ManyError`]: the threads would not start, a GPU placement the batch
+/// cannot be served on, or the GPU asked for failed.
 pub fn seal(placement: &Placement, batch: &Batch) -> Result<Output, ManyError> {
-    match route(placement)? {
-        Route::Cpu { .. } => cpu::seal(placement.threads(), batch),
-        Route::Accelerator { .. } => Err(ManyError::GpuNotWired),
-    }
+    route::run(placement, batch, route::Work::Seal)
 }
 
 /// Opens every message of `batch` where `placement` puts the work (see
@@ -117,15 +115,5 @@ pub fn seal(placement: &Placement, batch: &Batch) -> Result<Output, ManyError> {
 /// # Errors
 /// As [`seal`].
 pub fn open(placement: &Placement, batch: &Batch) -> Result<Output, ManyError> {
-    match route(placement)? {
-        Route::Cpu { .. } => cpu::open(placement.threads(), batch),
-        Route::Accelerator { .. } => Err(ManyError::GpuNotWired),
-    }
-}
-
-/// The route of a batch: the GPU engine's rule goes here when it is wired
-/// in; until then it is unfit for every batch.
-fn route(placement: &Placement) -> Result<Route, ManyError> {
-    let verdict = Verdict::Unfit("the GPU many-message engine is not wired into this build".into());
-    placement.route(verdict).map_err(ManyError::Placement)
+    route::run(placement, batch, route::Work::Open)
 }
