@@ -52,9 +52,14 @@
 //! nothing to hide the latency of a dependent LOP3 chain or a shared load;
 //! the 255 registers a thread would allow eight warps.
 //!
-//! Measured (`examples/many_gpu_speed.rs`, medians): Romulus-N seals
-//! 4.46e8 messages/s on the device (0.11x its floor), 26.3 GB/s page-locked
-//! host to host (0.88x the link floor); Romulus-M 3.27e8.
+//! Measured on an H200 (`examples/many_gpu_speed.rs`, medians, December
+//! 2026): Romulus-N seals 4.46e8 messages/s on the device (0.11x its
+//! floor), 24.9-26.3 GB/s page-locked host to host (0.81-0.85x the link
+//! floor); Romulus-M 3.27e8; M1-M4 seal and open 3.4-3.55e8 (18.6-19.5
+//! GB/s page-locked), M5-M6 3.5-3.7e8 (19.4-20.1 GB/s). M5-M6 move 1.7x
+//! less shared memory a round and run 14% fewer rounds than M1 yet gain
+//! only 5-8%: the kernels wait on latency, which the occupancy above
+//! explains, more than on operations or shared-memory bandwidth.
 
 mod assemble;
 mod device;
