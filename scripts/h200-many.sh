@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The many-message GPU engine (skinny-many's `gpu`, kernels/many.cu) on the
-# H200 machine: the GPU test suite (every Romulus-N and -M KAT as one batch,
-# random mixed batches on every path, tampering), then the speed example
-# (64-byte messages, no AD: messages/s with the batch on the device, GB/s
-# from page-locked host memory to host, and the link's own copy rates).
+# H200 machine: the GPU test suite (every KAT of Romulus-N, -M and SKINNY-AEAD
+# M1-M6 as one batch, random mixed batches on every path, tampering), then the
+# speed example (64-byte messages, no AD: messages/s with the batch on the
+# device, GB/s from page-locked host memory to host, and the link's own copy
+# rates): Romulus at MANY_LOG2, the SKINNY-AEAD members at MANY_AEAD_LOG2.
 #
 # Here (with Rust): `scripts/h200-many.sh --stage` builds both into .gpu-bin/
 # (ignored by git; carried to the GPU machine). There (no Rust):
 # `scripts/h200-many.sh` runs them, logs under $OUT (default /tmp/many-out).
-# MANY_LOG2 (default 24) sets the batch size of the speed run, MANY_REPEATS
-# (default 5) its repeats; MANY_BIN (default .gpu-bin) where the binaries are.
+# MANY_LOG2 (default 24) sets the batch size of the Romulus speed run,
+# MANY_AEAD_LOG2 (default 22) the SKINNY-AEAD one's, MANY_REPEATS (default 5)
+# their repeats; MANY_BIN (default .gpu-bin) where the binaries are.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${MANY_BIN:-.gpu-bin}
@@ -51,4 +53,9 @@ grep -E "^test |test result|panicked|assert" "$out/tests.log" | head -30 | tee -
 t0=$(date +%s)
 timeout 300 "$bin/many_gpu_speed" "${MANY_LOG2:-24}" "${MANY_REPEATS:-5}" > "$out/speed.log" 2>&1
 echo "speed: exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$out/summary.txt"
+t0=$(date +%s)
+aead=skinny-aead-m1,skinny-aead-m2,skinny-aead-m3,skinny-aead-m4,skinny-aead-m5,skinny-aead-m6
+timeout 300 "$bin/many_gpu_speed" "${MANY_AEAD_LOG2:-22}" "${MANY_REPEATS:-5}" "$aead" > "$out/speed-aead.log" 2>&1
+echo "speed (SKINNY-AEAD): exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$out/summary.txt"
 tee -a "$out/summary.txt" < "$out/speed.log"
+grep -v "^kernel \|^link" "$out/speed-aead.log" | tee -a "$out/summary.txt"

@@ -111,23 +111,6 @@ DEV void lab_negate(char* col, const u32* list) {
     for (u32 i = 0; i < n; i++) lab_word(col, list[1 + i]) = ~lab_word(col, list[1 + i]);
 }
 
-// From the tweakey state after `rounds` rounds back to the first. Rotated
-// like bitsliced.cu's decrypt_slices, so that the loop body ends with computed
-// values rather than S-box renamings.
-template <int CB, int Z>
-DEV void lab_decrypt(u32* s, char* col, int rounds) {
-    u32 k[8 * CB];
-    lab_round_key<CB, Z, false>(k, col, rounds - 1);
-    mix_shift_inv_add<CB>(s, k);
-#pragma unroll 1
-    for (int r = rounds - 2; r >= 0; r--) {
-        sub_cells_inv<CB>(s);
-        lab_round_key<CB, Z, false>(k, col, r);
-        mix_shift_inv_add<CB>(s, k);
-    }
-    sub_cells_inv<CB>(s);
-}
-
 // Swaps the state with the saved block, XORing `d` into what comes back.
 template <int NW>
 DEV void lab_swap_saved(u32* s, u32* saved, const u32* d) {

@@ -19,9 +19,11 @@
 // Per-lane lengths differ inside a class only in the last blocks' lengths:
 // the loads, the padding and the stores follow each lane's own length.
 //
-// Kernels, one thread per group of 32 messages (`ngroups` groups):
+// Kernels (many_entry.cu), one thread per group of 32 messages (`ngroups`
+// groups), and the same for the SKINNY-AEAD members (many_aead.cu):
 //   many_romulus_{n,m}_{seal,open}(lanes, ad_ends, data_ends, out_ends, keys,
 //       nonces, ad, data, out, status, ngroups)
+//   many_aead_m{1..6}_{seal,open}(the same)
 // lanes[32 g + j]: message of lane j of group g (MANY_NONE: an empty lane);
 // *_ends[i]: the end of message i's AD / data / output (its start is the end
 // before, or 0); keys and nonces 16 bytes a message. Seal writes ciphertext ‖
@@ -64,13 +66,14 @@ DEV char* many_home(char* col, int z, int c) {
     return col + z * LAB_TK_BYTES(8) + half * LAB_HALF_BYTES(8) + slot * LAB_CELL_BYTES(8);
 }
 
-// Word q's slices (from gather) into TK array Z (1: TK2, 2: TK3) before round 0.
+// Word q's slices (from gather) into TK array Z (0: TK1, 1: TK2, 2: TK3)
+// before round 0 (TK1 has no LFSR).
 template <int Z>
 DEV void put_word(char* col, int q, const u32* t) {
 #pragma unroll
     for (int g = 0; g < 4; g++) {
         const int c = 4 * q + g;
-        if (c >= 8) {
+        if (c >= 8 && Z > 0) {
             u32 w[8];
             lab_lfsr<8, Z>(w, t + 8 * g);
             lab_put<8>(many_home(col, Z, c), w);
@@ -347,27 +350,3 @@ DEV void romulus_m(const ManyArgs& a, const u32* lanes, char* col, bool open) {
         report(a, lanes, finish_tag(s, a, lanes, true));
     }
 }
-
-template <int SCHEME, bool OPEN>
-DEV void many_kernel(const ManyArgs& a, u32 ngroups, u64 gtid, u32 tid) {
-    if (gtid >= ngroups) return;
-    const u32* lanes = a.lanes + 32 * gtid;
-    char* col = reinterpret_cast<char*>(many_shared) + (tid >> 5) * MANY_WARP_BYTES + 16 * (tid & 31);
-    if (SCHEME == 0) romulus_n(a, lanes, col, OPEN);
-    else romulus_m(a, lanes, col, OPEN);
-}
-
-#ifndef SKINNY_HOSTSIM
-#define MANY_ENTRY(name, SCHEME, OPEN)                                                                    \
-    extern "C" __global__ void __launch_bounds__(SKINNY_MANY_THREADS, 1)                                  \
-    name(const u32* lanes, const u32* ad_ends, const u32* data_ends, const u32* out_ends, const u8* keys,  \
-         const u8* nonces, const u8* ad, const u8* data, u8* out, u32* status, u32 ngroups) {             \
-        const ManyArgs a = {lanes, ad_ends, data_ends, out_ends, keys, nonces, ad, data, out, status};    \
-        many_kernel<SCHEME, OPEN>(a, ngroups, (u64)blockIdx.x * blockDim.x + threadIdx.x, threadIdx.x);   \
-    }
-#endif
-
-MANY_ENTRY(many_romulus_n_seal, 0, false)
-MANY_ENTRY(many_romulus_n_open, 0, true)
-MANY_ENTRY(many_romulus_m_seal, 1, false)
-MANY_ENTRY(many_romulus_m_open, 1, true)

@@ -1,6 +1,6 @@
 // The many-message kernels' access to their messages (many.cu): where each
 // lane's key, nonce, AD, data and output lie, their blocks' words loaded
-// zero-padded (and padded as Romulus's pad_n), written back byte-exact, and
+// zero-padded (and padded as Romulus's pad_n or SKINNY-AEAD's 10*), written back byte-exact, and
 // gathered into bitsliced words. Branches and addresses follow the lengths and
 // the message indices only, which are public.
 
@@ -21,6 +21,7 @@ struct ManyArgs {
     const u8* data;
     u8* out;
     u32* status;
+    u32 tag;  // bytes of a tag (16, or 8 for SKINNY-AEAD M3, M4, M6): constant a kernel
 };
 
 // The parts of a message a block can come from.
@@ -46,8 +47,8 @@ DEV const u8* part_span(const ManyArgs& a, int part, bool open, u32 m, u32& star
         case PART_TAG: {
             start = span_start(a.data_ends, m);
             len = a.data_ends[m] - start;
-            const u32 body = open ? len - 16 : len;
-            if (part == PART_TAG) { start += body; len = 16; } else { len = body; }
+            const u32 body = open ? len - a.tag : len;
+            if (part == PART_TAG) { start += body; len = a.tag; } else { len = body; }
             return a.data;
         }
         default: start = span_start(a.out_ends, m); len = a.out_ends[m] - start; return a.out;
@@ -66,11 +67,28 @@ DEV u32 word_at(const u8* base, u32 start, u32 len, u32 off) {
     return w;
 }
 
+// How a block short of 16 bytes is padded (`gather`).
+#define PAD_NONE 0
+#define PAD_ROMULUS 1  // Romulus's pad_n: its length in byte 15
+#define PAD_AEAD 2     // SKINNY-AEAD's: 0x80 after the data (also for an empty block)
+
 // Romulus's pad_n of block k, word q: a short last block gets its length in
 // byte 15 (an empty one stays zero).
 DEV u32 pad_byte(u32 len, u32 k, int q) {
     const u32 from = 16 * k;
     return (q == 3 && len > from && len - from < 16) ? (len - from) << 24 : 0u;
+}
+
+// SKINNY-AEAD's padding of block k, word q: 0x80 at byte len - 16 k when that
+// lies inside the block (the callers ask only for a last, short block).
+DEV u32 pad80_byte(u32 len, u32 k, int q) {
+    const u32 from = 16 * k;
+    const u32 at = len - from;
+    return (len >= from && at < 16 && at / 4 == (u32)q) ? 0x80u << (8 * (at & 3)) : 0u;
+}
+
+DEV u32 pad_word(int pad, u32 len, u32 k, int q) {
+    return pad == PAD_ROMULUS ? pad_byte(len, k, q) : pad == PAD_AEAD ? pad80_byte(len, k, q) : 0u;
 }
 
 // The first n bytes of w (n may exceed 4).
@@ -91,14 +109,15 @@ DEV void store_word(u8* base, u32 at, u32 w, u32 n) {
     }
 }
 
-// t[p] bit j = bit p of word q of block k of `part` of lane j (padded when
-// `pad`): a block's word as the state and the tweakey slices hold it.
-DEV void gather(u32* t, const ManyArgs& a, const u32* lanes, int part, bool open, u32 k, int q, bool pad) {
+// t[p] bit j = bit p of word q of block k of `part` of lane j (padded as
+// `pad` says; true: Romulus's): a block's word as the state and the tweakey
+// slices hold it.
+DEV void gather(u32* t, const ManyArgs& a, const u32* lanes, int part, bool open, u32 k, int q, int pad) {
 #pragma unroll 4
     for (int j = 0; j < 32; j++) {
         u32 start, len;
         const u8* base = part_span(a, part, open, lanes[j], start, len);
-        t[j] = word_at(base, start, len, 16 * k + 4 * q) | (pad ? pad_byte(len, k, q) : 0u);
+        t[j] = word_at(base, start, len, 16 * k + 4 * q) | pad_word(pad, len, k, q);
     }
     transpose32(t);
 }

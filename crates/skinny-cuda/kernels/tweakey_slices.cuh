@@ -158,6 +158,23 @@ DEV void lab_encrypt(u32* s, char* col, int rounds) {
 }
 
 
+// From the tweakey state after `rounds` rounds back to the first. Rotated
+// like bitsliced.cu's decrypt_slices, so that the loop body ends with computed
+// values rather than S-box renamings.
+template <int CB, int Z>
+DEV void lab_decrypt(u32* s, char* col, int rounds) {
+    u32 k[8 * CB];
+    lab_round_key<CB, Z, false>(k, col, rounds - 1);
+    mix_shift_inv_add<CB>(s, k);
+#pragma unroll 1
+    for (int r = rounds - 2; r >= 0; r--) {
+        sub_cells_inv<CB>(s);
+        lab_round_key<CB, Z, false>(k, col, r);
+        mix_shift_inv_add<CB>(s, k);
+    }
+    sub_cells_inv<CB>(s);
+}
+
 // One LFSR step of cell v of TK array z (1 or 2), forward or back.
 template <int CB, int Z, bool FORWARD>
 DEV void lab_step_cell(u32* v, int z) {
@@ -204,5 +221,14 @@ DEV void lab_unschedule(char* col, int rounds) {
     if (Z == 1) return;
     lab_step_half<CB, Z, false>(col, 0, (rounds + 1) >> 1);
     lab_step_half<CB, Z, false>(col, 1, rounds >> 1);
+}
+
+// Its inverse: from the first round's state to the state after `rounds`
+// rounds, where decryption (lab_decrypt) starts.
+template <int CB, int Z>
+DEV void lab_schedule(char* col, int rounds) {
+    if (Z == 1) return;
+    lab_step_half<CB, Z, true>(col, 0, (rounds + 1) >> 1);
+    lab_step_half<CB, Z, true>(col, 1, rounds >> 1);
 }
 

@@ -55,19 +55,40 @@ pub const AEAD: KernelSource = KernelSource {
     ),
 };
 
-/// The many-message engine's kernels (`skinny-many`): Romulus-N and -M over
+/// The text of one many-message module: the whole engine's source, of which
+/// the leading `MANY_MODULE` picks the entry points (`many_entry.cu`).
+macro_rules! many_text {
+    ($module:literal) => {
+        concat!(
+            "#define MANY_MODULE ",
+            $module,
+            "\n",
+            include_str!("../kernels/common.cuh"),
+            include_str!("../kernels/bitsliced_round.cuh"),
+            include_str!("../kernels/tweakey_slices.cuh"),
+            include_str!("../kernels/many_io.cuh"),
+            include_str!("../kernels/many.cu"),
+            include_str!("../kernels/many_aead.cu"),
+            include_str!("../kernels/many_entry.cu")
+        )
+    };
+}
+
+/// The many-message engine's Romulus-N and -M kernels (`skinny-many`): over
 /// batches of independent messages, 32 a thread, each with its own tweakey
 /// scheduled on the fly (the lab's bitsliced schedule, shared with [`LAB`]).
-pub const MANY: KernelSource = KernelSource {
-    name: "many",
-    text: concat!(
-        include_str!("../kernels/common.cuh"),
-        include_str!("../kernels/bitsliced_round.cuh"),
-        include_str!("../kernels/tweakey_slices.cuh"),
-        include_str!("../kernels/many_io.cuh"),
-        include_str!("../kernels/many.cu")
-    ),
-};
+pub const MANY: KernelSource = KernelSource { name: "many", text: many_text!("0") };
+
+/// The same engine's SKINNY-AEAD kernels, one module a member (M1..M6), so
+/// that the modules compile side by side and a batch loads only its own.
+pub const MANY_AEAD: [KernelSource; 6] = [
+    KernelSource { name: "many_aead_m1", text: many_text!("1") },
+    KernelSource { name: "many_aead_m2", text: many_text!("2") },
+    KernelSource { name: "many_aead_m3", text: many_text!("3") },
+    KernelSource { name: "many_aead_m4", text: many_text!("4") },
+    KernelSource { name: "many_aead_m5", text: many_text!("5") },
+    KernelSource { name: "many_aead_m6", text: many_text!("6") },
+];
 
 /// Which kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,14 +1,17 @@
 //! Checks the many-message kernels' logic on the CPU, with no GPU: lays random
-//! Romulus-N and -M batches out as the GPU engine does (its `layout` module,
+//! batches of every scheme (Romulus-N, -M, SKINNY-AEAD M1-M6) out as the GPU
+//! engine does (its `layout` module,
 //! included from the crate's source), runs the kernels' C++ compiled for the
 //! host (`crates/skinny-cuda/hostsim/many.cpp`, built by
 //! scripts/gpu-hostsim.sh) over each image, and compares the results with
-//! the single-message `skinny-romulus` types, tampered messages included.
+//! the single-message `skinny-romulus` and `skinny-aead` types, tampered
+//! messages included.
 //!
 //! `cargo run -p skinny-many --features cuda --example many_gpu_hostsim -- <many-hostsim binary> [messages]`
 
 #![allow(dead_code)]
 
+use skinny_aead::Member;
 use skinny_many::{Batch, Flat, MessageError, Output, Scheme};
 use skinny_romulus::aead::{AeadInOut, KeyInit};
 use skinny_romulus::{RomulusM, RomulusN};
@@ -38,23 +41,27 @@ impl Rng {
     }
 }
 
-fn cpu_seal(scheme: Scheme, key: &[u8], nonce: &[u8], ad: &[u8], msg: &[u8]) -> Vec<u8> {
+fn seal_with<A: AeadInOut + KeyInit>(key: &[u8], nonce: &[u8], ad: &[u8], msg: &[u8]) -> Vec<u8> {
     let mut buf = msg.to_vec();
-    let tag = match scheme {
-        Scheme::RomulusN => RomulusN::new_from_slice(key).unwrap().encrypt_inout_detached(
-            nonce.try_into().unwrap(),
-            ad,
-            buf.as_mut_slice().into(),
-        ),
-        _ => RomulusM::new_from_slice(key).unwrap().encrypt_inout_detached(
-            nonce.try_into().unwrap(),
-            ad,
-            buf.as_mut_slice().into(),
-        ),
-    }
-    .unwrap();
+    let tag = A::new_from_slice(key)
+        .unwrap()
+        .encrypt_inout_detached(nonce.try_into().unwrap(), ad, buf.as_mut_slice().into())
+        .unwrap();
     buf.extend_from_slice(&tag);
     buf
+}
+
+fn cpu_seal(scheme: Scheme, key: &[u8], nonce: &[u8], ad: &[u8], msg: &[u8]) -> Vec<u8> {
+    match scheme {
+        Scheme::RomulusN => seal_with::<RomulusN>(key, nonce, ad, msg),
+        Scheme::RomulusM => seal_with::<RomulusM>(key, nonce, ad, msg),
+        Scheme::SkinnyAead(Member::M1) => seal_with::<skinny_aead::SkinnyAeadM1>(key, nonce, ad, msg),
+        Scheme::SkinnyAead(Member::M2) => seal_with::<skinny_aead::SkinnyAeadM2>(key, nonce, ad, msg),
+        Scheme::SkinnyAead(Member::M3) => seal_with::<skinny_aead::SkinnyAeadM3>(key, nonce, ad, msg),
+        Scheme::SkinnyAead(Member::M4) => seal_with::<skinny_aead::SkinnyAeadM4>(key, nonce, ad, msg),
+        Scheme::SkinnyAead(Member::M5) => seal_with::<skinny_aead::SkinnyAeadM5>(key, nonce, ad, msg),
+        Scheme::SkinnyAead(Member::M6) => seal_with::<skinny_aead::SkinnyAeadM6>(key, nonce, ad, msg),
+    }
 }
 
 /// `lab_rc`, as the engine uploads it.
@@ -71,14 +78,14 @@ fn round_constants() -> Vec<u32> {
 /// Runs the host-compiled kernels over `batch` for `pass`.
 fn hostsim(binary: &str, batch: &Batch, pass: Pass) -> Output {
     let flat: Flat<'_> = batch.flat();
-    let chunks = layout::plan(&flat, pass, 1 << 20);
+    let chunks = layout::plan(&flat, batch.scheme(), pass, 1 << 20);
     let dir = std::env::temp_dir().join(format!("many-hostsim-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut images = Vec::new();
     for c in &chunks {
         let s = c.sections;
         let mut file = Vec::new();
-        let scheme = u32::from(batch.scheme() == Scheme::RomulusM);
+        let scheme = Scheme::ALL.iter().position(|&s| s == batch.scheme()).unwrap() as u32;
         for w in [scheme, u32::from(pass == Pass::Open), c.groups(), c.messages.len() as u32] {
             file.extend_from_slice(&w.to_le_bytes());
         }
@@ -119,7 +126,7 @@ fn main() {
     let binary = args.get(1).expect("the many-hostsim binary");
     let n: usize = args.get(2).map_or(300, |s| s.parse().expect("a message count"));
     let mut failures = 0;
-    for scheme in [Scheme::RomulusN, Scheme::RomulusM] {
+    for scheme in Scheme::ALL {
         let mut rng = Rng(0x6d61_6e79 ^ scheme.name().len() as u64);
         let mut plain = Batch::new(scheme);
         let mut sealed = Batch::new(scheme);
@@ -129,7 +136,8 @@ fn main() {
             // Mostly short lengths (classes repeat), sometimes long.
             let pick = |rng: &mut Rng| if rng.below(8) == 0 { rng.below(600) } else { rng.below(40) };
             let (ad_len, msg_len) = if i % 5 == 0 { (0, 64) } else { (pick(&mut rng), pick(&mut rng)) };
-            let (key, nonce, ad, msg) = (rng.bytes(16), rng.bytes(16), rng.bytes(ad_len), rng.bytes(msg_len));
+            let (key, nonce) = (rng.bytes(16), rng.bytes(scheme.nonce_len()));
+            let (ad, msg) = (rng.bytes(ad_len), rng.bytes(msg_len));
             let ct = cpu_seal(scheme, &key, &nonce, &ad, &msg);
             plain.push(&key, &nonce, &ad, &msg).unwrap();
             let mut bad = ct.clone();
@@ -143,7 +151,7 @@ fn main() {
             want.push((ct, msg));
         }
         // A too-short ciphertext fails alone.
-        sealed.push(&[7; 16], &[9; 16], b"", &[1, 2, 3]).unwrap();
+        sealed.push(&[7; 16], &vec![9; scheme.nonce_len()], b"", &[1, 2, 3]).unwrap();
         let out = hostsim(binary, &plain, Pass::Seal);
         let bad_seal = (0..n).filter(|&i| out.message(i).ok() != Some(&want[i].0[..])).count();
         let out = hostsim(binary, &sealed, Pass::Open);

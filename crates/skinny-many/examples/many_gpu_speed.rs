@@ -4,8 +4,13 @@
 //! memory to page-locked host memory; beside them, the link's own copy rates
 //! (the floor of the page-locked path) and the bytes each message moves.
 //!
-//! `cargo run --release -p skinny-many --features cuda --example many_gpu_speed -- [log2 messages] [repeats]`
+//! Every scheme runs the same shape (SKINNY-AEAD with its own nonce and tag
+//! lengths); the third argument picks the schemes (names as `Scheme::name`,
+//! comma-separated, or `all`; default Romulus-N and -M).
+//!
+//! `cargo run --release -p skinny-many --features cuda --example many_gpu_speed -- [log2 messages] [repeats] [schemes]`
 
+use skinny_aead::Member;
 use skinny_cuda::cudarc::driver::CudaSlice;
 use skinny_many::gpu::{GpuMany, Pass};
 use skinny_many::{Batch, Scheme};
@@ -47,27 +52,37 @@ fn time(repeats: usize, mut f: impl FnMut()) -> f64 {
     )
 }
 
-fn cpu_seal(scheme: Scheme, key: &[u8], nonce: &[u8], msg: &[u8]) -> Vec<u8> {
+fn seal_with<A: AeadInOut + KeyInit>(key: &[u8], nonce: &[u8], msg: &[u8]) -> Vec<u8> {
     let mut buf = msg.to_vec();
-    let nonce = nonce.try_into().expect("16-byte nonce");
-    let tag = match scheme {
-        Scheme::RomulusN => {
-            RomulusN::new_from_slice(key).expect("key").encrypt_inout_detached(nonce, b"", buf.as_mut_slice().into())
-        }
-        _ => RomulusM::new_from_slice(key).expect("key").encrypt_inout_detached(nonce, b"", buf.as_mut_slice().into()),
-    }
-    .expect("length");
+    let tag = A::new_from_slice(key)
+        .expect("key")
+        .encrypt_inout_detached(nonce.try_into().expect("nonce"), b"", buf.as_mut_slice().into())
+        .expect("length");
     buf.extend_from_slice(&tag);
     buf
+}
+
+fn cpu_seal(scheme: Scheme, key: &[u8], nonce: &[u8], msg: &[u8]) -> Vec<u8> {
+    match scheme {
+        Scheme::RomulusN => seal_with::<RomulusN>(key, nonce, msg),
+        Scheme::RomulusM => seal_with::<RomulusM>(key, nonce, msg),
+        Scheme::SkinnyAead(Member::M1) => seal_with::<skinny_aead::SkinnyAeadM1>(key, nonce, msg),
+        Scheme::SkinnyAead(Member::M2) => seal_with::<skinny_aead::SkinnyAeadM2>(key, nonce, msg),
+        Scheme::SkinnyAead(Member::M3) => seal_with::<skinny_aead::SkinnyAeadM3>(key, nonce, msg),
+        Scheme::SkinnyAead(Member::M4) => seal_with::<skinny_aead::SkinnyAeadM4>(key, nonce, msg),
+        Scheme::SkinnyAead(Member::M5) => seal_with::<skinny_aead::SkinnyAeadM5>(key, nonce, msg),
+        Scheme::SkinnyAead(Member::M6) => seal_with::<skinny_aead::SkinnyAeadM6>(key, nonce, msg),
+    }
 }
 
 fn batch(scheme: Scheme, n: usize, seed: u64) -> Batch {
     let mut rng = Rng(seed);
     let mut b = Batch::with_capacity(scheme, n, n * 64);
     let mut buf = [0u8; 96];
+    let nl = scheme.nonce_len();
     for _ in 0..n {
         rng.fill(&mut buf);
-        b.push(&buf[..16], &buf[16..32], b"", &buf[32..]).expect("lengths");
+        b.push(&buf[..16], &buf[16..16 + nl], b"", &buf[32..]).expect("lengths");
     }
     b
 }
@@ -97,6 +112,14 @@ fn main() {
     let log2: u32 = args.get(1).map_or(24, |s| s.parse().expect("log2 of the message count"));
     let repeats: usize = args.get(2).map_or(5, |s| s.parse().expect("repeats"));
     let n = 1usize << log2;
+    let schemes: Vec<Scheme> = match args.get(3).map(String::as_str) {
+        None => vec![Scheme::RomulusN, Scheme::RomulusM],
+        Some("all") => Scheme::ALL.to_vec(),
+        Some(list) => list
+            .split(',')
+            .map(|name| Scheme::ALL.into_iter().find(|s| s.name() == name).expect("a scheme name"))
+            .collect(),
+    };
     let gpu = GpuMany::new(0).unwrap_or_else(|e| {
         eprintln!("no GPU: {e}");
         std::process::exit(2)
@@ -107,7 +130,7 @@ fn main() {
     }
     println!("{n} messages of 64 bytes, no AD, each its own key and nonce; median of {repeats}");
 
-    for scheme in [Scheme::RomulusN, Scheme::RomulusM] {
+    for scheme in schemes {
         let plain = batch(scheme, n, 0x5eed + scheme.name().len() as u64);
         // Device-resident seal, checked on a sample against the CPU type.
         let dev = gpu.upload(&plain, Pass::Seal).expect("upload");
@@ -127,7 +150,7 @@ fn main() {
         drop(out);
         drop(dev);
         // Device-resident open of what was sealed.
-        let mut sealed = Batch::with_capacity(scheme, n, n * 80);
+        let mut sealed = Batch::with_capacity(scheme, n, n * (64 + scheme.tag_len()));
         for i in 0..n {
             let key = &plain.flat().keys[16 * i..16 * i + 16];
             sealed.push(key, plain.nonce(i), b"", sealed_out.message(i).expect("sealed")).expect("lengths");

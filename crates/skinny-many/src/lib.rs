@@ -7,9 +7,9 @@
 //! (`skinny_romulus::{RomulusN, RomulusM}`, `skinny_aead::SkinnyAeadM1..M6`),
 //! and a bad tag fails only its own message ([`Output`], [`MessageError`]).
 //!
-//! - [`seal`] / [`open`]: where a [`Placement`] puts the work (today the CPU;
-//!   a GPU placement fails with [`ManyError`] until the GPU engine is wired
-//!   in).
+//! - [`seal`] / [`open`]: where a [`Placement`] puts the work (the CPU, or
+//!   with the feature `cuda` the GPU engine, `gpu::GpuMany`, which runs every
+//!   scheme; see [`verdict`] for `auto`).
 //! - [`cpu::seal`] / [`cpu::open`] on a thread count, [`cpu::seal_in`] /
 //!   [`cpu::open_in`] on a pool already started.
 //!

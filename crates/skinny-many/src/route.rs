@@ -1,8 +1,8 @@
 //! Where a batch runs: the many-message engine's rule for the execution
 //! layer ([`verdict`]), and the run along the route it gives.
 //!
-//! The GPU engine serves Romulus-N and -M only. Under `auto` it takes a
-//! batch of at least [`AUTO_GPU_BYTES`] of data: a batch is one call, so the
+//! The GPU engine serves every scheme. Under `auto` it takes a batch of at
+//! least [`AUTO_GPU_BYTES`] of data: a batch is one call, so the
 //! GPU's opening (driver, context, kernels compiled or loaded from the disk
 //! cache) and the copies through pageable memory are paid for that one call,
 //! and the CPU engine on every core is ready at once. A server that keeps an
@@ -11,7 +11,7 @@
 use crate::{cpu, Batch, ManyError, Output};
 use skinny_exec::{OnFailure, Placement, Route, Threads, Verdict};
 
-/// The data of one batch from which `auto` sends Romulus work to a GPU.
+/// The data of one batch from which `auto` sends its work to a GPU.
 pub const AUTO_GPU_BYTES: usize = 1 << 30;
 
 /// Which way a batch goes.
@@ -23,17 +23,16 @@ pub(crate) enum Work {
 
 /// The rule: whether a GPU can serve `batch` and would repay its opening.
 pub fn verdict(batch: &Batch) -> Verdict {
-    use crate::Scheme;
     if !cfg!(feature = "cuda") {
         return Verdict::Unfit("this build of skinny-many has no GPU engine (feature `cuda`)".into());
     }
-    match batch.scheme() {
-        Scheme::RomulusN | Scheme::RomulusM if batch.data_bytes() >= AUTO_GPU_BYTES => Verdict::Pays,
-        Scheme::RomulusN | Scheme::RomulusM => Verdict::NotWorthIt(format!(
+    if batch.data_bytes() >= AUTO_GPU_BYTES {
+        Verdict::Pays
+    } else {
+        Verdict::NotWorthIt(format!(
             "a batch of {} bytes is done sooner on the CPU than a GPU opens",
             batch.data_bytes()
-        )),
-        scheme => Verdict::Unfit(format!("the GPU many-message engine has no kernels for {scheme}")),
+        ))
     }
 }
 

@@ -95,26 +95,28 @@ fn data_shorter_than_a_tag_is_forged() {
 
 #[test]
 fn placements_route_to_the_cpu_or_say_why_not() {
-    let b = sealed_batch(Scheme::RomulusN, 5);
-    let cpu = Placement::Cpu { threads: Threads::from_count(Some(2)) };
-    assert_eq!(skinny_many::open(&cpu, &b).unwrap().ok_count(), 5);
-    assert_eq!(skinny_many::open(&Placement::default(), &b).unwrap().ok_count(), 5);
     let gpu = Placement::Gpu { threads: Threads::All, gpus: GpuSelection::All };
-    // Without the GPU engine a GPU placement is refused by the rule; with it,
-    // the GPU is tried and either serves the batch or fails with its reason.
-    for result in [skinny_many::open(&gpu, &b).map(|o| o.ok_count()), skinny_many::seal(&gpu, &b).map(|o| o.ok_count())]
-    {
-        match result {
-            #[cfg(not(feature = "cuda"))]
-            Err(ManyError::Placement(_)) => {}
-            #[cfg(feature = "cuda")]
-            Err(ManyError::Gpu(_)) => {}
-            #[cfg(feature = "cuda")]
-            Ok(n) => assert_eq!(n, 5),
-            other => panic!("unexpected: {other:?}"),
+    let cpu = Placement::Cpu { threads: Threads::from_count(Some(2)) };
+    // Every scheme follows one rule.
+    for scheme in [Scheme::RomulusN, Scheme::SkinnyAead(skinny_aead::Member::M1)] {
+        let b = sealed_batch(scheme, 5);
+        assert_eq!(skinny_many::open(&cpu, &b).unwrap().ok_count(), 5);
+        assert_eq!(skinny_many::open(&Placement::default(), &b).unwrap().ok_count(), 5);
+        // Without the GPU engine a GPU placement is refused by the rule; with
+        // it, the GPU is tried and either serves the batch or fails with its
+        // reason.
+        for result in
+            [skinny_many::open(&gpu, &b).map(|o| o.ok_count()), skinny_many::seal(&gpu, &b).map(|o| o.ok_count())]
+        {
+            match result {
+                #[cfg(not(feature = "cuda"))]
+                Err(ManyError::Placement(_)) => {}
+                #[cfg(feature = "cuda")]
+                Err(ManyError::Gpu(_)) => {}
+                #[cfg(feature = "cuda")]
+                Ok(n) => assert_eq!(n, 5),
+                other => panic!("{scheme}: unexpected: {other:?}"),
+            }
         }
     }
-    // SKINNY-AEAD has no GPU kernels: refused before any GPU is opened.
-    let m1 = sealed_batch(Scheme::SkinnyAead(skinny_aead::Member::M1), 2);
-    assert!(matches!(skinny_many::open(&gpu, &m1), Err(ManyError::Placement(_))));
 }

@@ -1,64 +1,34 @@
 //! The GPU engine (`gpu::GpuMany`, feature `cuda`) against the single-message
-//! Romulus types: every official KAT of Romulus-N and -M sealed and opened as
-//! one batch, random batches of mixed lengths (0 to 4 KiB of AD and of
-//! message) through all three paths (host, device, page-locked), and tampered
-//! messages that fail alone. Skips with a line where there is no GPU; fails
-//! instead when `SKINNY_REQUIRE_GPU=1`.
+//! types of every scheme (Romulus-N, -M, SKINNY-AEAD M1-M6): every official
+//! KAT sealed and opened as one batch, random batches of mixed lengths (0 to
+//! 4 KiB of AD and of message) through all three paths (host, device,
+//! page-locked), and tampered messages that fail alone. Skips with a line
+//! where there is no GPU; fails instead when `SKINNY_REQUIRE_GPU=1`.
 #![cfg(feature = "cuda")]
 
+mod common;
+
+use common::{batch_of, cases, single_seal};
+use skinny_aead::Member;
 use skinny_many::gpu::{GpuMany, GpuManyError, Pass};
 use skinny_many::{Batch, MessageError, Output, Scheme};
-use skinny_romulus::aead::{AeadInOut, KeyInit};
-use skinny_romulus::{RomulusM, RomulusN};
 use skinny_test_support::rng::SplitMix64 as Rng;
 
-/// The KAT files of `skinny-romulus` (tests/kat/README.md there names their
-/// source), embedded so that the test binary runs anywhere.
-const KAT_N: &str = include_str!("../../skinny-romulus/tests/kat/romulus-n.txt");
-const KAT_M: &str = include_str!("../../skinny-romulus/tests/kat/romulus-m.txt");
+/// The KAT files of `skinny-romulus` and `skinny-aead` (their READMEs name
+/// the sources), embedded so that the test binary runs anywhere.
+const KATS: [(Scheme, &str); 8] = [
+    (Scheme::RomulusN, include_str!("../../skinny-romulus/tests/kat/romulus-n.txt")),
+    (Scheme::RomulusM, include_str!("../../skinny-romulus/tests/kat/romulus-m.txt")),
+    (Scheme::SkinnyAead(Member::M1), include_str!("../../skinny-aead/tests/data/SKINNY-AEAD-M1.txt")),
+    (Scheme::SkinnyAead(Member::M2), include_str!("../../skinny-aead/tests/data/SKINNY-AEAD-M2.txt")),
+    (Scheme::SkinnyAead(Member::M3), include_str!("../../skinny-aead/tests/data/SKINNY-AEAD-M3.txt")),
+    (Scheme::SkinnyAead(Member::M4), include_str!("../../skinny-aead/tests/data/SKINNY-AEAD-M4.txt")),
+    (Scheme::SkinnyAead(Member::M5), include_str!("../../skinny-aead/tests/data/SKINNY-AEAD-M5.txt")),
+    (Scheme::SkinnyAead(Member::M6), include_str!("../../skinny-aead/tests/data/SKINNY-AEAD-M6.txt")),
+];
 
 fn engine() -> Option<GpuMany> {
     skinny_test_support::gpu::or_skip(|| GpuMany::new(0))
-}
-
-/// The CPU type's ciphertext ‖ tag.
-fn cpu_seal(scheme: Scheme, key: &[u8], nonce: &[u8], ad: &[u8], msg: &[u8]) -> Vec<u8> {
-    let mut buf = msg.to_vec();
-    let nonce = nonce.try_into().expect("16-byte nonce");
-    let tag = match scheme {
-        Scheme::RomulusN => {
-            RomulusN::new_from_slice(key).expect("key").encrypt_inout_detached(nonce, ad, buf.as_mut_slice().into())
-        }
-        Scheme::RomulusM => {
-            RomulusM::new_from_slice(key).expect("key").encrypt_inout_detached(nonce, ad, buf.as_mut_slice().into())
-        }
-        Scheme::SkinnyAead(_) => unreachable!("Romulus only"),
-    }
-    .expect("length");
-    buf.extend_from_slice(&tag);
-    buf
-}
-
-/// (key, nonce, pt, ad, ct ‖ tag) of a KAT case.
-type Case = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
-
-fn kat_cases(text: &str) -> Vec<Case> {
-    text.replace('\r', "")
-        .split("\n\n")
-        .filter(|r| !r.trim().is_empty())
-        .map(|r| {
-            let field = |name: &str| {
-                let v = r
-                    .lines()
-                    .filter_map(|l| l.split_once('='))
-                    .find(|(k, _)| k.trim() == name)
-                    .map(|(_, v)| v.trim())
-                    .unwrap_or_else(|| panic!("no {name}"));
-                hex::decode(v).expect("hex")
-            };
-            (field("Key"), field("Nonce"), field("PT"), field("AD"), field("CT"))
-        })
-        .collect()
 }
 
 /// Every message as wanted (`None`: refused as forged).
@@ -75,19 +45,15 @@ fn assert_messages(out: &Output, want: &[Option<Vec<u8>>], what: &str) {
 #[test]
 fn every_kat_seals_and_opens_as_one_batch() {
     let Some(gpu) = engine() else { return };
-    for (scheme, text) in [(Scheme::RomulusN, KAT_N), (Scheme::RomulusM, KAT_M)] {
-        let cases = kat_cases(text);
+    for (scheme, text) in KATS {
+        let cases = cases(text);
         assert_eq!(cases.len(), 1089, "{scheme}: every case");
-        let mut plain = Batch::new(scheme);
-        let mut sealed = Batch::new(scheme);
-        for (key, nonce, pt, ad, ct) in &cases {
-            plain.push(key, nonce, ad, pt).expect("lengths");
-            sealed.push(key, nonce, ad, ct).expect("lengths");
-        }
-        let want_ct: Vec<_> = cases.iter().map(|c| Some(c.4.clone())).collect();
-        let want_pt: Vec<_> = cases.iter().map(|c| Some(c.2.clone())).collect();
-        assert_messages(&gpu.seal(&plain).expect("seal"), &want_ct, &format!("{scheme} KAT seal"));
-        assert_messages(&gpu.open(&sealed).expect("open"), &want_pt, &format!("{scheme} KAT open"));
+        let want_ct: Vec<_> = cases.iter().map(|c| Some(c.ct.clone())).collect();
+        let want_pt: Vec<_> = cases.iter().map(|c| Some(c.pt.clone())).collect();
+        let sealed = gpu.seal(&batch_of(scheme, &cases, true)).expect("seal");
+        assert_messages(&sealed, &want_ct, &format!("{scheme} KAT seal"));
+        let opened = gpu.open(&batch_of(scheme, &cases, false)).expect("open");
+        assert_messages(&opened, &want_pt, &format!("{scheme} KAT open"));
     }
 }
 
@@ -114,8 +80,9 @@ fn random_batches(scheme: Scheme, n: usize, seed: u64) -> RandomBatch {
             _ => (rng.next() % 40) as usize,
         };
         let (ad_len, msg_len) = (len(&mut rng), len(&mut rng));
-        let (key, nonce, ad, msg) = (rng.bytes(16), rng.bytes(16), rng.bytes(ad_len), rng.bytes(msg_len));
-        let ct = cpu_seal(scheme, &key, &nonce, &ad, &msg);
+        let (key, nonce) = (rng.bytes(16), rng.bytes(scheme.nonce_len()));
+        let (ad, msg) = (rng.bytes(ad_len), rng.bytes(msg_len));
+        let ct = single_seal(scheme, &key, &nonce, &ad, &msg);
         plain.push(&key, &nonce, &ad, &msg).expect("lengths");
         let mut bad = ct.clone();
         let tamper = i % 7 == 3;
@@ -127,7 +94,7 @@ fn random_batches(scheme: Scheme, n: usize, seed: u64) -> RandomBatch {
         cts.push(Some(ct));
         pts.push(if tamper { None } else { Some(msg) });
     }
-    sealed.push(&[1; 16], &[2; 16], b"ad", &[3; 15]).expect("lengths");
+    sealed.push(&[1; 16], &vec![2; scheme.nonce_len()], b"ad", &vec![3; scheme.tag_len() - 1]).expect("lengths");
     pts.push(None);
     RandomBatch { plain, cts, sealed, pts }
 }
@@ -135,7 +102,7 @@ fn random_batches(scheme: Scheme, n: usize, seed: u64) -> RandomBatch {
 #[test]
 fn random_batches_match_the_cpu_on_every_path() {
     let Some(gpu) = engine() else { return };
-    for scheme in [Scheme::RomulusN, Scheme::RomulusM] {
+    for scheme in Scheme::ALL {
         let c = random_batches(scheme, 1500, 0x6d61_6e79 + scheme.name().len() as u64);
         assert_messages(&gpu.seal(&c.plain).expect("seal"), &c.cts, &format!("{scheme} seal"));
         assert_messages(&gpu.open(&c.sealed).expect("open"), &c.pts, &format!("{scheme} open"));
@@ -171,13 +138,39 @@ fn many_chunks_of_uniform_messages_match_the_cpu() {
     let out = out.to_output(&pinned).expect("output");
     for i in (0..n).step_by(997).chain([n - 1]) {
         let (key, nonce, msg) = (plain.flat().keys[16 * i..16 * i + 16].to_vec(), plain.nonce(i), plain.data(i));
-        assert_eq!(out.message(i), Ok(&cpu_seal(Scheme::RomulusN, &key, nonce, b"", msg)[..]), "message {i}");
+        assert_eq!(out.message(i), Ok(&single_seal(Scheme::RomulusN, &key, nonce, b"", msg)[..]), "message {i}");
     }
 }
 
 #[test]
-fn skinny_aead_batches_are_refused() {
+fn one_bad_tag_fails_only_its_message_in_every_scheme() {
+    // 64 messages of one length class (two full kernel threads): each
+    // message with one bit of its ciphertext, tag or AD flipped in turn
+    // fails alone, the rest open.
     let Some(gpu) = engine() else { return };
-    let batch = Batch::new(Scheme::SkinnyAead(skinny_aead::Member::M1));
-    assert!(matches!(gpu.seal(&batch), Err(GpuManyError::Scheme { .. })));
+    for scheme in Scheme::ALL {
+        let mut rng = Rng(0x7461_6d70 + scheme.name().len() as u64);
+        for victim in [0, 17, 63] {
+            for what in 0..3 {
+                let mut sealed = Batch::new(scheme);
+                let mut want = Vec::new();
+                for i in 0..64 {
+                    let (key, nonce, mut ad, msg) =
+                        (rng.bytes(16), rng.bytes(scheme.nonce_len()), rng.bytes(20), rng.bytes(40));
+                    let mut ct = single_seal(scheme, &key, &nonce, &ad, &msg);
+                    if i == victim {
+                        match what {
+                            0 => ct[3] ^= 0x10,
+                            1 => *ct.last_mut().expect("a tag") ^= 1,
+                            _ => ad[19] ^= 0x80,
+                        }
+                    }
+                    sealed.push(&key, &nonce, &ad, &ct).expect("lengths");
+                    want.push(if i == victim { None } else { Some(msg) });
+                }
+                let out = gpu.open(&sealed).expect("open");
+                assert_messages(&out, &want, &format!("{scheme}: message {victim}, change {what}"));
+            }
+        }
+    }
 }

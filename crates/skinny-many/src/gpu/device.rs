@@ -72,11 +72,11 @@ impl GpuMany {
     /// Copies `batch`, laid out for `pass`, to the device.
     ///
     /// # Errors
-    /// A scheme without GPU kernels, a message over 1 GiB, or the GPU failed.
+    /// A message over 1 GiB, or the GPU failed.
     pub fn upload(&self, batch: &Batch, pass: Pass) -> Result<DeviceBatch, GpuManyError> {
         check(batch)?;
         let flat = batch.flat();
-        let chunks = layout::plan(&flat, pass, DEVICE_CHUNK_BYTES);
+        let chunks = layout::plan(&flat, batch.scheme(), pass, DEVICE_CHUNK_BYTES);
         let (offsets, total) = back_to_back(chunks.iter().map(|c| c.sections.in_len));
         let mut host = Zeroizing::new(vec![0u8; total]);
         for (c, &at) in chunks.iter().zip(&offsets) {

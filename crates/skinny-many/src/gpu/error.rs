@@ -1,7 +1,6 @@
 //! Why a GPU seal or open of a batch failed: the device's own errors (with the
 //! driver's code) kept whole as the source, and what the engine refuses.
 
-use crate::Scheme;
 use skinny_cuda::GpuError;
 
 /// Why [`GpuMany`](super::GpuMany) could not seal or open a batch (a bad tag
@@ -14,13 +13,6 @@ pub enum GpuManyError {
     /// (the driver's code in [`GpuError::driver_error`]).
     #[error(transparent)]
     Gpu(#[from] GpuError),
-    /// A scheme the GPU engine does not run (SKINNY-AEAD runs on the CPU
-    /// engine).
-    #[error("the GPU many-message engine runs Romulus-N and Romulus-M, not {scheme}")]
-    Scheme {
-        /// The batch's scheme.
-        scheme: Scheme,
-    },
     /// A message or AD longer than the kernels' 32-bit offsets reach in one
     /// chunk (1 GiB).
     #[error("message {index} has {len} bytes of data and AD; the GPU engine takes at most 1 GiB a message")]

@@ -1,4 +1,5 @@
-//! The many-message kernels (`kernels/many.cu`, registered in `skinny-cuda` as
+//! The many-message kernels (`kernels/many.cu`, `many_aead.cu`, their entry
+//! points in `many_entry.cu`; registered in `skinny-cuda` as
 //! `kernels::MANY`): their entry points by scheme and pass (checked against
 //! the source by a test), the module with its round constants, and one
 //! launch over a chunk already on the device.
@@ -10,72 +11,94 @@ use skinny::hazmat::spec::round::ROUND_CONSTANTS;
 use skinny_cuda::constants::Symbol;
 use skinny_cuda::cudarc::driver::sys::CUfunction_attribute;
 use skinny_cuda::cudarc::driver::{CudaFunction, CudaModule, CudaStream, LaunchConfig, PushKernelArg};
-use skinny_cuda::kernels::{MANY, MANY_SHARED_BYTES, MANY_THREADS, MAX_ROUNDS};
+use skinny_cuda::kernels::{KernelSource, MANY, MANY_AEAD, MANY_SHARED_BYTES, MANY_THREADS, MAX_ROUNDS};
 use skinny_cuda::{upload_constants, Gpu, GpuError};
 use std::sync::Arc;
 use zeroize::Zeroizing;
 
-/// The entry point of `scheme`'s `pass`, if the GPU runs the scheme.
-pub(crate) fn entry_point(scheme: Scheme, pass: Pass) -> Option<&'static str> {
-    Some(match (scheme, pass) {
-        (Scheme::RomulusN, Pass::Seal) => "many_romulus_n_seal",
-        (Scheme::RomulusN, Pass::Open) => "many_romulus_n_open",
-        (Scheme::RomulusM, Pass::Seal) => "many_romulus_m_seal",
-        (Scheme::RomulusM, Pass::Open) => "many_romulus_m_open",
-        (Scheme::SkinnyAead(_), _) => return None,
-    })
+/// The entry point of `scheme`'s `pass` (`many_entry.cu`).
+pub(crate) fn entry_point(scheme: Scheme, pass: Pass) -> &'static str {
+    const NAMES: [[&str; 2]; 8] = [
+        ["many_romulus_n_seal", "many_romulus_n_open"],
+        ["many_romulus_m_seal", "many_romulus_m_open"],
+        ["many_aead_m1_seal", "many_aead_m1_open"],
+        ["many_aead_m2_seal", "many_aead_m2_open"],
+        ["many_aead_m3_seal", "many_aead_m3_open"],
+        ["many_aead_m4_seal", "many_aead_m4_open"],
+        ["many_aead_m5_seal", "many_aead_m5_open"],
+        ["many_aead_m6_seal", "many_aead_m6_open"],
+    ];
+    NAMES[scheme_index(scheme)][usize::from(pass == Pass::Open)]
 }
 
-/// The schemes with GPU kernels, in the order of [`ManyKernels`]' functions.
-const SCHEMES: [Scheme; 2] = [Scheme::RomulusN, Scheme::RomulusM];
+/// `scheme`'s place in [`Scheme::ALL`] (and in the kernels' numbering).
+fn scheme_index(scheme: Scheme) -> usize {
+    Scheme::ALL.iter().position(|&s| s == scheme).unwrap_or_else(|| unreachable!("every scheme is in ALL"))
+}
 const PASSES: [Pass; 2] = [Pass::Seal, Pass::Open];
 
-/// The loaded module (its `lab_rc` filled) and its kernels.
+/// The modules of the schemes, in the order of [`Scheme::ALL`]: Romulus-N
+/// and -M share the first.
+fn module_of(scheme: Scheme) -> usize {
+    scheme_index(scheme).saturating_sub(1)
+}
+
+/// The loaded modules (their `lab_rc` filled) and their kernels.
 pub(crate) struct ManyKernels {
     // Kept alive for the functions.
-    _module: Arc<CudaModule>,
-    /// By scheme then pass, as [`SCHEMES`] and [`PASSES`].
+    _modules: Vec<Arc<CudaModule>>,
+    /// By scheme then pass, as [`Scheme::ALL`] and [`PASSES`].
     funcs: Vec<CudaFunction>,
 }
 
 impl ManyKernels {
-    /// Compiles (or finds in the cache) and loads the kernels.
+    /// Compiles (or finds in the cache) and loads the kernels: the seven
+    /// modules side by side, one thread each (NVRTC takes minutes for the
+    /// whole engine on one thread).
     pub(crate) fn load(gpu: &Gpu, stream: &Arc<CudaStream>) -> Result<Self, GpuManyError> {
-        let module = gpu.load_module(&MANY)?;
-        let function = |name: &str| -> Result<CudaFunction, GpuError> {
-            let f = module.load_function(name).map_err(GpuError::driver("loading a many-message kernel"))?;
-            f.set_attribute(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                MANY_SHARED_BYTES as i32,
-            )
-            .map_err(GpuError::driver("allowing the many-message kernel its shared memory"))?;
-            Ok(f)
-        };
+        let sources: Vec<&KernelSource> = core::iter::once(&MANY).chain(MANY_AEAD.iter()).collect();
+        let modules = std::thread::scope(|scope| {
+            let jobs: Vec<_> = sources.iter().map(|&src| scope.spawn(move || gpu.load_module(src))).collect();
+            jobs.into_iter()
+                // A panic there is passed on as if it had happened here.
+                .map(|j| j.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        let rc = round_constant_masks();
+        for module in &modules {
+            upload_constants(module, stream, &[Symbol { name: "lab_rc", words: rc.clone() }])?;
+        }
         let mut funcs = Vec::new();
-        for scheme in SCHEMES {
+        for scheme in Scheme::ALL {
             for pass in PASSES {
-                funcs.push(function(entry_point(scheme, pass).expect("Romulus runs on the GPU"))?);
+                let module = &modules[module_of(scheme)];
+                let f = module
+                    .load_function(entry_point(scheme, pass))
+                    .map_err(GpuError::driver("loading a many-message kernel"))?;
+                f.set_attribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    MANY_SHARED_BYTES as i32,
+                )
+                .map_err(GpuError::driver("allowing the many-message kernel its shared memory"))?;
+                funcs.push(f);
             }
         }
-        upload_constants(&module, stream, &[Symbol { name: "lab_rc", words: round_constant_masks() }])?;
-        Ok(Self { _module: module, funcs })
+        Ok(Self { _modules: modules, funcs })
     }
 
     /// Each kernel's name, registers a thread and local (spill) bytes a thread.
     pub(crate) fn resources(&self) -> Vec<(&'static str, i32, i32)> {
         let mut v = Vec::new();
         for (k, f) in self.funcs.iter().enumerate() {
-            let name = entry_point(SCHEMES[k / PASSES.len()], PASSES[k % PASSES.len()]).unwrap_or("?");
+            let name = entry_point(Scheme::ALL[k / PASSES.len()], PASSES[k % PASSES.len()]);
             v.push((name, f.num_regs().unwrap_or(-1), f.local_size_bytes().unwrap_or(-1)));
         }
         v
     }
 
     /// The kernel of `scheme`'s `pass`.
-    fn function(&self, scheme: Scheme, pass: Pass) -> Result<&CudaFunction, GpuManyError> {
-        let s = SCHEMES.iter().position(|&x| x == scheme).ok_or(GpuManyError::Scheme { scheme })?;
-        let p = PASSES.iter().position(|&x| x == pass).unwrap_or(0);
-        Ok(&self.funcs[s * PASSES.len() + p])
+    fn function(&self, scheme: Scheme, pass: Pass) -> &CudaFunction {
+        &self.funcs[scheme_index(scheme) * PASSES.len() + usize::from(pass == Pass::Open)]
     }
 
     /// Runs `pass` over chunk `c`, whose input image is at device address
@@ -99,7 +122,7 @@ impl ManyKernels {
         let (lanes, ad_ends, data_ends, out_ends) = (at(s.lanes), at(s.ad_ends), at(s.data_ends), at(s.out_ends));
         let (keys, nonces, ad, data) = (at(s.keys), at(s.nonces), at(s.ad), at(s.data));
         let (out, status) = (output + s.out as u64, output + s.status as u64);
-        let f = self.function(scheme, pass)?;
+        let f = self.function(scheme, pass);
         let cfg = LaunchConfig {
             grid_dim: (groups.div_ceil(MANY_THREADS), 1, 1),
             block_dim: (MANY_THREADS, 1, 1),
@@ -117,7 +140,7 @@ impl ManyKernels {
             .arg(&out)
             .arg(&status)
             .arg(&groups);
-        // SAFETY: the arguments match many_romulus_*(lanes, ad_ends, data_ends,
+        // SAFETY: the arguments match every many_*(lanes, ad_ends, data_ends,
         // out_ends, keys, nonces, ad, data, out, status, ngroups); the caller's
         // buffers hold the chunk's images, whose sections `plan` laid out for
         // exactly these messages (every offset the kernel reads or writes lies
@@ -144,13 +167,17 @@ mod tests {
 
     #[test]
     fn entry_points_are_in_the_source() {
-        for scheme in [Scheme::RomulusN, Scheme::RomulusM] {
+        for (k, scheme) in Scheme::ALL.into_iter().enumerate() {
             for pass in [Pass::Seal, Pass::Open] {
-                let name = entry_point(scheme, pass).expect("Romulus runs on the GPU");
-                assert!(MANY.text.contains(&format!("MANY_ENTRY({name},")), "{name}");
+                let name = entry_point(scheme, pass);
+                // The kernels number the schemes as Scheme::ALL does.
+                let open = pass == Pass::Open;
+                assert!(MANY.text.contains(&format!("MANY_ENTRY({name}, {k}, {open})")), "{name}");
+                let module = if k < 2 { &MANY } else { &MANY_AEAD[k - 2] };
+                assert_eq!(module_of(scheme), k.saturating_sub(1));
+                assert!(module.text.starts_with(&format!("#define MANY_MODULE {}\n", k.saturating_sub(1))), "{name}");
             }
         }
-        assert_eq!(entry_point(Scheme::SkinnyAead(skinny_aead::Member::M1), Pass::Seal), None);
         let rc = round_constant_masks();
         assert_eq!(rc.len(), MAX_ROUNDS * 6);
         // Round 0's constant is 1: c0 bit 0 only.

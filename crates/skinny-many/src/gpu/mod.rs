@@ -1,12 +1,16 @@
-//! The GPU engine (feature `cuda`): seal and open a [`Batch`] of Romulus-N or
-//! Romulus-M messages on an NVIDIA GPU, each message with its own key, nonce,
-//! AD and length, byte for byte as the single-message types of
-//! `skinny-romulus`; one bad tag fails only its own message.
+//! The GPU engine (feature `cuda`): seal and open a [`Batch`] of any
+//! [`Scheme`](crate::Scheme) (Romulus-N, Romulus-M, SKINNY-AEAD M1-M6) on an NVIDIA GPU,
+//! each message with its own key, nonce, AD and length, byte for byte as the
+//! single-message types of `skinny-romulus` and `skinny-aead`; one bad tag
+//! fails only its own message.
 //!
-//! The kernels (`kernels/many.cu` in `skinny-cuda`) run SKINNY-128-384+
-//! bitsliced across 32 messages a thread, every call with a whole tweakey of
-//! its own, scheduled on the fly on the device: constant time (no table
-//! look-up, no branch or address that depends on a key, a nonce or the data).
+//! The kernels (`kernels/many.cu` and `many_aead.cu` in `skinny-cuda`) run
+//! SKINNY-128-384+ (Romulus), SKINNY-128-384 (M1-M4) or SKINNY-128-256
+//! (M5-M6) bitsliced across 32 messages a thread, every call with a whole
+//! tweakey of its own, scheduled on the fly on the device: constant time (no
+//! table look-up, no branch or address that depends on a key, a nonce or the
+//! data). SKINNY-AEAD's open decrypts whole blocks with the inverse cipher,
+//! on the same bitsliced schedule run backwards.
 //! The host cuts a batch into chunks and groups each chunk's messages by
 //! length class, so that a thread's 32 messages make the same sequence of TBC
 //! calls (see the `layout` module).
@@ -21,8 +25,41 @@
 //!   memory to page-locked host memory, chunk by chunk on three streams, so
 //!   that the copies in, the kernels and the copies out overlap.
 //!
-//! SKINNY-AEAD batches are refused ([`GpuManyError::Scheme`]): they run on
-//! the CPU engine.
+//! The kernels live in seven modules (Romulus; one a SKINNY-AEAD member),
+//! compiled side by side by [`GpuMany::new`] on first use and cached on disk.
+//!
+//! ## Floors and measurements (H200, 64-byte messages, no AD)
+//!
+//! TBC calls a message: Romulus-N 5 (the empty AD block goes in by XOR, the
+//! nonce call, 4 message blocks) x 40 rounds = 200 rounds; Romulus-M 7 calls,
+//! 280 rounds; M1-M4 5 calls (4 blocks and the tag block; the empty AD costs
+//! none) x 56 rounds = 280 rounds, open adding 4 forward schedules for its
+//! inverse calls; M5-M6 5 x 48 = 240 rounds of SKINNY-128-256 (two tweakey
+//! arrays, not three). A bitsliced round with its tweakey on the fly is about
+//! 375 logic operations for 32 blocks (three arrays), and its shared-memory
+//! traffic (3 x 16 loads and 2 x 16 stores of 16 bytes a lane) caps a
+//! multiprocessor at about 3.2 block-rounds a clock: 8.4e11 block-rounds/s on
+//! 132 SMs at 1.98 GHz, so at most 4.2e9 Romulus-N messages/s, 3.0e9 for
+//! M1-M4 and (two arrays: 2 x 16 loads, 16 stores) about 5.8e9 for M5-M6.
+//! Bytes a message on the page-locked path: 112 in (64 data, 16 key, 16
+//! nonce slot, 16 of lane table and offsets) and 64 + tag + 4 status out (84,
+//! or 76 with an 8-byte tag): at the 52-55 GB/s link, 30 GB/s of message
+//! bytes at most.
+//!
+//! Occupancy, the likely gap to those floors: each thread keeps three
+//! 512-byte tweakey arrays in shared memory, 192 KiB for a block of 128
+//! threads, so one block (four warps, one a scheduler) fits an SM, with
+//! nothing to hide the latency of a dependent LOP3 chain or a shared load;
+//! the 255 registers a thread would allow eight warps.
+//!
+//! Measured on an H200 (`examples/many_gpu_speed.rs`, medians, December
+//! 2026): Romulus-N seals 4.46e8 messages/s on the device (0.11x its
+//! floor), 24.9-26.3 GB/s page-locked host to host (0.81-0.85x the link
+//! floor); Romulus-M 3.27e8; M1-M4 seal and open 3.4-3.55e8 (18.6-19.5
+//! GB/s page-locked), M5-M6 3.5-3.7e8 (19.4-20.1 GB/s). M5-M6 move 1.7x
+//! less shared memory a round and run 14% fewer rounds than M1 yet gain
+//! only 5-8%: the kernels wait on latency, which the occupancy above
+//! explains, more than on operations or shared-memory bandwidth.
 
 mod assemble;
 mod device;
@@ -36,7 +73,7 @@ pub use error::GpuManyError;
 pub use layout::Pass;
 pub use pinned::{PinnedBatch, PinnedOutput};
 
-use crate::{Batch, Output, Scheme};
+use crate::{Batch, Output};
 use kernel::ManyKernels;
 use skinny_cuda::cudarc::driver::CudaStream;
 use skinny_cuda::Gpu;
@@ -93,7 +130,7 @@ impl GpuMany {
     /// ciphertext followed by the tag.
     ///
     /// # Errors
-    /// A scheme without GPU kernels, a message over 1 GiB, or the GPU failed.
+    /// A message over 1 GiB, or the GPU failed.
     pub fn seal(&self, batch: &Batch) -> Result<Output, GpuManyError> {
         self.through_device(batch, Pass::Seal)
     }
@@ -116,12 +153,8 @@ impl GpuMany {
     }
 }
 
-/// Refuses what the engine cannot run: another scheme, a message too large.
+/// Refuses what the engine cannot run: a message too large for its offsets.
 fn check(batch: &Batch) -> Result<(), GpuManyError> {
-    let scheme = batch.scheme();
-    if !matches!(scheme, Scheme::RomulusN | Scheme::RomulusM) {
-        return Err(GpuManyError::Scheme { scheme });
-    }
     for i in 0..batch.len() {
         let len = batch.data_range(i).len() + batch.ad_range(i).len();
         if len > layout::MAX_MESSAGE {

@@ -77,12 +77,12 @@ impl GpuMany {
     /// Lays `batch` out for `pass` in page-locked host memory.
     ///
     /// # Errors
-    /// A scheme without GPU kernels, a message over 1 GiB, or the driver
+    /// A message over 1 GiB, or the driver
     /// could not page-lock the memory.
     pub fn pin(&self, batch: &Batch, pass: Pass) -> Result<PinnedBatch, GpuManyError> {
         check(batch)?;
         let flat = batch.flat();
-        let chunks = layout::plan(&flat, pass, PINNED_CHUNK_BYTES);
+        let chunks = layout::plan(&flat, batch.scheme(), pass, PINNED_CHUNK_BYTES);
         let (offsets, total) = back_to_back(chunks.iter().map(|c| c.sections.in_len));
         let mut host = pinned(self, total)?;
         {
