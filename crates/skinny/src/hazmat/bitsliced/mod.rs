@@ -33,6 +33,7 @@
 
 mod batch;
 mod keys;
+mod lockstep;
 mod paths;
 mod per_block;
 mod per_block_tk1;
@@ -48,6 +49,7 @@ mod ternary_tests;
 pub use batch::Direction;
 pub use keys::round_key_bits;
 pub(crate) use keys::SlicedTweakeys;
+pub use lockstep::{Lockstep, LockstepError};
 pub(crate) use paths::crypt;
 pub use paths::{Path, PathUnavailable};
 pub use per_block_tk1::PerBlockTk1;
