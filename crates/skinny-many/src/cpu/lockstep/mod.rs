@@ -52,20 +52,24 @@ pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize) -> (Vec<Vec<usize
         let count = |len: usize| u64::try_from(len / 16).unwrap_or(u64::MAX).saturating_add(1);
         count(ad).saturating_add(count(input)) <= MAX_BLOCKS
     };
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| shape(i));
+    // (shape, index) keys, sorted: a batch of one shape is already in order,
+    // which the sort finds in one pass (this runs before the threads start).
+    let mut order: Vec<((usize, usize), usize)> = (0..n).map(|i| (shape(i), i)).collect();
+    order.sort_unstable();
     let (mut groups, mut rest) = (Vec::new(), Vec::new());
     let min = (lanes / MIN_GROUP_DIVISOR).max(1);
-    for same in order.chunk_by(|&i, &j| shape(i) == shape(j)) {
-        if !fits(shape(same[0])) {
-            rest.extend_from_slice(same);
+    for same in order.chunk_by(|a, b| a.0 == b.0) {
+        let indices = same.iter().map(|&(_, i)| i);
+        if !fits(same[0].0) {
+            rest.extend(indices);
             continue;
         }
         for group in same.chunks(lanes) {
+            let indices = group.iter().map(|&(_, i)| i);
             if group.len() >= min {
-                groups.push(group.to_vec());
+                groups.push(indices.collect());
             } else {
-                rest.extend_from_slice(group);
+                rest.extend(indices);
             }
         }
     }
