@@ -106,7 +106,23 @@
 //! three-input logic shortens the S-box. Romulus-M takes 7 calls for the same
 //! message, M1 5 calls of 56 rounds.
 //!
-//! Measured with `examples/many_speed.rs` on the 2-core dev machine (AVX2,
+//! Lockstep groups, measured with `examples/many_speed.rs` (test profile,
+//! opt-level 2 without LTO, for lack of time for a release build: compare
+//! within a run only) on the 2-core dev machine (AVX2, no AVX-512) under a load
+//! average of 17 to 19 from other builds, so absolute figures are low and
+//! move by 3x between runs; two runs, 32 768 messages of 64 bytes, no AD, one
+//! and two threads. Per batch of 256: a lockstep call 221-482 ns a block
+//! against 531-1 894 for a per-block-tweakey batch (2.4-3.9x less); the
+//! expansion of nonce ‖ key 292-1 085 ns a lane (1.3-2.2 calls: more than
+//! the floor's estimate, the schedule's slice moves go through memory);
+//! slicing a block in and out 57-184 ns. Romulus-N 64 B: the engine seals
+//! 3.1-3.5x and opens 2.9-4.9x the single-message path on the same threads,
+//! the lane engine alone 2.2-2.3x and 2.3-3.4x (the groups 1.2-1.5x the
+//! lanes); 1 KiB: 2.9-4.1x against 1.6-3.3x. Not measured here: AVX-512 and
+//! the 16-core H200 host (target: 8 GB/s, 4x the single-message path on 16
+//! threads).
+//!
+//! The lane engine alone, earlier, in a release build on the same machine (AVX2,
 //! no AVX-512), shared with other jobs (load average 3 to 9, so figures move
 //! by up to 2x from run to run), 32 768 messages of 64 bytes, no AD, one
 //! thread: Romulus-N seals 0.9-1.3 M messages/s (0.06-0.08 GB/s) against
@@ -119,8 +135,6 @@
 //! cores gave no gain. A profile of one thread sealing 64-byte Romulus-N
 //! messages: about 52% in the bitsliced rounds and schedule, 6% in gathering
 //! the tweakeys inside `PerBlockTweakeys`, 12% in the lanes' block work.
-//! Not measured here: the 16-core H200 host (target: 8 GB/s, 4x the
-//! single-message path on 16 threads).
 //!
 //! A message of Romulus cannot go faster than its serial chain: a batch with
 //! a few long Romulus messages among short ones ends with those running

@@ -36,7 +36,7 @@ fn check(path: Path, v: Variant, rounds: usize, lanes: usize, calls: usize, rng:
         ls.encrypt(&mut state, &tk1, &table);
         for (i, block) in want.chunks_exact_mut(16).enumerate() {
             let tweakey = [&tk1[..], &rest[t * i..t * (i + 1)]].concat();
-            Skinny::with_rounds(v, &tweakey, rounds).expect("valid").encrypt_block(block.try_into().expect("block"));
+            Skinny::with_rounds(v, &tweakey, rounds).expect("valid").encrypt_block(block);
         }
         let mut got = vec![0u8; 16 * lanes];
         ls.slice_out(&state, &mut got);
@@ -46,7 +46,7 @@ fn check(path: Path, v: Variant, rounds: usize, lanes: usize, calls: usize, rng:
 
 #[test]
 fn skinny_128_384_at_40_rounds_matches_single_blocks() {
-    let mut rng = Rng(0x10c5_7e9);
+    let mut rng = Rng(0x010c_57e9);
     for path in paths() {
         let b = path.batch_blocks();
         for lanes in [1, b - 1, b] {

@@ -164,7 +164,7 @@ impl Lockstep {
     /// If `blocks` is not whole blocks or more than a batch, or `state` is not
     /// [`Lockstep::state_bytes`] long.
     pub fn slice_in(&self, blocks: &[u8], state: &mut [u8]) {
-        assert!(blocks.len() % 16 == 0 && blocks.len() <= 16 * self.lanes(), "up to a batch of blocks");
+        assert!(blocks.len().is_multiple_of(16) && blocks.len() <= 16 * self.lanes(), "up to a batch of blocks");
         assert_eq!(state.len(), self.state_bytes(), "a whole sliced state");
         self.run(Op::SliceIn { blocks, state });
     }
@@ -175,7 +175,7 @@ impl Lockstep {
     /// # Panics
     /// As [`Lockstep::slice_in`].
     pub fn slice_out(&self, state: &[u8], blocks: &mut [u8]) {
-        assert!(blocks.len() % 16 == 0 && blocks.len() <= 16 * self.lanes(), "up to a batch of blocks");
+        assert!(blocks.len().is_multiple_of(16) && blocks.len() <= 16 * self.lanes(), "up to a batch of blocks");
         assert_eq!(state.len(), self.state_bytes(), "a whole sliced state");
         self.run(Op::SliceOut { state, blocks });
     }
@@ -190,7 +190,7 @@ impl Lockstep {
     /// [`Lockstep::tweakey_table_bytes`] long.
     pub fn expand(&self, rest: &[u8], table: &mut [u8]) {
         let t = self.lane_tweakey_bytes();
-        assert!(rest.len() % t == 0 && rest.len() <= t * self.lanes(), "up to a batch of lanes");
+        assert!(rest.len().is_multiple_of(t) && rest.len() <= t * self.lanes(), "up to a batch of lanes");
         assert_eq!(table.len(), self.tweakey_table_bytes(), "a whole table");
         let tk_count = self.variant.tk_count();
         self.run(Op::Expand { tk_count, rounds: self.rounds, rest, out: table });
