@@ -110,14 +110,14 @@
 //! opt-level 2 without LTO, for lack of time for a release build: compare
 //! within a run only) on the 2-core dev machine (AVX2, no AVX-512) under a load
 //! average of 17 to 19 from other builds, so absolute figures are low and
-//! move by 3x between runs; two runs, 32 768 messages of 64 bytes, no AD, one
+//! move by 3x between runs; three runs, 32 768 messages of 64 bytes, no AD, one
 //! and two threads. Per batch of 256: a lockstep call 221-482 ns a block
 //! against 531-1 894 for a per-block-tweakey batch (2.4-3.9x less); the
 //! expansion of nonce ‖ key 292-1 085 ns a lane (1.3-2.2 calls: more than
 //! the floor's estimate, the schedule's slice moves go through memory);
-//! slicing a block in and out 57-184 ns. Romulus-N 64 B: the engine seals
-//! 3.1-3.5x and opens 2.9-4.9x the single-message path on the same threads,
-//! the lane engine alone 2.2-2.3x and 2.3-3.4x (the groups 1.2-1.5x the
+//! slicing a block in and out 53-184 ns. Romulus-N 64 B: the engine seals
+//! 3.1-5.1x and opens 2.9-4.9x the single-message path on the same threads,
+//! the lane engine alone 2.2-3.0x and 2.3-3.4x (the groups 1.2-1.75x the
 //! lanes); 1 KiB: 2.9-4.1x against 1.6-3.3x. Not measured here: AVX-512 and
 //! the 16-core H200 host (target: 8 GB/s, 4x the single-message path on 16
 //! threads).
