@@ -118,7 +118,7 @@
 //! slicing a block in and out 53-184 ns. Romulus-N 64 B: the engine seals
 //! 3.1-5.1x and opens 2.9-4.9x the single-message path on the same threads,
 //! the lane engine alone 2.2-3.0x and 2.3-3.4x (the groups 1.2-1.75x the
-//! lanes); 1 KiB: 2.9-4.1x against 1.6-3.3x. Not measured here: AVX-512 and
+//! lanes); 1 KiB (two of the runs): 2.9-4.1x against 1.6-3.3x. Not measured here: AVX-512 and
 //! the 16-core H200 host (target: 8 GB/s, 4x the single-message path on 16
 //! threads).
 //!
