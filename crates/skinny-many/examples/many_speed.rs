@@ -3,7 +3,9 @@
 //! mixed lengths, each message with its own key and nonce; messages/s and
 //! GB/s of message bytes for 1..N threads, beside the same library's
 //! single-message path on the same threads (rayon over the messages, each
-//! through `skinny_romulus` / `skinny_aead`), and the ratio.
+//! through `skinny_romulus` / `skinny_aead`), and the ratio. For Romulus-N
+//! (whose same-shape messages run in lockstep groups) also the lane engine
+//! alone (`cpu::Tuning { lockstep: false, .. }`), and its ratio.
 //!
 //! First it prints the two per-call costs the engine chooses between: one
 //! bitsliced batch with a whole tweakey per block, and one single-block call
@@ -18,9 +20,10 @@
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit};
 use rayon::prelude::*;
-use skinny::hazmat::bitsliced::PerBlockTweakeys;
+use skinny::hazmat::bitsliced::{Lockstep, PerBlockTweakeys};
 use skinny::{Skinny, Variant};
 use skinny_aead::{Member, SkinnyAeadM1};
+use skinny_many::cpu::Tuning;
 use skinny_many::{cpu, Batch, Scheme};
 use skinny_romulus::{RomulusM, RomulusN};
 use std::hint::black_box;
@@ -59,6 +62,28 @@ fn call_costs() {
         batch / n as f64 * 1e9,
         single * 1e9,
         batch / single
+    );
+    // A lockstep call: the lanes' TK2 ‖ TK3 expanded once, TK1 shared, the
+    // state kept sliced (what a Romulus-N group runs per call), and the
+    // expansion itself (once per group and nonce ‖ key).
+    let ls = Lockstep::new(v, 40).unwrap();
+    let n = ls.lanes();
+    let mut table = vec![0u8; ls.tweakey_table_bytes()];
+    let rest: Vec<u8> = (0..32 * n).map(|i| (i * 31) as u8).collect();
+    let expand = best(Duration::from_millis(200), || ls.expand(black_box(&rest), &mut table));
+    let mut state = vec![0u8; ls.state_bytes()];
+    let call = best(Duration::from_millis(200), || ls.encrypt(black_box(&mut state), &[3u8; 16], &table));
+    let mut blocks = vec![1u8; 16 * n];
+    let slice = best(Duration::from_millis(200), || {
+        ls.slice_in(black_box(&blocks), &mut state);
+        ls.slice_out(&state, &mut blocks);
+    });
+    println!(
+        "lockstep batch of {n} ({}): a call {:.1} ns a block, the expansion of TK2 ‖ TK3 {:.1} ns a block, slicing in and out {:.1} ns a block",
+        ls.path().name(),
+        call / n as f64 * 1e9,
+        expand / n as f64 * 1e9,
+        slice / n as f64 * 1e9
     );
 }
 
@@ -127,12 +152,30 @@ fn series(label: &str, lens: &[usize], thread_counts: &[usize]) {
             let pool = skinny_exec::worker_pool(threads).unwrap();
             for (op, input) in [("seal", &plain), ("open", &sealed)] {
                 let sealing = op == "seal";
-                let engine = best(Duration::from_millis(300), || {
-                    black_box(if sealing { cpu::seal_in(&pool, input) } else { cpu::open_in(&pool, input) });
-                });
+                let run = |tuning: Tuning| {
+                    best(Duration::from_millis(300), || {
+                        black_box(if sealing {
+                            cpu::seal_tuned(&pool, input, tuning)
+                        } else {
+                            cpu::open_tuned(&pool, input, tuning)
+                        });
+                    })
+                };
+                let engine = run(Tuning::default());
+                // Only Romulus-N has lockstep groups; elsewhere the lane
+                // engine is the batch figure.
+                let lanes = (scheme == Scheme::RomulusN).then(|| run(Tuning { lockstep: false, ..Tuning::default() }));
                 let one = best(Duration::from_millis(300), || pool.install(|| single_path(input, sealing)));
+                let lane_figures = lanes.map_or(String::new(), |l| {
+                    format!(
+                        " | lanes only {:>6.2} M msg/s {:>6.3} GB/s (ratio {:.2})",
+                        lens.len() as f64 / l / 1e6,
+                        bytes as f64 / l / 1e9,
+                        one / l
+                    )
+                });
                 println!(
-                    "{label:>12} {scheme:>14} {op} {threads:>2} threads: batch {:>6.2} M msg/s {:>6.3} GB/s | single-message path {:>6.2} M msg/s {:>6.3} GB/s | ratio {:.2}",
+                    "{label:>12} {scheme:>14} {op} {threads:>2} threads: batch {:>6.2} M msg/s {:>6.3} GB/s | single-message path {:>6.2} M msg/s {:>6.3} GB/s | ratio {:.2}{lane_figures}",
                     lens.len() as f64 / engine / 1e6,
                     bytes as f64 / engine / 1e9,
                     lens.len() as f64 / one / 1e6,

@@ -56,3 +56,29 @@ fn skinny_aead_m1_to_m6() {
         both(Scheme::SkinnyAead(m), file);
     }
 }
+
+/// Every Romulus-N case as a lockstep group of its own: the case repeated a
+/// whole bitsliced batch of times, on every path this CPU has.
+#[test]
+fn romulus_n_through_lockstep_groups() {
+    let cases: Vec<Case> = cases(ROMULUS_N);
+    let pool = skinny_exec::worker_pool(2).expect("threads");
+    for path in skinny::hazmat::bitsliced::Path::ALL.into_iter().filter(|p| p.is_available()) {
+        let w = path.batch_blocks();
+        let tuning = cpu::Tuning { lockstep: true, path };
+        let repeated: Vec<&Case> = cases.iter().flat_map(|c| std::iter::repeat_n(c, w)).collect();
+        let (mut plain, mut sealed) =
+            (skinny_many::Batch::new(Scheme::RomulusN), skinny_many::Batch::new(Scheme::RomulusN));
+        for c in &repeated {
+            plain.push(&c.key, &c.nonce, &c.ad, &c.pt).expect("lengths");
+            sealed.push(&c.key, &c.nonce, &c.ad, &c.ct).expect("lengths");
+        }
+        let ct = cpu::seal_tuned(&pool, &plain, tuning);
+        let pt = cpu::open_tuned(&pool, &sealed, tuning);
+        for (i, c) in repeated.iter().enumerate() {
+            let at = format!("{path} Count = {} (copy {})", c.count, i % w);
+            assert_eq!(ct.message(i).expect("sealed"), &c.ct[..], "{at}: seal");
+            assert_eq!(pt.message(i).expect("authentic"), &c.pt[..], "{at}: open");
+        }
+    }
+}

@@ -10,7 +10,7 @@
 //! call). Which one runs depends on the number of calls only, a public
 //! quantity; both are constant time.
 
-use skinny::hazmat::bitsliced::{Direction, PerBlockTweakeys};
+use skinny::hazmat::bitsliced::{Direction, Path, PerBlockTweakeys};
 use skinny::{Skinny, Variant};
 use zeroize::Zeroizing;
 
@@ -92,10 +92,12 @@ pub(crate) struct Calls {
 }
 
 impl Calls {
-    /// Calls of `rounds` rounds of `variant`, room for `capacity` at first.
-    pub(crate) fn new(variant: Variant, rounds: usize, capacity: usize) -> Self {
+    /// Calls of `rounds` rounds of `variant` on `path` (the best path where
+    /// this CPU lacks it), room for `capacity` at first.
+    pub(crate) fn new(variant: Variant, rounds: usize, path: Path, capacity: usize) -> Self {
         let cipher = PerBlockTweakeys::new(variant, rounds)
             .unwrap_or_else(|_| unreachable!("the schemes' round counts fit their variants"));
+        let cipher = cipher.on_path(path).unwrap_or(cipher);
         let t = variant.tweakey_bytes();
         Self {
             cipher,

@@ -11,12 +11,15 @@
 mod aead;
 mod calls;
 mod lanes;
+mod lockstep;
 mod romulus;
 
-use crate::{Batch, ManyError, MessageError, Output, Scheme};
+use crate::{Batch, ManyError, Output, Scheme};
 use calls::Calls;
 use lanes::Started;
+use lockstep::Member;
 use rayon::prelude::*;
+use skinny::hazmat::bitsliced::Path;
 use skinny::Variant;
 use skinny_exec::Threads;
 use zeroize::Zeroizing;
@@ -42,7 +45,7 @@ pub fn seal(threads: Threads, batch: &Batch) -> Result<Output, ManyError> {
 
 /// Opens every message of `batch` (its data is ciphertext ‖ tag) on
 /// `threads` worker threads. Message `i` of the output is its plaintext, or
-/// [`MessageError::Forged`] (nothing of it released) if its tag is wrong.
+/// [`MessageError::Forged`](crate::MessageError::Forged) (nothing of it released) if its tag is wrong.
 ///
 /// # Errors
 /// [`ManyError::Threads`] if the threads could not be started.
@@ -54,12 +57,43 @@ pub fn open(threads: Threads, batch: &Batch) -> Result<Output, ManyError> {
 /// [`skinny_exec::WORKER_STACK_BYTES`] of stack, as
 /// [`skinny_exec::worker_pool`] gives them): for many batches in a row.
 pub fn seal_in(pool: &rayon::ThreadPool, batch: &Batch) -> Output {
-    pool.install(|| crypt(batch, Operation::Seal, pool.current_num_threads()))
+    seal_tuned(pool, batch, Tuning::default())
 }
 
 /// [`open`] on a pool already started (see [`seal_in`]).
 pub fn open_in(pool: &rayon::ThreadPool, batch: &Batch) -> Output {
-    pool.install(|| crypt(batch, Operation::Open, pool.current_num_threads()))
+    open_tuned(pool, batch, Tuning::default())
+}
+
+/// How the engine runs a batch, for tests and benchmarks: [`seal`],
+/// [`open`], [`seal_in`] and [`open_in`] use [`Tuning::default`]. The output
+/// is the same whatever the tuning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Whether Romulus-N messages of one shape (AD length, data length) run
+    /// in lockstep groups (the crate docs' *Design*); otherwise every message
+    /// goes through the lane engine.
+    pub lockstep: bool,
+    /// The bitsliced path of both engines (the best one where this CPU lacks
+    /// it).
+    pub path: Path,
+}
+
+impl Default for Tuning {
+    /// Lockstep groups on the best path.
+    fn default() -> Self {
+        Self { lockstep: true, path: Path::best() }
+    }
+}
+
+/// [`seal_in`] with a chosen [`Tuning`].
+pub fn seal_tuned(pool: &rayon::ThreadPool, batch: &Batch, tuning: Tuning) -> Output {
+    pool.install(|| crypt(batch, Operation::Seal, pool.current_num_threads(), tuning))
+}
+
+/// [`open_in`] with a chosen [`Tuning`].
+pub fn open_tuned(pool: &rayon::ThreadPool, batch: &Batch, tuning: Tuning) -> Output {
+    pool.install(|| crypt(batch, Operation::Open, pool.current_num_threads(), tuning))
 }
 
 fn with_pool(threads: Threads, batch: &Batch, op: Operation) -> Result<Output, ManyError> {
@@ -67,7 +101,7 @@ fn with_pool(threads: Threads, batch: &Batch, op: Operation) -> Result<Output, M
         return Ok(Output::from_parts(Zeroizing::new(Vec::new()), Vec::new(), Vec::new()));
     }
     let pool = threads.own_pool().map_err(ManyError::Threads)?;
-    Ok(pool.install(|| crypt(batch, op, pool.current_num_threads())))
+    Ok(pool.install(|| crypt(batch, op, pool.current_num_threads(), Tuning::default())))
 }
 
 /// The cipher a scheme's calls run on: variant and round count.
@@ -89,8 +123,16 @@ fn out_len(scheme: Scheme, op: Operation, data_len: usize) -> usize {
     }
 }
 
+/// A share of the work for one thread at a time.
+enum Job<'o> {
+    /// A lockstep group.
+    Group(Vec<Member<'o>>),
+    /// Messages for the lane engine.
+    Lanes(Vec<Member<'o>>),
+}
+
 /// The whole batch, on the current pool (`threads` of them).
-fn crypt(batch: &Batch, op: Operation, threads: usize) -> Output {
+fn crypt(batch: &Batch, op: Operation, threads: usize, tuning: Tuning) -> Output {
     let n = batch.len();
     let scheme = batch.scheme();
     let mut ends = Vec::with_capacity(n);
@@ -101,62 +143,83 @@ fn crypt(batch: &Batch, op: Operation, threads: usize) -> Output {
     }
     let mut bytes = Zeroizing::new(vec![0u8; total]);
     let mut status = vec![Ok(()); n];
-    let cuts = chunks(batch, threads, Calls::new(cipher(scheme).0, cipher(scheme).1, 0).batch_blocks());
-    // Each chunk gets its messages' output bytes and statuses, disjoint.
-    let mut pieces = Vec::with_capacity(cuts.len());
-    let (mut rest_bytes, mut rest_status) = (&mut bytes[..], &mut status[..]);
-    let mut done_bytes = 0;
-    for w in cuts.windows(2) {
-        let end = if w[1] == 0 { 0 } else { ends[w[1] - 1] };
-        let (b, rb) = rest_bytes.split_at_mut(end - done_bytes);
-        let (s, rs) = rest_status.split_at_mut(w[1] - w[0]);
-        pieces.push((w[0], b, s));
-        (rest_bytes, rest_status, done_bytes) = (rb, rs, end);
-    }
-    pieces.into_par_iter().for_each(|(first, b, s)| run_chunk(batch, op, first, b, s));
+    let ls = lockstep::cipher(tuning.path);
+    let (groups, rest) =
+        if tuning.lockstep { lockstep::plan(batch, op, ls.lanes()) } else { (Vec::new(), (0..n).collect()) };
+    let jobs = {
+        // Every message's output bytes and status, disjoint, handed to the
+        // job that runs it.
+        let mut members: Vec<Option<Member<'_>>> = Vec::with_capacity(n);
+        let mut rest_bytes = &mut bytes[..];
+        for (index, status) in status.iter_mut().enumerate() {
+            let (out, r) = rest_bytes.split_at_mut(out_len(scheme, op, batch.data_range(index).len()));
+            members.push(Some(Member { index, out, status }));
+            rest_bytes = r;
+        }
+        let mut take = |i: usize| members[i].take().unwrap_or_else(|| unreachable!("one job a message"));
+        let mut jobs: Vec<Job<'_>> = Vec::with_capacity(groups.len() + 4 * threads);
+        for g in &groups {
+            jobs.push(Job::Group(g.iter().map(|&i| take(i)).collect()));
+        }
+        let (variant, rounds) = cipher(scheme);
+        let batch_blocks = Calls::new(variant, rounds, tuning.path, 0).batch_blocks();
+        let cuts = chunks(batch, &rest, threads, batch_blocks);
+        for w in cuts.windows(2) {
+            jobs.push(Job::Lanes(rest[w[0]..w[1]].iter().map(|&i| take(i)).collect()));
+        }
+        jobs
+    };
+    jobs.into_par_iter().for_each(|job| match job {
+        Job::Group(mut g) => lockstep::run(ls, batch, op, &mut g),
+        Job::Lanes(m) => run_chunk(batch, op, tuning.path, m),
+    });
     Output::from_parts(bytes, ends, status)
 }
 
-/// Chunk boundaries (message indices, from 0 to the count): about equal
-/// work each; as many as the threads, or more (up to four a thread, for
+/// Chunk boundaries (positions in `msgs`, from 0 to its length): about
+/// equal work each; as many as the threads, or more (up to four a thread, for
 /// balance) while every chunk keeps a few bitsliced batches of messages in
 /// flight.
-fn chunks(batch: &Batch, threads: usize, batch_blocks: usize) -> Vec<usize> {
-    let n = batch.len();
+fn chunks(batch: &Batch, msgs: &[usize], threads: usize, batch_blocks: usize) -> Vec<usize> {
+    let n = msgs.len();
+    if n == 0 {
+        return vec![0];
+    }
     let by_size = n / (4 * batch_blocks);
     let count = by_size.clamp(threads.max(1), 4 * threads.max(1)).min(n).max(1);
-    let weight = |i: usize| batch.data_range(i).len() + batch.ad_range(i).len() + 32;
+    let weight = |k: usize| batch.data_range(msgs[k]).len() + batch.ad_range(msgs[k]).len() + 32;
     let total: usize = (0..n).map(weight).sum();
     let mut cuts = vec![0];
     let mut acc = 0;
-    for i in 0..n {
-        acc += weight(i);
-        // Cut after message i once this chunk's share is reached.
-        if acc * count >= total * cuts.len() && cuts.len() < count && i + 1 < n {
-            cuts.push(i + 1);
+    for k in 0..n {
+        acc += weight(k);
+        // Cut after message k once this chunk's share is reached.
+        if acc * count >= total * cuts.len() && cuts.len() < count && k + 1 < n {
+            cuts.push(k + 1);
         }
     }
     cuts.push(n);
     cuts
 }
 
-/// Runs messages `first ..` (as many as `status` has) into `bytes` (their
-/// output, back to back).
-fn run_chunk(batch: &Batch, op: Operation, first: usize, bytes: &mut [u8], status: &mut [Result<(), MessageError>]) {
+/// Runs `msgs` through the lane engine.
+fn run_chunk(batch: &Batch, op: Operation, path: Path, msgs: Vec<Member<'_>>) {
     let scheme = batch.scheme();
-    let count = status.len();
+    let count = msgs.len();
     let mut outs: Vec<Option<&mut [u8]>> = Vec::with_capacity(count);
-    let mut rest = bytes;
-    for i in first..first + count {
-        let (o, r) = rest.split_at_mut(out_len(scheme, op, batch.data_range(i).len()));
-        outs.push(Some(o));
-        rest = r;
+    let mut statuses = Vec::with_capacity(count);
+    let mut index = Vec::with_capacity(count);
+    for m in msgs {
+        index.push(m.index);
+        outs.push(Some(m.out));
+        statuses.push(m.status);
     }
+    let mut status = vec![Ok(()); count];
     // Longest first (a stable sort: equal lengths keep the batch's order).
     let mut order: Vec<usize> = (0..count).collect();
-    order.sort_by_key(|&j| core::cmp::Reverse(batch.data_range(first + j).len() + batch.ad_range(first + j).len()));
+    order.sort_by_key(|&j| core::cmp::Reverse(batch.data_range(index[j]).len() + batch.ad_range(index[j]).len()));
     let (variant, rounds) = cipher(scheme);
-    let mut calls = Calls::new(variant, rounds, 0);
+    let mut calls = Calls::new(variant, rounds, path, 0);
     let target = 2 * calls.batch_blocks();
     let flat = batch.flat();
     let key = |i: usize| &flat.keys[16 * i..16 * i + 16];
@@ -164,7 +227,7 @@ fn run_chunk(batch: &Batch, op: Operation, first: usize, bytes: &mut [u8], statu
         Scheme::RomulusN | Scheme::RomulusM => {
             let kind = if scheme == Scheme::RomulusN { romulus::Kind::N } else { romulus::Kind::M };
             let start = |j: usize| {
-                let i = first + j;
+                let i = index[j];
                 romulus::start(
                     kind,
                     op,
@@ -175,11 +238,11 @@ fn run_chunk(batch: &Batch, op: Operation, first: usize, bytes: &mut [u8], statu
                     outs[j].take().unwrap_or_else(|| unreachable!("one start a message")),
                 )
             };
-            lanes::run(&mut calls, target, order, start, status);
+            lanes::run(&mut calls, target, order, start, &mut status);
         }
         Scheme::SkinnyAead(m) => {
             let start = |j: usize| -> Started<aead::Aead<'_>> {
-                let i = first + j;
+                let i = index[j];
                 aead::start(
                     m,
                     op,
@@ -190,7 +253,10 @@ fn run_chunk(batch: &Batch, op: Operation, first: usize, bytes: &mut [u8], statu
                     outs[j].take().unwrap_or_else(|| unreachable!("one start a message")),
                 )
             };
-            lanes::run(&mut calls, target, order, start, status);
+            lanes::run(&mut calls, target, order, start, &mut status);
         }
+    }
+    for (dst, s) in statuses.into_iter().zip(status) {
+        *dst = s;
     }
 }

@@ -4,7 +4,7 @@
 //! nonce, TK3 = the key). Written from the specification, as
 //! `skinny-romulus`'s modes are, and checked against them by the tests.
 
-mod encoding;
+pub(crate) mod encoding;
 
 use super::calls::{xor_into, Block, Calls};
 use super::lanes::{Lane, Started};

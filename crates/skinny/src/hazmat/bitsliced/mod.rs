@@ -27,12 +27,18 @@
 //! (module `per_block`, the schedule itself in `per_block::schedule`), again with
 //! bitwise operations only. See `docs/cpu-bitsliced.md` for the operation counts
 //! and speeds.
+//!
+//! [`Lockstep`] keeps a batch of lanes sliced across many calls, every lane
+//! with its own TK2..TKz (expanded once into sliced round tweakeys) and all
+//! lanes sharing TK1 (masks per round): Romulus over many messages of one
+//! shape (module `lockstep`).
 
 // Index loops over cells and bits read like the specification's formulas.
 #![allow(clippy::needless_range_loop)]
 
 mod batch;
 mod keys;
+mod lockstep;
 mod paths;
 mod per_block;
 mod per_block_tk1;
@@ -48,6 +54,7 @@ mod ternary_tests;
 pub use batch::Direction;
 pub use keys::round_key_bits;
 pub(crate) use keys::SlicedTweakeys;
+pub use lockstep::{Lockstep, LockstepError};
 pub(crate) use paths::crypt;
 pub use paths::{Path, PathUnavailable};
 pub use per_block_tk1::PerBlockTk1;

@@ -231,3 +231,21 @@ pub(crate) fn crypt_per_block(
     unsafe { crypt_per_block_with_avx2(width, rounds, dir, data, keys) };
     true
 }
+
+/// A lockstep operation (see `bitsliced::lockstep`) with every Avx2Word
+/// operation compiled to AVX2 instructions.
+#[target_feature(enable = "avx2")]
+fn lockstep_with_avx2(op: crate::hazmat::bitsliced::lockstep::Op<'_>) {
+    crate::hazmat::bitsliced::lockstep::run::<Avx2Word>(op);
+}
+
+/// Runs a lockstep operation. Returns false, touching nothing, when this CPU
+/// has no AVX2.
+pub(crate) fn lockstep(op: crate::hazmat::bitsliced::lockstep::Op<'_>) -> bool {
+    if !detected() {
+        return false;
+    }
+    // SAFETY: `lockstep_with_avx2` needs AVX2, which `detected` just confirmed.
+    unsafe { lockstep_with_avx2(op) };
+    true
+}

@@ -328,6 +328,24 @@ pub(crate) fn crypt_per_block(
     true
 }
 
+/// A lockstep operation (see `bitsliced::lockstep`) with every Avx512Word
+/// operation compiled to AVX-512F instructions.
+#[target_feature(enable = "avx512f")]
+fn lockstep_with_avx512(op: crate::hazmat::bitsliced::lockstep::Op<'_>) {
+    crate::hazmat::bitsliced::lockstep::run::<Avx512Word>(op);
+}
+
+/// Runs a lockstep operation. Returns false, touching nothing, when this CPU
+/// has no AVX-512F.
+pub(crate) fn lockstep(op: crate::hazmat::bitsliced::lockstep::Op<'_>) -> bool {
+    if !detected() {
+        return false;
+    }
+    // SAFETY: `lockstep_with_avx512` needs AVX-512F, which `detected` just confirmed.
+    unsafe { lockstep_with_avx512(op) };
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -160,6 +160,20 @@ pub(crate) fn crypt(
     }
 }
 
+/// Runs a lockstep operation on `path`, which was checked to be available
+/// when the caller's value was made.
+pub(crate) fn lockstep(path: Path, op: super::lockstep::Op<'_>) {
+    match path {
+        Path::PortableU64 => super::lockstep::run::<u64>(op),
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2 => assert!(avx2::lockstep(op), "the avx2 path was available when chosen"),
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512 => assert!(avx512::lockstep(op), "the avx512 path was available when chosen"),
+        #[cfg(not(target_arch = "x86_64"))]
+        Path::Avx2 | Path::Avx512 => unreachable!("on_path refuses the x86 paths off x86-64"),
+    }
+}
+
 /// Runs per-block keying on `path`, which was checked to be available when the
 /// caller's value was made.
 pub(crate) fn crypt_per_block(

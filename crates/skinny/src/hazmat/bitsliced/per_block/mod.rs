@@ -32,3 +32,4 @@ pub(crate) use batch::{crypt_blocks_for, BlockKeys};
 pub(crate) use lfsr_counter::lfsr_advance;
 #[cfg(test)]
 pub(crate) use lfsr_counter::lfsr_step;
+pub(crate) use schedule::{step, Tks, TK1_CELLS};

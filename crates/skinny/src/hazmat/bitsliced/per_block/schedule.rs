@@ -35,7 +35,7 @@ const P: [usize; 8] = {
 
 /// The bitsliced TK arrays of one batch: TK1..TKz, each 16 cells as a [`State`].
 /// Half `h` is cells `8h .. 8h + 8`.
-pub(super) type Tks<W, const Z: usize> = [State<W>; Z];
+pub(crate) type Tks<W, const Z: usize> = [State<W>; Z];
 
 /// The LFSR of TK(z+1)'s first two rows on one cell's slices (TK1: none). Bit
 /// `b` of the result is one slice of the input, except the bit shifted in, which
@@ -116,7 +116,7 @@ const CYCLE: [usize; 8] = {
 /// is the permutation `PT` alone, whose period is 16). With TK1 as the only
 /// per-block array, the rounds read its slices through this table instead of
 /// moving them: the indices depend on the public round number only.
-pub(super) const TK1_CELLS: [[usize; 16]; 16] = {
+pub(crate) const TK1_CELLS: [[usize; 16]; 16] = {
     let mut q = [[0usize; 16]; 16];
     let mut j = 0;
     while j < 16 {
@@ -147,7 +147,7 @@ fn put<W: Word, const BITS: usize>(dst: &mut Cell<W>, src: &Cell<W>) {
 /// the old rows 0–1, is now rows 2–3 as it is. With TK1 alone nothing moves:
 /// the rounds find its cells through `TK1_CELLS`.
 #[inline(always)]
-pub(super) fn step<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h: usize) {
+pub(crate) fn step<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h: usize) {
     if Z == 1 {
         return;
     }
