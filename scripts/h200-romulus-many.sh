@@ -19,7 +19,7 @@ if [ "${1:-}" = "--stage" ]; then
   cargo build --release --locked -p skinny -p skinny-romulus -p skinny-many -p skinny-lab -p skinny-cuda \
     --features "skinny-many/cuda skinny-lab/cuda" \
     --test single_block --test fixed_tweakey_part --test rustcrypto_modes --test vectors \
-    --test kat --test kat_paths --test differential --test tamper --test edges --test gpu --test published \
+    --test kat --test kat_paths --test lockstep --test differential --test tamper --test edges --test gpu --test published \
     --example romulus_speed --example many_speed --example many_gpu_speed --example gateway \
     --message-format=json-render-diagnostics > $B/stage.json
   python3 - <<'PY'
@@ -57,12 +57,12 @@ suite() { # NAME LIMIT [ARGS]: one test binary, its summary lines
 header() {
   date -u; echo "commit: $(tr '\n' ' ' < $B/COMMIT)"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  lscpu | grep -E "Model name|^CPU\(s\)"; grep -o -w 'avx512f\|gfni\|avx512vbmi' /proc/cpuinfo | sort -u | tr '\n' ' '; echo
+  lscpu | grep -E "Model name|^CPU\(s\)|Thread\(s\) per core|Core\(s\) per socket|Socket\(s\)"; grep -o -w 'avx512f\|gfni\|avx512vbmi' /proc/cpuinfo | sort -u | tr '\n' ' '; echo
 }
 checks() {
   for s in core-single_block core-fixed_tweakey_part core-rustcrypto_modes core-vectors \
            romulus-kat romulus-kat_paths romulus-differential romulus-tamper \
-           many-kat many-differential many-edges; do suite $s 200; done
+           core-lockstep many-lockstep many-kat many-differential many-edges; do suite $s 200; done
   suite many-gpu 200 --test-threads=1
   suite cuda-gpu 200 --test-threads=1
   suite lab-gpu 200 --test-threads=1
