@@ -66,3 +66,52 @@ fn head(file: &[u8]) -> Option<Header> {
     let bytes: &[u8; HEADER_LEN] = file.get(..HEADER_LEN)?.try_into().ok()?;
     Header::parse(bytes).ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skinny_aead::Member;
+
+    fn seed(member: Member, chunk_log2: u8, len: usize) -> Vec<u8> {
+        let mut prefix = [0u8; 11];
+        prefix[..member.prefix_len()].copy_from_slice(&PREFIX[..member.prefix_len()]);
+        seal_like(&Header { member, chunk_log2, prefix }, &plaintext(len))
+    }
+
+    #[test]
+    fn seeds_open_and_keep_the_promises() {
+        for member in Member::ALL {
+            let file = seed(member, 4, 40);
+            let mut out = Vec::new();
+            let result = sealed::open(&file[..], &mut out, &KEY);
+            assert!(result.is_ok());
+            check_open(&file, &out, &result);
+        }
+    }
+
+    #[test]
+    fn a_changed_chunk_fails_after_the_verified_ones() {
+        let mut file = seed(Member::M1, 4, 40);
+        let last = file.len() - 1;
+        file[last] ^= 1;
+        let mut out = Vec::new();
+        let result = sealed::open(&file[..], &mut out, &KEY);
+        assert!(result.is_err());
+        check_open(&file, &out, &result);
+    }
+
+    #[test]
+    #[should_panic(expected = "changed file")]
+    fn success_on_another_file_is_caught() {
+        let file = seed(Member::M2, 5, 17);
+        let mut out = Vec::new();
+        let result = sealed::open(&file[..], &mut out, &KEY);
+        check_open(&seed(Member::M2, 5, 18), &out, &result);
+    }
+
+    #[test]
+    fn lab_inputs_never_panic_on_junk() {
+        lab::read_and_merge(b"{}\x1e[]\x1enot json");
+        lab::read_and_merge(b"");
+    }
+}

@@ -59,11 +59,11 @@ fn spaced(r: &mut Rng, text: &[u8]) -> Vec<u8> {
     const WS: [&[u8]; 7] = [b" ", b"\t", b"\n", b"\r\n", b"\x0b", b"\x0c", b"  "];
     let mut out = Vec::new();
     if r.chance(30) {
-        out.extend_from_slice(*r.pick(&WS));
+        out.extend_from_slice(r.pick::<&[u8]>(&WS));
     }
     for (i, &c) in text.iter().enumerate() {
         if i > 0 && r.chance(10) {
-            out.extend_from_slice(*r.pick(&WS));
+            out.extend_from_slice(r.pick::<&[u8]>(&WS));
         }
         out.push(c);
     }
@@ -98,7 +98,7 @@ pub fn key_file(r: &mut Rng, key: &[u8]) -> Vec<u8> {
         6 => {
             let mut h = hex_text(r, key);
             let at = r.below(h.len() + 1);
-            let bad: &[u8] = *r.pick(&[&b"g"[..], b"\0", "\u{e9}".as_bytes(), b"x", b"-", b"0x"]);
+            let bad: &[u8] = r.pick::<&[u8]>(&[&b"g"[..], b"\0", "\u{e9}".as_bytes(), b"x", b"-", b"0x"]);
             h.splice(at..at, bad.iter().copied());
             h
         }
@@ -170,7 +170,7 @@ pub fn value(r: &mut Rng, likely: &[&str]) -> OsString {
         "--",
         "-",
     ];
-    if !likely.is_empty() && r.chance(75) {
+    if !likely.is_empty() && r.chance(90) {
         OsString::from(*r.pick(likely))
     } else if r.chance(90) {
         OsString::from(*r.pick(&ODD))
