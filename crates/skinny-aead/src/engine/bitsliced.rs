@@ -14,13 +14,24 @@ type Held<T> = alloc::boxed::Box<T>;
 #[cfg(not(feature = "alloc"))]
 type Held<T> = T;
 
-/// `cipher` as the engine keeps it.
+/// The cipher `make` builds, on `path`, as the engine keeps it: in a frame of
+/// its own, so that the 14 KiB value (and its moves) are on the stack only
+/// while it is built, not under the message's whole run.
+#[inline(never)]
+fn held(make: &dyn Fn() -> Result<PerBlockTk1, skinny::SetupError>, path: Path) -> Held<PerBlockTk1> {
+    let cipher = make()
+        .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))
+        .on_path(path)
+        .unwrap_or_else(|_| unreachable!("the path was chosen among the available ones"));
+    keep(cipher)
+}
+
 #[cfg(feature = "alloc")]
-fn held(cipher: PerBlockTk1) -> Held<PerBlockTk1> {
+fn keep(cipher: PerBlockTk1) -> Held<PerBlockTk1> {
     alloc::boxed::Box::new(cipher)
 }
 #[cfg(not(feature = "alloc"))]
-fn held(cipher: PerBlockTk1) -> Held<PerBlockTk1> {
+fn keep(cipher: PerBlockTk1) -> Held<PerBlockTk1> {
     cipher
 }
 
@@ -102,9 +113,9 @@ impl BitslicedEngine {
 
     /// The per-block-TK1 cipher whose base TK1 is the message's with `domain`
     /// written in and the counter zero, its masks built on first use.
-    fn run_cipher(&self, domain: u8, build: impl Fn() -> PerBlockTk1) -> Option<&PerBlockTk1> {
+    fn run_cipher(&self, domain: u8, build: impl Fn() -> Held<PerBlockTk1>) -> Option<&PerBlockTk1> {
         for slot in &self.runs {
-            let (d, cipher) = slot.get_or_init(|| (domain, held(build())));
+            let (d, cipher) = slot.get_or_init(|| (domain, build()));
             let cipher: &PerBlockTk1 = cipher;
             if *d == domain {
                 return Some(cipher);
@@ -117,16 +128,15 @@ impl BitslicedEngine {
     fn cipher(&self) -> &PerBlockTk1 {
         self.cipher.get_or_init(|| {
             let variant = self.single.layout.variant();
-            let tweakey = &self.single.base[..variant.tweakey_bytes()];
             held(
-                PerBlockTk1::new(variant, variant.rounds(), tweakey)
-                    .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))
-                    .on_path(self.path)
-                    .unwrap_or_else(|_| unreachable!("the path was chosen among the available ones")),
+                &|| PerBlockTk1::new(variant, variant.rounds(), &self.single.base[..variant.tweakey_bytes()]),
+                self.path,
             )
         })
     }
 
+    // Out of line: its 8 KiB of TK1s are on the stack only while it runs.
+    #[inline(never)]
     fn run(&self, tweaks: &[BlockTweak], blocks: &mut [Block], dir: Direction) {
         assert_eq!(tweaks.len(), blocks.len(), "one tweak per block");
         if blocks.len() < self.small {
@@ -189,10 +199,10 @@ impl BlockEngine for BitslicedEngine {
             let variant = layout.variant();
             let mut tweakey = self.single.base;
             layout.set_tweak(&mut tweakey, BlockTweak { counter: 0, domain });
-            let cipher = PerBlockTk1::with_base_tk1(variant, variant.rounds(), &tweakey[..variant.tweakey_bytes()])
-                .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))
-                .on_path(self.path)
-                .unwrap_or_else(|_| unreachable!("the path was chosen among the available ones"));
+            let cipher = held(
+                &|| PerBlockTk1::with_base_tk1(variant, variant.rounds(), &tweakey[..variant.tweakey_bytes()]),
+                self.path,
+            );
             tweakey.zeroize();
             cipher
         };
