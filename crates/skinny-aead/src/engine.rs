@@ -27,6 +27,11 @@ pub(crate) mod spec;
 /// 256, every AVX-512 batch would be half padding).
 pub(crate) const BATCH: usize = 512;
 
+/// Blocks at a time of the default [`BlockEngine::crypt_run`], whose engines
+/// go one block at a time anyway (the single-block engine, the tests'): 2 KiB
+/// of tweaks and blocks on the stack rather than a whole mode batch's 16 KiB.
+const WRITTEN_OUT: usize = 64;
+
 /// Runs SKINNY on a batch of blocks, each under its own tweak, for one message
 /// (one key and nonce). The seam for faster code: the mode calls nothing else.
 pub(crate) trait BlockEngine {
@@ -47,15 +52,16 @@ pub(crate) trait BlockEngine {
     /// `counter` stepped once per block. The mode's runs of full blocks (a
     /// message's, the AD's) come through here. By default the tweaks are
     /// written out and the blocks go through
-    /// [`BlockEngine::encrypt`]/[`BlockEngine::decrypt`] a mode batch at a time.
+    /// [`BlockEngine::encrypt`]/[`BlockEngine::decrypt`] [`WRITTEN_OUT`]
+    /// blocks at a time.
     ///
     /// # Panics
     /// If `data` is not a whole number of blocks.
     fn crypt_run(&self, counter: &mut Lfsr, domain: u8, data: &mut [u8], dir: Direction) {
         assert_eq!(data.len() % BLOCK, 0, "whole blocks");
-        let mut tweaks = [BlockTweak::default(); BATCH];
-        let mut blocks = [[0u8; BLOCK]; BATCH];
-        for chunk in data.chunks_mut(BATCH * BLOCK) {
+        let mut tweaks = [BlockTweak::default(); WRITTEN_OUT];
+        let mut blocks = [[0u8; BLOCK]; WRITTEN_OUT];
+        for chunk in data.chunks_mut(WRITTEN_OUT * BLOCK) {
             let n = chunk.len() / BLOCK;
             for ((t, b), c) in tweaks.iter_mut().zip(blocks.iter_mut()).zip(chunk.chunks_exact(BLOCK)) {
                 *t = BlockTweak { counter: counter.value(), domain };

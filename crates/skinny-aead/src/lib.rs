@@ -97,6 +97,8 @@
 #![cfg_attr(feature = "cuda", deny(unsafe_code))]
 #![warn(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 

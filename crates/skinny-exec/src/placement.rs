@@ -12,11 +12,15 @@ use crate::handover::{Keep, OnFailure};
 use std::io;
 use std::num::NonZeroUsize;
 
-/// Stack size of every worker thread the crates start: the bitsliced batches
-/// keep whole batches of state on the stack, and an unoptimised build needs
-/// several times what a release build does (skinny-bulk's CPU engines ran on
-/// 16 MiB stacks before this layer existed; that is kept).
-pub const WORKER_STACK_BYTES: usize = 16 << 20;
+/// Stack size of every worker thread the crates start: 1 MiB. Every public
+/// call of the library crates, the pieces of work these pools run included,
+/// needs at most 64 KiB of stack in every build profile (each crate's
+/// `tests/stack.rs` runs them on 64 KiB threads, at opt-level 0 too; the
+/// measured figures are in docs/architecture.md, *Stack use*). The rest is
+/// margin for what else runs there: a GPU driver's calls from the sealed
+/// format's work, a caller's closure in [`Threads::install`]. (It was 16 MiB
+/// while unoptimised builds needed megabytes for one bitsliced batch.)
+pub const WORKER_STACK_BYTES: usize = 1 << 20;
 
 /// How many CPU threads a run uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -6,13 +6,15 @@
 //!   `rand` generator;
 //! - [`run`]: a [`Processor`](skinny_bulk::mode::Processor) built from
 //!   (cipher, mode, direction, IV, padding, backend) and run over a whole message;
-//! - [`gpu`]: the GPU tests' skip-or-fail rule (`SKINNY_REQUIRE_GPU`).
+//! - [`gpu`]: the GPU tests' skip-or-fail rule (`SKINNY_REQUIRE_GPU`);
+//! - [`stack`]: every public call on a 64 KiB stack, each in a child process.
 //!
 //! Test vectors are not here: they stay with the tests that use them.
 
 pub mod gpu;
 pub mod rng;
 pub mod run;
+pub mod stack;
 pub mod textbook;
 
 pub use rng::bytes;

@@ -202,11 +202,22 @@ impl Skinny {
         let v = self.variant;
         match sliced {
             Some(keys) => bitsliced::crypt(path, keys, v.cell_width(), self.rounds(), dir, data),
-            None => {
-                let keys = bitsliced::SlicedTweakeys::new(&self.rtk);
-                bitsliced::crypt(path, &keys, v.cell_width(), self.rounds(), dir, data)
-            }
+            None => self.crypt_with_new_masks(path, dir, data),
         }
+    }
+
+    /// [`Skinny::crypt_sliced`] with masks built for the call: a frame of
+    /// its own, so that the 14 KiB of masks are on the stack only when built.
+    #[inline(never)]
+    fn crypt_with_new_masks(
+        &self,
+        path: bitsliced::Path,
+        dir: bitsliced::Direction,
+        data: &mut [u8],
+    ) -> Result<(), bitsliced::PathUnavailable> {
+        let mut keys = bitsliced::SlicedTweakeys::EMPTY;
+        keys.set(&self.rtk);
+        bitsliced::crypt(path, &keys, self.variant.cell_width(), self.rounds(), dir, data)
     }
 }
 

@@ -8,7 +8,7 @@ use cipher::{
     BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut, Key, KeyInit, KeySizeUser, ParBlocks,
     ParBlocksSizeUser,
 };
-use core::cell::OnceCell;
+use core::cell::RefCell;
 use core::marker::PhantomData;
 
 /// The backend handed to RustCrypto closures: a borrowed [`Skinny`] at a fixed
@@ -24,21 +24,32 @@ use core::marker::PhantomData;
 /// 256-block calls: about 15 % of that batch).
 pub(crate) struct Backend<'a, BS> {
     inner: &'a Skinny,
-    sliced: OnceCell<SlicedTweakeys>,
+    sliced: RefCell<Option<SlicedTweakeys>>,
     _block: PhantomData<BS>,
 }
 
 impl<'a, BS> Backend<'a, BS> {
     pub(crate) fn new(inner: &'a Skinny) -> Self {
-        Self { inner, sliced: OnceCell::new(), _block: PhantomData }
+        Self { inner, sliced: RefCell::new(None), _block: PhantomData }
     }
 
     /// Whole blocks on the best bitsliced path with this closure's masks.
     #[inline]
     fn crypt_par(&self, dir: Direction, data: &mut [u8]) {
-        let sliced = self.sliced.get_or_init(|| SlicedTweakeys::new(&self.inner.rtk));
-        self.inner.crypt_blocks_best(dir, data, Some(sliced));
+        let mut sliced = self.sliced.borrow_mut();
+        if sliced.is_none() {
+            build_masks(&mut sliced, self.inner);
+        }
+        self.inner.crypt_blocks_best(dir, data, sliced.as_ref());
     }
+}
+
+/// Builds `inner`'s masks into `slot` in place (a `OnceCell`'s initialiser
+/// would move the 14 KiB through several frames, all kept at opt-level 0), in
+/// a frame of its own that is gone before the blocks run.
+#[inline(never)]
+fn build_masks(slot: &mut Option<SlicedTweakeys>, inner: &Skinny) {
+    slot.insert(SlicedTweakeys::EMPTY).set(&inner.rtk);
 }
 
 macro_rules! backend_for_block_size {

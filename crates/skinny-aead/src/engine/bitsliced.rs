@@ -8,6 +8,33 @@ use core::cell::OnceCell;
 use skinny::hazmat::bitsliced::{Direction, Path, PerBlockTk1};
 use zeroize::Zeroize;
 
+/// A cipher kept for the message: boxed where there is an allocator.
+#[cfg(feature = "alloc")]
+type Held<T> = alloc::boxed::Box<T>;
+#[cfg(not(feature = "alloc"))]
+type Held<T> = T;
+
+/// The cipher `make` builds, on `path`, as the engine keeps it: in a frame of
+/// its own, so that the 14 KiB value (and its moves) are on the stack only
+/// while it is built, not under the message's whole run.
+#[inline(never)]
+fn held(make: &dyn Fn() -> Result<PerBlockTk1, skinny::SetupError>, path: Path) -> Held<PerBlockTk1> {
+    let cipher = make()
+        .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))
+        .on_path(path)
+        .unwrap_or_else(|_| unreachable!("the path was chosen among the available ones"));
+    keep(cipher)
+}
+
+#[cfg(feature = "alloc")]
+fn keep(cipher: PerBlockTk1) -> Held<PerBlockTk1> {
+    alloc::boxed::Box::new(cipher)
+}
+#[cfg(not(feature = "alloc"))]
+fn keep(cipher: PerBlockTk1) -> Held<PerBlockTk1> {
+    cipher
+}
+
 /// Calls of fewer blocks go one block at a time ([`SingleEngine`]): see the
 /// measurements in `BitslicedEngine::on_path`.
 const SMALL_CALL_BLOCKS: usize = 12;
@@ -33,13 +60,17 @@ const SMALL_CALL_BLOCKS: usize = 12;
 /// choice depends on the number of blocks only, a public length; both codes are
 /// constant time. The TK1 scratch is wiped after every call; the masks when the
 /// engine is dropped.
+///
+/// The three ciphers' masks are 14 KiB each: with `alloc` they are on the
+/// heap, so that a seal or open needs a few KiB of stack (see
+/// docs/architecture.md, *Stack use*); without it, in the engine.
 pub(crate) struct BitslicedEngine {
     single: SingleEngine,
-    cipher: OnceCell<PerBlockTk1>,
+    cipher: OnceCell<Held<PerBlockTk1>>,
     /// The ciphers of [`BlockEngine::crypt_run`], one per domain byte (a
     /// message uses two: its blocks' and its AD's), each with the base TK1
     /// (nonce and domain, counter zero) in its masks; built on first use.
-    runs: [OnceCell<(u8, PerBlockTk1)>; 2],
+    runs: [OnceCell<(u8, Held<PerBlockTk1>)>; 2],
     path: Path,
     small: usize,
 }
@@ -82,9 +113,10 @@ impl BitslicedEngine {
 
     /// The per-block-TK1 cipher whose base TK1 is the message's with `domain`
     /// written in and the counter zero, its masks built on first use.
-    fn run_cipher(&self, domain: u8, build: impl Fn() -> PerBlockTk1) -> Option<&PerBlockTk1> {
+    fn run_cipher(&self, domain: u8, build: impl Fn() -> Held<PerBlockTk1>) -> Option<&PerBlockTk1> {
         for slot in &self.runs {
             let (d, cipher) = slot.get_or_init(|| (domain, build()));
+            let cipher: &PerBlockTk1 = cipher;
             if *d == domain {
                 return Some(cipher);
             }
@@ -96,14 +128,15 @@ impl BitslicedEngine {
     fn cipher(&self) -> &PerBlockTk1 {
         self.cipher.get_or_init(|| {
             let variant = self.single.layout.variant();
-            let tweakey = &self.single.base[..variant.tweakey_bytes()];
-            PerBlockTk1::new(variant, variant.rounds(), tweakey)
-                .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))
-                .on_path(self.path)
-                .unwrap_or_else(|_| unreachable!("the path was chosen among the available ones"))
+            held(
+                &|| PerBlockTk1::new(variant, variant.rounds(), &self.single.base[..variant.tweakey_bytes()]),
+                self.path,
+            )
         })
     }
 
+    // Out of line: its 8 KiB of TK1s are on the stack only while it runs.
+    #[inline(never)]
     fn run(&self, tweaks: &[BlockTweak], blocks: &mut [Block], dir: Direction) {
         assert_eq!(tweaks.len(), blocks.len(), "one tweak per block");
         if blocks.len() < self.small {
@@ -149,9 +182,10 @@ impl BlockEngine for BitslicedEngine {
     fn crypt_run(&self, counter: &mut Lfsr, domain: u8, data: &mut [u8], dir: Direction) {
         assert_eq!(data.len() % BLOCK, 0, "whole blocks");
         if data.len() / BLOCK < self.small {
-            let mut tweaks = [BlockTweak::default(); BATCH];
+            // Fewer than `small` blocks: one chunk of at most that many.
+            let mut tweaks = [BlockTweak::default(); SMALL_CALL_BLOCKS];
             let blocks = data.as_chunks_mut::<BLOCK>().0;
-            for chunk in blocks.chunks_mut(BATCH) {
+            for chunk in blocks.chunks_mut(SMALL_CALL_BLOCKS) {
                 for t in &mut tweaks[..chunk.len()] {
                     *t = BlockTweak { counter: counter.value(), domain };
                     counter.step();
@@ -165,10 +199,10 @@ impl BlockEngine for BitslicedEngine {
             let variant = layout.variant();
             let mut tweakey = self.single.base;
             layout.set_tweak(&mut tweakey, BlockTweak { counter: 0, domain });
-            let cipher = PerBlockTk1::with_base_tk1(variant, variant.rounds(), &tweakey[..variant.tweakey_bytes()])
-                .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))
-                .on_path(self.path)
-                .unwrap_or_else(|_| unreachable!("the path was chosen among the available ones"));
+            let cipher = held(
+                &|| PerBlockTk1::with_base_tk1(variant, variant.rounds(), &tweakey[..variant.tweakey_bytes()]),
+                self.path,
+            );
             tweakey.zeroize();
             cipher
         };

@@ -44,8 +44,8 @@ impl CpuBackend {
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        // The execution layer's pool: stacks big enough for whole bitsliced
-        // batches even in unoptimised builds (skinny_exec::WORKER_STACK_BYTES).
+        // The execution layer's pool, with its stack size
+        // (skinny_exec::WORKER_STACK_BYTES: the pieces need at most 64 KiB).
         let pool = skinny_exec::worker_pool(threads).map_err(|source| Error::ThreadPool { threads, source })?;
         Ok(Self { pool: std::sync::Arc::new(pool), threads })
     }

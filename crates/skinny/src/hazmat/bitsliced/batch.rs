@@ -33,16 +33,11 @@ const fn slice_position<const BITS: usize>(half: usize, j: usize) -> (usize, usi
     }
 }
 
-/// Loads a batch (`blocks` is exactly `64 · W::LANES` blocks of `BITS · 2` bytes).
-#[inline(always)]
-pub(super) fn load<W: Word, const BITS: usize>(blocks: &[u8], state: &mut State<W>) {
-    let zero = W::splat(0);
-    let mut halves = [[zero; 64]; 2];
-    load_with::<W, BITS>(blocks, state, &mut halves);
-}
-
-/// [`load`] with the caller's scratch for the transposition, so that a caller
-/// loading secret values (per-block tweakeys) can wipe it afterwards.
+/// Loads a batch (`blocks` is exactly `64 · W::LANES` blocks of `BITS · 2`
+/// bytes) into `state`, with the caller's scratch for the transposition: one
+/// scratch serves every load and store of a call (a batch's worth of words, not
+/// one per use), and a caller loading secret values (per-block tweakeys) can
+/// wipe it afterwards.
 #[inline(always)]
 pub(super) fn load_with<W: Word, const BITS: usize>(blocks: &[u8], state: &mut State<W>, halves: &mut [[W; 64]; 2]) {
     for i in 0..64 {
@@ -54,6 +49,41 @@ pub(super) fn load_with<W: Word, const BITS: usize>(blocks: &[u8], state: &mut S
             halves[0][i] = W::load_row8(blocks, i);
         }
     }
+    transpose_into::<W, BITS>(halves, state);
+}
+
+/// The longest row of a batch: 8 blocks (AVX-512) of 16 bytes.
+pub(super) const MAX_ROW_BYTES: usize = MAX_BATCH_BYTES / 64;
+
+/// [`load_with`] of a batch whose rows (`W::LANES` blocks each) `fill` writes,
+/// one at a time, into `row` (row `i` into `row[..W::LANES · BITS · 2]`):
+/// for values gathered from elsewhere (per-block tweakeys), without a whole
+/// gathered batch on the stack.
+#[inline(always)]
+pub(super) fn load_gathered<W: Word, const BITS: usize>(
+    mut fill: impl FnMut(usize, &mut [u8]),
+    row: &mut [u8; MAX_ROW_BYTES],
+    state: &mut State<W>,
+    halves: &mut [[W; 64]; 2],
+) {
+    let row = &mut row[..W::LANES * 2 * BITS];
+    for i in 0..64 {
+        fill(i, row);
+        if BITS == 8 {
+            let (lo, hi) = W::load_row16(row, 0);
+            halves[0][i] = lo;
+            halves[1][i] = hi;
+        } else {
+            halves[0][i] = W::load_row8(row, 0);
+        }
+    }
+    transpose_into::<W, BITS>(halves, state);
+}
+
+/// The second half of a load: each 64×64 matrix transposed, its slices named
+/// by (cell, bit).
+#[inline(always)]
+fn transpose_into<W: Word, const BITS: usize>(halves: &mut [[W; 64]; 2], state: &mut State<W>) {
     for (half, m) in halves.iter_mut().enumerate().take(BITS / 4) {
         transpose64(m);
         for (j, w) in m.iter().enumerate() {
@@ -63,16 +93,9 @@ pub(super) fn load_with<W: Word, const BITS: usize>(blocks: &[u8], state: &mut S
     }
 }
 
-/// Stores a batch back into byte order (the inverse of [`load`]).
-#[inline(always)]
-pub(super) fn store<W: Word, const BITS: usize>(state: &State<W>, blocks: &mut [u8]) {
-    let zero = W::splat(0);
-    let mut halves = [[zero; 64]; 2];
-    store_with::<W, BITS>(state, blocks, &mut halves);
-}
-
-/// [`store`] with the caller's scratch for the transposition (kept across
-/// batches, so it is not zeroed for every one).
+/// Stores a batch back into byte order (the inverse of [`load_with`]), with the
+/// caller's scratch for the transposition (kept across batches, so it is not
+/// zeroed for every one).
 #[inline(always)]
 pub(super) fn store_with<W: Word, const BITS: usize>(state: &State<W>, blocks: &mut [u8], halves: &mut [[W; 64]; 2]) {
     for (half, m) in halves.iter_mut().enumerate().take(BITS / 4) {
@@ -101,13 +124,14 @@ pub(crate) fn crypt_batch<W: RoundWord, const BITS: usize>(
     rounds: usize,
     dir: Direction,
     blocks: &mut [u8],
+    halves: &mut [[W; 64]; 2],
 ) {
     debug_assert_eq!(blocks.len(), 64 * W::LANES * 2 * BITS);
     let paired = rounds / 2 * 2;
     let zero = W::splat(0);
     let mut a: State<W> = [[zero; 8]; 16];
     let mut b: State<W> = [[zero; 8]; 16];
-    load::<W, BITS>(blocks, &mut a);
+    load_with::<W, BITS>(blocks, &mut a, halves);
     match dir {
         Direction::Encrypt => {
             W::encrypt_pairs::<BITS>(&mut a, &mut b, keys, paired);
@@ -124,7 +148,7 @@ pub(crate) fn crypt_batch<W: RoundWord, const BITS: usize>(
             W::decrypt_pairs::<BITS>(&mut a, &mut b, keys, paired);
         }
     }
-    store::<W, BITS>(&a, blocks);
+    store_with::<W, BITS>(&a, blocks, halves);
 }
 
 /// The largest batch in bytes: 512 blocks (AVX-512) of 16 bytes.
@@ -133,6 +157,13 @@ pub(super) const MAX_BATCH_BYTES: usize = 512 * 16;
 /// Encrypts or decrypts whole blocks in place, one batch at a time. A tail shorter
 /// than a batch is copied into a zero-padded batch, processed like any other (so
 /// it takes the same time whatever its content), and copied back.
+///
+/// Stack: two states and the transposition's scratch (128 words each: 1, 4
+/// or 8 KiB on the u64, AVX2 and AVX-512 paths) and the tail's batch (8 KiB);
+/// see docs/architecture.md, *Stack use*. Inlined into a path's function
+/// for one cell width (compiled with the path's target features), so that
+/// each width's copy has a frame of its own: in one frame the copies'
+/// buffers would add up, at opt-level 0 always.
 #[inline(always)]
 pub(crate) fn crypt_blocks<W: RoundWord, const BITS: usize>(
     keys: &SlicedTweakeys,
@@ -141,6 +172,8 @@ pub(crate) fn crypt_blocks<W: RoundWord, const BITS: usize>(
     data: &mut [u8],
 ) {
     let batch_bytes = 64 * W::LANES * 2 * BITS;
+    let zero = W::splat(0);
+    let mut halves = [[zero; 64]; 2];
     let mut buf = [0u8; MAX_BATCH_BYTES];
     let mut padded = false;
     for chunk in data.chunks_mut(batch_bytes) {
@@ -154,7 +187,7 @@ pub(crate) fn crypt_blocks<W: RoundWord, const BITS: usize>(
             padded = true;
         }
         let batch: &mut [u8] = if whole { &mut *chunk } else { &mut buf[..batch_bytes] };
-        crypt_batch::<W, BITS>(keys, rounds, dir, batch);
+        crypt_batch::<W, BITS>(keys, rounds, dir, batch, &mut halves);
         if !whole {
             chunk.copy_from_slice(&buf[..n]);
         }

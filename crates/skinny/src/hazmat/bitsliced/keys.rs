@@ -55,26 +55,34 @@ pub(crate) struct SlicedTweakeys {
 }
 
 impl SlicedTweakeys {
-    /// The work of [`SlicedTweakeys::new`] (in module `paths`, which picks the
+    /// No masks yet ([`SlicedTweakeys::set`] fills them in place: built in
+    /// place, the 14 KiB are never copied, which at opt-level 0 every move
+    /// would do).
+    pub(crate) const EMPTY: Self = Self { masks: [[0; 64]; MAX_ROUNDS], rounds: 0 };
+
+    /// The work of [`SlicedTweakeys::set`] (in module `paths`, which picks the
     /// AVX2 build when it can), inlined into each caller so that the AVX2 one
     /// compiles it with AVX2 (a variable shift per lane).
     #[inline(always)]
-    pub(super) fn build(rtk: &RoundTweakeys) -> Self {
+    pub(super) fn fill(&mut self, rtk: &RoundTweakeys) {
         let rounds = rtk.rounds();
         let cells = rtk.as_cells();
         debug_assert!(rounds <= MAX_ROUNDS);
         // Every round written once (unused ones as zeros) rather than zeroing the
         // whole array first and writing the used rounds again.
-        let masks = core::array::from_fn(|r| {
+        for (r, masks) in self.masks.iter_mut().enumerate() {
             if r >= rounds {
-                return [0u32; 64];
+                *masks = [0u32; 64];
+                continue;
             }
             // Mask `i` is bit `i` of the round's key bits, spread to a word by
             // arithmetic.
             let word = key_bits(&cells[r], r);
-            core::array::from_fn(|i| 0u32.wrapping_sub(((word >> i) & 1) as u32))
-        });
-        Self { masks, rounds }
+            for (i, m) in masks.iter_mut().enumerate() {
+                *m = 0u32.wrapping_sub(((word >> i) & 1) as u32);
+            }
+        }
+        self.rounds = rounds;
     }
 
     /// The masks of round `r`.

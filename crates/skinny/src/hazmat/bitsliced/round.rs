@@ -22,7 +22,13 @@ use super::word::Word;
 /// The bitsliced state of one batch.
 pub(crate) type State<W> = [Cell<W>; 16];
 
-#[inline(always)]
+// The S-boxes are inlined into the rounds in optimised builds; at opt-level 0
+// (`cfg(skinny_unoptimized)`, set by build.rs) every inlined S-box would keep
+// its own stack slots for its temporaries (several KiB each, 16 a round), so
+// there each one is a call whose frame is reused (and so is each column of a
+// round, below).
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn sub_cell<W: Word, const BITS: usize>(c: &mut Cell<W>) {
     if BITS == 8 {
         sbox8(c)
@@ -31,7 +37,8 @@ fn sub_cell<W: Word, const BITS: usize>(c: &mut Cell<W>) {
     }
 }
 
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn sub_cell_inv<W: Word, const BITS: usize>(c: &mut Cell<W>) {
     if BITS == 8 {
         sbox8_inv(c)
@@ -72,7 +79,8 @@ fn add_row2_constant<W: Word>(c: &mut Cell<W>) {
 /// Output column `C` of one encryption round. Output column `c` takes row `r` from
 /// input column `c - r` (ShiftRows), so each column is finished in one pass. The
 /// column is a const parameter so every index is a constant once compiled.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn encrypt_column<W: Word, const BITS: usize, const C: usize, K: RoundKey<W>>(
     s: &State<W>,
     out: &mut State<W>,
@@ -116,7 +124,8 @@ pub(crate) fn encrypt_round<W: Word, const BITS: usize, K: RoundKey<W>>(s: &Stat
 
 /// Input column `C` of one decryption round: MixColumns⁻¹, ShiftRows⁻¹ (again
 /// only in where each result is written), the masks, then S-box⁻¹.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn decrypt_column<W: Word, const BITS: usize, const C: usize, K: RoundKey<W>>(
     s: &State<W>,
     out: &mut State<W>,
@@ -224,6 +233,14 @@ pub(crate) trait RoundWord: Word {
         keys: &SlicedTweakeys,
         paired: usize,
     ) {
+        // At opt-level 0 through the out-of-line rounds: two rounds inlined
+        // here would keep both rounds' temporaries in the batch's frame.
+        #[cfg(skinny_unoptimized)]
+        for r in (0..paired).step_by(2) {
+            Self::encrypt_round::<BITS, _>(a, b, keys.round(r));
+            Self::encrypt_round::<BITS, _>(b, a, keys.round(r + 1));
+        }
+        #[cfg(not(skinny_unoptimized))]
         encrypt_pairs::<Self, BITS>(a, b, keys, paired);
     }
     /// Rounds `paired - 1` down to 0 of decryption of `a` with `keys` (`b`:
@@ -235,6 +252,13 @@ pub(crate) trait RoundWord: Word {
         keys: &SlicedTweakeys,
         paired: usize,
     ) {
+        // As in `encrypt_pairs`.
+        #[cfg(skinny_unoptimized)]
+        for r in (0..paired).step_by(2).rev() {
+            Self::decrypt_round::<BITS, _>(a, b, keys.round(r + 1));
+            Self::decrypt_round::<BITS, _>(b, a, keys.round(r));
+        }
+        #[cfg(not(skinny_unoptimized))]
         decrypt_pairs::<Self, BITS>(a, b, keys, paired);
     }
 }
@@ -246,6 +270,7 @@ impl RoundWord for super::word::TernaryU64 {}
 
 /// Rounds `0..paired` (`paired` even) of encryption on `state`, the rounds
 /// inlined (the default [`RoundWord::encrypt_pairs`]).
+#[cfg(not(skinny_unoptimized))]
 #[inline(always)]
 fn encrypt_pairs<W: Word, const BITS: usize>(a: &mut State<W>, b: &mut State<W>, keys: &SlicedTweakeys, paired: usize) {
     for r in (0..paired).step_by(2) {
@@ -255,6 +280,7 @@ fn encrypt_pairs<W: Word, const BITS: usize>(a: &mut State<W>, b: &mut State<W>,
 }
 
 /// Decryption rounds `paired - 1` down to 0 as [`encrypt_pairs`].
+#[cfg(not(skinny_unoptimized))]
 #[inline(always)]
 fn decrypt_pairs<W: Word, const BITS: usize>(a: &mut State<W>, b: &mut State<W>, keys: &SlicedTweakeys, paired: usize) {
     for r in (0..paired).step_by(2).rev() {

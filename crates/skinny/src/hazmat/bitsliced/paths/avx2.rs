@@ -11,7 +11,9 @@
 
 use crate::hazmat::bitsliced::batch::{crypt_blocks, Direction};
 use crate::hazmat::bitsliced::keys::SlicedTweakeys;
-use crate::hazmat::bitsliced::per_block::{crypt_blocks_for, BlockKeys};
+use crate::hazmat::bitsliced::per_block::{
+    crypt_blocks as crypt_per_block_keyed, crypt_blocks_for, crypt_blocks_lfsr, BlockKeys, FixedKey, PerBlockWord,
+};
 use crate::hazmat::bitsliced::round::{decrypt_round, encrypt_round, RoundKey, RoundWord, State};
 use crate::hazmat::bitsliced::word::Word;
 use crate::spec::tweakey::RoundTweakeys;
@@ -171,29 +173,29 @@ fn decrypt_round_avx2<const BITS: usize, K: RoundKey<Avx2Word>>(
     decrypt_round::<Avx2Word, BITS, K>(s, out, key);
 }
 
-/// Runs the batches with every Avx2Word operation compiled to AVX2 instructions.
+/// Runs the batches of one cell width with every Avx2Word operation compiled
+/// to AVX2 instructions, a frame of its own per width.
 #[target_feature(enable = "avx2")]
-fn crypt_with_avx2(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8]) {
-    match width {
-        CellWidth::Nibble => crypt_blocks::<Avx2Word, 4>(keys, rounds, dir, data),
-        CellWidth::Byte => crypt_blocks::<Avx2Word, 8>(keys, rounds, dir, data),
-    }
+#[inline(never)]
+fn crypt_with_avx2<const BITS: usize>(keys: &SlicedTweakeys, rounds: usize, dir: Direction, data: &mut [u8]) {
+    crypt_blocks::<Avx2Word, BITS>(keys, rounds, dir, data);
 }
 
-/// [`SlicedTweakeys::build`] compiled with AVX2.
+/// [`SlicedTweakeys::fill`] compiled with AVX2.
 #[target_feature(enable = "avx2")]
-fn build_keys_with_avx2(rtk: &RoundTweakeys) -> SlicedTweakeys {
-    SlicedTweakeys::build(rtk)
+fn fill_keys_with_avx2(keys: &mut SlicedTweakeys, rtk: &RoundTweakeys) {
+    keys.fill(rtk)
 }
 
-/// The bitsliced masks of `rtk`, built with AVX2 instructions; None, doing
-/// nothing, when this CPU has no AVX2.
-pub(crate) fn build_keys(rtk: &RoundTweakeys) -> Option<SlicedTweakeys> {
+/// Fills `keys` with the bitsliced masks of `rtk`, built with AVX2
+/// instructions; false, doing nothing, when this CPU has no AVX2.
+pub(crate) fn fill_keys(keys: &mut SlicedTweakeys, rtk: &RoundTweakeys) -> bool {
     if !detected() {
-        return None;
+        return false;
     }
-    // SAFETY: `build_keys_with_avx2` needs AVX2, which `detected` just confirmed.
-    Some(unsafe { build_keys_with_avx2(rtk) })
+    // SAFETY: `fill_keys_with_avx2` needs AVX2, which `detected` just confirmed.
+    unsafe { fill_keys_with_avx2(keys, rtk) };
+    true
 }
 
 /// Encrypts or decrypts whole blocks in place, 256 at a time (a shorter tail is
@@ -204,8 +206,67 @@ pub(crate) fn crypt(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir:
         return false;
     }
     // SAFETY: `crypt_with_avx2` needs AVX2, which `detected` just confirmed.
-    unsafe { crypt_with_avx2(keys, width, rounds, dir, data) };
+    unsafe {
+        match width {
+            CellWidth::Nibble => crypt_with_avx2::<4>(keys, rounds, dir, data),
+            CellWidth::Byte => crypt_with_avx2::<8>(keys, rounds, dir, data),
+        }
+    };
     true
+}
+
+impl PerBlockWord for Avx2Word {
+    #[inline(always)]
+    fn crypt_blocks_keyed<const BITS: usize, const Z: usize, F: FixedKey<Self>, G: Fn(usize) -> F>(
+        rounds: usize,
+        dir: Direction,
+        data: &mut [u8],
+        tweakeys: &[u8],
+        fixed: &G,
+    ) {
+        // SAFETY: only `crypt_blocks_for::<Self>` calls this, and only from
+        // `crypt_per_block`, after AVX2 was detected.
+        unsafe { per_block_keyed_avx2::<BITS, Z, F, G>(rounds, dir, data, tweakeys, fixed) }
+    }
+    #[inline(always)]
+    fn crypt_blocks_counted(
+        shared: &SlicedTweakeys,
+        rounds: usize,
+        dir: Direction,
+        data: &mut [u8],
+        start: u64,
+        bits: u32,
+    ) {
+        // SAFETY: as above.
+        unsafe { per_block_counted_avx2(shared, rounds, dir, data, start, bits) }
+    }
+}
+
+/// One per-block keying's batches compiled with AVX2, a frame of its own.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn per_block_keyed_avx2<const BITS: usize, const Z: usize, F: FixedKey<Avx2Word>, G: Fn(usize) -> F>(
+    rounds: usize,
+    dir: Direction,
+    data: &mut [u8],
+    tweakeys: &[u8],
+    fixed: &G,
+) {
+    crypt_per_block_keyed::<Avx2Word, BITS, Z, F>(rounds, dir, data, tweakeys, fixed);
+}
+
+/// The LFSR-counter batches compiled with AVX2, a frame of their own.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn per_block_counted_avx2(
+    shared: &SlicedTweakeys,
+    rounds: usize,
+    dir: Direction,
+    data: &mut [u8],
+    start: u64,
+    bits: u32,
+) {
+    crypt_blocks_lfsr::<Avx2Word>(shared, rounds, dir, data, start, bits);
 }
 
 /// Per-block tweakeys (see `bitsliced::per_block`) with every Avx2Word operation

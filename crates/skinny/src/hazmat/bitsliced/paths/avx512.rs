@@ -15,7 +15,6 @@
 
 use crate::hazmat::bitsliced::batch::{crypt_blocks, Direction};
 use crate::hazmat::bitsliced::keys::SlicedTweakeys;
-use crate::hazmat::bitsliced::per_block::{crypt_blocks_for, BlockKeys};
 use crate::hazmat::bitsliced::round::{
     decrypt_round, decrypt_round_pair, encrypt_round, encrypt_round_pair, RoundKey, RoundWord, State,
 };
@@ -283,13 +282,12 @@ fn decrypt_round_pair_avx512<const BITS: usize, K: RoundKey<Avx512Word>>(a: &mut
     decrypt_round_pair::<Avx512Word, BITS, K>(a, k0, k1);
 }
 
-/// Runs the batches with every Avx512Word operation compiled to AVX-512 instructions.
+/// Runs the batches of one cell width with every Avx512Word operation compiled
+/// to AVX512 instructions, a frame of its own per width.
 #[target_feature(enable = "avx512f")]
-fn crypt_with_avx512(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8]) {
-    match width {
-        CellWidth::Nibble => crypt_blocks::<Avx512Word, 4>(keys, rounds, dir, data),
-        CellWidth::Byte => crypt_blocks::<Avx512Word, 8>(keys, rounds, dir, data),
-    }
+#[inline(never)]
+fn crypt_with_avx512<const BITS: usize>(keys: &SlicedTweakeys, rounds: usize, dir: Direction, data: &mut [u8]) {
+    crypt_blocks::<Avx512Word, BITS>(keys, rounds, dir, data);
 }
 
 /// Encrypts or decrypts whole blocks in place, 512 at a time (a shorter tail is
@@ -300,85 +298,19 @@ pub(crate) fn crypt(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir:
         return false;
     }
     // SAFETY: `crypt_with_avx512` needs AVX-512F, which `detected` just confirmed.
-    unsafe { crypt_with_avx512(keys, width, rounds, dir, data) };
+    unsafe {
+        match width {
+            CellWidth::Nibble => crypt_with_avx512::<4>(keys, rounds, dir, data),
+            CellWidth::Byte => crypt_with_avx512::<8>(keys, rounds, dir, data),
+        }
+    };
     true
 }
 
-/// Per-block tweakeys (see `bitsliced::per_block`) with every Avx512Word operation
-/// compiled to AVX-512 instructions.
-#[target_feature(enable = "avx512f")]
-fn crypt_per_block_with_avx512(width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8], keys: BlockKeys<'_>) {
-    crypt_blocks_for::<Avx512Word>(width, rounds, dir, data, keys);
-}
-
-/// Encrypts or decrypts whole blocks in place with per-block tweakeys, 512 at a
-/// time. Returns false, touching nothing, when this CPU has no AVX-512F.
-pub(crate) fn crypt_per_block(
-    width: CellWidth,
-    rounds: usize,
-    dir: Direction,
-    data: &mut [u8],
-    keys: BlockKeys<'_>,
-) -> bool {
-    if !detected() {
-        return false;
-    }
-    // SAFETY: `crypt_per_block_with_avx512` needs AVX-512F, which `detected` just confirmed.
-    unsafe { crypt_per_block_with_avx512(width, rounds, dir, data, keys) };
-    true
-}
-
-/// A lockstep operation (see `bitsliced::lockstep`) with every Avx512Word
-/// operation compiled to AVX-512F instructions.
-#[target_feature(enable = "avx512f")]
-fn lockstep_with_avx512(op: crate::hazmat::bitsliced::lockstep::Op<'_>) {
-    crate::hazmat::bitsliced::lockstep::run::<Avx512Word>(op);
-}
-
-/// Runs a lockstep operation. Returns false, touching nothing, when this CPU
-/// has no AVX-512F.
-pub(crate) fn lockstep(op: crate::hazmat::bitsliced::lockstep::Op<'_>) -> bool {
-    if !detected() {
-        return false;
-    }
-    // SAFETY: `lockstep_with_avx512` needs AVX-512F, which `detected` just confirmed.
-    unsafe { lockstep_with_avx512(op) };
-    true
-}
+#[path = "avx512_entries.rs"]
+mod entries;
+pub(crate) use entries::{crypt_per_block, lockstep};
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every three-input operation against its two-input definition, on words
-    /// whose bits cover all eight input combinations.
-    #[target_feature(enable = "avx512f")]
-    fn check_ternary_ops() {
-        let (x, a, b) = (Avx512Word::splat(0xf0f0), Avx512Word::splat(0xcccc), Avx512Word::splat(0xaaaa));
-        let lane = |w: Avx512Word| {
-            let mut out = [0u8; 64];
-            w.store_row8(&mut out, 0);
-            u64::from_le_bytes(out[..8].try_into().unwrap())
-        };
-        let (xv, av, bv) = (0xf0f0u64, 0xccccu64, 0xaaaau64);
-        assert_eq!(lane(x.xor3(a, b)), xv ^ av ^ bv);
-        assert_eq!(lane(x.xor_or(a, b)), xv ^ (av | bv));
-        assert_eq!(lane(x.xor_and(a, b)), xv ^ (av & bv));
-        assert_eq!(lane(x.xor_andnot(a, b)), xv ^ (!av & bv));
-        assert_eq!(lane(x.xor_nor(a, b)), xv ^ !(av | bv));
-        assert_eq!(lane(x.blend(a, b)), (av & bv) | (xv & !bv));
-        assert_eq!(lane(x.not()), !xv);
-    }
-
-    #[test]
-    fn ternary_operations_compute_their_definitions() {
-        if !detected() {
-            // The library is `no_std`; its test harness has std.
-            extern crate std;
-            std::eprintln!("SKIPPED: this CPU has no AVX-512F; the AVX-512 path is not tested here");
-            return;
-        }
-        // SAFETY: AVX-512F was just detected.
-        unsafe { check_ternary_ops() };
-    }
-}
+#[path = "avx512_tests.rs"]
+mod tests;

@@ -13,9 +13,16 @@ pub const BATCH_BLOCKS: usize = 64;
 /// padded with zeros and the padding thrown away).
 pub(crate) fn crypt(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir: Direction, data: &mut [u8]) {
     match width {
-        CellWidth::Nibble => crypt_blocks::<u64, 4>(keys, rounds, dir, data),
-        CellWidth::Byte => crypt_blocks::<u64, 8>(keys, rounds, dir, data),
+        CellWidth::Nibble => crypt_width::<4>(keys, rounds, dir, data),
+        CellWidth::Byte => crypt_width::<8>(keys, rounds, dir, data),
     }
+}
+
+/// One cell width's batches, a frame of its own per width (in one frame the
+/// two widths' buffers would add up).
+#[inline(never)]
+fn crypt_width<const BITS: usize>(keys: &SlicedTweakeys, rounds: usize, dir: Direction, data: &mut [u8]) {
+    crypt_blocks::<u64, BITS>(keys, rounds, dir, data);
 }
 
 /// Per-block tweakeys (see `bitsliced::per_block`), 64 blocks at a time.

@@ -5,7 +5,9 @@
 use super::lfsr_counter::crypt_blocks_lfsr;
 use super::round_key::{FixedKey, PerBlockKey, RoundConstantMasks};
 use super::schedule::{step, step_back, Tks};
-use crate::hazmat::bitsliced::batch::{load, load_with, store, Direction, MAX_BATCH_BYTES};
+use crate::hazmat::bitsliced::batch::{
+    load_gathered, load_with, store_with, Direction, MAX_BATCH_BYTES, MAX_ROW_BYTES,
+};
 use crate::hazmat::bitsliced::keys::SlicedTweakeys;
 use crate::hazmat::bitsliced::round::{RoundWord, State};
 use crate::hazmat::bitsliced::word::Word;
@@ -14,10 +16,12 @@ use crate::spec::CellWidth;
 /// Secret scratch of the batches, kept across them and wiped once at the end.
 struct Scratch<W, const Z: usize> {
     tks: Tks<W, Z>,
-    /// The transposition's scratch while a TK array loads.
+    /// The transposition's scratch while a TK array or the data loads or
+    /// stores (one for all: each is a batch's worth of words).
     halves: [[W; 64]; 2],
-    /// One TK array of every block of the batch, gathered contiguously.
-    gathered: [u8; MAX_BATCH_BYTES],
+    /// One TK array of one row's blocks, gathered contiguously (a row at a
+    /// time: a whole batch's would be 8 KiB more of stack).
+    gathered: [u8; MAX_ROW_BYTES],
 }
 
 impl<W: Word, const Z: usize> Scratch<W, Z> {
@@ -34,17 +38,20 @@ impl<W: Word, const Z: usize> Scratch<W, Z> {
     fn load_tweakeys<const BITS: usize>(&mut self, tweakeys: &[u8], batch_blocks: usize) {
         let block = 2 * BITS;
         let given = tweakeys.len() / (Z * block);
+        debug_assert!(given <= batch_blocks);
         for z in 0..Z {
-            let buf = &mut self.gathered[..batch_blocks * block];
-            for (i, dst) in buf.chunks_exact_mut(block).enumerate() {
-                if i < given {
-                    let at = (i * Z + z) * block;
-                    dst.copy_from_slice(&tweakeys[at..at + block]);
-                } else {
-                    dst.fill(0);
+            let fill = |i: usize, row: &mut [u8]| {
+                for (k, dst) in row.chunks_exact_mut(block).enumerate() {
+                    let b = i * W::LANES + k;
+                    if b < given {
+                        let at = (b * Z + z) * block;
+                        dst.copy_from_slice(&tweakeys[at..at + block]);
+                    } else {
+                        dst.fill(0);
+                    }
                 }
-            }
-            load_with::<W, BITS>(buf, &mut self.tks[z], &mut self.halves);
+            };
+            load_gathered::<W, BITS>(fill, &mut self.gathered, &mut self.tks[z], &mut self.halves);
         }
     }
 }
@@ -66,12 +73,12 @@ fn crypt_batch<W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>(
     let batch_blocks = 64 * W::LANES;
     debug_assert_eq!(blocks.len(), batch_blocks * 2 * BITS);
     scratch.load_tweakeys::<BITS>(tweakeys, batch_blocks);
-    let tks = &mut scratch.tks;
     let paired = rounds / 2 * 2;
     let zero = W::splat(0);
     let mut a: State<W> = [[zero; 8]; 16];
     let mut b: State<W> = [[zero; 8]; 16];
-    load::<W, BITS>(blocks, &mut a);
+    load_with::<W, BITS>(blocks, &mut a, &mut scratch.halves);
+    let tks = &mut scratch.tks;
     match dir {
         Direction::Encrypt => {
             for r in (0..paired).step_by(2) {
@@ -108,8 +115,45 @@ fn crypt_batch<W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>(
             }
         }
     }
-    store::<W, BITS>(&a, blocks);
+    store_with::<W, BITS>(&a, blocks, &mut scratch.halves);
 }
+
+/// A word with the entry points of the per-block batch loops: one function
+/// (and so one stack frame) per cell width and keying, where a single frame
+/// for all eight would hold all their scratch at once (opt-level 0 never
+/// shares a slot; optimised builds did not share enough). The defaults are
+/// the generic loops; the vector words override both to call copies compiled
+/// with their target features.
+pub(crate) trait PerBlockWord: RoundWord {
+    /// [`crypt_blocks`], out of line.
+    #[inline(never)]
+    fn crypt_blocks_keyed<const BITS: usize, const Z: usize, F: FixedKey<Self>, G: Fn(usize) -> F>(
+        rounds: usize,
+        dir: Direction,
+        data: &mut [u8],
+        tweakeys: &[u8],
+        fixed: &G,
+    ) {
+        crypt_blocks::<Self, BITS, Z, F>(rounds, dir, data, tweakeys, fixed);
+    }
+    /// [`crypt_blocks_lfsr`], out of line.
+    #[inline(never)]
+    fn crypt_blocks_counted(
+        shared: &SlicedTweakeys,
+        rounds: usize,
+        dir: Direction,
+        data: &mut [u8],
+        start: u64,
+        bits: u32,
+    ) {
+        crypt_blocks_lfsr::<Self>(shared, rounds, dir, data, start, bits);
+    }
+}
+
+impl PerBlockWord for u64 {}
+
+#[cfg(test)]
+impl PerBlockWord for crate::hazmat::bitsliced::word::TernaryU64 {}
 
 /// Where the tweakeys of a per-block call come from.
 #[derive(Clone, Copy)]
@@ -135,7 +179,7 @@ pub(crate) enum BlockKeys<'a> {
 /// place that turns them into the const parameters (every path calls it;
 /// inlined, so a vector path compiles it with its features enabled).
 #[inline(always)]
-pub(crate) fn crypt_blocks_for<W: RoundWord>(
+pub(crate) fn crypt_blocks_for<W: PerBlockWord>(
     width: CellWidth,
     rounds: usize,
     dir: Direction,
@@ -146,25 +190,25 @@ pub(crate) fn crypt_blocks_for<W: RoundWord>(
         BlockKeys::Whole { tk_count, tweakeys } => {
             let constants = RoundConstantMasks::<W>::new;
             match (width, tk_count) {
-                (CellWidth::Nibble, 1) => crypt_blocks::<W, 4, 1, _>(rounds, dir, data, tweakeys, &constants),
-                (CellWidth::Nibble, 2) => crypt_blocks::<W, 4, 2, _>(rounds, dir, data, tweakeys, &constants),
-                (CellWidth::Nibble, _) => crypt_blocks::<W, 4, 3, _>(rounds, dir, data, tweakeys, &constants),
-                (CellWidth::Byte, 1) => crypt_blocks::<W, 8, 1, _>(rounds, dir, data, tweakeys, &constants),
-                (CellWidth::Byte, 2) => crypt_blocks::<W, 8, 2, _>(rounds, dir, data, tweakeys, &constants),
-                (CellWidth::Byte, _) => crypt_blocks::<W, 8, 3, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Nibble, 1) => W::crypt_blocks_keyed::<4, 1, _, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Nibble, 2) => W::crypt_blocks_keyed::<4, 2, _, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Nibble, _) => W::crypt_blocks_keyed::<4, 3, _, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, 1) => W::crypt_blocks_keyed::<8, 1, _, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, 2) => W::crypt_blocks_keyed::<8, 2, _, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, _) => W::crypt_blocks_keyed::<8, 3, _, _>(rounds, dir, data, tweakeys, &constants),
             }
         }
         BlockKeys::Tk1 { shared, tk1 } => {
             let masks = |r: usize| shared.round(r);
             match width {
-                CellWidth::Nibble => crypt_blocks::<W, 4, 1, _>(rounds, dir, data, tk1, &masks),
-                CellWidth::Byte => crypt_blocks::<W, 8, 1, _>(rounds, dir, data, tk1, &masks),
+                CellWidth::Nibble => W::crypt_blocks_keyed::<4, 1, _, _>(rounds, dir, data, tk1, &masks),
+                CellWidth::Byte => W::crypt_blocks_keyed::<8, 1, _, _>(rounds, dir, data, tk1, &masks),
             }
         }
         BlockKeys::Lfsr { shared, start, bits } => {
             debug_assert!(width == CellWidth::Byte, "16-byte blocks only");
             debug_assert!(bits == 24 || bits == 64, "24- or 64-bit counters only");
-            crypt_blocks_lfsr::<W>(shared, rounds, dir, data, start, bits);
+            W::crypt_blocks_counted(shared, rounds, dir, data, start, bits);
         }
     }
 }
@@ -175,8 +219,11 @@ pub(crate) fn crypt_blocks_for<W: RoundWord>(
 /// tail shorter than a batch runs in a zero-padded batch (zero data, zero
 /// tweakeys), so it takes the same time whatever its content; the padding is
 /// wiped, as is every scratch that held tweakey bits.
+///
+/// Inlined into [`PerBlockWord::crypt_blocks_keyed`], one frame per (cell
+/// width, keying).
 #[inline(always)]
-fn crypt_blocks<W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>(
+pub(crate) fn crypt_blocks<W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>(
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
@@ -188,7 +235,7 @@ fn crypt_blocks<W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>
     debug_assert_eq!(data.len() / block * Z * block, tweakeys.len());
     let zero = W::splat(0);
     let mut scratch: Scratch<W, Z> =
-        Scratch { tks: [[[zero; 8]; 16]; Z], halves: [[zero; 64]; 2], gathered: [0; MAX_BATCH_BYTES] };
+        Scratch { tks: [[[zero; 8]; 16]; Z], halves: [[zero; 64]; 2], gathered: [0; MAX_ROW_BYTES] };
     let mut buf = [0u8; MAX_BATCH_BYTES];
     let mut padded = false;
     // As in `bitsliced::batch::crypt_blocks`: whole batches and the padded

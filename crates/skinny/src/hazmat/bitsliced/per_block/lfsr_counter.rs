@@ -67,7 +67,7 @@ fn lfsr_lanes<W: Word, const N: u32>(c: W) -> W {
 /// [`crypt_blocks`](crate::hazmat::bitsliced::batch::crypt_blocks); the pad
 /// buffer of a tail is.
 #[inline(always)]
-pub(super) fn crypt_blocks_lfsr<W: RoundWord>(
+pub(crate) fn crypt_blocks_lfsr<W: RoundWord>(
     shared: &SlicedTweakeys,
     rounds: usize,
     dir: Direction,

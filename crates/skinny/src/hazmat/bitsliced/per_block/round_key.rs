@@ -14,7 +14,7 @@ const Z_MAX: usize = 3;
 /// What a round adds for every block of a batch besides the per-block TK
 /// arrays: the round constants alone, or the shared TK arrays' masks (with the
 /// constants folded in).
-pub(super) trait FixedKey<W: Word> {
+pub(crate) trait FixedKey<W: Word> {
     /// The word to XOR into slice `b` of cell `cell` (0..8), if any.
     fn term(&self, cell: usize, b: usize) -> Option<W>;
 }
