@@ -120,7 +120,7 @@ fn each<A: KeyInit + AeadInOut>(batch: &Batch, bytes: usize, sealing: bool) -> R
 /// Whether every message of `out` is its stride of `want`; the first that
 /// is not, in words.
 pub(super) fn check(out: &skinny_many::Output, want: &[u8], messages: usize) -> Result<(), String> {
-    if out.len() != messages || want.len() % messages.max(1) != 0 {
+    if out.len() != messages || !want.len().is_multiple_of(messages.max(1)) {
         return Err(format!("{} outputs for {messages} messages", out.len()));
     }
     let stride = want.len() / messages.max(1);
