@@ -16,6 +16,8 @@ pub enum BenchError {
     },
     /// Every measurement failed.
     NothingMeasured,
+    /// The operating system would not start the worker threads.
+    Threads(std::io::Error),
 }
 
 impl fmt::Display for BenchError {
@@ -27,6 +29,7 @@ impl fmt::Display for BenchError {
                 write!(f, "no requested backend can run here ({})", why.join("; "))
             }
             BenchError::NothingMeasured => f.write_str("no measurement succeeded"),
+            BenchError::Threads(_) => f.write_str("could not start the worker threads"),
         }
     }
 }
@@ -35,6 +38,7 @@ impl std::error::Error for BenchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             BenchError::Key(e) => Some(e),
+            BenchError::Threads(e) => Some(e),
             _ => None,
         }
     }

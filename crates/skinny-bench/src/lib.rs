@@ -1,7 +1,7 @@
 //! The benchmark harness behind `skinny bench`: the throughput of every
 //! backend of `skinny-bulk` by size, the paper's experiment (its Tables 3
 //! and 4, Figures 6 and 7) redone, and the AEAD and hash schemes built on
-//! SKINNY, message by message ([`scheme`]).
+//! SKINNY, message by message and many messages per call ([`scheme`]).
 //!
 //! A run goes down once and comes back once:
 //!
@@ -29,7 +29,9 @@
 //! - [`chart`]: the throughput charts, and the speed-up and efficiency charts;
 //! - [`saved`]: saved results read back, beside the paper's own tables;
 //! - [`scheme`]: the AEAD and hash series (SKINNY-AEAD, Romulus, SKINNY-Hash),
-//!   one message per call, each point beside its floor;
+//!   one message per call, each point beside its floor; and [`scheme::many`],
+//!   batches of messages through the many-message engine beside the same
+//!   messages one per call;
 //! - [`files`]: file to file through the library's pipe;
 //! - [`system`]: what it ran on.
 //!
@@ -74,6 +76,7 @@ pub use measure::{Observer, Skipped};
 pub use plan::{Directions, Plan, Preset, Request};
 pub use report::Report;
 pub use saved::{SavedError, SideBySide};
+pub use scheme::many::{ManyBench, ManyPlan, ManyPlanError, ManyReport, ManyRequest};
 pub use scheme::{SchemeBench, SchemePlan, SchemeReport, SchemeRequest};
 pub use session::Bench;
 pub use size::SizeError;

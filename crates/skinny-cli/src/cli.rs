@@ -111,7 +111,8 @@ pub enum Command {
     Hash(HashArgs),
     /// Measure throughput; `--paper` reproduces the paper's experiment.
     #[command(after_help = BENCH_EXAMPLES)]
-    Bench(crate::bench::BenchArgs),
+    // Boxed: the bench's options are by far the largest variant.
+    Bench(Box<crate::bench::BenchArgs>),
     /// Check the specification's vectors and cross-check every usable backend.
     Selftest(SelftestArgs),
     /// Show CPU features, GPUs, NVRTC and which backends are usable.

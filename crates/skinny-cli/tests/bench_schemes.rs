@@ -107,3 +107,98 @@ fn bad_scheme_options_are_refused_before_anything_runs() {
     }
     assert!(!std::path::Path::new(json).exists());
 }
+
+#[test]
+fn many_series_prints_tables_and_writes_csv_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, json) = (dir.path().join("m.csv"), dir.path().join("m.json"));
+    let out = skinny(&[
+        "bench",
+        "--many",
+        "romulus-n,skinny-aead-m1",
+        "--sizes",
+        "16,64",
+        "--messages",
+        "40",
+        "--threads",
+        "2",
+        "--backend",
+        "cpu,gpu",
+        "--runs",
+        "2",
+        "--min-run-ms",
+        "0.1",
+        "-q",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "stdout: {stdout}\nstderr: {stderr}");
+    assert!(
+        stdout.contains(
+            "Many messages per call: schemes romulus-n, skinny-aead-m1; backends cpu, gpu; 2 threads; 40 messages per batch"
+        ),
+        "{stdout}"
+    );
+    for op in ["seal", "open"] {
+        let title = format!("\nAEAD {op}, many messages per call (2 threads), beside one message per call\n");
+        assert_eq!(stdout.matches(&title).count(), 1, "{stdout}");
+    }
+    // Romulus-N at 64 bytes on the CPU engine: 5 calls of 40 rounds, in the seal and the open table.
+    let rows: Vec<&str> =
+        stdout.lines().filter(|l| l.starts_with("romulus-n") && l.contains(" 64 B ") && l.contains(" cpu ")).collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert!(rows.iter().all(|r| r.split_whitespace().skip(11).take(2).eq(["5", "200"])), "{rows:?}");
+    // SKINNY-AEAD has no GPU kernels: skipped, on stderr and under the tables, never a figure.
+    assert!(stderr.contains("skinny: bench: GPU: not available"), "{stderr}");
+    assert!(stdout.contains("GPU: not available"), "{stdout}");
+
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let head = csv.lines().next().unwrap();
+    assert!(head.starts_with("algorithm,operation,route,backend,ran_on,cipher,bytes,messages,"), "{head}");
+    // 2 schemes x 2 operations x 2 sizes on the CPU (and Romulus-N on a GPU where there is one).
+    assert_eq!(csv.lines().filter(|l| l.contains(",many,cpu,cpu,")).count(), 8, "{csv}");
+
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["report"], "many");
+    assert_eq!(v["plan"]["messages"], serde_json::json!([40, 40]));
+    let records = v["records"].as_array().unwrap();
+    assert!(records.iter().all(|r| r["backend"] != "gpu" || r["algorithm"] == "romulus-n"), "{v}");
+    for r in records {
+        assert_eq!((r["runs"].as_u64(), r["messages"].as_u64(), r["threads"].as_u64()), (Some(2), Some(40), Some(2)));
+        assert!(r["ratio"].as_f64().unwrap() > 0.0 && r["gb_s"].as_f64().unwrap() > 0.0, "{r}");
+        let floor = r["tbc_calls"].as_u64().unwrap() * r["rounds_per_call"].as_u64().unwrap();
+        assert_eq!(r["floor_rounds"].as_u64(), Some(floor));
+    }
+    assert!(!v["skipped"].as_array().unwrap().is_empty());
+
+    let out = skinny(&["bench", "--from-json", json.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!((out.status.code(), stderr.lines().count()), (Some(2), 1), "{stderr}");
+    assert!(stderr.contains("a report of the many-message series"), "{stderr}");
+}
+
+#[test]
+fn bad_many_options_are_refused_before_anything_runs() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["--many", "romulus-x"], "unknown AEAD scheme 'romulus-x' (expected skinny-aead-m1, "),
+        (&["--many", "romulus-t"], "the many-message engine has no romulus-t"),
+        (&["--many", "all", "--aead", "all"], "cannot be used with"),
+        (&["--many", "all", "--plot", "m.svg"], "cannot be used with"),
+        (&["--backend", "cpu"], "required arguments were not provided"),
+        (&["--many", "all", "--backend", "tpu"], "unknown backend 'tpu' (expected cpu, gpu or auto)"),
+        (&["--many", "romulus-n", "--sizes", "0"], "message sizes start at 1 byte"),
+    ];
+    for (args, msg) in cases {
+        let out = skinny(&[&["bench"], args].concat());
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.lines().next().unwrap_or_default().contains(msg), "{args:?}: {stderr}");
+        if !stderr.starts_with("error: ") {
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        }
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -172,3 +172,21 @@ fn usage_errors_exit_2_and_help_has_an_example() {
     let help = stdout(&o);
     assert!(help.contains("skinny hash --check sums.txt") && help.contains("skinny-tk2-hash"), "{help}");
 }
+
+#[test]
+fn a_closed_stdout_is_one_line_that_offers_no_output_option() {
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >&-")
+        .arg(env!("CARGO_BIN_EXE_skinny"))
+        .args(["hash", "-"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run skinny");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "skinny: cannot write output: stdout is closed (hash writes to stdout only: use a pipe, > FILE, or \
+         >/dev/null to discard it)\n"
+    );
+}

@@ -33,8 +33,14 @@ fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, String> {
 /// What is missing or malformed.
 pub fn parse(json: &str) -> Result<Loaded, String> {
     let v: Value = serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
-    if v.get("report").and_then(Value::as_str) == Some("schemes") {
-        return Err("a report of the AEAD and hash series: only the cipher bench's reports are read back".into());
+    match v.get("report").and_then(Value::as_str) {
+        Some("schemes") => {
+            return Err("a report of the AEAD and hash series: only the cipher bench's reports are read back".into())
+        }
+        Some("many") => {
+            return Err("a report of the many-message series: only the cipher bench's reports are read back".into())
+        }
+        _ => {}
     }
     let gpus: Vec<&str> = v
         .get("gpus")

@@ -50,15 +50,15 @@ pub enum Operation {
     Hash,
 }
 
-/// How the messages go through the library. One route exists today; the
-/// many-message engine (crate `skinny-many`, `skinny_many::seal(&Placement,
-/// &Batch)`) becomes the next variant, `Many`, whose records add the batch's
-/// message count: the plan, the measurement loop and the report each match on
-/// this enum where it would go.
+/// How the messages go through the library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Route {
     /// One message per call, through the RustCrypto `aead` or `digest` traits.
     Single,
+    /// A batch of messages per call through the many-message engine (crate
+    /// `skinny-many`): the series of [`many`](super::many), whose records
+    /// carry the batch's message count and the single route beside.
+    Many,
 }
 
 /// What one message costs at least: the block-cipher calls and the rounds of
@@ -237,16 +237,17 @@ impl Operation {
 }
 
 impl Route {
-    /// `single`.
+    /// `single` or `many`.
     pub const fn name(self) -> &'static str {
         match self {
             Route::Single => "single",
+            Route::Many => "many",
         }
     }
 
     /// From [`Route::name`].
     pub fn from_name(s: &str) -> Option<Self> {
-        (s == "single").then_some(Route::Single)
+        [Route::Single, Route::Many].into_iter().find(|r| r.name() == s)
     }
 }
 
@@ -270,7 +271,9 @@ mod tests {
         for o in Operation::ALL {
             assert_eq!(Operation::from_name(o.name()), Some(o));
         }
-        assert_eq!(Route::from_name(Route::Single.name()), Some(Route::Single));
+        for r in [Route::Single, Route::Many] {
+            assert_eq!(Route::from_name(r.name()), Some(r));
+        }
     }
 
     /// Floors counted by hand from the specifications at a few lengths.

@@ -120,6 +120,8 @@ type Timed = Result<(usize, Vec<f64>, f64), String>;
 fn time_point(algorithm: Algorithm, operation: Operation, route: Route, bytes: usize, set: RunSettings) -> Timed {
     match route {
         Route::Single => single(algorithm, operation, bytes, set),
+        // A scheme plan is always single; batches are module `many`'s.
+        Route::Many => Err("the many-message route is measured by the many-message series".into()),
     }
 }
 

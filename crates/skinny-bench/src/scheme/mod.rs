@@ -10,12 +10,14 @@
 //! that makes each run last long enough, the runs, an optional budget); the
 //! [`SchemeReport`] gives the header, the tables, CSV, JSON and the chart.
 //!
-//! Where the many-message engine goes: [`Route`] names how the messages go
-//! through the library; `Route::Many` (crate `skinny-many`) is its next
-//! variant, timed beside `Route::Single` by [`measure_schemes`].
+//! [`Route`] names how the messages go through the library: one per call
+//! here (`Route::Single`), or many per call through the many-message engine
+//! (`Route::Many`, crate `skinny-many`), the series of module [`many`],
+//! which times each batch beside the same messages one per call.
 
 mod algorithm;
 mod chart;
+pub mod many;
 mod measure;
 mod plan;
 mod report;

@@ -3,6 +3,7 @@
 use crate::args::{gpus_parser, number_in, threads_parser, CipherName, Trimmed};
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, ValueEnum};
+use skinny_bench::scheme::many::{many_algorithms, many_scheme, Backend, ManyRequest};
 use skinny_bench::scheme::{Algorithm, Family, SchemeRequest};
 use skinny_bench::{Directions, Preset, Request, Timing};
 use skinny_bulk::backend::{BackendChoice, GpuSelection};
@@ -56,7 +57,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub decrypt: bool,
 
-    /// Worker threads for the cpu backend, 1 to 1024 (default: all cores).
+    /// Worker threads for the cpu backend, and with --many for the CPU engine
+    /// and the single-message path beside it, 1 to 1024 (default: all cores).
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<usize>,
 
@@ -120,6 +122,29 @@ pub struct BenchArgs {
           conflicts_with_all = CIPHER_ONLY)]
     pub hash: Option<Vec<Vec<Algorithm>>>,
 
+    /// Time batches of many messages instead: a comma list of romulus-n,
+    /// romulus-m, skinny-aead-m1 to skinny-aead-m6, or all; each batch of
+    /// independent messages (own random key and nonce, no associated data)
+    /// sealed and opened through the many-message engine, beside the same
+    /// messages one per call on the same threads [sizes default:
+    /// 16,64,256,1K,4K].
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = many_parser,
+          conflicts_with_all = MANY_REFUSES)]
+    pub many: Option<Vec<Vec<Algorithm>>>,
+
+    /// With --many: where the batches run, a comma list of cpu (the CPU
+    /// engine on --threads threads), gpu (the GPU engine, opened by each
+    /// call; skipped where no GPU can run) and auto (wherever the engine's
+    /// rule puts the batch) [default: cpu,gpu].
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = backend_parser, requires = "many")]
+    pub backend: Option<Vec<Backend>>,
+
+    /// With --many: messages per batch, at every size, 1 to 16777216 [default:
+    /// 4 MiB of message data, at least 1024 messages a thread].
+    #[arg(long, value_name = "N", requires = "many",
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_MESSAGES))]
+    pub messages: Option<usize>,
+
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
@@ -156,6 +181,45 @@ const CIPHER_ONLY: [&str; 11] = [
     "from_json",
     "files",
 ];
+
+/// The most `--messages`: a batch of 16 Mi messages already holds keys,
+/// nonces and offsets of more than half a GiB.
+const MAX_MESSAGES: u64 = 1 << 24;
+
+/// The options that `--many` has no use for: the cipher's own (it keeps
+/// `--threads` and `--gpus`), the other scheme series, and the chart.
+const MANY_REFUSES: [&str; 12] = [
+    "paper",
+    "cipher",
+    "modes",
+    "backends",
+    "timings",
+    "decrypt",
+    "speedup_plot",
+    "from_json",
+    "files",
+    "aead",
+    "hash",
+    "plot",
+];
+
+/// `--many`: one scheme the many-message engine runs, by name, or `all`.
+fn many_parser(s: &str) -> Result<Vec<Algorithm>, String> {
+    if s.trim().eq_ignore_ascii_case("all") {
+        return Ok(many_algorithms());
+    }
+    let names: Vec<&str> = many_algorithms().iter().map(|a| a.name()).collect();
+    match Algorithm::from_name(s) {
+        Some(a) if many_scheme(a).is_some() => Ok(vec![a]),
+        Some(a) => Err(format!("the many-message engine has no {a} (expected {} or all)", names.join(", "))),
+        None => Err(format!("unknown AEAD scheme '{}' (expected {} or all)", s.trim(), names.join(", "))),
+    }
+}
+
+/// `--backend`: one placement by name.
+fn backend_parser(s: &str) -> Result<Backend, String> {
+    Backend::from_name(s).ok_or_else(|| format!("unknown backend '{}' (expected cpu, gpu or auto)", s.trim()))
+}
 
 /// `--aead`: one scheme by name, or `all`.
 fn aead_parser(s: &str) -> Result<Vec<Algorithm>, String> {
@@ -265,6 +329,22 @@ impl BenchArgs {
         })
     }
 
+    /// What `--many` asks of the many-message series, or None.
+    pub fn many_request(&self) -> Option<ManyRequest<'_>> {
+        let algorithms = self.many.as_ref()?.iter().flatten().copied().collect();
+        Some(ManyRequest {
+            algorithms,
+            sizes: self.sizes.as_deref(),
+            messages: self.messages,
+            backends: self.backend.clone(),
+            threads: self.threads,
+            gpus: self.gpus.clone(),
+            runs: self.runs,
+            max_time_per_size: self.max_time_per_size,
+            min_run_secs: self.min_run_ms / 1e3,
+        })
+    }
+
     /// Whether any file is asked for: then the run has something to deliver
     /// even without stdout.
     pub fn writes_files(&self) -> bool {
@@ -299,5 +379,13 @@ mod tests {
         let e = aead_parser("romulus-h").unwrap_err();
         assert!(e.starts_with("unknown AEAD scheme 'romulus-h' (expected skinny-aead-m1, "), "{e}");
         assert!(hash_parser("sha256").unwrap_err().ends_with("skinny-tk2-hash or all)"));
+        assert_eq!(many_parser("ALL").map(|v| v.len()), Ok(8));
+        assert_eq!(many_parser(" romulus-m"), Ok(vec![Algorithm::RomulusM]));
+        assert!(many_parser("romulus-t")
+            .unwrap_err()
+            .starts_with("the many-message engine has no romulus-t (expected "));
+        assert!(many_parser("romulus-x").unwrap_err().starts_with("unknown AEAD scheme 'romulus-x'"));
+        assert_eq!(backend_parser(" GPU"), Ok(Backend::Gpu));
+        assert_eq!(backend_parser("tpu").unwrap_err(), "unknown backend 'tpu' (expected cpu, gpu or auto)");
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::error::{reason, CliError};
 use skinny_bench::scheme::SchemePlanError;
+use skinny_bench::ManyPlanError;
 use skinny_bench::{BenchError, FilesError, SavedError, SizeError};
 use std::io;
 use std::path::PathBuf;
@@ -39,6 +40,9 @@ pub enum BenchCommandError {
     /// A scheme run (`--aead`, `--hash`) the plan refused.
     #[error("{0}")]
     SchemePlan(#[source] SchemePlanError),
+    /// A many-message run (`--many`) the plan refused.
+    #[error("{0}")]
+    ManyPlan(#[source] ManyPlanError),
     /// A `--gpus` selection that does not fit this machine.
     #[error("{0}")]
     Gpus(#[source] skinny_bulk::Error),
@@ -119,10 +123,12 @@ impl From<BenchCommandError> for CliError {
             | B::NoFolder { .. }
             | B::Size(_)
             | B::SchemePlan(_)
+            | B::ManyPlan(_)
             | B::Saved(_) => CliError::Usage(e.to_string()),
             // In the bulk layer's words, with the exit code it has everywhere.
             B::Gpus(e) => CliError::Bulk(e),
             B::Run(BenchError::NothingMeasured) => CliError::Check(e.to_string()),
+            B::Run(BenchError::Threads(ref source)) => CliError::Io(format!("{e}: {}", reason(source))),
             B::Run(_) => CliError::Usage(e.to_string()),
             B::Files(FilesError::Cipher(e)) => CliError::Bulk(e),
             B::Files(FilesError::Stream(e)) => e.into(),

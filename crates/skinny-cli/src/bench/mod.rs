@@ -1,11 +1,13 @@
 //! `skinny bench`: throughput of every backend, `--paper`, the paper's
-//! experiment (Tables 3-4, Figures 6-7) redone, and `--aead` / `--hash`, the
-//! AEAD and hash schemes message by message (module `schemes`). The harness is the
+//! experiment (Tables 3-4, Figures 6-7) redone, `--aead` / `--hash`, the
+//! AEAD and hash schemes message by message (module `schemes`), and `--many`,
+//! batches of messages through the many-message engine (module `many`). The harness is the
 //! `skinny-bench` crate; this checks the options, makes one call into it per
 //! kind of run, and puts its results where they were asked for.
 
 mod args;
 mod error;
+mod many;
 mod out;
 mod schemes;
 
@@ -38,6 +40,9 @@ fn bench(args: &BenchArgs) -> Result<(), BenchCommandError> {
     }
     if let Some(files) = &args.from_json {
         return side_by_side(args, files);
+    }
+    if let Some(request) = args.many_request() {
+        return many::run(args, request);
     }
     if let Some(request) = args.scheme_request() {
         return schemes::run(args, request);

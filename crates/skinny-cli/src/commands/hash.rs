@@ -24,10 +24,18 @@ const DIGEST_BYTES: usize = 32;
 /// (a list line is a digest and a path, and this bounds the memory it takes).
 const MAX_LINE_BYTES: u64 = 64 * 1024;
 
+/// The words of [`HashError::StdoutClosed`]: the shared ones offer `-o
+/// FILE`, which `hash` does not have.
+const STDOUT_CLOSED: &str = "cannot write output: stdout is closed (hash writes to stdout only: use a pipe, \
+                             > FILE, or >/dev/null to discard it)";
+
 /// What stops `skinny hash` in its own terms; turned into a [`CliError`]
 /// where it leaves the command.
 #[derive(Debug)]
 pub enum HashError {
+    /// Stdout was closed when the process started (`>&-`): the digests or
+    /// verdicts would vanish. Worded for `hash`, which has no `-o`.
+    StdoutClosed,
     /// Writing the digests or the verdicts failed (a closed pipe, a full disk).
     Output(io::Error),
     /// Some files (or lists) could not be read; each was reported already.
@@ -59,6 +67,7 @@ impl std::fmt::Display for HashError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             HashError::Output(e) => write!(f, "cannot write output: {}", reason(e)),
+            HashError::StdoutClosed => f.write_str(STDOUT_CLOSED),
             HashError::Unreadable { files } => write!(f, "{} could not be read", count(*files, "file")),
             HashError::NoDigestLines => f.write_str("no properly formatted digest lines found"),
             HashError::CheckFailed(t) => {
@@ -83,7 +92,10 @@ impl std::error::Error for HashError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             HashError::Output(e) => Some(e),
-            HashError::Unreadable { .. } | HashError::CheckFailed(_) | HashError::NoDigestLines => None,
+            HashError::StdoutClosed
+            | HashError::Unreadable { .. }
+            | HashError::CheckFailed(_)
+            | HashError::NoDigestLines => None,
         }
     }
 }
@@ -92,7 +104,7 @@ impl From<HashError> for CliError {
     fn from(e: HashError) -> Self {
         match e {
             HashError::Output(e) => CliError::Output(e),
-            e @ HashError::Unreadable { .. } => CliError::Io(e.to_string()),
+            e @ (HashError::StdoutClosed | HashError::Unreadable { .. }) => CliError::Io(e.to_string()),
             e @ (HashError::CheckFailed(_) | HashError::NoDigestLines) => CliError::Check(e.to_string()),
         }
     }
@@ -104,6 +116,9 @@ impl From<HashError> for CliError {
 /// Unwritable output; files that could not be read (after the others were
 /// hashed); with `--check`, any digest that differs or line that is malformed.
 pub fn run(a: &HashArgs) -> Result<(), CliError> {
+    if crate::closed_stdout::stdout_was_closed() {
+        return Err(HashError::StdoutClosed.into());
+    }
     let stdin = [PathBuf::from("-")];
     let files = if a.files.is_empty() { &stdin[..] } else { &a.files[..] };
     let mut out = io::BufWriter::new(io::stdout().lock());
