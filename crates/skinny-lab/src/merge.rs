@@ -200,9 +200,16 @@ impl Findings {
             if parts.iter().all(|r| r.backend == first.backend) { first.backend.clone() } else { "mixed".into() };
         let by = CountedBy { backend, threads: None, version: version.into() };
         // The differences, the same in every part (checked above).
-        for d in [Some(&first.dp), Some(&first.dc), first.dk.as_ref(), first.dc_mask.as_ref(), first.dk1.as_ref(), first.dk2.as_ref()]
-            .into_iter()
-            .flatten()
+        for d in [
+            Some(&first.dp),
+            Some(&first.dc),
+            first.dk.as_ref(),
+            first.dc_mask.as_ref(),
+            first.dk1.as_ref(),
+            first.dk2.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
         {
             hex::decode(d).map_err(|_| MergeError::NotHex(d.clone()))?;
         }

@@ -103,10 +103,10 @@ fn outcome<W: Witness>(
             c.shard_queries()
         })
         .collect();
-    let share = ranges.iter().try_fold(0u64, |sum, r| sum.checked_add(r.end - r.start)).ok_or(FindingsError::Share {
-        queries: f.queries,
-        share: None,
-    })?;
+    let share = ranges
+        .iter()
+        .try_fold(0u64, |sum, r| sum.checked_add(r.end - r.start))
+        .ok_or(FindingsError::Share { queries: f.queries, share: None })?;
     // A stopped run did part of its shards' queries (and cannot be merged
     // with others: `Outcome::merge` refuses it).
     let fits = if f.interrupted { f.queries <= share } else { f.queries == share };

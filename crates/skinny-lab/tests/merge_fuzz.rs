@@ -181,7 +181,13 @@ fn consistent(parts: &[Findings], m: &Findings) {
     let total: u128 = parts.iter().map(|p| u128::from(p.queries)).sum();
     assert_eq!(u128::from(m.queries), total, "queries are the parts' sum");
     assert_eq!(m.hits as u128, parts.iter().map(|p| u128::from(p.hits)).sum::<u128>(), "hits are the parts' sum");
-    assert!(m.hits <= m.queries && m.queries <= m.queries_total, "{} hits {} queries of {}", m.hits, m.queries, m.queries_total);
+    assert!(
+        m.hits <= m.queries && m.queries <= m.queries_total,
+        "{} hits {} queries of {}",
+        m.hits,
+        m.queries,
+        m.queries_total
+    );
     assert!(m.shards.windows(2).all(|w| w[0] < w[1]), "shards each once, in order");
     let n: u64 = m.shard.split_once('/').and_then(|(_, n)| n.parse().ok()).expect("I/N");
     assert!(m.shards.iter().all(|&s| s < n));

@@ -47,7 +47,11 @@ pub fn differential() -> &'static Reports {
     R.get_or_init(|| {
         reports(|shard| {
             let c = common(Variant::Skinny64_128, 2, 3000, 7, shard);
-            let mut exp = Differential::new(c, hex::decode("1000000000000000").unwrap(), hex::decode("0000000001000000").unwrap());
+            let mut exp = Differential::new(
+                c,
+                hex::decode("1000000000000000").unwrap(),
+                hex::decode("0000000001000000").unwrap(),
+            );
             exp.dc_mask = hex::decode("000000000f000000").unwrap();
             let o = exp.run().unwrap();
             Findings::of_differential(&exp, &o, by())
