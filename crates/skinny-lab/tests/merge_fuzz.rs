@@ -144,7 +144,7 @@ fn edit_right(right: &mut Value, pick: u8, x: u64) {
 /// One edit of a report: a field replaced or removed, the right pairs edited.
 fn edit(report: &mut Value, field: u8, pick: u8, x: u64) {
     let name = FIELDS[field as usize % FIELDS.len()];
-    if name == "right" && pick % 2 == 0 {
+    if name == "right" && pick.is_multiple_of(2) {
         edit_right(&mut report["right"], pick / 2, x);
         return;
     }
