@@ -54,7 +54,8 @@ impl Boomerang {
     /// Checks the parameters.
     ///
     /// # Errors
-    /// [`LabError`] for a round count, a length, `key_every` or a shard out of range.
+    /// [`LabError`] for a round count, a length, `key_every`, a shard out of range
+    /// or more right pairs to keep than [`MAX_SHOW`](crate::MAX_SHOW).
     pub fn check(&self) -> Result<(), LabError> {
         let c = &self.common;
         c.check()?;

@@ -6,6 +6,11 @@ use crate::rng::{CounterRng, Stream};
 use crate::shard::Shard;
 use skinny::{Skinny, Variant};
 
+/// The most right pairs (or quartets) a run keeps ([`Common::show`]): every
+/// one is held in memory by each piece of work in flight, and recomputed
+/// when findings are merged.
+pub const MAX_SHOW: usize = 1024;
+
 /// The parameters common to both experiments.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Common {
@@ -21,7 +26,8 @@ pub struct Common {
     pub seed: u64,
     /// Which part of the run this is.
     pub shard: Shard,
-    /// How many right pairs (or quartets) to keep, the earliest in query order.
+    /// How many right pairs (or quartets) to keep, the earliest in query
+    /// order; at most [`MAX_SHOW`].
     pub show: usize,
 }
 
@@ -41,6 +47,9 @@ impl Common {
             return Err(LabError::KeyEvery);
         }
         Shard::new(self.shard.index, self.shard.count)?;
+        if self.show > MAX_SHOW {
+            return Err(LabError::Show { most: MAX_SHOW, got: self.show });
+        }
         Ok(())
     }
 

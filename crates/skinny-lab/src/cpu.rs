@@ -74,9 +74,12 @@ where
     let show = common.show;
     let groups = common.shard.groups(common.groups());
     let planned = common.shard_queries().end - common.shard_queries().start;
+    // `while_some` ends the whole parallel walk at the first stop seen: a
+    // check per item alone would still visit every one of up to 2^64 groups.
     let tally = groups
         .into_par_iter()
-        .map(|g| if control.stopped() { Tally::empty() } else { group(g) })
+        .map(|g| (!control.stopped()).then(|| group(g)))
+        .while_some()
         .reduce(Tally::empty, |a, b| a.join(b, show));
     outcome(common, start, tally, planned)
 }
@@ -117,16 +120,19 @@ where
     F: Fn(core::ops::Range<u64>) -> Tally<W> + Sync,
 {
     let n = (queries.end - queries.start).div_ceil(BATCH);
+    // As in `run_groups`: a stop ends the walk over the batches, not only
+    // their work.
     (0..n)
         .into_par_iter()
         .map(|b| {
             if control.stopped() {
-                return Tally::empty();
+                return None;
             }
             let s = queries.start + b * BATCH;
             let t = batch(s..queries.end.min(s + BATCH));
             control.add_done(t.queries);
-            t
+            Some(t)
         })
+        .while_some()
         .reduce(Tally::empty, |a, b| a.join(b, show))
 }

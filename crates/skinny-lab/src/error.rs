@@ -41,6 +41,14 @@ pub enum LabError {
         /// n
         count: u64,
     },
+    /// More right pairs or quartets asked to be kept than a run keeps.
+    #[error("at most {most} right pairs or quartets can be kept, not {got}")]
+    Show {
+        /// The most ([`MAX_SHOW`](crate::MAX_SHOW)).
+        most: usize,
+        /// What was asked.
+        got: usize,
+    },
     /// Results of different experiments (or of one shard twice).
     #[error("cannot merge: {0}")]
     Merge(String),

@@ -53,6 +53,7 @@ mod findings;
 pub mod gpu;
 mod merge;
 mod outcome;
+mod readback;
 mod rig;
 pub mod rng;
 mod shard;
@@ -60,7 +61,7 @@ pub mod stats;
 mod xor;
 
 pub use boomerang::{Boomerang, Quartet};
-pub use common::Common;
+pub use common::{Common, MAX_SHOW};
 pub use control::Control;
 pub use differential::{Differential, Pair};
 pub use error::{GpuFailure, LabError};

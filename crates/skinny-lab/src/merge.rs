@@ -1,15 +1,12 @@
-//! Merging the findings of a run's shards: each read back into an
-//! [`Outcome`] and combined with [`Outcome::merge`], which checks that they
-//! are shards of one experiment.
+//! Merging the findings of a run's shards: each read back, trusting nothing
+//! in it, into its experiment and [`Outcome`] (see `readback`), and combined
+//! with [`Outcome::merge`], which checks that they are disjoint shards of one
+//! experiment and sums with checked arithmetic.
 
-use crate::boomerang::{Boomerang, Quartet};
-use crate::common::Common;
-use crate::differential::{Differential, Pair};
 use crate::error::LabError;
-use crate::findings::{CountedBy, Findings, HexWitness};
+use crate::findings::{CountedBy, Findings};
 use crate::outcome::{Outcome, Witness};
-use crate::shard::Shard;
-use skinny::Variant;
+use crate::readback;
 
 /// Why findings could not be merged. `part` is the index of the findings
 /// concerned in the list given to [`Findings::merge`].
@@ -48,9 +45,18 @@ pub enum MergeError {
     /// Part 0's experiment is neither `differential` nor `boomerang`.
     #[error("unknown experiment {0:?}")]
     UnknownExperiment(String),
-    /// A difference that is not hex.
+    /// A difference or mask that is not hex.
     #[error("not hex in a report: {0:?}")]
     NotHex(String),
+    /// Every shard is here but the queries do not add up to the run's (the
+    /// parts' checks make this impossible: a bug if seen).
+    #[error("the shards' {queries} queries are not the run's {total}")]
+    Unaccounted {
+        /// The queries of all parts.
+        queries: u64,
+        /// The run's queries.
+        total: u64,
+    },
 }
 
 /// Why findings cannot be read back into an [`Outcome`], or merged.
@@ -74,9 +80,77 @@ pub enum FindingsError {
         /// Values a pair (2) or quartet (4) has.
         want: usize,
     },
-    /// A value of a right pair that is not hex.
+    /// A difference, mask or value of a right pair that is not hex.
     #[error("not hex: {0:?}")]
     NotHex(String),
+    /// A field of the other experiment (`dk1` in a differential's findings).
+    #[error("a {experiment} report has no {field}")]
+    Field {
+        /// The field.
+        field: &'static str,
+        /// The experiment the findings are of.
+        experiment: &'static str,
+    },
+    /// A shard listed twice.
+    #[error("shard {index} is listed twice")]
+    DuplicateShard {
+        /// The shard's index.
+        index: u64,
+    },
+    /// The shard named (`I/N`) is not the first of those listed.
+    #[error("the shard named is not the first of the shards listed")]
+    ShardNotFirst,
+    /// Queries other than the listed shards' share of the run.
+    #[error("{queries} queries, but its shards hold {}", share.map_or_else(|| "more than 2^64 - 1".into(), |s| s.to_string()))]
+    Share {
+        /// The queries claimed.
+        queries: u64,
+        /// The shards' queries (`None`: more than a `u64` holds).
+        share: Option<u64>,
+    },
+    /// More hits than queries.
+    #[error("{hits} hits in {queries} queries")]
+    Hits {
+        /// Hits claimed.
+        hits: u64,
+        /// Queries claimed.
+        queries: u64,
+    },
+    /// Seconds that are negative or not finite.
+    #[error("seconds must be a finite number, at least 0")]
+    Seconds,
+    /// `complete` that its shards contradict.
+    #[error("says complete: {claimed}, which its shards contradict")]
+    Complete {
+        /// What it claims.
+        claimed: bool,
+    },
+    /// A backend no program writes.
+    #[error("unknown backend {0:?}")]
+    Backend(String),
+    /// Not the first `show` hits' right pairs: too many or too few.
+    #[error("{got} right pairs or quartets, where its show and hits call for {want}")]
+    RightCount {
+        /// Given.
+        got: usize,
+        /// min(show, hits).
+        want: u64,
+    },
+    /// Right pairs out of query order, or one twice.
+    #[error("right pairs or quartets out of query order, or repeated")]
+    RightOrder,
+    /// A right pair of a query outside the shards listed.
+    #[error("the right pair or quartet of query {query} lies outside its shards")]
+    RightOutside {
+        /// Its query.
+        query: u64,
+    },
+    /// A right pair that the specification code does not give for its query.
+    #[error("the right pair or quartet of query {query} is not what its query gives")]
+    RightFalse {
+        /// Its query.
+        query: u64,
+    },
     /// A shard out of range, or an outcome that does not merge.
     #[error(transparent)]
     Lab(#[from] LabError),
@@ -87,10 +161,18 @@ impl Findings {
     /// the earliest right pairs kept, counted by `parts`' common backend (or
     /// `mixed`) and recorded as merged by `version`.
     ///
+    /// Nothing in the parts is trusted: each is read back through the
+    /// experiment's constructor and checks, its queries must be its shards'
+    /// share of the run, its hits at most its queries, its right pairs the
+    /// first `show` hits, in its shards and confirmed by the specification
+    /// code; sums are checked; the result is complete only when every shard,
+    /// and so every query, is in it.
+    ///
     /// # Errors
     /// [`MergeError`]: no parts, parts of different experiments or versions,
     /// a part that does not read back or does not merge (a shard twice, an
-    /// interrupted run).
+    /// interrupted run with other parts, counts that do not fit the
+    /// parameters). Interrupted findings alone read back as they are.
     pub fn merge(parts: &[Findings], version: &str) -> Result<Findings, MergeError> {
         let first = parts.first().ok_or(MergeError::Empty)?;
         for (part, r) in parts.iter().enumerate() {
@@ -112,104 +194,59 @@ impl Findings {
                 });
             }
         }
-        // Backends count the same queries, so shards may come from different ones.
+        // Backends count the same queries, so shards may come from different
+        // ones (each backend was checked as the parts were read).
         let backend =
             if parts.iter().all(|r| r.backend == first.backend) { first.backend.clone() } else { "mixed".into() };
         let by = CountedBy { backend, threads: None, version: version.into() };
-        let unhex = |s: &str| hex::decode(s).map_err(|_| MergeError::NotHex(s.to_string()));
+        // The differences, the same in every part (checked above).
+        for d in [
+            Some(&first.dp),
+            Some(&first.dc),
+            first.dk.as_ref(),
+            first.dc_mask.as_ref(),
+            first.dk1.as_ref(),
+            first.dk2.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            hex::decode(d).map_err(|_| MergeError::NotHex(d.clone()))?;
+        }
         match first.experiment.as_str() {
             "differential" => {
-                let o = merged(parts, pair)?;
-                let mut exp = Differential::new(o.common.clone(), unhex(&first.dp)?, unhex(&first.dc)?);
-                exp.dk = unhex(first.dk.as_deref().unwrap_or_default())?;
-                exp.dc_mask = unhex(first.dc_mask.as_deref().unwrap_or_default())?;
+                let (mut exp, o) = merged(parts, readback::differential)?;
+                exp.common = o.common.clone();
                 Ok(Findings::of_differential(&exp, &o, by))
             }
             "boomerang" => {
-                let o = merged(parts, quartet)?;
-                let mut exp = Boomerang::new(o.common.clone(), unhex(&first.dp)?, unhex(&first.dc)?);
-                exp.dk1 = unhex(first.dk1.as_deref().unwrap_or_default())?;
-                exp.dk2 = unhex(first.dk2.as_deref().unwrap_or_default())?;
+                let (mut exp, o) = merged(parts, readback::boomerang)?;
+                exp.common = o.common.clone();
                 Ok(Findings::of_boomerang(&exp, &o, by))
             }
             other => Err(MergeError::UnknownExperiment(other.to_string())),
         }
     }
-
-    /// These findings back as the outcome they were made from (its right
-    /// pairs or quartets read by `witness`).
-    fn outcome<W: Witness>(
-        &self,
-        witness: impl Fn(&HexWitness) -> Result<W, FindingsError>,
-    ) -> Result<Outcome<W>, FindingsError> {
-        let variant = Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == self.cipher)
-            .ok_or_else(|| FindingsError::UnknownCipher(self.cipher.clone()))?;
-        let (i, n) = self.shard.split_once('/').ok_or(FindingsError::BadShard)?;
-        let count: u64 = n.parse().map_err(|_| FindingsError::BadShard)?;
-        let index: u64 = i.parse().map_err(|_| FindingsError::BadShard)?;
-        let mut shards = Vec::new();
-        for &s in &self.shards {
-            shards.push(Shard::new(s, count)?);
-        }
-        if shards.is_empty() {
-            return Err(FindingsError::NoShards);
-        }
-        let mut common = Common::new(variant, self.rounds, self.queries_total);
-        common.key_every = self.key_every;
-        common.seed = self.seed;
-        common.shard = Shard::new(index, count)?;
-        common.show = self.show;
-        let right = self.right.iter().map(witness).collect::<Result<Vec<W>, FindingsError>>()?;
-        Ok(Outcome {
-            common,
-            shards,
-            queries: self.queries,
-            hits: self.hits,
-            right,
-            seconds: self.seconds,
-            interrupted: self.interrupted,
-        })
-    }
 }
 
-/// The outcomes of all `parts`, merged in order.
-fn merged<W: Witness>(
+/// Part 0's experiment and the outcomes of all `parts` (each read back by
+/// `read`), merged in order.
+fn merged<E, W: Witness>(
     parts: &[Findings],
-    witness: impl Fn(&HexWitness) -> Result<W, FindingsError> + Copy,
-) -> Result<Outcome<W>, MergeError> {
-    let mut acc: Option<Outcome<W>> = None;
+    read: impl Fn(&Findings) -> Result<(E, Outcome<W>), FindingsError>,
+) -> Result<(E, Outcome<W>), MergeError> {
+    let mut acc: Option<(E, Outcome<W>)> = None;
     for (part, r) in parts.iter().enumerate() {
         let bad = |source: FindingsError| MergeError::Part { part, source };
-        let o = r.outcome(witness).map_err(bad)?;
+        let (exp, o) = read(r).map_err(bad)?;
         acc = Some(match acc {
-            None => o,
-            Some(a) => a.merge(o).map_err(|e| bad(e.into()))?,
+            None => (exp, o),
+            Some((e, a)) => (e, a.merge(o).map_err(|e| bad(e.into()))?),
         });
     }
-    acc.ok_or(MergeError::Empty)
-}
-
-/// `n` values of a right pair or quartet, from hex.
-fn bytes(v: &[String], n: usize) -> Result<Vec<Vec<u8>>, FindingsError> {
-    if v.len() != n {
-        return Err(FindingsError::WitnessValues { got: v.len(), want: n });
+    let (exp, o) = acc.ok_or(MergeError::Empty)?;
+    if o.is_complete() && !o.interrupted && o.queries != o.common.queries {
+        return Err(MergeError::Unaccounted { queries: o.queries, total: o.common.queries });
     }
-    v.iter().map(|s| hex::decode(s).map_err(|_| FindingsError::NotHex(s.clone()))).collect()
-}
-
-fn pair(w: &HexWitness) -> Result<Pair, FindingsError> {
-    let two = |v: &[String]| -> Result<[Vec<u8>; 2], FindingsError> {
-        bytes(v, 2)?.try_into().map_err(|_| FindingsError::WitnessValues { got: v.len(), want: 2 })
-    };
-    let ([p, p2], [c, c2], [k, k2]) = (two(&w.p)?, two(&w.c)?, two(&w.k)?);
-    Ok(Pair { query: w.query, p, p2, c, c2, k, k2 })
-}
-
-fn quartet(w: &HexWitness) -> Result<Quartet, FindingsError> {
-    let four = |v: &[String]| -> Result<[Vec<u8>; 4], FindingsError> {
-        bytes(v, 4)?.try_into().map_err(|_| FindingsError::WitnessValues { got: v.len(), want: 4 })
-    };
-    Ok(Quartet { query: w.query, p: four(&w.p)?, c: four(&w.c)?, k: four(&w.k)? })
+    Ok((exp, o))
 }

@@ -73,17 +73,23 @@ impl<W: Witness> Outcome<W> {
         if a != b {
             return Err(LabError::Merge(format!("different experiments: {a:?} and {b:?}")));
         }
-        for s in &other.shards {
-            if self.shards.contains(s) {
-                return Err(LabError::Merge(format!("shard {}/{} is in both", s.index, s.count)));
-            }
+        let mut shards = self.shards;
+        shards.extend(other.shards);
+        shards.sort_by_key(|s| s.index);
+        if let Some(w) = shards.windows(2).find(|w| w[0].index == w[1].index) {
+            return Err(LabError::Merge(format!("shard {}/{} is in both", w[0].index, w[0].count)));
         }
-        self.shards.extend(other.shards);
-        self.shards.sort_by_key(|s| s.index);
-        self.common.shard = self.shards[0];
-        self.queries += other.queries;
-        self.hits += other.hits;
-        self.seconds += other.seconds;
+        let overflow = || LabError::Merge("the counts add up to more than 2^64 - 1".into());
+        let queries = self.queries.checked_add(other.queries).ok_or_else(overflow)?;
+        let hits = self.hits.checked_add(other.hits).ok_or_else(overflow)?;
+        let seconds = self.seconds + other.seconds;
+        if !seconds.is_finite() {
+            return Err(LabError::Merge("the seconds add up to more than a number holds".into()));
+        }
+        if let Some(&first) = shards.first() {
+            self.common.shard = first;
+        }
+        (self.shards, self.queries, self.hits, self.seconds) = (shards, queries, hits, seconds);
         self.right = earliest(self.right, other.right, self.common.show);
         Ok(self)
     }

@@ -7,7 +7,7 @@ use crate::args::{gpus_parser, threads_parser, CipherName, PlaceOn, PlacementArg
 use clap::{Args, Subcommand};
 use skinny::Variant;
 use skinny_bulk::backend::GpuSelection;
-use skinny_lab::{Boomerang, Common, Differential, Experiment, Placement, Shard};
+use skinny_lab::{Boomerang, Common, Differential, Experiment, Placement, Shard, MAX_SHOW};
 use std::path::PathBuf;
 
 /// Examples shown under `skinny lab --help`.
@@ -79,7 +79,8 @@ pub struct CommonArgs {
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     pub shard: Option<ShardArg>,
 
-    /// Show (and put in the JSON) the first N right pairs or quartets.
+    /// Show (and put in the JSON) the first N right pairs or quartets, at
+    /// most 1024.
     #[arg(long, value_name = "N", default_value = "0")]
     pub show: usize,
 
@@ -206,6 +207,9 @@ fn hex_of(
 }
 
 fn common(a: &CommonArgs) -> Result<(Common, Vec<u8>, Vec<u8>), LabCommandError> {
+    if a.show > MAX_SHOW {
+        return Err(LabCommandError::Show { most: MAX_SHOW, got: a.show });
+    }
     let variant = Variant::from(a.cipher);
     let block = variant.block_bytes();
     let dp = hex_of("--dp", &a.dp, block, variant, "one block")?;
@@ -264,8 +268,10 @@ mod tests {
 
     #[test]
     fn the_backend_help_tells_the_rule_of_auto() {
-        // `--backend`'s help says "at least 2^26 queries": the library's rule.
+        // `--backend`'s help says "at least 2^26 queries": the library's rule;
+        // `--show`'s "at most 1024" is the library's bound.
         assert_eq!(skinny_lab::AUTO_GPU_QUERIES, 1 << 26);
+        assert_eq!(MAX_SHOW, 1024);
     }
 
     #[test]

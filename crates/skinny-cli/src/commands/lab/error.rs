@@ -1,6 +1,7 @@
 //! What stops `skinny lab`, each with its source, in the words of the options
 //! that asked.
 
+use super::text::printable;
 use crate::error::{count, reason, CliError};
 use skinny::Variant;
 use skinny_lab::{GpuFailure, LabError, MergeError, RigError};
@@ -34,6 +35,14 @@ pub enum LabCommandError {
         /// The variant.
         variant: Variant,
         /// The bytes given.
+        got: usize,
+    },
+    /// More right pairs asked for than a run keeps.
+    #[error("--show {got}: at most {most} right pairs or quartets are kept")]
+    Show {
+        /// The most kept ([`skinny_lab::MAX_SHOW`]).
+        most: usize,
+        /// What was asked.
         got: usize,
     },
     /// A parameter the library refused (rounds, a length, a shard).
@@ -148,21 +157,25 @@ impl LabCommandError {
 }
 
 impl From<LabCommandError> for CliError {
+    /// The message on one line, [`printable`]: file names and what reports
+    /// hold are in it.
     fn from(e: LabCommandError) -> Self {
         use LabCommandError as L;
+        let message = printable(&e.to_string());
         match e {
             L::NotHex { .. }
             | L::HexLength { .. }
+            | L::Show { .. }
             | L::Refused(_)
             | L::Selection { .. }
             | L::NotAReport { .. }
-            | L::Merge { .. } => CliError::Usage(e.to_string()),
-            L::NoCuda | L::GpuOpen(_) | L::GpuRun(_) => CliError::Gpu(e.to_string()),
-            L::Mismatch(_) => CliError::Check(e.to_string()),
-            L::Rig(_) | L::Read { .. } | L::Json(_) => CliError::Io(e.to_string()),
+            | L::Merge { .. } => CliError::Usage(message),
+            L::NoCuda | L::GpuOpen(_) | L::GpuRun(_) => CliError::Gpu(message),
+            L::Mismatch(_) => CliError::Check(message),
+            L::Rig(_) | L::Read { .. } | L::Json(_) => CliError::Io(message),
             // The top level words a broken pipe and a full disk its own way.
             L::Output(e) => CliError::Output(e),
-            L::Interrupted { signal, .. } => CliError::Interrupted { message: e.to_string(), signal },
+            L::Interrupted { signal, .. } => CliError::Interrupted { message, signal },
         }
     }
 }
@@ -196,5 +209,8 @@ mod tests {
         assert_eq!((e.to_string().as_str(), e.exit_code()), ("cannot read f.json: entity not found", 1));
         let e = CliError::from(LabCommandError::NoCuda);
         assert_eq!(e.exit_code(), 1);
+        let source = io::Error::from(io::ErrorKind::NotFound);
+        let e = CliError::from(LabCommandError::Read { path: "a\u{1b}[2J\nb.json".into(), source });
+        assert_eq!(e.to_string(), "cannot read a\\u{1b}[2J\\nb.json: entity not found");
     }
 }

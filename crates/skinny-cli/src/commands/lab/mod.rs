@@ -6,6 +6,7 @@
 mod args;
 mod error;
 mod table;
+mod text;
 mod watch;
 
 pub use args::LabArgs;

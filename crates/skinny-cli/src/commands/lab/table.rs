@@ -1,5 +1,6 @@
 //! The findings as the table `skinny lab` prints without `--json`.
 
+use super::text::printable;
 use crate::error::count;
 use skinny_lab::Findings;
 use std::fmt::Write as _;
@@ -10,20 +11,21 @@ fn log2_text(v: Option<f64>) -> String {
 }
 
 /// The table: the experiment, the counts, the estimate, the speed and the
-/// right pairs or quartets kept.
+/// right pairs or quartets kept. Every string from the findings is shown
+/// [`printable`]: merged findings come from files.
 pub(super) fn render(r: &Findings) -> String {
     let mut s = String::new();
     let shard = if r.complete && r.shards.len() == 1 {
         String::new()
     } else {
         let n = r.shard.split_once('/').map_or("?", |(_, n)| n);
-        format!(", shards {:?} of {n}", r.shards)
+        format!(", shards {:?} of {}", r.shards, printable(n))
     };
     let _ = writeln!(
         s,
         "{} {}, {}, seed {}, a key every {}{shard}",
-        r.experiment,
-        r.cipher,
+        printable(&r.experiment),
+        printable(&r.cipher),
         count(r.rounds as u64, "round"),
         r.seed,
         count(r.key_every, "query").replace("querys", "queries")
@@ -38,9 +40,53 @@ pub(super) fn render(r: &Findings) -> String {
         log2_text(r.ci95[1])
     );
     let _ = writeln!(s, "seconds     {:.3}", r.seconds);
-    let _ = writeln!(s, "rate        {:.0} queries/s ({})", r.rate_per_s, r.backend);
+    let _ = writeln!(s, "rate        {:.0} queries/s ({})", r.rate_per_s, printable(&r.backend));
     for w in &r.right {
-        let _ = writeln!(s, "right #{}: P {}  C {}  K {}", w.query, w.p.join(" "), w.c.join(" "), w.k.join(" "));
+        let values = |v: &[String]| printable(&v.join(" "));
+        let _ = writeln!(s, "right #{}: P {}  C {}  K {}", w.query, values(&w.p), values(&w.c), values(&w.k));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render;
+    use skinny_lab::{Findings, HexWitness};
+
+    #[test]
+    fn strings_from_a_report_cannot_steer_the_terminal() {
+        let esc = "\u{1b}]0;owned\u{7}\u{1b}[2J\r".to_string();
+        let f = Findings {
+            experiment: esc.clone(),
+            cipher: esc.clone(),
+            rounds: 1,
+            dp: esc.clone(),
+            dc: esc.clone(),
+            dk: None,
+            dc_mask: None,
+            dk1: None,
+            dk2: None,
+            queries: 1,
+            queries_total: 2,
+            key_every: 1,
+            seed: 0,
+            shard: format!("0/{esc}"),
+            shards: vec![0],
+            complete: false,
+            interrupted: false,
+            hits: 0,
+            log2_p: None,
+            ci95: [None, Some(0.0)],
+            seconds: 0.0,
+            rate_per_s: 0.0,
+            backend: esc.clone(),
+            version: esc.clone(),
+            threads: None,
+            show: 1,
+            right: vec![HexWitness { query: 0, p: vec![esc.clone()], c: vec![esc.clone()], k: vec![esc] }],
+        };
+        let table = render(&f);
+        assert!(!table.chars().any(|c| c.is_control() && c != '\n'), "{table:?}");
+        assert!(table.contains("\\u{1b}[2J"), "{table}");
+    }
 }
