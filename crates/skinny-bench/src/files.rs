@@ -1,8 +1,8 @@
 //! What a user sees encrypting a file: a file in the temporary directory
-//! (`TMPDIR`; `/dev/shm` for files in memory) to another, through the
-//! library's overlapped pipe (`skinny_bulk::stream::pipe`), by backend and
-//! size, beside a plain copy of the same file (`std::fs::copy`, what `cp`
-//! does). The backends are opened once and left out of the timing; each timed
+//! (`TMPDIR`; `/dev/shm` for files in memory) to another (both unnamed, so
+//! that a stopped run leaves nothing there), through the library's overlapped
+//! pipe (`skinny_bulk::stream::pipe`), by backend and size, beside a plain
+//! copy of the same file (the kernel's copy, what `cp` does). The backends are opened once and left out of the timing; each timed
 //! run builds its engine, reads, encrypts, writes and syncs nothing.
 
 use crate::measure::{random_bytes, random_cipher};
@@ -12,7 +12,7 @@ use skinny_bulk::backend::{self, BackendChoice, Options};
 use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
 use skinny_bulk::stream::{self, PipeOptions, StreamError};
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -42,38 +42,58 @@ pub enum FilesError {
     Output(#[source] io::Error),
 }
 
-/// The scratch folder and its two files, made here and removed here (with the
-/// folder, when this is dropped), so no other code creates or deletes them.
+/// The two scratch files, without names (`O_TMPFILE` where the file system
+/// allows; elsewhere created and unlinked at once), in the temporary folder:
+/// however the run ends, Ctrl-C, SIGTERM or SIGKILL included, the kernel frees
+/// them with the process and nothing is left behind. No other code creates or
+/// deletes them.
 struct Scratch {
-    dir: tempfile::TempDir,
-    input: PathBuf,
-    output: PathBuf,
+    dir: PathBuf,
+    input: File,
+    output: File,
 }
 
 impl Scratch {
     fn new() -> Result<Self, FilesError> {
-        let dir = tempfile::Builder::new().prefix("skinny-bench-").tempdir().map_err(scratch("a temporary folder"))?;
-        let (input, output) = (dir.path().join("in"), dir.path().join("out"));
-        Ok(Self { dir, input, output })
+        let dir = std::env::temp_dir();
+        let unnamed = || tempfile::tempfile_in(&dir).map_err(scratch("a temporary file"));
+        Ok(Self { input: unnamed()?, output: unnamed()?, dir })
     }
 
     fn path(&self) -> &Path {
-        self.dir.path()
+        &self.dir
     }
 
     /// Replaces the input with `bytes` random bytes.
     fn fill_input(&self, bytes: usize) -> Result<(), FilesError> {
-        std::fs::write(&self.input, random_bytes(bytes)).map_err(scratch("the input file"))
+        let mut input = &self.input;
+        (|| {
+            input.set_len(0)?;
+            input.rewind()?;
+            input.write_all(&random_bytes(bytes))
+        })()
+        .map_err(scratch("the input file"))
     }
 
-    /// The plain copy of the input to the output.
-    fn copy(&self) -> Result<(), FilesError> {
-        std::fs::copy(&self.input, &self.output).map(drop).map_err(scratch("copying the input"))
-    }
-
-    /// The input opened for reading and the output created afresh.
+    /// The input from its start and the output emptied, as two handles of
+    /// their own (each run reads and writes from the start).
     fn open_pair(&self) -> Result<(File, File), FilesError> {
-        (|| Ok((File::open(&self.input)?, File::create(&self.output)?)))().map_err(scratch("the files"))
+        (|| {
+            let (mut input, mut output) = (self.input.try_clone()?, self.output.try_clone()?);
+            input.rewind()?;
+            output.set_len(0)?;
+            output.rewind()?;
+            Ok((input, output))
+        })()
+        .map_err(scratch("the files"))
+    }
+
+    /// The plain copy of the input to the output: `io::copy` between two
+    /// files takes the kernel's copy (`copy_file_range`), as `std::fs::copy`
+    /// and `cp` do.
+    fn copy(&self) -> Result<(), FilesError> {
+        let (mut input, mut output) = self.open_pair()?;
+        io::copy(&mut input, &mut output).map(drop).map_err(scratch("copying the input"))
     }
 }
 

@@ -19,6 +19,32 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("
 /// well below the thousands that make thread start-up alone take seconds.
 pub const MAX_THREADS: usize = 1024;
 
+/// The most worker threads per core that `encrypt`, `decrypt`, `seal` and
+/// `open` start: more only take turns on the same cores, and a thousand of
+/// them on two cores made a seal tens of times slower.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// `--threads` as it runs: at most [`THREADS_PER_CORE`] per core this process
+/// may use, with the notice to show when that lowered it.
+pub fn capped_threads(asked: Option<usize>) -> (Option<usize>, Option<String>) {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    capped_threads_on(asked, cores)
+}
+
+fn capped_threads_on(asked: Option<usize>, cores: usize) -> (Option<usize>, Option<String>) {
+    let most = cores.saturating_mul(THREADS_PER_CORE);
+    match asked {
+        Some(n) if n > most => (
+            Some(most),
+            Some(format!(
+                "--threads {n} is more than {THREADS_PER_CORE} per core ({}); using {most}",
+                crate::error::count(cores as u64, "core")
+            )),
+        ),
+        other => (other, None),
+    }
+}
+
 /// The parser of every `--threads`: 1 to [`MAX_THREADS`].
 pub fn threads_parser() -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64)
@@ -108,8 +134,9 @@ pub struct Io {
     #[arg(value_name = "INPUT")]
     pub input: Option<PathBuf>,
 
-    /// Output file; `-` or absent means stdout. Written to a temporary file beside
-    /// it and renamed on success, so a failure never leaves a partial output.
+    /// Output file; `-` or absent means stdout. Named only once whole (written
+    /// without a name where the file system allows, else to a hidden temporary
+    /// file beside it), so a failure or a signal never leaves a partial output.
     #[arg(short, long, value_name = "OUTPUT")]
     pub output: Option<PathBuf>,
 }
@@ -140,7 +167,8 @@ pub struct KeyArgs {
 /// `--backend` beside them is each command's own (their choices differ).
 #[derive(Debug, Args)]
 pub struct PlacementArgs {
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores); more than 4 per core are lowered
+    /// to 4 per core, with a notice.
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<usize>,
 
@@ -206,5 +234,15 @@ mod tests {
         assert_eq!(p.placement(PlaceOn::Gpu), Placement::Gpu { threads: three, gpus: GpuSelection::First(2) });
         let all = PlacementArgs { threads: None, gpus: GpuSelection::All };
         assert_eq!(all.placement(PlaceOn::Auto), Placement::default());
+    }
+
+    #[test]
+    fn threads_are_capped_at_four_per_core_with_a_notice() {
+        assert_eq!(capped_threads_on(None, 2), (None, None));
+        assert_eq!(capped_threads_on(Some(8), 2), (Some(8), None));
+        let (n, notice) = capped_threads_on(Some(1024), 2);
+        assert_eq!(n, Some(8));
+        assert_eq!(notice.unwrap(), "--threads 1024 is more than 4 per core (2 cores); using 8");
+        assert_eq!(capped_threads_on(Some(5), 1).1.unwrap(), "--threads 5 is more than 4 per core (1 core); using 4");
     }
 }

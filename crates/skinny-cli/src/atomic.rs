@@ -1,14 +1,25 @@
 //! Replacing a file all at once, the one way every output file is written:
-//! readers see the old content or the new, never half of it, and a failure
-//! leaves the old file (or none) and no litter.
+//! readers see the old content or the new, never half of it, and a failure or
+//! a signal leaves the old file (or none) and no litter. Nothing is named
+//! before it is whole.
 //!
-//! An [`AtomicFile`] is a temporary file beside its target (same folder, so the
-//! rename cannot cross file systems; an unpredictable `.skinny-*.tmp` name,
-//! created exclusively, never following or reusing someone else's file).
-//! [`AtomicFile::commit`] syncs it, renames it over the target and syncs the
-//! folder, so that the rename itself survives a crash. Dropping an uncommitted
-//! one removes the temporary file, and so does a signal that stops the command
-//! while it exists (see [`interrupt`]).
+//! An [`AtomicFile`] is, where the file system allows (Linux's `O_TMPFILE`),
+//! a file without a name in the target's folder: whatever stops the command,
+//! SIGKILL and the OOM killer included, the kernel frees it. Elsewhere it is a
+//! temporary file beside the target (an unpredictable `.skinny-*.tmp` name,
+//! created exclusively, never following or reusing someone else's file),
+//! removed when dropped uncommitted and by every signal that ends the process
+//! and can be caught (see [`interrupt`]); only SIGKILL (the OOM killer's
+//! signal too) or a crash of the machine can leave it there. Either way it is
+//! in the target's folder, so the rename cannot cross file systems.
+//!
+//! [`AtomicFile::commit`] syncs the file, gives it its name (an unnamed file
+//! is linked in; a file already there is replaced by a rename from a
+//! temporary name, given only once the content is whole and synced) and syncs
+//! the folder, so that the new name itself survives a crash.
+
+mod interrupt;
+mod unnamed;
 
 use std::fs::{File, Permissions};
 use std::io::{self, Write};
@@ -41,38 +52,55 @@ impl NewFileAccess {
 pub enum CommitError {
     /// Flushing or syncing the written bytes to disk.
     Sync(io::Error),
-    /// Renaming the temporary file over the target.
+    /// Naming the file: renaming the temporary file over the target, or
+    /// linking the unnamed one in.
     Rename(io::Error),
 }
 
 /// A new file that replaces `target` when committed.
 pub struct AtomicFile {
-    tmp: tempfile::NamedTempFile,
-    /// Declared after `tmp`, so a dropped file is removed before the signal
-    /// handler forgets it.
-    guard: interrupt::Guard,
+    file: File,
+    /// The temporary name, where the file has one (no `O_TMPFILE` here).
+    named: Option<Named>,
     target: PathBuf,
 }
 
+/// A named temporary file and the signal handlers that remove it.
+struct Named {
+    path: tempfile::TempPath,
+    /// Declared after `path`, so a dropped file is removed before the signal
+    /// handler forgets it.
+    guard: interrupt::Guard,
+}
+
 impl AtomicFile {
-    /// Creates the temporary file in the folder of `target` (`.` for a bare
-    /// name), with `access` should it become a new file.
+    /// Creates the new file in the folder of `target` (`.` for a bare name),
+    /// with `access` should it become a new file.
     ///
     /// # Errors
     /// The folder does not exist, or a file cannot be created there.
     pub fn beside(target: &Path, access: NewFileAccess) -> io::Result<Self> {
+        match unnamed::create(folder_of(target), access.mode())? {
+            Some(file) => Ok(Self { file, named: None, target: target.to_path_buf() }),
+            None => Self::named_beside(target, access),
+        }
+    }
+
+    /// As [`AtomicFile::beside`], always through a named temporary file.
+    fn named_beside(target: &Path, access: NewFileAccess) -> io::Result<Self> {
         let tmp = tempfile::Builder::new()
             .prefix(".skinny-")
             .suffix(".tmp")
             .permissions(Permissions::from_mode(access.mode()))
             .tempfile_in(folder_of(target))?;
-        let guard = interrupt::Guard::new(tmp.path());
-        Ok(Self { tmp, guard, target: target.to_path_buf() })
+        let (file, path) = tmp.into_parts();
+        let guard = interrupt::Guard::new(&path);
+        Ok(Self { file, named: Some(Named { path, guard }), target: target.to_path_buf() })
     }
 
-    /// The temporary file, to set its owner and permissions.
+    /// The file being written, to set its owner and permissions.
     pub fn as_file(&self) -> &File {
-        self.tmp.as_file()
+        &self.file
     }
 
     /// The file this one replaces on commit.
@@ -80,17 +108,26 @@ impl AtomicFile {
         &self.target
     }
 
-    /// Syncs the file, renames it over the target and syncs the folder.
+    /// Syncs the file, gives it the target's name and syncs the folder.
     ///
     /// # Errors
-    /// Syncing or renaming failed (the temporary file is then removed). A
+    /// Syncing or naming failed (the temporary file is then removed). A
     /// folder that cannot be opened or synced (some file systems) does not
     /// make the commit fail: the file is in place by then.
     pub fn commit(self) -> Result<(), CommitError> {
-        let Self { mut tmp, guard, target } = self;
-        tmp.flush().and_then(|()| tmp.as_file().sync_all()).map_err(CommitError::Sync)?;
-        tmp.persist(&target).map_err(|e| CommitError::Rename(e.error))?;
-        drop(guard);
+        let Self { mut file, named, target } = self;
+        file.flush().and_then(|()| file.sync_all()).map_err(CommitError::Sync)?;
+        let named = match named {
+            Some(Named { path, guard }) => {
+                // A failed rename's error holds the path: dropping it removes
+                // the file, before the guard goes.
+                let renamed = path.persist(&target).map_err(|e| e.error);
+                drop(guard);
+                renamed
+            }
+            None => name_unnamed(&file, &target),
+        };
+        named.map_err(CommitError::Rename)?;
         if let Ok(dir) = File::open(folder_of(&target)) {
             let _ = dir.sync_all();
         }
@@ -98,13 +135,31 @@ impl AtomicFile {
     }
 }
 
+/// Gives the whole, synced, unnamed `file` the name `target`: linked straight
+/// in where the name is free; otherwise linked to a temporary name beside it
+/// (removed by signals, as a named temporary file is) and renamed over it.
+fn name_unnamed(file: &File, target: &Path) -> io::Result<()> {
+    match unnamed::link(file, target) {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        linked => return linked,
+    }
+    let tmp = tempfile::Builder::new()
+        .prefix(".skinny-")
+        .suffix(".tmp")
+        .make_in(folder_of(target), |name| unnamed::link(file, name))?;
+    let guard = interrupt::Guard::new(tmp.path());
+    let renamed = tmp.persist(target).map_err(|e| e.error);
+    drop(guard);
+    renamed
+}
+
 impl Write for AtomicFile {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        self.tmp.write(data)
+        self.file.write(data)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.tmp.flush()
+        self.file.flush()
     }
 }
 
@@ -122,63 +177,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// The folder `path` is in (`.` for a bare name).
 fn folder_of(path: &Path) -> &Path {
     path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
-}
-
-/// Removing the temporary file when a signal stops the command.
-///
-/// SIGINT, SIGTERM and SIGHUP would end the process without running
-/// destructors and leave `.skinny-*.tmp` beside the output. The handler unlinks
-/// the registered path and exits with 128 + the signal, the shell's convention.
-/// It only loads an atomic pointer and calls `unlink` and `_exit`, both
-/// async-signal-safe; the path is prepared (allocated) before registration.
-mod interrupt {
-    use std::ffi::{c_char, c_int, CString};
-    use std::os::unix::ffi::OsStrExt;
-    use std::path::Path;
-    use std::ptr;
-    use std::sync::atomic::{AtomicPtr, Ordering};
-    use std::sync::Once;
-
-    /// The temporary file to remove, or null.
-    static TEMP: AtomicPtr<c_char> = AtomicPtr::new(ptr::null_mut());
-
-    /// Registration of one temporary file; dropping it forgets the file.
-    pub struct Guard(());
-
-    impl Guard {
-        pub fn new(path: &Path) -> Self {
-            install();
-            if let Ok(c) = CString::new(path.as_os_str().as_bytes()) {
-                // Leaked on purpose: the handler may still be reading it when
-                // another thread moves on; one short path per file.
-                TEMP.store(c.into_raw(), Ordering::SeqCst);
-            }
-            Guard(())
-        }
-    }
-
-    impl Drop for Guard {
-        fn drop(&mut self) {
-            TEMP.store(ptr::null_mut(), Ordering::SeqCst);
-        }
-    }
-
-    extern "C" fn on_signal(sig: c_int) {
-        let path = TEMP.swap(ptr::null_mut(), Ordering::SeqCst);
-        // SAFETY: `path` is null or a leaked, never-freed NUL-terminated string;
-        // unlink and _exit are async-signal-safe.
-        unsafe {
-            if !path.is_null() {
-                libc::unlink(path);
-            }
-            libc::_exit(128 + sig);
-        }
-    }
-
-    fn install() {
-        static ONCE: Once = Once::new();
-        ONCE.call_once(|| crate::signals::catch(&[libc::SIGINT, libc::SIGTERM, libc::SIGHUP], on_signal));
-    }
 }
 
 #[cfg(test)]
@@ -237,5 +235,36 @@ mod tests {
         // The umask never grants more than 0666.
         write_atomically(&p, b"report").unwrap();
         assert_eq!(fs::metadata(&p).unwrap().mode() & 0o111, 0);
+    }
+
+    /// Both ways of making the file, each as the other: unnamed until whole
+    /// (where `O_TMPFILE` works, as on the file systems tests run on), and
+    /// named, as on a file system without it.
+    #[test]
+    fn both_ways_name_nothing_before_commit_except_the_named_temporary_file() {
+        type Make = fn(&Path, NewFileAccess) -> io::Result<AtomicFile>;
+        for (make, named) in [(AtomicFile::beside as Make, false), (AtomicFile::named_beside as Make, true)] {
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path().join("out");
+            fs::write(&p, b"old").unwrap();
+            let mut f = make(&p, NewFileAccess::OwnerOnly).unwrap();
+            if !named && f.named.is_some() {
+                println!("skip: no O_TMPFILE in {}", dir.path().display());
+            }
+            f.write_all(b"new").unwrap();
+            let temps = listing(dir.path()).iter().filter(|n| n.starts_with(".skinny-")).count();
+            assert_eq!(temps, usize::from(f.named.is_some()), "named: {named}");
+            assert_eq!(fs::read(&p).unwrap(), b"old");
+            f.commit().unwrap();
+            assert_eq!(listing(dir.path()), ["out"]);
+            assert_eq!(fs::read(&p).unwrap(), b"new");
+            // A new name: linked straight in (or renamed), nothing else left.
+            let q = dir.path().join("fresh");
+            let mut f = make(&q, NewFileAccess::Umask).unwrap();
+            f.write_all(b"fresh").unwrap();
+            f.commit().unwrap();
+            assert_eq!(listing(dir.path()), ["fresh", "out"]);
+            assert_eq!(fs::read(&q).unwrap(), b"fresh");
+        }
     }
 }

@@ -64,6 +64,9 @@ impl Source {
     /// A missing, unreadable or directory input.
     pub fn open(path: Option<&Path>) -> Result<Self, FileError> {
         if is_std(path) {
+            if crate::closed_stdout::stdin_was_closed() {
+                return Err(FileError::StdinClosed);
+            }
             let stdin = io::stdin();
             let meta = std_stream_meta(stdin.as_fd());
             let regular = meta.as_ref().filter(|m| m.is_file());
@@ -118,12 +121,17 @@ pub struct Sink {
 }
 
 impl Sink {
-    /// Prepares the output `path` (`None` or `-`: stdout) for the input `source`.
+    /// Prepares the output `path` (`None` or `-`: stdout) for the input
+    /// `source`, never over `key_file` (the key the output is made with).
     ///
     /// # Errors
-    /// The output is the input, stdout is a terminal and `force` is off, or the
-    /// output cannot be created (no such directory, no permission).
-    pub fn open(path: Option<&Path>, source: &Source, force: bool) -> Result<Self, FileError> {
+    /// The output is the input or the key file, it is a terminal and `force`
+    /// is off, or it cannot be created (no such directory, no permission).
+    pub fn open(path: Option<&Path>, source: &Source, key_file: Option<&Path>, force: bool) -> Result<Self, FileError> {
+        // The same file under any name (links followed): writing there would
+        // leave the only copy of the key encrypted under itself.
+        let key_id = key_file.and_then(|k| std::fs::metadata(k).ok()).map(|m| FileId::of(&m));
+        let is_key = |meta: &Metadata| key_id.is_some_and(|id| FileId::of(meta) == id);
         if is_std(path) {
             if crate::closed_stdout::stdout_was_closed() {
                 return Err(FileError::StdoutClosed);
@@ -133,9 +141,12 @@ impl Sink {
                 return Err(FileError::Terminal);
             }
             let meta = std_stream_meta(stdout.as_fd());
-            if let (Some(m), Some(id)) = (meta.filter(Metadata::is_file), source.id) {
-                if FileId::of(&m) == id {
+            if let Some(m) = meta.filter(Metadata::is_file) {
+                if source.id == Some(FileId::of(&m)) {
                     return Err(FileError::SameFile);
+                }
+                if is_key(&m) {
+                    return Err(FileError::KeyFile);
                 }
             }
             let fd = stdout.as_fd().try_clone_to_owned().map_err(FileError::Stdout)?;
@@ -149,11 +160,18 @@ impl Sink {
                 if Some(FileId::of(&meta)) == source.id || source.canonical.as_deref() == Some(canonical.as_path()) {
                     return Err(FileError::SameFile);
                 }
+                if is_key(&meta) {
+                    return Err(FileError::KeyFile);
+                }
                 if meta.is_dir() {
                     return Err(FileError::OutputIsDirectory { path: path.to_path_buf() });
                 }
                 if !meta.is_file() {
                     let file = std::fs::OpenOptions::new().write(true).open(path).map_err(unwritable)?;
+                    // `-o /dev/stdout`, `-o /dev/tty`: a terminal by any name.
+                    if file.is_terminal() && !force {
+                        return Err(FileError::Terminal);
+                    }
                     return Ok(Self { target: Target::Special(file) });
                 }
                 check_replaceable(&canonical, &meta, path, force)?;
@@ -281,17 +299,17 @@ mod tests {
         let e = Source::open(Some(dir.path())).err().unwrap();
         assert_eq!(line(e), (format!("cannot read input {}: it is a directory", dir.path().display()), 1));
 
-        let e = Sink::open(Some(dir.path()), &source, false).err().unwrap();
+        let e = Sink::open(Some(dir.path()), &source, None, false).err().unwrap();
         assert_eq!(line(e), (format!("cannot write output {}: it is a directory", dir.path().display()), 1));
         let same = ("input and output are the same file; write to another file and rename it".to_string(), 2);
-        assert_eq!(line(Sink::open(Some(&input), &source, true).err().unwrap()), same);
+        assert_eq!(line(Sink::open(Some(&input), &source, None, true).err().unwrap()), same);
         let link = at("link");
         std::os::unix::fs::symlink(&input, &link).unwrap();
-        assert_eq!(line(Sink::open(Some(&link), &source, true).err().unwrap()), same);
+        assert_eq!(line(Sink::open(Some(&link), &source, None, true).err().unwrap()), same);
 
         let dangling = at("dangling");
         std::os::unix::fs::symlink(at("nowhere"), &dangling).unwrap();
-        let e = Sink::open(Some(&dangling), &source, false).err().unwrap();
+        let e = Sink::open(Some(&dangling), &source, None, false).err().unwrap();
         let want = format!(
             "cannot write output {}: it is a symbolic link to a missing file; remove the link or name the file it \
              should point to",
@@ -300,16 +318,16 @@ mod tests {
         assert_eq!(line(e), (want, 1));
 
         let no_dir = at("no/out");
-        let e = Sink::open(Some(&no_dir), &source, false).err().unwrap();
+        let e = Sink::open(Some(&no_dir), &source, None, false).err().unwrap();
         assert_eq!(line(e), (format!("cannot write output {}: No such file or directory", no_dir.display()), 1));
         let under_file = input.join("out");
-        let e = Sink::open(Some(&under_file), &source, false).err().unwrap();
+        let e = Sink::open(Some(&under_file), &source, None, false).err().unwrap();
         assert_eq!(line(e), (format!("cannot write output {}: Not a directory", under_file.display()), 1));
 
         let out = at("out");
         std::fs::write(&out, b"old").unwrap();
         std::fs::hard_link(&out, at("out2")).unwrap();
-        let e = Sink::open(Some(&out), &source, false).err().unwrap();
+        let e = Sink::open(Some(&out), &source, None, false).err().unwrap();
         let want = format!(
             "refusing to replace output {}: it has 1 other name (hard link) that would keep the old content; use \
              --force to replace this name only",
@@ -317,9 +335,9 @@ mod tests {
         );
         assert_eq!(line(e), (want, 1));
         std::fs::hard_link(&out, at("out3")).unwrap();
-        let e = Sink::open(Some(&out), &source, false).err().unwrap();
+        let e = Sink::open(Some(&out), &source, None, false).err().unwrap();
         assert!(line(e).0.contains("it has 2 other names (hard links) that"));
-        assert!(Sink::open(Some(&out), &source, true).is_ok());
+        assert!(Sink::open(Some(&out), &source, None, true).is_ok());
 
         // Root may write anything, so the refusal is seen only by other users.
         let root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
@@ -327,12 +345,35 @@ mod tests {
             let read_only = at("ro");
             std::fs::write(&read_only, b"old").unwrap();
             std::fs::set_permissions(&read_only, std::os::unix::fs::PermissionsExt::from_mode(0o444)).unwrap();
-            let e = Sink::open(Some(&read_only), &source, false).err().unwrap();
+            let e = Sink::open(Some(&read_only), &source, None, false).err().unwrap();
             let want = format!(
                 "refusing to replace output {}: you may not write it (it is read-only to you)",
                 read_only.display()
             );
             assert_eq!(line(e), (want, 1));
         }
+    }
+
+    /// The output is never the key file, by any name (issue 27, item 2).
+    #[test]
+    fn the_key_file_is_never_the_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        std::fs::write(at("in"), b"data").unwrap();
+        let source = Source::open(Some(&at("in"))).unwrap();
+        let key = at("my.key");
+        std::fs::write(&key, "000102030405060708090a0b0c0d0e0f\n").unwrap();
+        std::os::unix::fs::symlink(&key, at("link")).unwrap();
+        std::fs::hard_link(&key, at("hard")).unwrap();
+        let want = (
+            "refusing to write the output over the key file: the key would be lost; choose another output".to_string(),
+            2,
+        );
+        for out in ["my.key", "link", "hard", "./my.key"] {
+            let e = Sink::open(Some(&dir.path().join(out)), &source, Some(&key), true).err().unwrap();
+            assert_eq!(line(e), want, "{out}");
+        }
+        assert!(Sink::open(Some(&at("other")), &source, Some(&key), false).is_ok());
+        assert_eq!(std::fs::read(&key).unwrap(), b"000102030405060708090a0b0c0d0e0f\n");
     }
 }

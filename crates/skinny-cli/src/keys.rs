@@ -72,7 +72,8 @@ fn load_key_of(kind: KeyKind, key: Option<&str>, key_file: Option<&Path>) -> Res
     }
 }
 
-/// A key file holds hex or raw bytes, decided by one rule that never guesses
+/// A key file holds hex or raw bytes (never only whitespace, nor nothing),
+/// decided by one rule that never guesses
 /// from the length: content that is all hex digits once every whitespace
 /// character is dropped (around, between and inside lines, as `xxd -p` writes
 /// it) is hex, and must decode to exactly the key length; anything else is the
@@ -90,6 +91,9 @@ fn read_key_file(kind: KeyKind, path: &Path) -> Result<Zeroizing<Vec<u8>>, KeyEr
     let path = path.to_path_buf();
     if content.len() as u64 > KEY_FILE_MAX_BYTES {
         return Err(KeyError::FileTooLarge { path, kind, max: KEY_FILE_MAX_BYTES });
+    }
+    if content.iter().all(u8::is_ascii_whitespace) {
+        return Err(KeyError::FileBlank { path, kind, got: content.len() });
     }
     let digits: Zeroizing<Vec<u8>> =
         Zeroizing::new(content.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect());
@@ -270,6 +274,9 @@ mod tests {
         let odd = file("odd", b"012");
         let short = file("short", b"0011");
         let raw = file("raw", &[0u8; 9]);
+        let spaces = file("spaces", &[b' '; 8]);
+        let newlines = file("newlines", &[b'\n'; 16]);
+        let empty = file("empty", b"");
         let more: Vec<(CliError, String, i32)> = vec![
             (
                 load_key(v, None, Some(&big)).unwrap_err().into(),
@@ -303,6 +310,33 @@ mod tests {
                     "key file {} must hold the skinny-64-64 key: 8 raw bytes or 16 hex digits \
                      (it holds 9 bytes that are not all hex)",
                     raw.display()
+                ),
+                2,
+            ),
+            (
+                load_key(v, None, Some(&spaces)).unwrap_err().into(),
+                format!(
+                    "key file {} must hold the skinny-64-64 key: 8 raw bytes or 16 hex digits \
+                     (it holds only whitespace, 8 bytes); did whatever wrote it fail?",
+                    spaces.display()
+                ),
+                2,
+            ),
+            (
+                load_aead_key(None, Some(&newlines)).unwrap_err().into(),
+                format!(
+                    "key file {} must hold the SKINNY-AEAD key: 16 raw bytes or 32 hex digits \
+                     (it holds only whitespace, 16 bytes); did whatever wrote it fail?",
+                    newlines.display()
+                ),
+                2,
+            ),
+            (
+                load_aead_key(None, Some(&empty)).unwrap_err().into(),
+                format!(
+                    "key file {} must hold the SKINNY-AEAD key: 16 raw bytes or 32 hex digits \
+                     (it is empty); did whatever wrote it fail?",
+                    empty.display()
                 ),
                 2,
             ),

@@ -11,11 +11,13 @@ mod files;
 mod keys;
 mod progress;
 mod signals;
+mod usage_error;
 
 use clap::{CommandFactory, Parser};
 use std::io::Write;
 
 fn main() {
+    signals::ignore_file_size_limit();
     let mut cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => clap_failed(&e),
@@ -49,18 +51,34 @@ fn main() {
     }
 }
 
-/// Reports a command line clap refused and exits. clap quotes the offending
-/// value (`invalid value '<it>' for '--cipher'`), and a key pasted into the
-/// wrong place would be printed back to the terminal and its scrollback, so
-/// anything that looks like key material is masked first.
+/// Reports a command line clap refused, in one line, and exits. clap quotes
+/// the offending value (`invalid value '<it>' for '--cipher'`), and a key
+/// pasted into the wrong place would be printed back to the terminal and its
+/// scrollback, so anything that looks like key material is masked first.
 fn clap_failed(e: &clap::Error) -> ! {
     if !e.use_stderr() {
         // --help and --version: nothing of the user's is quoted.
         e.exit();
     }
     let text = e.render().to_string();
-    let _ = std::io::stderr().write_all(error::redact(&text).as_bytes());
+    // `skinny` or `skinny seal` alone: the help asked for by omission.
+    let shown = if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        text
+    } else {
+        usage_error::one_line(&text, &command_given())
+    };
+    let _ = std::io::stderr().write_all(error::redact(&shown).as_bytes());
     std::process::exit(e.exit_code());
+}
+
+/// `skinny` and the command named first on the command line, if it is one
+/// (`skinny seal`), for a refusal's pointer to `--help`.
+fn command_given() -> String {
+    let first = std::env::args_os().nth(1);
+    let named = first.as_ref().and_then(|a| a.to_str()).filter(|a| {
+        cli::Cli::command().get_subcommands().any(|c| c.get_name() == *a || c.get_all_aliases().any(|n| n == *a))
+    });
+    named.map_or_else(|| "skinny".to_string(), |c| format!("skinny {c}"))
 }
 
 /// For commands whose whole result goes to stdout: a closed stdout is an error.

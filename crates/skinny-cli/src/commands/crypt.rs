@@ -76,7 +76,10 @@ fn crypt_words(arg: clap::Arg) -> clap::Arg {
     let help = match arg.get_id().as_str() {
         "key" => "The whole tweakey (TK1 || TK2 || TK3) in hex: 8 to 48 bytes, by variant",
         "key_file" => "A file holding the key as hex (whitespace ignored) or as raw bytes",
-        "threads" => "Worker threads for the cpu backend, 1 to 1024 (default: all cores)",
+        "threads" => {
+            "Worker threads for the cpu backend, 1 to 1024 (default: all cores); more than 4 per core are lowered to \
+             4 per core, with a notice"
+        }
         "gpus" => {
             "GPUs of the gpu, gpu-paper and auto backends: all, a count N (the first N), or GPU numbers such as \
              0,2 (one GPU: 1,)"
@@ -219,9 +222,12 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     if plan.backend.needs_gpu() || plan.backend == backend::BackendChoice::Auto {
         backend::check_gpus(&a.placement.gpus)?;
     }
-    let backend =
-        backend::open(plan.backend, &Options::with_threads(a.placement.threads).gpus(a.placement.gpus.clone()))
-            .map_err(|source| CryptError::Backend { choice: plan.backend, source })?;
+    let (threads, notice) = crate::args::capped_threads(a.placement.threads);
+    if let (Some(notice), false) = (notice, a.delivery.quiet) {
+        let _ = writeln!(std::io::stderr(), "skinny: {notice}");
+    }
+    let backend = backend::open(plan.backend, &Options::with_threads(threads).gpus(a.placement.gpus.clone()))
+        .map_err(|source| CryptError::Backend { choice: plan.backend, source })?;
     if !backend.supports(plan.variant) {
         return Err(skinny_bulk::Error::Unsupported { backend: backend.name(), variant: plan.variant }.into());
     }
@@ -237,7 +243,7 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
     }
     let processor = builder.build()?;
     // The output is created last, once everything else is known to be usable.
-    let sink = Sink::open(a.io.output.as_deref(), &source, a.delivery.force)?;
+    let sink = Sink::open(a.io.output.as_deref(), &source, a.key.key_file.as_deref(), a.delivery.force)?;
 
     let to_stdout = a.io.to_stdout();
     let bar = progress::bar(source.len(), a.delivery.quiet, to_stdout);

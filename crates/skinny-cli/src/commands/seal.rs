@@ -17,6 +17,7 @@ use crate::progress;
 use skinny_aead::sealed::{self, Job, SealOptions, SealedError, SealedReport};
 use skinny_exec::{GpuSelection, GpuSelectionError};
 use std::io::{self, Read, Write};
+use std::path::Path;
 
 /// Runs `skinny seal`.
 ///
@@ -27,7 +28,7 @@ pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
     let key = take_key(&mut a.key)?;
     let options = SealOptions { member: a.member.into(), chunk_log2: a.chunk_size };
     let command = Command { verb: "sealed", chunks_are: "--chunk-size is" };
-    run(&a.io, &a.placement, &a.delivery, &command, |job, source, sink| {
+    run(&a.io, a.key.key_file.as_deref(), &a.placement, &a.delivery, &command, |job, source, sink| {
         sealed::seal_on(job, source, sink, &key, &options)
     })
 }
@@ -41,7 +42,9 @@ pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
 pub fn open(a: &mut OpenArgs) -> Result<(), CliError> {
     let key = take_key(&mut a.key)?;
     let command = Command { verb: "opened", chunks_are: "this file's chunks are" };
-    run(&a.io, &a.placement, &a.delivery, &command, |job, source, sink| sealed::open_on(job, source, sink, &key))
+    run(&a.io, a.key.key_file.as_deref(), &a.placement, &a.delivery, &command, |job, source, sink| {
+        sealed::open_on(job, source, sink, &key)
+    })
 }
 
 /// What differs between the two commands' words.
@@ -140,12 +143,14 @@ fn take_key(key: &mut KeyArgs) -> Result<zeroize::Zeroizing<[u8; 16]>, CliError>
     Ok(loaded?)
 }
 
-/// Opens the input and the output, runs `work` between them as the
-/// placement asks (the input's length, when known, goes to `auto`'s rule),
-/// says where the chunks went with `--verbose`, and commits the output only
-/// when it succeeded (a dropped sink removes its temporary file).
+/// Opens the input and the output (never over `key_file`), runs `work`
+/// between them as the placement asks (the input's length, when known, goes
+/// to `auto`'s rule; the threads at most 4 per core), says where the chunks
+/// went with `--verbose`, and commits the output only when it succeeded (a
+/// dropped sink removes its temporary file).
 fn run(
     io: &Io,
+    key_file: Option<&Path>,
     placement: &SealPlacement,
     delivery: &Delivery,
     command: &Command,
@@ -153,23 +158,27 @@ fn run(
 ) -> Result<(), CliError> {
     let source = Source::open(io.input.as_deref())?;
     let len = source.len();
-    let mut sink = Sink::open(io.output.as_deref(), &source, delivery.force)?;
+    let mut sink = Sink::open(io.output.as_deref(), &source, key_file, delivery.force)?;
+    let (threads, notice) = crate::args::capped_threads(placement.machine.threads);
+    if let (Some(notice), false) = (notice, delivery.quiet) {
+        let _ = writeln!(io::stderr(), "skinny: {notice}");
+    }
     let bar = progress::bar(len, delivery.quiet, io.to_stdout());
     let mut source = Counted { inner: source, bar: bar.clone() };
-    let job = Job::new(placement.placement()).input_len(len);
+    let job = Job::new(placement.placement(threads)).input_len(len);
     let result = work(&job, &mut source, &mut sink);
     bar.finish_and_clear();
     let report = result.map_err(|e| SealError::new(e, command, &placement.machine.gpus))?;
     if delivery.verbose {
-        tell(command.verb, placement, &report);
+        tell(command.verb, threads, placement, &report);
     }
     Ok(sink.commit()?)
 }
 
 /// With `--verbose`: what ran, on which engine, and for `auto` on the CPU,
 /// why (a notice: a failing stderr does not fail the run).
-fn tell(verb: &str, placement: &SealPlacement, report: &SealedReport) {
-    let threads = placement.machine.threads.unwrap_or_else(rayon::current_num_threads);
+fn tell(verb: &str, threads: Option<usize>, placement: &SealPlacement, report: &SealedReport) {
+    let threads = threads.unwrap_or_else(rayon::current_num_threads);
     let placed = &report.placed;
     // A GPU was opened and served the run: how the chunks were shared.
     let on = match (&placed.accelerator, &placed.why_cpu) {

@@ -148,9 +148,11 @@ pub struct SealPlacement {
 }
 
 impl SealPlacement {
-    /// The execution layer's placement asked for.
-    pub fn placement(&self) -> Placement {
-        self.machine.placement(match self.backend {
+    /// The execution layer's placement asked for, with `threads` (absent:
+    /// all cores) in place of `--threads` (which the caller may have capped).
+    pub fn placement(&self, threads: Option<usize>) -> Placement {
+        let machine = PlacementArgs { threads, gpus: self.machine.gpus.clone() };
+        machine.placement(match self.backend {
             SealBackendName::Auto => PlaceOn::Auto,
             SealBackendName::Cpu => PlaceOn::Cpu,
             SealBackendName::Gpu => PlaceOn::Gpu,
@@ -192,7 +194,7 @@ fn open_words(arg: clap::Arg) -> clap::Arg {
         "input" => "The sealed file; `-` or absent means stdin",
         "output" => {
             "Output file; `-` or absent means stdout. To a file, nothing is written unless the whole input verifies \
-             (a temporary file renamed on success). To stdout, the chunks verified before a failure have been \
+             (the output has no name, or a hidden temporary one, until it is whole). To stdout, the chunks verified before a failure have been \
              written already"
         }
         "gpus" => GPUS_HELP,

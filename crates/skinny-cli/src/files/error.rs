@@ -26,6 +26,10 @@ pub enum FileError {
         /// The input as named.
         path: PathBuf,
     },
+    /// Stdin was closed when the process started (`<&-`), and no INPUT was
+    /// named: it is not an empty input.
+    #[error("cannot read input: stdin is closed (name INPUT, use a pipe, or </dev/null for an empty input)")]
+    StdinClosed,
     /// Stdout was closed when the process started (`>&-`).
     #[error("{}", STDOUT_CLOSED)]
     StdoutClosed,
@@ -35,6 +39,10 @@ pub enum FileError {
     /// The output is the input (the same name, a link, the same stream).
     #[error("input and output are the same file; write to another file and rename it")]
     SameFile,
+    /// The output is the key file (the same name, a link, the same stream):
+    /// the only copy of the key would become ciphertext under it.
+    #[error("refusing to write the output over the key file: the key would be lost; choose another output")]
+    KeyFile,
     /// Stdout could not be taken for writing.
     #[error("cannot write output: {}", reason(.0))]
     Stdout(#[source] io::Error),
@@ -141,8 +149,9 @@ fn not_writable(e: &io::Error) -> String {
 impl From<FileError> for CliError {
     fn from(e: FileError) -> Self {
         match e {
-            FileError::Terminal | FileError::SameFile => CliError::Usage(e.to_string()),
+            FileError::Terminal | FileError::SameFile | FileError::KeyFile => CliError::Usage(e.to_string()),
             FileError::InputUnreadable { .. }
+            | FileError::StdinClosed
             | FileError::InputIsDirectory { .. }
             | FileError::StdoutClosed
             | FileError::Stdout(_)
@@ -180,6 +189,16 @@ mod tests {
                 "cannot write output: stdout is closed (use -o FILE, a pipe, or >/dev/null to discard it)",
                 1,
             ),
+            (
+                FileError::StdinClosed,
+                "cannot read input: stdin is closed (name INPUT, use a pipe, or </dev/null for an empty input)",
+                1,
+            ),
+            (
+                FileError::KeyFile,
+                "refusing to write the output over the key file: the key would be lost; choose another output",
+                2,
+            ),
             (FileError::Terminal, "refusing to write binary output to a terminal; use -o FILE, a pipe, or --force", 2),
             (FileError::Stdout(denied()), "cannot write output: permission denied", 1),
             (FileError::Flush(io::Error::from_raw_os_error(28)), "cannot write output: No space left on device", 1),
@@ -212,7 +231,11 @@ mod tests {
         ];
         for (e, want, code) in cases {
             assert!(
-                std::error::Error::source(&e).is_some() == !matches!(e, FileError::StdoutClosed | FileError::Terminal)
+                std::error::Error::source(&e).is_some()
+                    == !matches!(
+                        e,
+                        FileError::StdoutClosed | FileError::StdinClosed | FileError::KeyFile | FileError::Terminal
+                    )
             );
             assert_eq!(line(e), (want.to_string(), code));
         }

@@ -128,6 +128,22 @@ pub enum KeyError {
         /// The largest key file read.
         max: u64,
     },
+    /// A key file that is empty or holds only whitespace (spaces, newlines):
+    /// not a raw key, however long, but most likely the trace of a command
+    /// that failed to write the key.
+    #[error(
+        "{} ({}); did whatever wrote it fail?",
+        must_hold(path, *kind),
+        if *got == 0 { "it is empty".to_string() } else { format!("it holds only whitespace, {}", count(*got as u64, "byte")) }
+    )]
+    FileBlank {
+        /// The file.
+        path: PathBuf,
+        /// The key asked for.
+        kind: KeyKind,
+        /// The bytes it holds.
+        got: usize,
+    },
     /// A hex key file with an odd number of digits.
     #[error("{} (it holds an odd number of hex digits, {digits})", must_hold(path, *kind))]
     FileOddHex {
@@ -222,6 +238,7 @@ impl From<KeyError> for CliError {
             | KeyError::Twice
             | KeyError::Length { .. }
             | KeyError::FileTooLarge { .. }
+            | KeyError::FileBlank { .. }
             | KeyError::FileOddHex { .. }
             | KeyError::FileHexLength { .. }
             | KeyError::FileBadHex { .. }
