@@ -54,11 +54,11 @@ fn main() {
     println!("dudect: {seconds} s per target; |t| > 10: probably not constant time, > 500: definitely not");
     let mut worst_real: f64 = 0.0;
     for t in &targets {
-        let Some(mut target) = Target::parse(t) else {
+        let Some(target) = Target::parse(t) else {
             eprintln!("dudect: unknown or unavailable target {t} (see --list)");
             std::process::exit(2);
         };
-        let r = measure(&mut target, Duration::from_secs_f64(seconds));
+        let r = measure(&target, Duration::from_secs_f64(seconds));
         println!(
             "{t:<28} {:>9} measurements, max |t| {:>7.2} (at {}), median {} cycles: {}",
             r.count,
@@ -258,7 +258,7 @@ fn welch(c: &[Moments; 2]) -> f64 {
     }
 }
 
-struct Result_ {
+struct Measured {
     count: usize,
     max_t: f64,
     at: String,
@@ -267,7 +267,7 @@ struct Result_ {
 
 /// Measures `target` for `budget`: dudect's tests on all measurements and
 /// cropped below percentiles taken from the warm-up.
-fn measure(target: &mut Target, budget: Duration) -> Result_ {
+fn measure(target: &Target, budget: Duration) -> Measured {
     let (key_len, data_len) = target.input_len();
     let fixed_key = target.fixed_key(key_len);
     let fixed_data = vec![0u8; data_len];
@@ -285,10 +285,10 @@ fn measure(target: &mut Target, budget: Duration) -> Result_ {
     let mut classes = vec![0u8; CHUNK];
     while start.elapsed() < budget {
         // Inputs for a chunk, prepared outside the timed calls.
-        for i in 0..CHUNK {
-            classes[i] = (rng.next() & 1) as u8;
+        for (i, class) in classes.iter_mut().enumerate() {
+            *class = (rng.next() & 1) as u8;
             let (k, d) = (&mut keys[i * key_len..][..key_len], &mut datas[i * data_len..][..data_len]);
-            if classes[i] == 0 {
+            if *class == 0 {
                 k.copy_from_slice(&fixed_key);
                 d.copy_from_slice(&fixed_data);
             } else {
@@ -296,7 +296,7 @@ fn measure(target: &mut Target, budget: Duration) -> Result_ {
                 rng.fill(d);
             }
         }
-        for i in 0..CHUNK {
+        for (i, &class) in classes.iter().enumerate() {
             let t = target.time(&keys[i * key_len..][..key_len], &mut datas[i * data_len..][..data_len]);
             if warm.len() < WARMUP {
                 warm.push(t);
@@ -307,7 +307,7 @@ fn measure(target: &mut Target, budget: Duration) -> Result_ {
                 }
                 continue;
             }
-            let class = usize::from(classes[i]);
+            let class = usize::from(class);
             tests[0][class].push(t as f64);
             for (j, &cut) in cuts.iter().enumerate() {
                 if t < cut {
@@ -332,7 +332,7 @@ fn measure(target: &mut Target, budget: Duration) -> Result_ {
     }
     all.sort_unstable();
     let median = all.get(all.len() / 2).copied().unwrap_or(0);
-    Result_ { count: tests[0][0].n as usize + tests[0][1].n as usize, max_t: best.0, at: best.1, median }
+    Measured { count: tests[0][0].n as usize + tests[0][1].n as usize, max_t: best.0, at: best.1, median }
 }
 
 /// SplitMix64: the classes and the random inputs.

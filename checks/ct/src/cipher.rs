@@ -75,7 +75,11 @@ pub fn bitsliced_per_block() {
             let key = secret(seed + 3, tk);
             let tk1s = secret(seed + 4, n * bs);
             for with_base in [false, true] {
-                let engine = if with_base { PerBlockTk1::with_base_tk1(v, v.rounds(), &key) } else { PerBlockTk1::new(v, v.rounds(), &key) };
+                let engine = if with_base {
+                    PerBlockTk1::with_base_tk1(v, v.rounds(), &key)
+                } else {
+                    PerBlockTk1::new(v, v.rounds(), &key)
+                };
                 let engine = engine.expect("setup").on_path(path).expect("path");
                 let mut buf = secret_copy(&plain);
                 engine.encrypt(&mut buf, &tk1s);
@@ -154,8 +158,7 @@ pub fn rustcrypto_types() {
     let key = secret(400, 32);
     let c = skinny::Skinny128_256::new_from_slice(&key).expect("key length");
     let plain = bytes(401, 16 * 40);
-    let mut blocks: Vec<Array<u8, _>> =
-        plain.chunks(16).map(|b| Array::try_from(b).expect("16 bytes")).collect();
+    let mut blocks: Vec<Array<u8, _>> = plain.chunks(16).map(|b| Array::try_from(b).expect("16 bytes")).collect();
     for b in &mut blocks {
         skinny::hazmat::ct::mark_secret(b);
     }

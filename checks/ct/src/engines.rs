@@ -17,7 +17,8 @@ pub fn many_messages() {
         let seed = 4000 + 100 * s as u64;
         let lengths = [0usize, 1, 16, 47, 64, 300];
         let keys: Vec<Vec<u8>> = (0..lengths.len()).map(|i| secret(seed + i as u64, 16)).collect();
-        let nonces: Vec<Vec<u8>> = (0..lengths.len()).map(|i| bytes(seed + 10 + i as u64, scheme.nonce_len())).collect();
+        let nonces: Vec<Vec<u8>> =
+            (0..lengths.len()).map(|i| bytes(seed + 10 + i as u64, scheme.nonce_len())).collect();
         let ads: Vec<Vec<u8>> = (0..lengths.len()).map(|i| secret(seed + 20 + i as u64, i * 5)).collect();
         let plains: Vec<Vec<u8>> = lengths.iter().enumerate().map(|(i, &n)| bytes(seed + 30 + i as u64, n)).collect();
         let mut batch = Batch::new(scheme);

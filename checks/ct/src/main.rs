@@ -51,11 +51,8 @@ const CHECKS: [(&str, fn()); 10] = [
 
 /// The positive controls, run one per invocation, and a known leak outside
 /// the crates' own code (`engines::pkcs7_unpad`); none runs by default.
-const CONTROLS: [(&str, fn()); 3] = [
-    ("leaky-table", leaky::table_lookup),
-    ("leaky-branch", leaky::key_branch),
-    ("pkcs7-unpad", engines::pkcs7_unpad),
-];
+const CONTROLS: [(&str, fn()); 3] =
+    [("leaky-table", leaky::table_lookup), ("leaky-branch", leaky::key_branch), ("pkcs7-unpad", engines::pkcs7_unpad)];
 
 fn main() -> ExitCode {
     let mut names = Vec::new();
