@@ -240,7 +240,8 @@ pub(crate) fn open<E: BlockEngine>(
     xor_into(&mut expected, &authenticate(m, engine, ad));
     let ok = expected[..m.tag_len()].ct_eq(tag);
     expected.zeroize();
-    if bool::from(ok) {
+    // Public from here: the caller learns it (`declassify`: for the constant-time check).
+    if skinny::hazmat::ct::declassify(bool::from(ok)) {
         Ok(())
     } else {
         buf.get_out().zeroize();

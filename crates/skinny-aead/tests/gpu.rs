@@ -1,9 +1,9 @@
 //! The GPU path (`gpu::GpuAead`, feature `cuda`) against the CPU types: every
 //! member, messages and AD around block, warp and launch boundaries (up to
 //! more than 1 GiB, across two launches), seal and open from host and device
-//! memory, and a wrong tag refused with the message wiped. Skips with a line
-//! where there is no GPU; fails instead when `SKINNY_REQUIRE_GPU=1`.
-#![cfg(feature = "cuda")]
+//! memory, and a wrong tag refused with the message wiped. Without a usable
+//! GPU each test is ignored (one line says why); with `SKINNY_REQUIRE_GPU=1`
+//! each fails (`skinny_test_support::gpu`).
 
 use skinny_aead::aead::{AeadCore, AeadInOut, KeyInit, Nonce, Tag};
 use skinny_aead::gpu::{GpuAead, GpuAeadError, GpuDevice};
@@ -13,8 +13,8 @@ use skinny_test_support::rng::SplitMix64 as Rng;
 
 mod kat_files;
 
-fn gpu() -> Option<GpuDevice> {
-    skinny_test_support::gpu::or_skip(GpuDevice::first)
+fn gpu() -> GpuDevice {
+    skinny_test_support::gpu::open(GpuDevice::first)
 }
 
 /// The CPU type's ciphertext and tag.
@@ -48,9 +48,8 @@ fn key_and_nonce(rng: &mut Rng, m: Member) -> ([u8; 16], Vec<u8>) {
     (key, rng.bytes(m.nonce_len()))
 }
 
-#[test]
 fn every_member_matches_the_cpu_around_every_boundary() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let mut rng = Rng(0x6a_ead);
     let lengths = [0usize, 1, 15, 16, 17, 31 * 16, 32 * 16 + 3, 1024 * 16, 1025 * 16 + 9, 3 * 1024 * 16 + 15, 1 << 20];
     for m in Member::ALL {
@@ -73,9 +72,8 @@ fn every_member_matches_the_cpu_around_every_boundary() {
 /// The official known-answer tests through the GPU path: each case's whole
 /// blocks (0 to 2) go through the kernel, the rest through the mode's CPU code,
 /// and the result must be the file's ciphertext and tag; each opens back.
-#[test]
 fn every_kat_case_of_every_member_on_the_gpu() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     for m in Member::ALL {
         let cases = kat_files::load(&format!("M{}", m.id()));
         let mut engines: Vec<([u8; 16], GpuAead)> = Vec::new();
@@ -104,9 +102,8 @@ fn every_kat_case_of_every_member_on_the_gpu() {
     }
 }
 
-#[test]
 fn a_wrong_tag_is_refused_and_the_message_wiped() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let mut rng = Rng(7);
     for m in [Member::M1, Member::M5] {
         let (key, nonce) = key_and_nonce(&mut rng, m);
@@ -131,9 +128,8 @@ fn a_wrong_tag_is_refused_and_the_message_wiped() {
     }
 }
 
-#[test]
 fn more_than_a_gibibyte_on_the_device_matches_the_cpu() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let mut rng = Rng(1 << 30);
     for m in [Member::M1, Member::M5] {
         let (key, nonce) = key_and_nonce(&mut rng, m);
@@ -159,4 +155,9 @@ fn more_than_a_gibibyte_on_the_device_matches_the_cpu() {
         aead.open_device(&nonce, b"header", &mut dev, len, &tag).expect("opens");
         assert!(stream.clone_dtoh(&dev).expect("download") == msg, "{m}: round trip");
     }
+}
+
+skinny_test_support::gpu_test_main! {
+    probe: GpuDevice::first,
+    gpu: [every_member_matches_the_cpu_around_every_boundary, every_kat_case_of_every_member_on_the_gpu, a_wrong_tag_is_refused_and_the_message_wiped, more_than_a_gibibyte_on_the_device_matches_the_cpu],
 }

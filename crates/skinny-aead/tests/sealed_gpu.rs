@@ -4,9 +4,10 @@
 //! and window boundaries), files of either engine opened by the other, and
 //! damaged files failing with the CPU's errors and writing nothing from the
 //! failing chunk on; the same for a GPU started while the CPU begins
-//! (`Job::new(Placement::Gpu { .. })`), whose windows go to either engine. Skips with a line where there is no GPU; fails instead
-//! when `SKINNY_REQUIRE_GPU=1`.
-#![cfg(feature = "cuda")]
+//! (`Job::new(Placement::Gpu { .. })`), whose windows go to either engine. Without a usable GPU each test
+//! is ignored (one line says why); with `SKINNY_REQUIRE_GPU=1` each fails
+//! (`skinny_test_support::gpu`). The last test, what happens when the GPU
+//! asked for cannot be had, runs everywhere.
 
 use skinny_aead::gpu::GpuDevice;
 use skinny_aead::sealed::{
@@ -16,8 +17,8 @@ use skinny_aead::sealed::{
 use skinny_exec::{GpuSelection, Placement, Threads, Verdict, WhyCpu};
 use skinny_test_support::rng::SplitMix64 as Rng;
 
-fn gpu() -> Option<GpuDevice> {
-    skinny_test_support::gpu::or_skip(GpuDevice::first)
+fn gpu() -> GpuDevice {
+    skinny_test_support::gpu::open(GpuDevice::first)
 }
 
 fn seal(engine: &Job, m: Member, log2: u8, key: &[u8; 16], prefix: &[u8], msg: &[u8]) -> Vec<u8> {
@@ -42,9 +43,8 @@ fn describe(r: &Result<sealed::SealedReport, SealedError>) -> String {
     }
 }
 
-#[test]
 fn gpu_files_are_the_cpu_files_and_open_both_ways() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let engine = Job::on_device(gpu);
     let mut rng = Rng(0x05ea_16b0);
     for (k, m) in Member::ALL.into_iter().enumerate() {
@@ -79,9 +79,8 @@ fn gpu_files_are_the_cpu_files_and_open_both_ways() {
     }
 }
 
-#[test]
 fn random_prefix_files_open_on_the_other_engine() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let engine = Job::on_device(gpu);
     let key = [9u8; 16];
     let msg = Rng(7).bytes((5 << 20) + 3);
@@ -103,9 +102,8 @@ fn same_outcome(engine: &Job, file: &[u8], key: &[u8; 16], what: &str) -> Result
     gpu
 }
 
-#[test]
 fn damaged_files_fail_as_on_the_cpu() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let engine = Job::on_device(gpu);
     let key = [3u8; 16];
     for m in [Member::M1, Member::M6] {
@@ -166,9 +164,8 @@ fn damaged_files_fail_as_on_the_cpu() {
     }
 }
 
-#[test]
 fn small_chunks_are_refused_before_anything_is_written() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let engine = Job::on_device(gpu);
     let key = [1u8; 16];
     for log2 in [4u8, 10, GPU_MIN_CHUNK_LOG2 - 1] {
@@ -202,9 +199,8 @@ fn unavailable(r: &sealed::SealedReport) -> Option<String> {
     }
 }
 
-#[test]
 fn a_starting_gpu_gives_the_cpu_files_and_opens_both_ways() {
-    let Some(_) = gpu() else { return };
+    let _ = gpu();
     let engine = starting();
     let mut rng = Rng(0x57a7);
     for m in [Member::M1, Member::M6] {
@@ -233,9 +229,8 @@ fn a_starting_gpu_gives_the_cpu_files_and_opens_both_ways() {
     }
 }
 
-#[test]
 fn a_gpu_kept_only_while_faster_gives_the_cpu_files_whichever_engine_wins() {
-    let Some(_) = gpu() else { return };
+    let _ = gpu();
     // `auto`, told the input is large enough to repay the GPU (its rule's
     // threshold is above this test's 256 MiB).
     let engine = Job::new(Placement::default()).input_len(Some(AUTO_GPU_BYTES));
@@ -265,9 +260,8 @@ fn a_gpu_kept_only_while_faster_gives_the_cpu_files_whichever_engine_wins() {
     eprintln!("opened {} chunks, {} on the GPU; left: {:?}", r.chunks, r.placed.accelerator_units, r.placed.left);
 }
 
-#[test]
 fn a_starting_gpu_fails_as_the_cpu_in_either_engines_windows() {
-    let Some(_) = gpu() else { return };
+    let _ = gpu();
     let engine = starting();
     let key = [6u8; 16];
     let m = Member::M1;
@@ -296,7 +290,6 @@ fn a_starting_gpu_fails_as_the_cpu_in_either_engines_windows() {
     eprintln!("intact: {} chunks, {} on the GPU", r.chunks, r.placed.accelerator_units);
 }
 
-#[test]
 fn a_gpu_that_cannot_be_had_fails_the_run_or_leaves_it_to_the_cpu() {
     let key = [2u8; 16];
     let msg = Rng(13).bytes((8 << 20) + 1);
@@ -332,4 +325,10 @@ fn a_gpu_that_cannot_be_had_fails_the_run_or_leaves_it_to_the_cpu() {
     let r = sealed::seal_on(&auto(GpuSelection::All), &msg[..], &mut out, &key, &small).expect("seal");
     assert_eq!(r.placed.accelerator_units, 0);
     assert!(matches!(&r.placed.why_cpu, Some(WhyCpu::Rule(why)) if why == "chunks under 16K"), "{r:?}");
+}
+
+skinny_test_support::gpu_test_main! {
+    probe: GpuDevice::first,
+    gpu: [gpu_files_are_the_cpu_files_and_open_both_ways, random_prefix_files_open_on_the_other_engine, damaged_files_fail_as_on_the_cpu, small_chunks_are_refused_before_anything_is_written, a_starting_gpu_gives_the_cpu_files_and_opens_both_ways, a_gpu_kept_only_while_faster_gives_the_cpu_files_whichever_engine_wins, a_starting_gpu_fails_as_the_cpu_in_either_engines_windows],
+    anywhere: [a_gpu_that_cannot_be_had_fails_the_run_or_leaves_it_to_the_cpu],
 }

@@ -6,33 +6,25 @@
 //! over many pieces, device-resident data and page-locked memory, is checked in
 //! skinny-cuda's tests.)
 //!
-//! Without a usable GPU each test prints `skip: no usable GPU: <reason>` and
-//! passes. `SKINNY_GPU_BIG=1` adds the 1 GiB test (scripts/gpu-check.sh sets it).
-#![cfg(feature = "cuda")]
+//! Without a usable GPU each test is ignored (one line says why); with
+//! `SKINNY_REQUIRE_GPU=1` each fails (`skinny_test_support::gpu`). The 1 GiB
+//! test is ignored unless `SKINNY_GPU_BIG=1` (scripts/gpu-check.sh sets it).
 
 use rand::Rng;
 use skinny::counter::Counter;
 use skinny::Variant;
 use skinny_bulk::backend::{self, Backend, BackendChoice, BlockEngine, Options};
 use skinny_bulk::mode::{Direction, Mode};
+use skinny_test_support::gpu::open;
 use skinny_test_support::rng::{random_bytes, random_cipher};
 use skinny_test_support::run::{cpu_serial, run};
-use std::io::Write;
 
-use skinny_test_support::gpu::skip;
-
-/// The GPU backends, or None (after printing why) when there is no usable GPU.
-fn gpu_backends() -> Option<Vec<Box<dyn Backend>>> {
-    match backend::open(BackendChoice::Gpu, &Options::default()) {
-        Err(e) => {
-            skip(e);
-            None
-        }
-        Ok(g) => Some(vec![
-            g,
-            backend::open(BackendChoice::GpuPaper, &Options::default()).expect("gpu-paper opens when gpu does"),
-        ]),
-    }
+/// The GPU backends.
+fn gpu_backends() -> Vec<Box<dyn Backend>> {
+    vec![
+        open(|| backend::open(BackendChoice::Gpu, &Options::default())),
+        backend::open(BackendChoice::GpuPaper, &Options::default()).expect("gpu-paper opens when gpu does"),
+    ]
 }
 
 /// What an engine op does to `data`, on a copy.
@@ -70,9 +62,8 @@ fn check_same(gpu: &mut dyn BlockEngine, cpu: &mut dyn BlockEngine, op: Op, iv: 
 
 const BLOCK_COUNTS: [usize; 12] = [0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 4095, 4096, 4097 + 1024];
 
-#[test]
 fn every_variant_mode_and_direction_matches_cpu_serial() {
-    let Some(gpus) = gpu_backends() else { return };
+    let gpus = gpu_backends();
     let mut rng = rand::rng();
     let cpu_be = cpu_serial();
     for be in &gpus {
@@ -102,9 +93,8 @@ fn every_variant_mode_and_direction_matches_cpu_serial() {
     }
 }
 
-#[test]
 fn unaligned_buffers_match() {
-    let Some(gpus) = gpu_backends() else { return };
+    let gpus = gpu_backends();
     let mut rng = rand::rng();
     let cpu_be = cpu_serial();
     for be in &gpus {
@@ -134,9 +124,8 @@ fn unaligned_buffers_match() {
     }
 }
 
-#[test]
 fn ctr_counter_carries_across_64_bits_and_wraps_inside_one_launch() {
-    let Some(gpus) = gpu_backends() else { return };
+    let gpus = gpu_backends();
     let mut rng = rand::rng();
     let cpu_be = cpu_serial();
     for be in &gpus {
@@ -162,9 +151,8 @@ fn ctr_counter_carries_across_64_bits_and_wraps_inside_one_launch() {
     }
 }
 
-#[test]
 fn streaming_processor_on_gpu_matches_cpu_serial() {
-    let Some(gpus) = gpu_backends() else { return };
+    let gpus = gpu_backends();
     let mut rng = rand::rng();
     let cpu_be = cpu_serial();
     for be in &gpus {
@@ -196,13 +184,8 @@ fn streaming_processor_on_gpu_matches_cpu_serial() {
     }
 }
 
-#[test]
 fn one_gib_matches_the_cpu() {
-    if std::env::var_os("SKINNY_GPU_BIG").is_none() {
-        let _ = std::io::stderr().write_all(b"skip: the 1 GiB GPU test runs only with SKINNY_GPU_BIG=1\n");
-        return;
-    }
-    let Some(gpus) = gpu_backends() else { return };
+    let gpus = gpu_backends();
     let mut rng = rand::rng();
     let v = Variant::Skinny128_256;
     let c = random_cipher(&mut rng, v);
@@ -230,9 +213,8 @@ fn one_gib_matches_the_cpu() {
     }
 }
 
-#[test]
 fn reduced_rounds_match_cpu_serial() {
-    let Some(gpus) = gpu_backends() else { return };
+    let gpus = gpu_backends();
     let mut rng = rand::rng();
     let serial = cpu_serial();
     for be in &gpus {
@@ -255,4 +237,10 @@ fn reduced_rounds_match_cpu_serial() {
             }
         }
     }
+}
+
+skinny_test_support::gpu_test_main! {
+    probe: || backend::open(BackendChoice::Gpu, &Options::default()),
+    gpu: [every_variant_mode_and_direction_matches_cpu_serial, unaligned_buffers_match, ctr_counter_carries_across_64_bits_and_wraps_inside_one_launch, streaming_processor_on_gpu_matches_cpu_serial, reduced_rounds_match_cpu_serial],
+    big_gpu: [one_gib_matches_the_cpu],
 }

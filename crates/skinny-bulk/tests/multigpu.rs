@@ -4,11 +4,10 @@
 //! that do not fit the machine refused. (Striping itself, [`MultiGpuCipher`]
 //! against one GPU, is checked in skinny-cuda's tests.)
 //!
-//! Without a usable GPU each test prints `skip: no usable GPU: <reason>` and
-//! passes; with `SKINNY_REQUIRE_GPU=1` that is a failure.
+//! Without a usable GPU each test is ignored (one line says why); with
+//! `SKINNY_REQUIRE_GPU=1` each fails (`skinny_test_support::gpu`).
 //!
 //! [`MultiGpuCipher`]: skinny_cuda::MultiGpuCipher
-#![cfg(feature = "cuda")]
 
 use rand::RngCore;
 use skinny::counter::Counter;
@@ -20,17 +19,11 @@ use skinny_test_support::rng::{random_bytes, random_cipher};
 use skinny_test_support::run::cpu_serial;
 use std::sync::Arc;
 
-use skinny_test_support::gpu::skip;
+use skinny_test_support::gpu::open;
 
-/// Every GPU, or None after printing why not.
-fn all_gpus() -> Option<Vec<Arc<Gpu>>> {
-    match GpuSet::all() {
-        Ok(s) => Some(s.gpus().to_vec()),
-        Err(e) => {
-            skip(e);
-            None
-        }
-    }
+/// Every GPU.
+fn all_gpus() -> Vec<Arc<Gpu>> {
+    open(GpuSet::all).gpus().to_vec()
 }
 
 /// What the CPU gives for `op` on `data`.
@@ -68,9 +61,8 @@ fn iv_for(rng: &mut impl RngCore, op: Op, bs: usize, near_top: bool) -> Vec<u8> 
     }
 }
 
-#[test]
 fn each_gpu_alone_matches_cpu_serial() {
-    let Some(gpus) = all_gpus() else { return };
+    let gpus = all_gpus();
     let mut rng = rand::rng();
     for g in &gpus {
         let i = g.ordinal();
@@ -97,9 +89,8 @@ fn each_gpu_alone_matches_cpu_serial() {
     }
 }
 
-#[test]
 fn the_gpu_backend_opens_every_gpu_by_default_and_a_chosen_set() {
-    let Some(gpus) = all_gpus() else { return };
+    let gpus = all_gpus();
     let be = backend::open(BackendChoice::Gpu, &Options::default()).unwrap();
     if gpus.len() > 1 {
         assert!(be.describe().contains(&format!("striped over {} GPUs", gpus.len())), "{}", be.describe());
@@ -115,4 +106,9 @@ fn the_gpu_backend_opens_every_gpu_by_default_and_a_chosen_set() {
         .err()
         .expect("refused");
     assert!(e.to_string().contains(&format!("no GPU number {}", gpus.len())), "{e}");
+}
+
+skinny_test_support::gpu_test_main! {
+    probe: GpuSet::all,
+    gpu: [each_gpu_alone_matches_cpu_serial, the_gpu_backend_opens_every_gpu_by_default_and_a_chosen_set],
 }

@@ -4,14 +4,14 @@
 //! page-locked memory taking the direct path. (The `gpu` and `gpu-paper`
 //! backends are checked in skinny-bulk's tests.)
 //!
-//! Without a usable GPU each test prints `skip: no usable GPU: <reason>` and
-//! passes; with `SKINNY_REQUIRE_GPU=1` that is a failure.
+//! Without a usable GPU each test is ignored (one line says why); with
+//! `SKINNY_REQUIRE_GPU=1` each fails (`skinny_test_support::gpu`).
 
 use rand::Rng;
 use skinny::Variant;
 use skinny_cuda::cudarc::driver::{CudaSlice, CudaStream};
 use skinny_cuda::{Gpu, GpuCipher, HostMemory, HostPath, KernelKind, Op};
-use skinny_test_support::gpu::or_skip;
+use skinny_test_support::gpu::open;
 use skinny_test_support::rng::{random_bytes, random_cipher};
 use std::sync::Arc;
 use support::reference;
@@ -27,9 +27,8 @@ fn iv_of(op: Op, iv: &[u8]) -> &[u8] {
     }
 }
 
-#[test]
 fn inputs_split_over_device_pieces_match() {
-    let Some(gpu) = or_skip(Gpu::first) else { return };
+    let gpu = open(Gpu::first);
     let mut rng = rand::rng();
     for (kind, v) in [
         (KernelKind::Bitsliced, Variant::Skinny128_384),
@@ -61,9 +60,8 @@ fn inputs_split_over_device_pieces_match() {
     }
 }
 
-#[test]
 fn device_resident_data_matches_the_textbook_modes() {
-    let Some(gpu) = or_skip(Gpu::first) else { return };
+    let gpu = open(Gpu::first);
     let mut rng = rand::rng();
     for v in [Variant::Skinny128_256, Variant::Skinny64_128] {
         let c = random_cipher(&mut rng, v);
@@ -98,9 +96,8 @@ fn device_resident_data_matches_the_textbook_modes() {
     }
 }
 
-#[test]
 fn page_locked_memory_takes_the_direct_path_and_matches() {
-    let Some(gpu) = or_skip(Gpu::first) else { return };
+    let gpu = open(Gpu::first);
     let mut rng = rand::rng();
     let v = Variant::Skinny128_256;
     let c = random_cipher(&mut rng, v);
@@ -120,9 +117,8 @@ fn page_locked_memory_takes_the_direct_path_and_matches() {
     }
 }
 
-#[test]
 fn auto_takes_the_rules_path_for_pageable_memory() {
-    let Some(gpu) = or_skip(Gpu::first) else { return };
+    let gpu = open(Gpu::first);
     let mut rng = rand::rng();
     let c = random_cipher(&mut rng, Variant::Skinny128_256);
     let g = GpuCipher::new(&gpu, KernelKind::Bitsliced, &c).unwrap();
@@ -134,4 +130,9 @@ fn auto_takes_the_rules_path_for_pageable_memory() {
             assert_eq!(g.path_for(op, data), want, "{op:?} over {} bytes", data.len());
         }
     }
+}
+
+skinny_test_support::gpu_test_main! {
+    probe: Gpu::first,
+    gpu: [inputs_split_over_device_pieces_match, device_resident_data_matches_the_textbook_modes, page_locked_memory_takes_the_direct_path_and_matches, auto_takes_the_rules_path_for_pageable_memory],
 }

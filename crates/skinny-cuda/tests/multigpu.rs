@@ -10,22 +10,22 @@
 //! more than once (each entry its own cipher, streams and buffers), so the
 //! sets here are every GPU plus GPU 0 again (at least two entries).
 //!
-//! Without a usable GPU each test prints `skip: no usable GPU: <reason>` and
-//! passes; with `SKINNY_REQUIRE_GPU=1` that is a failure.
+//! Without a usable GPU each test is ignored (one line says why); with
+//! `SKINNY_REQUIRE_GPU=1` each fails (`skinny_test_support::gpu`).
 
 use rand::{Rng, RngCore};
 use skinny::Variant;
 use skinny_cuda::{Gpu, GpuCipher, GpuError, GpuSet, HostPath, KernelKind, MultiGpuCipher, Op};
-use skinny_test_support::gpu::or_skip;
+use skinny_test_support::gpu::open;
 use skinny_test_support::rng::{random_bytes, random_cipher};
 use std::sync::Arc;
 use support::reference;
 
 mod support;
 
-/// Every GPU, or None after printing why not.
-fn all_gpus() -> Option<Vec<Arc<Gpu>>> {
-    or_skip(GpuSet::all).map(|s| s.gpus().to_vec())
+/// Every GPU.
+fn all_gpus() -> Vec<Arc<Gpu>> {
+    open(GpuSet::all).gpus().to_vec()
 }
 
 /// Every GPU and GPU 0 again: at least two stripes on any machine.
@@ -48,9 +48,8 @@ fn iv_for(rng: &mut impl RngCore, op: Op, bs: usize, near_top: bool) -> Vec<u8> 
     }
 }
 
-#[test]
 fn the_set_opens_what_the_probe_counts() {
-    let Some(count) = or_skip(GpuSet::probe) else { return };
+    let count = open(GpuSet::probe);
     assert!(count >= 1);
     assert_eq!(Gpu::count().unwrap(), count);
     let all: Vec<usize> = (0..count).collect();
@@ -66,9 +65,8 @@ fn the_set_opens_what_the_probe_counts() {
     }
 }
 
-#[test]
 fn striped_runs_match_one_gpu_and_the_textbook_modes() {
-    let Some(gpus) = all_gpus() else { return };
+    let gpus = all_gpus();
     let set = striping_set(&gpus);
     let mut rng = rand::rng();
     for kind in [KernelKind::Bitsliced, KernelKind::Paper] {
@@ -103,9 +101,8 @@ fn striped_runs_match_one_gpu_and_the_textbook_modes() {
     }
 }
 
-#[test]
 fn large_striped_runs_match_one_gpu_pageable_and_page_locked() {
-    let Some(gpus) = all_gpus() else { return };
+    let gpus = all_gpus();
     let mut rng = rand::rng();
     let v = Variant::Skinny128_256;
     let c = random_cipher(&mut rng, v);
@@ -138,9 +135,8 @@ fn large_striped_runs_match_one_gpu_pageable_and_page_locked() {
     }
 }
 
-#[test]
 fn device_resident_work_runs_on_each_gpu_of_a_set() {
-    let Some(gpus) = all_gpus() else { return };
+    let gpus = all_gpus();
     let mut rng = rand::rng();
     let c = random_cipher(&mut rng, Variant::Skinny128_256);
     let set = GpuSet::from_gpus(gpus.clone()).unwrap();
@@ -156,4 +152,9 @@ fn device_resident_work_runs_on_each_gpu_of_a_set() {
         let got = stream.clone_dtoh(&output).unwrap();
         assert!(got == want, "GPU entry {i} (ordinal {}) differs from the textbook modes", g.gpu().ordinal());
     }
+}
+
+skinny_test_support::gpu_test_main! {
+    probe: GpuSet::probe,
+    gpu: [the_set_opens_what_the_probe_counts, striped_runs_match_one_gpu_and_the_textbook_modes, large_striped_runs_match_one_gpu_pageable_and_page_locked, device_resident_work_runs_on_each_gpu_of_a_set],
 }

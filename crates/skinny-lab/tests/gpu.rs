@@ -3,9 +3,9 @@
 //! 1 to full, keys every query or every few, sharded runs, and launches with
 //! more hits than one launch records.
 //!
-//! Without a usable GPU each test prints `skip: no usable GPU: <reason>` and
-//! passes; with `SKINNY_REQUIRE_GPU=1` (the GPU machines) that is a failure.
-#![cfg(feature = "cuda")]
+//! Without a usable GPU each test is ignored (one line says why); with
+//! `SKINNY_REQUIRE_GPU=1` (the GPU machines) each fails
+//! (`skinny_test_support::gpu`).
 
 mod support;
 
@@ -40,9 +40,8 @@ fn same<W: Witness + PartialEq + std::fmt::Debug>(what: &str, gpu: &Outcome<W>, 
     assert_eq!(gpu.right, cpu.right, "{what}: right pairs");
 }
 
-#[test]
 fn differentials_match_the_cpu() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     let mut rng = Rng(0x0123_4567_89ab_cdef);
     for v in Variant::ALL {
         let (bb, tk) = (v.block_bytes(), v.tweakey_bytes());
@@ -66,9 +65,8 @@ fn differentials_match_the_cpu() {
     }
 }
 
-#[test]
 fn boomerangs_match_the_cpu() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     let mut rng = Rng(0xfeed_beef_0000_0001);
     for v in Variant::ALL {
         let (bb, tk) = (v.block_bytes(), v.tweakey_bytes());
@@ -95,9 +93,8 @@ fn boomerangs_match_the_cpu() {
     }
 }
 
-#[test]
 fn shards_and_busy_launches_match_the_cpu() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     // 1-round SKINNY-64-64, cell 0 difference 1 -> 8 in cells 0, 4, 12: 4/16
     // of the queries hit, far more than a launch records, so the earliest
     // pairs are searched for again in parts.
@@ -119,9 +116,8 @@ fn shards_and_busy_launches_match_the_cpu() {
     }
 }
 
-#[test]
 fn a_stopped_run_reports_what_it_did() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     let c = Common::new(Variant::Skinny128_256, 18, 1 << 40);
     let e = Differential::new(c, vec![1; 16], vec![2; 16]);
     let control = Control::new();
@@ -132,19 +128,18 @@ fn a_stopped_run_reports_what_it_did() {
 }
 
 /// Every GPU, and every GPU plus GPU 0 again (so striping is checked on a
-/// machine with one GPU too), or None on a machine without one.
-fn gpu_sets() -> Option<Vec<skinny_cuda::GpuSet>> {
-    let g = gpu()?;
+/// machine with one GPU too).
+fn gpu_sets() -> Vec<skinny_cuda::GpuSet> {
+    let g = gpu();
     let all = skinny_cuda::GpuSet::all().expect("every GPU opens when GPU 0 does");
     let mut doubled = all.gpus().to_vec();
     doubled.push(g);
-    Some(vec![all, skinny_cuda::GpuSet::from_gpus(doubled).unwrap()])
+    vec![all, skinny_cuda::GpuSet::from_gpus(doubled).unwrap()]
 }
 
-#[test]
 fn several_gpus_give_the_outcome_of_one() {
-    let Some(g) = gpu() else { return };
-    let Some(sets) = gpu_sets() else { return };
+    let g = gpu();
+    let sets = gpu_sets();
     // Busy (many hits, right pairs searched again) and sparse experiments,
     // sharded and not: counts and the first right pairs must not depend on
     // how many GPUs share the queries.
@@ -179,9 +174,8 @@ fn several_gpus_give_the_outcome_of_one() {
     }
 }
 
-#[test]
 fn a_stopped_run_on_several_gpus_reports_what_it_did() {
-    let Some(sets) = gpu_sets() else { return };
+    let sets = gpu_sets();
     let c = Common::new(Variant::Skinny128_256, 18, 1 << 40);
     let e = Differential::new(c, vec![1; 16], vec![2; 16]);
     let control = Control::new();
@@ -191,4 +185,9 @@ fn a_stopped_run_on_several_gpus_reports_what_it_did() {
         assert!(o.interrupted);
         assert_eq!(o.queries, 0);
     }
+}
+
+skinny_test_support::gpu_test_main! {
+    probe: skinny_cuda::Gpu::first,
+    gpu: [differentials_match_the_cpu, boomerangs_match_the_cpu, shards_and_busy_launches_match_the_cpu, a_stopped_run_reports_what_it_did, several_gpus_give_the_outcome_of_one, a_stopped_run_on_several_gpus_reports_what_it_did],
 }

@@ -10,7 +10,9 @@
 //! a test run (`ci = slow`) run with
 //! `cargo test -p skinny-lab --release --test published -- --ignored`.
 //! With the feature `cuda` and a GPU, every entry also runs on the GPU with
-//! the published experiment's own query count and key schedule.
+//! the published experiment's own query count and key schedule (ignored
+//! where no GPU is found, failing then under `SKINNY_REQUIRE_GPU=1`: this
+//! file runs on `skinny_test_support::gpu`'s harness).
 
 mod support;
 
@@ -137,7 +139,6 @@ fn probability_entries(ci: &str) -> Vec<Entry> {
     entries().into_iter().filter(|e| e.kind != "quartet" && e.get("ci") == ci).collect()
 }
 
-#[test]
 fn the_data_file_is_consistent() {
     let all = entries();
     let counted = all.iter().filter(|e| e.kind == "boomerang" && e.fields.contains_key("published_hits"));
@@ -175,7 +176,6 @@ fn the_data_file_is_consistent() {
     assert_eq!(parse_count("100*2^30"), 100 << 30);
 }
 
-#[test]
 fn published_right_quartets_hold() {
     let mut n = 0;
     for e in entries().iter().filter(|e| e.kind == "quartet") {
@@ -208,15 +208,13 @@ fn published_right_quartets_hold() {
     assert_eq!(n, 14);
 }
 
-#[test]
 fn published_probabilities_cheap() {
     for e in probability_entries("always") {
         check_probability(&e);
     }
 }
 
-#[test]
-#[ignore = "2^25 to 2^32 queries each (minutes in a release build); run with --release -- --ignored"]
+// Ignored (`slow` below): 2^25 to 2^32 queries each, minutes in a release build.
 fn published_probabilities_slow() {
     for e in probability_entries("slow") {
         check_probability(&e);
@@ -226,9 +224,8 @@ fn published_probabilities_slow() {
 /// Every published probability on the GPU, at the published experiment's
 /// size (its queries and keys), against the published figure.
 #[cfg(feature = "cuda")]
-#[test]
 fn published_probabilities_at_full_size_on_the_gpu() {
-    let Some(g) = support::gpu() else { return };
+    let g = support::gpu();
     let control = skinny_lab::Control::new();
     for e in entries().into_iter().filter(|e| e.kind != "quartet") {
         let mut c = common(&e);
@@ -259,4 +256,20 @@ fn published_probabilities_at_full_size_on_the_gpu() {
         );
         assert!(lower <= published && published <= est.log2_upper, "{}: published 2^{published} outside", e.name);
     }
+}
+
+#[cfg(feature = "cuda")]
+skinny_test_support::gpu_test_main! {
+    probe: skinny_cuda::Gpu::first,
+    gpu: [published_probabilities_at_full_size_on_the_gpu],
+    anywhere: [the_data_file_is_consistent, published_right_quartets_hold, published_probabilities_cheap],
+    slow: [published_probabilities_slow],
+}
+
+#[cfg(not(feature = "cuda"))]
+skinny_test_support::gpu_test_main! {
+    probe: || Err::<(), _>("built without the `cuda` feature"),
+    gpu: [],
+    anywhere: [the_data_file_is_consistent, published_right_quartets_hold, published_probabilities_cheap],
+    slow: [published_probabilities_slow],
 }

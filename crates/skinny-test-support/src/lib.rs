@@ -6,7 +6,8 @@
 //!   `rand` generator;
 //! - [`run`]: a [`Processor`](skinny_bulk::mode::Processor) built from
 //!   (cipher, mode, direction, IV, padding, backend) and run over a whole message;
-//! - [`gpu`]: the GPU tests' skip-or-fail rule (`SKINNY_REQUIRE_GPU`);
+//! - [`gpu`]: the GPU test binaries' harness: a GPU test is ignored where no
+//!   GPU is found, and fails there under `SKINNY_REQUIRE_GPU=1`;
 //! - [`stack`]: every public call on a 64 KiB stack, each in a child process.
 //!
 //! Test vectors are not here: they stay with the tests that use them.

@@ -1,9 +1,8 @@
 //! Shared by the lab's GPU tests.
 
-/// The first GPU, or `None` after printing why not (straight to stderr, so a
-/// skipped test is visible); with `SKINNY_REQUIRE_GPU=1` (the GPU machines) a
-/// missing GPU is a failure instead.
+/// The first GPU, in a GPU test (which runs only where one was found, or
+/// is required: `skinny_test_support::gpu`).
 #[cfg(feature = "cuda")]
-pub fn gpu() -> Option<std::sync::Arc<skinny_cuda::Gpu>> {
-    skinny_test_support::gpu::or_skip(skinny_cuda::Gpu::first)
+pub fn gpu() -> std::sync::Arc<skinny_cuda::Gpu> {
+    skinny_test_support::gpu::open(skinny_cuda::Gpu::first)
 }

@@ -18,10 +18,13 @@
 //!   (AVX-512 with GFNI or SSSE3 found at run time, portable `u64` otherwise),
 //!   constant time; what [`Skinny::encrypt_block`] and the RustCrypto types'
 //!   single blocks use. Tests pick a path with [`single::Path`].
+//! - [`ct`]: the hooks of the constant-time check (valgrind client
+//!   requests with the `ct-check` feature, nothing without it).
 //! - [`round_tweakeys`]: a cipher's expanded round tweakeys, for backends that
 //!   run the rounds elsewhere (the GPU crate uploads them).
 
 pub mod bitsliced;
+pub mod ct;
 pub mod single;
 pub mod spec;
 
