@@ -2,9 +2,9 @@
 //! types of every scheme (Romulus-N, -M, SKINNY-AEAD M1-M6): every official
 //! KAT sealed and opened as one batch, random batches of mixed lengths (0 to
 //! 4 KiB of AD and of message) through all three paths (host, device,
-//! page-locked), and tampered messages that fail alone. Skips with a line
-//! where there is no GPU; fails instead when `SKINNY_REQUIRE_GPU=1`.
-#![cfg(feature = "cuda")]
+//! page-locked), and tampered messages that fail alone. Without a usable GPU
+//! each test is ignored (one line says why); with `SKINNY_REQUIRE_GPU=1` each
+//! fails (`skinny_test_support::gpu`).
 
 mod common;
 
@@ -27,8 +27,8 @@ const KATS: [(Scheme, &str); 8] = [
     (Scheme::SkinnyAead(Member::M6), include_str!("../../skinny-aead/tests/data/SKINNY-AEAD-M6.txt")),
 ];
 
-fn engine() -> Option<GpuMany> {
-    skinny_test_support::gpu::or_skip(|| GpuMany::new(0))
+fn engine() -> GpuMany {
+    skinny_test_support::gpu::open(|| GpuMany::new(0))
 }
 
 /// Every message as wanted (`None`: refused as forged).
@@ -42,9 +42,8 @@ fn assert_messages(out: &Output, want: &[Option<Vec<u8>>], what: &str) {
     }
 }
 
-#[test]
 fn every_kat_seals_and_opens_as_one_batch() {
-    let Some(gpu) = engine() else { return };
+    let gpu = engine();
     for (scheme, text) in KATS {
         let cases = cases(text);
         assert_eq!(cases.len(), 1089, "{scheme}: every case");
@@ -99,9 +98,8 @@ fn random_batches(scheme: Scheme, n: usize, seed: u64) -> RandomBatch {
     RandomBatch { plain, cts, sealed, pts }
 }
 
-#[test]
 fn random_batches_match_the_cpu_on_every_path() {
-    let Some(gpu) = engine() else { return };
+    let gpu = engine();
     for scheme in Scheme::ALL {
         let c = random_batches(scheme, 1500, 0x6d61_6e79 + scheme.name().len() as u64);
         assert_messages(&gpu.seal(&c.plain).expect("seal"), &c.cts, &format!("{scheme} seal"));
@@ -120,11 +118,10 @@ fn random_batches_match_the_cpu_on_every_path() {
     }
 }
 
-#[test]
 fn many_chunks_of_uniform_messages_match_the_cpu() {
     // 64-byte messages, no AD (the speed case), across several page-locked
     // chunks: every lane of every thread full.
-    let Some(gpu) = engine() else { return };
+    let gpu = engine();
     let mut rng = Rng(64);
     let n = 1 << 20;
     let mut plain = Batch::with_capacity(Scheme::RomulusN, n, n * 64);
@@ -142,12 +139,11 @@ fn many_chunks_of_uniform_messages_match_the_cpu() {
     }
 }
 
-#[test]
 fn one_bad_tag_fails_only_its_message_in_every_scheme() {
     // 64 messages of one length class (two full kernel threads): each
     // message with one bit of its ciphertext, tag or AD flipped in turn
     // fails alone, the rest open.
-    let Some(gpu) = engine() else { return };
+    let gpu = engine();
     for scheme in Scheme::ALL {
         let mut rng = Rng(0x7461_6d70 + scheme.name().len() as u64);
         for victim in [0, 17, 63] {
@@ -173,4 +169,9 @@ fn one_bad_tag_fails_only_its_message_in_every_scheme() {
             }
         }
     }
+}
+
+skinny_test_support::gpu_test_main! {
+    probe: || GpuMany::new(0),
+    gpu: [every_kat_seals_and_opens_as_one_batch, random_batches_match_the_cpu_on_every_path, many_chunks_of_uniform_messages_match_the_cpu, one_bad_tag_fails_only_its_message_in_every_scheme],
 }

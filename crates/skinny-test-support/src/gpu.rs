@@ -39,26 +39,6 @@ pub fn open<T, E: Display>(open: impl FnOnce() -> Result<T, E>) -> T {
     open().unwrap_or_else(|e| panic!("no usable GPU: {e}"))
 }
 
-/// A test without a GPU: prints `skip: no usable GPU: <reason>` and goes on.
-/// Kept for GPU test files not yet on [`run_suite`] (each such test passes
-/// without running: move it to [`gpu_test_main!`](crate::gpu_test_main)).
-///
-/// # Panics
-/// When `SKINNY_REQUIRE_GPU=1`.
-pub fn skip(reason: impl Display) {
-    assert!(!required(), "no usable GPU, and SKINNY_REQUIRE_GPU=1: {reason}");
-    // Straight to stderr: libtest captures `eprintln!`, and the skip must show.
-    let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("skip: no usable GPU: {reason}\n").as_bytes());
-}
-
-/// [`skip`] on `open`'s error (and `None`); kept like [`skip`].
-///
-/// # Panics
-/// As [`skip`].
-pub fn or_skip<T, E: Display>(open: impl FnOnce() -> Result<T, E>) -> Option<T> {
-    open().map_err(skip).ok()
-}
-
 /// What a test of a GPU test binary needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Needs {
