@@ -25,3 +25,8 @@ g++ -std=c++17 -O2 -Wno-unknown-pragmas -DSKINNY_MAX_ROUNDS=56 -DSKINNY_BS_THREA
 cargo run -q --profile "$profile" --example hostsim_aead_vectors -p skinny-aead --features cuda -- "$tmp/aead-vectors.txt"
 g++ -std=c++17 -O2 -Wno-unknown-pragmas -DSKINNY_MAX_ROUNDS=56 -DSKINNY_BS_THREADS=128 -DSKINNY_PAPER_THREADS=512 -DSKINNY_LAB_THREADS=32 -o "$tmp/hostsim-aead" crates/skinny-cuda/hostsim/aead.cpp
 "$tmp/hostsim-aead" "$tmp/aead-vectors.txt"
+# The many-message kernels (Romulus-N, -M, SKINNY-AEAD M1-M6): random batches
+# laid out as the GPU engine lays them, run through the kernels' C++, and
+# compared with the single-message types (tampered messages included).
+g++ -std=c++17 -O2 -Wno-unknown-pragmas -DSKINNY_MAX_ROUNDS=56 -DSKINNY_BS_THREADS=128 -DSKINNY_PAPER_THREADS=512 -DSKINNY_LAB_THREADS=32 -o "$tmp/hostsim-many" crates/skinny-cuda/hostsim/many.cpp
+cargo run -q --profile "$profile" --example many_gpu_hostsim -p skinny-many --features cuda -- "$tmp/hostsim-many" 100

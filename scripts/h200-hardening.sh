@@ -11,7 +11,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=.gpu-bin/hardening
-if [ "${1:-}" = "--stage" ]; then
+what=${1:-all}
+if [ "$what" = "--stage" ]; then
   set -e
   mkdir -p $B
   cargo build --release --locked -p skinny -p skinny-aead -p skinny-romulus -p skinny-many -p skinny-lab \
@@ -29,7 +30,10 @@ for line in open(".gpu-bin/hardening/stage.json"):
     m = json.loads(line)
     if m.get("reason") != "compiler-artifact" or not m.get("executable"):
         continue
-    pkg = m["package_id"].split("#")[0].rstrip("/").split("/")[-1].split("@")[0]
+    # "path+file:///.../skinny-many#0.1.0", or "...checks/ct#skinny-ct-check@0.1.0"
+    # when the folder is not named after the package.
+    where, _, tail = m["package_id"].partition("#")
+    pkg = tail.split("@")[0] if "@" in tail else where.rstrip("/").split("/")[-1]
     kind, name = m["target"]["kind"][0], m["target"]["name"]
     if pkg not in short:
         continue
@@ -44,6 +48,7 @@ PY
   exit 0
 fi
 OUT="${OUT:?set OUT}"
+# all (default), or: checks | dudect | speed
 mkdir -p "$OUT"
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/skinny-cache}
 export SKINNY_REQUIRE_GPU=1
@@ -54,27 +59,42 @@ suite() { # NAME LIMIT [ARGS]: one test binary, its summary lines
   local t0=$(date +%s)
   timeout "$limit" "$B/$name" "$@" > "$OUT/$name.log" 2>&1
   echo "exit $? in $(( $(date +%s) - t0 )) s"
-  grep -E "^test .*(FAILED|ignored)|test result|skip:|panicked|passed|failed" "$OUT/$name.log" | tail -6
+  grep -E "^test .*(FAILED|ignored)|test result|skip:|panicked|passed|failed|overflow|needs more" "$OUT/$name.log" | tail -12
 }
-{
+header() {
   date -u; echo "commit: $(tr '\n' ' ' < $B/COMMIT)"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   lscpu | grep -E "Model name|^CPU\(s\)|Thread\(s\) per core|Core\(s\) per socket|Socket\(s\)"
   grep -o -w 'avx512f\|gfni\|avx512vbmi' /proc/cpuinfo | sort -u | tr '\n' ' '; echo
-} 2>&1 | tee "$OUT/header.txt"
-{
+}
+checks() {
   for s in core-lockstep many-lockstep core-single_block core-bitsliced core-per_block_tweakeys \
            core-per_block_tk1 core-vectors many-kat romulus-kat aead-kat; do suite $s 150; done
   for s in core-stack aead-stack many-stack romulus-stack lab-stack; do suite $s 150 --include-ignored; done
+  stack_sizes
   for s in many-gpu cuda-gpu lab-gpu aead-gpu aead-sealed_gpu; do suite $s 200 --test-threads=1; done
-} 2>&1 | tee "$OUT/checks.txt"
-{
+}
+stack_sizes() {
+  echo "== core-stack, least stack of each call (SKINNY_STACK_MEASURE=1)"
+  SKINNY_STACK_MEASURE=1 timeout 150 $B/core-stack 2>&1 | grep -E "^stack:|do not run|^  " | head -90
+}
+dudect() {
   echo "== dudect, AVX-512 paths (one core, taskset -c 2)"
   timeout 150 taskset -c 2 $B/dudect --seconds 22 bitsliced-avx512 per-block-avx512 per-block-tk1-avx512 \
     single-avx512-gfni leaky-compare 2>&1 | tail -20
+}
+speed() {
+  dudect
   echo "== CPU many-message engine, 64 B, threads 1, 8, 16"
   timeout 150 $B/many_speed 1048576 1,8,16 2>&1 | tail -45
   echo "== skinny bench --many (CPU 16 threads and GPU)"
   timeout 120 $B/skinny bench --many romulus-n,romulus-m,skinny-aead-m1 --sizes 64,1K --threads 16 \
     --backend cpu,gpu --runs 3 --json "$OUT/bench-many.json" 2>&1 | tail -30
-} 2>&1 | tee "$OUT/speed.txt"
+}
+header 2>&1 | tee "$OUT/header.txt"
+case $what in
+  checks) checks 2>&1 | tee "$OUT/checks.txt" ;;
+  dudect) { stack_sizes; dudect; } 2>&1 | tee "$OUT/dudect.txt" ;;
+  speed) speed 2>&1 | tee "$OUT/speed.txt" ;;
+  *) checks 2>&1 | tee "$OUT/checks.txt"; speed 2>&1 | tee "$OUT/speed.txt" ;;
+esac
