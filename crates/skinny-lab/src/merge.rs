@@ -3,10 +3,9 @@
 //! with [`Outcome::merge`], which checks that they are disjoint shards of one
 //! experiment and sums with checked arithmetic.
 
-use crate::error::LabError;
 use crate::findings::{CountedBy, Findings};
 use crate::outcome::{Outcome, Witness};
-use crate::readback;
+use crate::readback::{self, FindingsError};
 
 /// Why findings could not be merged. `part` is the index of the findings
 /// concerned in the list given to [`Findings::merge`].
@@ -57,103 +56,6 @@ pub enum MergeError {
         /// The run's queries.
         total: u64,
     },
-}
-
-/// Why findings cannot be read back into an [`Outcome`], or merged.
-#[derive(Debug, thiserror::Error, Clone)]
-#[non_exhaustive]
-pub enum FindingsError {
-    /// A cipher name no variant has.
-    #[error("unknown cipher {0:?}")]
-    UnknownCipher(String),
-    /// A shard that is not `I/N`.
-    #[error("bad shard")]
-    BadShard,
-    /// No shard listed.
-    #[error("no shards")]
-    NoShards,
-    /// A right pair or quartet with the wrong number of values.
-    #[error("a right pair with {got} values, not {want}")]
-    WitnessValues {
-        /// Values given.
-        got: usize,
-        /// Values a pair (2) or quartet (4) has.
-        want: usize,
-    },
-    /// A difference, mask or value of a right pair that is not hex.
-    #[error("not hex: {0:?}")]
-    NotHex(String),
-    /// A field of the other experiment (`dk1` in a differential's findings).
-    #[error("a {experiment} report has no {field}")]
-    Field {
-        /// The field.
-        field: &'static str,
-        /// The experiment the findings are of.
-        experiment: &'static str,
-    },
-    /// A shard listed twice.
-    #[error("shard {index} is listed twice")]
-    DuplicateShard {
-        /// The shard's index.
-        index: u64,
-    },
-    /// The shard named (`I/N`) is not the first of those listed.
-    #[error("the shard named is not the first of the shards listed")]
-    ShardNotFirst,
-    /// Queries other than the listed shards' share of the run.
-    #[error("{queries} queries, but its shards hold {}", share.map_or_else(|| "more than 2^64 - 1".into(), |s| s.to_string()))]
-    Share {
-        /// The queries claimed.
-        queries: u64,
-        /// The shards' queries (`None`: more than a `u64` holds).
-        share: Option<u64>,
-    },
-    /// More hits than queries.
-    #[error("{hits} hits in {queries} queries")]
-    Hits {
-        /// Hits claimed.
-        hits: u64,
-        /// Queries claimed.
-        queries: u64,
-    },
-    /// Seconds that are negative or not finite.
-    #[error("seconds must be a finite number, at least 0")]
-    Seconds,
-    /// `complete` that its shards contradict.
-    #[error("says complete: {claimed}, which its shards contradict")]
-    Complete {
-        /// What it claims.
-        claimed: bool,
-    },
-    /// A backend no program writes.
-    #[error("unknown backend {0:?}")]
-    Backend(String),
-    /// Not the first `show` hits' right pairs: too many or too few.
-    #[error("{got} right pairs or quartets, where its show and hits call for {want}")]
-    RightCount {
-        /// Given.
-        got: usize,
-        /// min(show, hits).
-        want: u64,
-    },
-    /// Right pairs out of query order, or one twice.
-    #[error("right pairs or quartets out of query order, or repeated")]
-    RightOrder,
-    /// A right pair of a query outside the shards listed.
-    #[error("the right pair or quartet of query {query} lies outside its shards")]
-    RightOutside {
-        /// Its query.
-        query: u64,
-    },
-    /// A right pair that the specification code does not give for its query.
-    #[error("the right pair or quartet of query {query} is not what its query gives")]
-    RightFalse {
-        /// Its query.
-        query: u64,
-    },
-    /// A shard out of range, or an outcome that does not merge.
-    #[error(transparent)]
-    Lab(#[from] LabError),
 }
 
 impl Findings {

@@ -7,8 +7,8 @@
 //! [`declassify`] is the one hook the schemes call (on a tag comparison's
 //! verdict, which the caller learns anyway). It is the identity, and without
 //! the `ct-check` feature it compiles to nothing. With the feature (only the
-//! check turns it on) it and [`mark_secret`], [`mark_public`] and
-//! [`running_on_valgrind`] issue valgrind client requests: on x86-64 the
+//! check turns it on) it and `mark_secret`, `mark_public` and
+//! `running_on_valgrind` (present only with the feature) issue valgrind client requests: on x86-64 the
 //! "special instruction" sequence of valgrind's `valgrind.h`
 //! (`VALGRIND_DO_CLIENT_REQUEST_EXPR` for `PLAT_amd64_linux`): `rol rdi` by 3,
 //! 13, 61 and 51 (128 bits in all, so `rdi` comes back unchanged), then

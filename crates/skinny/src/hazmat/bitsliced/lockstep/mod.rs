@@ -26,12 +26,13 @@
 //! slices ([`Lockstep::tweakey_table_bytes`]). Both secret where their
 //! inputs are: the caller wipes them.
 
-mod engine;
-
-pub(crate) use engine::{run, Op};
+// The sliced work itself; `paths` runs it under each ISA (importing it from
+// here, not from this module, keeps `paths` and the public type apart).
+pub(crate) mod engine;
 
 use super::paths::{lockstep, Path, PathUnavailable};
 use crate::{InvalidRounds, Variant};
+use engine::Op;
 
 /// Why [`Lockstep::new`] refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -296,13 +296,13 @@ pub(crate) fn crypt_per_block(
 /// A lockstep operation (see `bitsliced::lockstep`) with every Avx2Word
 /// operation compiled to AVX2 instructions.
 #[target_feature(enable = "avx2")]
-fn lockstep_with_avx2(op: crate::hazmat::bitsliced::lockstep::Op<'_>) {
-    crate::hazmat::bitsliced::lockstep::run::<Avx2Word>(op);
+fn lockstep_with_avx2(op: crate::hazmat::bitsliced::lockstep::engine::Op<'_>) {
+    crate::hazmat::bitsliced::lockstep::engine::run::<Avx2Word>(op);
 }
 
 /// Runs a lockstep operation. Returns false, touching nothing, when this CPU
 /// has no AVX2.
-pub(crate) fn lockstep(op: crate::hazmat::bitsliced::lockstep::Op<'_>) -> bool {
+pub(crate) fn lockstep(op: crate::hazmat::bitsliced::lockstep::engine::Op<'_>) -> bool {
     if !detected() {
         return false;
     }

@@ -91,13 +91,13 @@ pub(crate) fn crypt_per_block(
 /// A lockstep operation (see `bitsliced::lockstep`) with every Avx512Word
 /// operation compiled to AVX-512F instructions.
 #[target_feature(enable = "avx512f")]
-fn lockstep_with_avx512(op: crate::hazmat::bitsliced::lockstep::Op<'_>) {
-    crate::hazmat::bitsliced::lockstep::run::<Avx512Word>(op);
+fn lockstep_with_avx512(op: crate::hazmat::bitsliced::lockstep::engine::Op<'_>) {
+    crate::hazmat::bitsliced::lockstep::engine::run::<Avx512Word>(op);
 }
 
 /// Runs a lockstep operation. Returns false, touching nothing, when this CPU
 /// has no AVX-512F.
-pub(crate) fn lockstep(op: crate::hazmat::bitsliced::lockstep::Op<'_>) -> bool {
+pub(crate) fn lockstep(op: crate::hazmat::bitsliced::lockstep::engine::Op<'_>) -> bool {
     if !detected() {
         return false;
     }

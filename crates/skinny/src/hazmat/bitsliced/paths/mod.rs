@@ -162,9 +162,9 @@ pub(crate) fn crypt(
 
 /// Runs a lockstep operation on `path`, which was checked to be available
 /// when the caller's value was made.
-pub(crate) fn lockstep(path: Path, op: super::lockstep::Op<'_>) {
+pub(crate) fn lockstep(path: Path, op: super::lockstep::engine::Op<'_>) {
     match path {
-        Path::PortableU64 => super::lockstep::run::<u64>(op),
+        Path::PortableU64 => super::lockstep::engine::run::<u64>(op),
         #[cfg(target_arch = "x86_64")]
         Path::Avx2 => assert!(avx2::lockstep(op), "the avx2 path was available when chosen"),
         #[cfg(target_arch = "x86_64")]
