@@ -83,7 +83,7 @@ fn run_here(cases: Vec<Case>, name: &str, bytes: usize) {
 /// The case in a child process on `bytes` of stack: Ok, or how it ended.
 fn run_child(test_name: &str, case: &str, bytes: usize) -> Result<(), String> {
     let out = Command::new(std::env::current_exe().expect("the test binary's path"))
-        .args([test_name, "--exact", "--nocapture", "--test-threads=1"])
+        .args([test_name, "--exact", "--include-ignored", "--nocapture", "--test-threads=1"])
         .env(CASE_VAR, case)
         .env(BYTES_VAR, bytes.to_string())
         .output()
