@@ -41,6 +41,16 @@ impl KernelCache {
         h.finish()
     }
 
+    /// Whether memory or the disk cache holds `source`'s machine code (a
+    /// non-empty file; whether it loads is seen only when it is loaded).
+    pub(crate) fn is_cached(&self, source: &KernelSource) -> bool {
+        let key = self.key(source);
+        if self.images.lock().map(|m| m.contains_key(&key)).unwrap_or(false) {
+            return true;
+        }
+        cache_file(source, key).and_then(|p| std::fs::metadata(p).ok()).is_some_and(|m| m.is_file() && m.len() > 0)
+    }
+
     /// The machine code of `source`: from memory, the disk cache, or NVRTC
     /// (`fresh`: NVRTC, replacing both caches).
     pub(crate) fn machine_code(&self, source: &KernelSource, fresh: Freshness) -> Result<Arc<Vec<u8>>, GpuError> {
@@ -51,7 +61,7 @@ impl KernelCache {
                 return Ok(img.clone());
             }
         }
-        let path = cache_dir().map(|d| d.join(format!("{}-{key:016x}.cubin", source.name)));
+        let path = cache_file(source, key);
         let cached = if fresh { None } else { path.as_ref().and_then(|p| std::fs::read(p).ok()) };
         let image = match cached {
             Some(img) if !img.is_empty() => img,
@@ -76,6 +86,11 @@ pub(crate) enum Freshness {
     Cached,
     /// Compiled afresh (the cached code would not load), replacing both caches.
     Recompile,
+}
+
+/// The disk cache's file for `source` under `key`, if there is a disk cache.
+fn cache_file(source: &KernelSource, key: u64) -> Option<PathBuf> {
+    cache_dir().map(|d| d.join(format!("{}-{key:016x}.cubin", source.name)))
 }
 
 /// Where compiled kernels are cached on disk, if anywhere.

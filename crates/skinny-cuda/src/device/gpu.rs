@@ -191,6 +191,15 @@ impl Gpu {
         self.ctx.new_stream().map_err(|e| GpuError::driver("cannot create a CUDA stream")(e))
     }
 
+    /// Whether `source`'s machine code for this GPU is already compiled (in this
+    /// process's memory or the disk cache), so that [`Gpu::load_module`] will not
+    /// run NVRTC. A program can say so before a compilation that may take many
+    /// seconds (on a freshly started machine, NVRTC's first compilation of a
+    /// large kernel has taken 25-35 s), and keep it out of what it times.
+    pub fn is_compiled(&self, source: &KernelSource) -> bool {
+        self.kernels.is_cached(source)
+    }
+
     /// Loads a fresh instance of `source`'s module (its own `__constant__`
     /// memory), compiling it first if neither memory nor disk cache has it.
     ///
