@@ -38,6 +38,20 @@ c1_stack() {
     else
         want c1.debug && skip "no SKINNY_DEBUG given"
     fi
+    # Threads whose stack size the program leaves to the default (rayon's
+    # global pool, used without --threads) at 64 KiB: what a public call
+    # may need at most (issue 27, 1). With --threads N the pool's stack is set.
+    local m
+    for m in "seal -K $KEY" "open -K $KEY" "encrypt -K $TWEAKEY --iv $IV"; do
+        want "c1.release-${m%% *}-10MB-default-thread-stacks-64KiB" || continue
+        local d2 rc in=$W/in/p10m
+        d2=$(newdir)
+        [ "${m%% *}" = open ] && in=$W/in/s8m
+        # shellcheck disable=SC2086
+        RUST_MIN_STACK=65536 "$S" $m -q "$in" -o "$d2/o" 2> "$W/err"
+        rc=$?
+        if [ $rc -eq 0 ]; then pass "exit 0"; else fail "exit $rc: $(first "$W/err"); folder: $(listing "$d2")"; fi
+    done
     # The release binary on a 256 KiB main-thread stack.
     local c
     for c in seal encrypt hash; do
@@ -90,12 +104,13 @@ c2_keys() {
     mkdir keydir
     refused c2.key-file-is-a-directory seal --key-file keydir report.txt -o out
     if want c2.key-file-dev-zero-bounded; then
-        timeout 20 /usr/bin/time -f %M -o "$W/rss" "$S" seal --key-file /dev/zero -q report.txt -o out 2> "$W/err"
+        (ulimit -v $((2 << 20)); exec /usr/bin/time -f %M -o "$W/rss" timeout -s KILL 10 "$S" seal --key-file /dev/zero \
+            -q report.txt -o out) 2> "$W/err"
         local rc=$? rss
-        rss=$(($(tail -1 "$W/rss" 2> /dev/null || echo 0) / 1024))
-        if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rss -lt 64 ] && [ "$(lines "$W/err")" -eq 1 ]; then
+        rss=$(rss_mib "$W/rss")
+        if [ $rc -ne 0 ] && [ $rc -lt 128 ] && [ $rss -lt 64 ] && [ "$(lines "$W/err")" -eq 1 ]; then
             pass "exit $rc, peak $rss MiB: $(first "$W/err")"
-        else fail "exit $rc$([ $rc -eq 124 ] && echo ' (timed out)'), peak $rss MiB"; fi
+        else fail "exit $rc$([ $rc -eq 137 ] && echo ' (killed after 10 s)'), peak $rss MiB"; fi
     fi
     refused c2.key-file-dev-urandom seal --key-file /dev/urandom report.txt -o out
     key_kept c2.input-is-keyfile-output-is-keyfile my.key encrypt --key-file my.key -c skinny-128-128 --iv $IV my.key -o my.key
@@ -113,16 +128,14 @@ c2_keys() {
     cd "$W" || return
 }
 
-# mounted SIZE OPTS: a fresh tmpfs (root only); its path, or fails.
+# mounted SIZE OPTS: a fresh tmpfs (root only; unmounted by lib.sh's
+# cleanup); its path, or fails.
 mounted() {
     local m
     m=$(newdir)
     mount -t tmpfs -o "size=$1${2:+,$2}" tmpfs "$m" 2> /dev/null || return 1
-    MOUNTS+=("$m")
     echo "$m"
 }
-MOUNTS=()
-unmount_all() { local m; for m in "${MOUNTS[@]}"; do umount "$m" 2> /dev/null; done; }
 
 c3_outputs() {
     local d m rc c
@@ -204,14 +217,18 @@ c3_outputs() {
         refused "$CASE" seal -K $KEY "$W/in/p8m" -o "$d/other"
         [ "$(cat "$d/orig")" = keep ] || fail "and the other link's content changed"
     fi
-    if want c3.sigkill-with-o-to-symlink; then
+    if want c3.o-dangling-symlink; then
+        # Refused in one line, or written through to the link's target with
+        # the link kept; never the link replaced, never a temporary file left.
         ln -s "$d/real" "$d/link"
-        $PROC midstream "$d" KILL "$W/in/s8m" $((4 << 20)) -- "$S" open -K $KEY -q -o link > "$W/res"
-        if [ "$(listing "$d" | tr ' ' '\n' | grep -c '^\.skinny')" -eq 0 ] && [ ! -e "$d/real" ]; then
-            pass "nothing left ($(cat "$W/res"))"
-        else fail "left: $(listing "$d") ($(cat "$W/res"))"; fi
+        "$S" seal -K $KEY -q "$W/in/p8m" -o "$d/link" 2> "$W/err"
+        rc=$?
+        if [ $rc -ne 0 ] && [ "$(lines "$W/err")" -eq 1 ] && [ ! -e "$d/real" ] && [ -L "$d/link" ]; then
+            pass "refused, exit $rc: $(first "$W/err")"
+        elif [ $rc -eq 0 ] && [ -L "$d/link" ] && [ -s "$d/real" ]; then pass "written through the link"
+        else fail "exit $rc; link $([ -L "$d/link" ] && echo kept || echo REPLACED); $(first "$W/err")"; fi
+        [ "$(ls -A "$d" | grep -c '^\.skinny')" -eq 0 ] || fail "a temporary file left: $(listing "$d")"
     fi
-    unmount_all
 }
 
 c6_small() {
@@ -223,7 +240,7 @@ c6_small() {
     refused c6.chunk-size-17 seal -K $KEY --chunk-size 17 "$d/in" -o "$d/o"
     refused c6.chunk-size-overflow seal -K $KEY --chunk-size 99999999999999999999M "$d/in" -o "$d/o"
     refused c6.key-0x-prefix seal -K "0x$KEY" "$d/in" -o "$d/o"
-    refused c6.key-huge-1MB seal -K "$(head -c 1000000 /dev/zero | tr '\0' 'a')" "$d/in" -o "$d/o"
+    refused c6.key-huge-100KB seal -K "$(head -c 100000 /dev/zero | tr '\0' 'a')" "$d/in" -o "$d/o"
     if want c6.stdout-dev-full; then
         "$S" seal -K $KEY "$d/in" > /dev/full 2> "$W/err"
         local rc=$?
@@ -242,11 +259,17 @@ c6_small() {
         if [ $? -eq 0 ] && [ -f "$d/e.o" ] && [ ! -s "$d/e.o" ]; then pass "empty round trip"
         else fail "no empty round trip"; fi
     fi
-    if want c6.threads-1024-lab-notice; then
-        "$S" "${LABDIFF[@]}" --queries 1000 --threads 1024 --json > /dev/null 2> "$W/err"
-        local rc=$?
-        if [ $rc -eq 0 ] && grep -q "per core" "$W/err"; then pass "capped: $(first "$W/err")"
-        else fail "exit $rc, no cap notice: $(first "$W/err")"; fi
+    if want c6.threads-1024-lab; then
+        # As seal's --threads 1024 (issue 27, 6): capped, or at least not far slower.
+        local t0 t1 t2 ratio
+        t0=$(date +%s.%N)
+        "$S" "${LABDIFF[@]}" --queries 2^21 --threads "$(nproc)" --json > /dev/null
+        t1=$(date +%s.%N)
+        timeout -s KILL 120 "$S" "${LABDIFF[@]}" --queries 2^21 --threads 1024 --json > /dev/null 2> "$W/err"
+        t2=$(date +%s.%N)
+        ratio=$(python3 -c "print(f'{($t2-$t1)/($t1-$t0):.1f}')")
+        if python3 -c "import sys; sys.exit(not $ratio <= 2.0)"; then pass "2^21 queries: --threads 1024 took ${ratio}x --threads $(nproc)"
+        else fail "2^21 queries: --threads 1024 took ${ratio}x --threads $(nproc), no cap or notice$(grep -q 'per core' "$W/err" && echo ' (notice given)')"; fi
     fi
     refused c6.usage-lab-merge-no-files lab merge
     local c
@@ -269,9 +292,9 @@ c6_small() {
 
 c8_readers() {
     if want c8.open-dev-zero; then
-        timeout 20 "$S" open -K $KEY -q /dev/zero -o "$W/z" 2> "$W/err"
+        timeout -s KILL 20 "$S" open -K $KEY -q /dev/zero -o "$W/z" 2> "$W/err"
         local rc=$?
-        if [ $rc -ne 124 ] && [ $rc -ne 0 ] && [ "$(lines "$W/err")" -eq 1 ]; then pass "exit $rc: $(first "$W/err")"
+        if [ $rc -ne 137 ] && [ $rc -ne 0 ] && [ "$(lines "$W/err")" -eq 1 ]; then pass "exit $rc: $(first "$W/err")"
         else fail "exit $rc$([ $rc -eq 124 ] && echo ' (still reading after 20 s)')"; fi
     fi
     if want c8.open-header-only-16M-chunk-memory; then
@@ -280,7 +303,7 @@ c8_readers() {
         head -c 32 "$W/h.s" > "$W/h2.s"; head -c $((64 << 20)) /dev/zero >> "$W/h2.s"
         /usr/bin/time -f %M -o "$W/rss" "$S" open -K $KEY -q "$W/h2.s" -o "$W/h2.o" 2> "$W/err"
         local rc=$? rss
-        rss=$(($(tail -1 "$W/rss") / 1024))
+        rss=$(rss_mib "$W/rss")
         if [ $rc -ne 0 ] && [ ! -e "$W/h2.o" ] && [ $rss -lt 200 ]; then pass "exit $rc, peak $rss MiB: $(first "$W/err")"
         else fail "exit $rc, peak $rss MiB, output $( [ -e "$W/h2.o" ] && echo LEFT || echo none)"; fi
     fi

@@ -5,7 +5,8 @@
 EDIT is `PATH=JSON` (PATH: dot-separated keys and list indexes, e.g.
 `right.0.query`; JSON: the new value, parsed as JSON, or kept as a string
 when it does not parse), `PATH@raw=TEXT` (TEXT written verbatim in place of
-the value: NaN, 1e999, deep nesting), or `-PATH` (delete).
+the value: NaN, 1e999), `PATH@nest=N` (N nested lists: `[[[...]]]`), or
+`-PATH` (delete).
 """
 import json
 import sys
@@ -30,6 +31,8 @@ def main():
             del parent[key]
             continue
         path, value = e.split("=", 1)
+        if path.endswith("@nest"):
+            path, value = path[:-5] + "@raw", "[" * int(value) + "]" * int(value)
         if path.endswith("@raw"):
             marker = f"__RAW_{i}__"
             parent, key = walk(doc, path[:-4])

@@ -16,7 +16,12 @@ SKIPS=0
 ONLY=${ONLY:-.}
 
 W=$(mktemp -d "${HOSTILE_TMP:-/tmp}/hostile.XXXXXX")
-cleanup() { rm -rf "$W"; }
+# Removes the work folder, after unmounting what a case mounted in it.
+cleanup() {
+    local m
+    for m in $(awk -v w="$W/" 'index($2, w) == 1 { print $2 }' /proc/mounts); do umount "$m"; done
+    rm -rf "$W"
+}
 trap cleanup EXIT
 export TMPDIR=$W/tmp
 mkdir -p "$TMPDIR" "$W/in"
@@ -39,6 +44,8 @@ lines() { awk 'END { print NR }' "$1"; }
 first() { grep -m1 -a . "$1" | python3 -c 'import sys; t=sys.stdin.buffer.read().rstrip(b"\n"); print(repr(t)[2:-1][:160])'; }
 # True when a file holds an ESC byte (a terminal escape).
 has_esc() { grep -q $'\x1b' "$1"; }
+# Peak RSS in MiB from /usr/bin/time -f %M -o FILE (0 when it did not finish).
+rss_mib() { awk '/^[0-9]+$/ { k = $1 } END { print int(k / 1024) }' "$1" 2> /dev/null || echo 0; }
 sha() { sha256sum "$1" | cut -c1-16; }
 
 # Inputs: 10 MB and 8 MiB of random bytes, the 8 MiB sealed (64K chunks),

@@ -14,10 +14,12 @@ source "$(dirname "$0")/lib.sh"
 inputs
 
 # 1. Stack: a debug build seals and opens a 10 MB file; then the same with
-# ordinary thread stacks made smaller (RUST_MIN_STACK: every thread that does
-# not set its own size) or a smaller main thread (ulimit -s), since the
-# issue's abort came on a machine with AVX-512 and 16 cores, and this one may
-# need less: both limits are still far above the 64 KiB a call may use.
+# ordinary thread stacks of 1 MiB (RUST_MIN_STACK: every thread that does not
+# set its own size), since the abort came on a machine with AVX-512
+# and 16 cores, where a call needs more than here: 1 MiB is still 16 times
+# the 64 KiB a call may use. (A smaller main thread, ulimit -s 256, tells
+# nothing: the debug build's argument parsing alone needs more, at both
+# commits, even for --version.)
 f1_case() { # NAME STACK_KIB MIN_STACK_BYTES
     want "f1.$1" || return
     if [ -z "${SKINNY_DEBUG:-}" ]; then skip "no SKINNY_DEBUG given"; return; fi
@@ -37,7 +39,6 @@ f1_case() { # NAME STACK_KIB MIN_STACK_BYTES
 f1() {
     f1_case debug-seal-open-10MB 8192 2097152
     f1_case debug-seal-open-10MB-thread-stacks-1MiB 8192 1048576
-    f1_case debug-seal-open-10MB-main-stack-256KiB 256 2097152
 }
 
 # 2. The output is the key file (directly, through a symlink, by a hard link).

@@ -113,7 +113,7 @@ f5() {
         /usr/bin/time -f %M -o "$W/rss" "$S" lab differential -c skinny-64-64 --rounds 2 --dp 0000000000000000 \
             --dc 0000000000000000 --queries 2^22 --show 1000000000 --json -b cpu > "$W/out" 2> "$W/err"
         rc=$?
-        rss=$(($(tail -1 "$W/rss") / 1024))
+        rss=$(rss_mib "$W/rss")
         if [ $rss -lt 256 ] && { [ $rc -eq 0 ] || [ "$(lines "$W/err")" -eq 1 ]; }; then
             pass "exit $rc, peak RSS $rss MiB: $(first "$W/err")"
         else

@@ -79,7 +79,7 @@ f6() {
         "$S" seal -K $KEY -q --chunk-size 16M -b cpu "$d/big" -o "$d/big.s"
         rm -f "$d/big"
         /usr/bin/time -f %M -o "$W/rss" "$S" open -K $KEY -q -b cpu "$d/big.s" -o "$d/big.o"
-        rss=$(($(tail -1 "$W/rss") / 1024))
+        rss=$(rss_mib "$W/rss")
         if [ $rss -le $((claim * 115 / 100)) ]; then pass "peak RSS $rss MiB, README says about $claim"
         else fail "peak RSS $rss MiB, README says about $claim"; fi
         rm -f "$d/big.s" "$d/big.o"
