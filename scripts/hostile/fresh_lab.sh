@@ -88,7 +88,11 @@ c5_lab() {
         "$S" "${LABDIFF[@]}" --queries 1e19 --threads 2 > /dev/null 2> "$W/err" &
         pid=$!
         sleep 1; kill -TSTP $pid; sleep 0.3; kill -CONT $pid; sleep 0.3
-        t0=$(date +%s.%N); kill -TERM $pid; wait $pid; local rc=$?; t1=$(date +%s.%N)
+        t0=$(date +%s.%N); kill -TERM $pid
+        local n=0
+        while kill -0 $pid 2> /dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+        kill -KILL $pid 2> /dev/null
+        wait $pid; local rc=$?; t1=$(date +%s.%N)
         local lat
         lat=$(python3 -c "print(f'{$t1-$t0:.2f}')")
         if [ $rc -eq 143 ] && python3 -c "import sys; sys.exit(not $lat <= ${LAB_STOP_LIMIT_S:-1})"; then
