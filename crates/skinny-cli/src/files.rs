@@ -7,6 +7,7 @@
 mod error;
 
 use crate::atomic::{AtomicFile, CommitError, NewFileAccess};
+pub(crate) use error::shown;
 pub use error::FileError;
 use std::fs::{File, Metadata};
 use std::io::{self, IsTerminal, Read, Seek, Write};

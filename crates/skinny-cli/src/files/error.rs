@@ -3,7 +3,24 @@
 
 use crate::error::{count, reason, CliError, STDOUT_CLOSED};
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// `path` for a one-line message: as named, but each control character (a
+/// newline, an escape sequence's start, a C1 control) escaped as Rust writes
+/// it (`\n`, `\u{1b}`), so that a hostile file name can neither break the
+/// message into lines nor steer the terminal.
+pub(crate) fn shown(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
 
 /// What stops [`Source`](super::Source) or [`Sink`](super::Sink). Turned into
 /// a [`CliError`] where it leaves the module: writing binary to a terminal and
@@ -12,7 +29,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
     /// The input cannot be opened or looked at.
-    #[error("cannot read input {}: {}", path.display(), reason(source))]
+    #[error("cannot read input {}: {}", shown(path), reason(source))]
     InputUnreadable {
         /// The input as named.
         path: PathBuf,
@@ -21,7 +38,7 @@ pub enum FileError {
         source: io::Error,
     },
     /// The input is a directory.
-    #[error("cannot read input {}: it is a directory", path.display())]
+    #[error("cannot read input {}: it is a directory", shown(path))]
     InputIsDirectory {
         /// The input as named.
         path: PathBuf,
@@ -47,7 +64,7 @@ pub enum FileError {
     #[error("cannot write output: {}", reason(.0))]
     Stdout(#[source] io::Error),
     /// The output cannot be looked at, or a special file opened.
-    #[error("cannot write output {}: {}", path.display(), reason(source))]
+    #[error("cannot write output {}: {}", shown(path), reason(source))]
     OutputUnwritable {
         /// The output as named.
         path: PathBuf,
@@ -56,7 +73,7 @@ pub enum FileError {
         source: io::Error,
     },
     /// The output is a directory.
-    #[error("cannot write output {}: it is a directory", path.display())]
+    #[error("cannot write output {}: it is a directory", shown(path))]
     OutputIsDirectory {
         /// The output as named.
         path: PathBuf,
@@ -66,14 +83,14 @@ pub enum FileError {
     #[error(
         "cannot write output {}: it is a symbolic link to a missing file; remove the link or name the file it should \
          point to",
-        path.display()
+        shown(path)
     )]
     DanglingSymlink {
         /// The output as named.
         path: PathBuf,
     },
     /// The temporary file beside the output cannot be created or looked at.
-    #[error("cannot write output {}: {}", path.display(), reason(source))]
+    #[error("cannot write output {}: {}", shown(path), reason(source))]
     TempFile {
         /// The output as named.
         path: PathBuf,
@@ -82,7 +99,7 @@ pub enum FileError {
         source: io::Error,
     },
     /// The output is a file this user could not write in place.
-    #[error("refusing to replace output {}: {}", path.display(), not_writable(source))]
+    #[error("refusing to replace output {}: {}", shown(path), not_writable(source))]
     NotWritable {
         /// The output as named.
         path: PathBuf,
@@ -94,7 +111,7 @@ pub enum FileError {
     #[error(
         "refusing to replace output {}: it has {} (hard {}) that would keep the old content; use --force to \
          replace this name only",
-        path.display(),
+        shown(path),
         count(*others, "other name"),
         if *others == 1 { "link" } else { "links" }
     )]
@@ -108,7 +125,7 @@ pub enum FileError {
     #[error(
         "refusing to replace output {}: it belongs to user {uid} and group {gid}, and the new file cannot keep that \
          ({}); write elsewhere, or as its owner",
-        path.display(),
+        shown(path),
         reason(source)
     )]
     Owner {
@@ -126,7 +143,7 @@ pub enum FileError {
     #[error("cannot write output: {}", reason(.0))]
     Flush(#[source] io::Error),
     /// The finished temporary file could not be renamed over the output.
-    #[error("cannot write output {}: {}", path.display(), reason(source))]
+    #[error("cannot write output {}: {}", shown(path), reason(source))]
     Rename {
         /// The file replaced (where a symlink pointed).
         path: PathBuf,

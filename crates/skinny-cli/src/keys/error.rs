@@ -3,6 +3,7 @@
 //! lengths, key-file errors the path and lengths.
 
 use crate::error::{an, count, reason, CliError};
+use crate::files::shown;
 use skinny::Variant;
 use skinny_bulk::mode::Mode;
 use std::fmt;
@@ -110,7 +111,7 @@ pub enum KeyError {
         got: usize,
     },
     /// A key file that cannot be opened or read.
-    #[error("cannot read key file {}: {}", path.display(), reason(source))]
+    #[error("cannot read key file {}: {}", shown(path), reason(source))]
     Unreadable {
         /// The file.
         path: PathBuf,
@@ -157,7 +158,7 @@ pub enum KeyError {
     /// A hex key file of the wrong length.
     #[error(
         "key file {} holds {} of hex, needs {} ({kind} takes {} raw bytes or {} hex digits)",
-        path.display(),
+        shown(path),
         count(*got as u64, "byte"),
         kind.bytes(),
         kind.bytes(),
@@ -223,7 +224,7 @@ pub enum KeyError {
 /// What a key file must hold, the start of most key-file messages.
 fn must_hold(path: &Path, kind: KeyKind) -> String {
     let want = kind.bytes();
-    format!("key file {} must hold the {kind} key: {want} raw bytes or {} hex digits", path.display(), 2 * want)
+    format!("key file {} must hold the {kind} key: {want} raw bytes or {} hex digits", shown(path), 2 * want)
 }
 
 impl From<KeyError> for CliError {
