@@ -91,6 +91,9 @@ impl Spec {
     }
 }
 
+/// `(X, y)`: the ciphertext pairs, shape (n, 2, block), and the labels, shape (n,).
+type Samples<'py> = (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray1<u8>>);
+
 /// Labelled pairs for a neural distinguisher: see `skinny/_skinny.pyi`.
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, diff, n, *, seed=0, key_diff=None, start=0, negatives="random-ciphertexts"))]
@@ -105,7 +108,7 @@ pub fn neural_pairs<'py>(
     key_diff: Option<&[u8]>,
     start: u64,
     negatives: &str,
-) -> PyResult<(Bound<'py, PyArray3<u8>>, Bound<'py, PyArray1<u8>>)> {
+) -> PyResult<Samples<'py>> {
     let v = common::variant(cipher)?;
     let rounds = common::rounds(v, Some(rounds))?;
     let negatives = match negatives {
