@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::prelude::*;
 use skinny::hazmat::bitsliced::PerBlockTweakeys;
+use skinny::hazmat::partial::{self, TweakeyAt};
 use skinny::Variant;
 use skinny_bulk::mode::Direction;
 use zeroize::Zeroizing;
@@ -93,15 +94,60 @@ fn output<'py>(
     Ok(dst)
 }
 
+/// Which rounds run: `rounds` rounds from round `start` (from 1), the
+/// tweakey given at the master or at round `start`.
+#[derive(Clone, Copy)]
+struct Span {
+    rounds: usize,
+    start: usize,
+    at: TweakeyAt,
+}
+
+impl Span {
+    fn read(v: Variant, rounds: Option<usize>, start: usize, tweakey_at: &str) -> PyResultOf<Self> {
+        let at = match tweakey_at {
+            "master" => TweakeyAt::Master,
+            "start" => TweakeyAt::Start,
+            _ => return Err(Error::input(format!("tweakey_at must be \"master\" or \"start\", not {tweakey_at:?}"))),
+        };
+        let rounds = rounds.unwrap_or(v.rounds().saturating_sub(start.saturating_sub(1)));
+        partial::check_rounds(v, start, rounds).map_err(|e| Error::input(e.to_string()))?;
+        Ok(Self { rounds, start, at })
+    }
+
+    /// The cipher of these rounds under one tweakey (round 1 and on: the
+    /// plain reduced-round cipher).
+    fn cipher(self, v: Variant, tk: &[u8]) -> PyResultOf<skinny::Skinny> {
+        if self.start == 1 {
+            return common::cipher(v, tk, self.rounds);
+        }
+        partial::partial_cipher(v, tk, self.at, self.start, self.rounds).map_err(|e| Error::input(e.to_string()))
+    }
+}
+
 /// Runs the cipher over `data` (whole blocks) in place, without the GIL held.
-fn crypt(v: Variant, rounds: usize, dir: Direction, tks: &Tweakeys, device: Device, data: &mut [u8]) -> PyResultOf<()> {
+fn crypt(v: Variant, span: Span, dir: Direction, tks: &Tweakeys, device: Device, data: &mut [u8]) -> PyResultOf<()> {
+    let rounds = span.rounds;
     match (tks, device) {
         (Tweakeys::One(tk), Device::Cpu | Device::Gpu) => {
-            let cipher = common::cipher(v, tk, rounds)?;
+            let cipher = span.cipher(v, tk)?;
             let backend = common::backend(device)?;
             let mut engine = backend.engine(&cipher)?;
             engine.ecb(dir, data)?;
             Ok(())
+        }
+        // From a later round, each block's own partial cipher, one block at a
+        // time (the bitsliced per-block schedule starts at round 1).
+        (Tweakeys::PerBlock(tk), Device::Cpu) if span.start > 1 => {
+            let (bs, tl) = (v.block_bytes(), v.tweakey_bytes());
+            data.par_chunks_mut(bs).zip(tk.par_chunks(tl)).try_for_each(|(d, t)| {
+                let c = span.cipher(v, t)?;
+                match dir {
+                    Direction::Encrypt => c.encrypt_block(d),
+                    Direction::Decrypt => c.decrypt_block(d),
+                }
+                Ok(())
+            })
         }
         (Tweakeys::PerBlock(tk), Device::Cpu) => {
             let pbt = PerBlockTweakeys::new(v, rounds).map_err(|e| Error::input(e.to_string()))?;
@@ -130,12 +176,12 @@ fn run<'py>(
     cipher: &str,
     blocks: &Bound<'py, PyAny>,
     tweakey: &Bound<'py, PyAny>,
-    rounds: Option<usize>,
+    span: (Option<usize>, usize, &str),
     device: &str,
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     let v = common::variant(cipher)?;
-    let rounds = common::rounds(v, rounds)?;
+    let span = Span::read(v, span.0, span.1, span.2)?;
     let device = Device::parse(device)?;
     let dst = output(py, v, blocks, out)?;
     let n = dst.shape()[0];
@@ -143,37 +189,43 @@ fn run<'py>(
     {
         let mut rw = dst.try_readwrite().map_err(|e| Error::input(e.to_string()))?;
         let data = rw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
-        py.detach(|| crypt(v, rounds, dir, &tks, device, data))?;
+        py.detach(|| crypt(v, span, dir, &tks, device, data))?;
     }
     Ok(dst)
 }
 
 /// Encrypts a batch of blocks: see the stub `skinny/_skinny.pyi`.
 #[pyfunction]
-#[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, device="cpu", out=None))]
+#[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, start=1, tweakey_at="master", device="cpu", out=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn encrypt<'py>(
     py: Python<'py>,
     cipher: &str,
     blocks: &Bound<'py, PyAny>,
     tweakey: &Bound<'py, PyAny>,
     rounds: Option<usize>,
+    start: usize,
+    tweakey_at: &str,
     device: &str,
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    run(py, Direction::Encrypt, cipher, blocks, tweakey, rounds, device, out)
+    run(py, Direction::Encrypt, cipher, blocks, tweakey, (rounds, start, tweakey_at), device, out)
 }
 
 /// Decrypts a batch of blocks: see the stub `skinny/_skinny.pyi`.
 #[pyfunction]
-#[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, device="cpu", out=None))]
+#[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, start=1, tweakey_at="master", device="cpu", out=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn decrypt<'py>(
     py: Python<'py>,
     cipher: &str,
     blocks: &Bound<'py, PyAny>,
     tweakey: &Bound<'py, PyAny>,
     rounds: Option<usize>,
+    start: usize,
+    tweakey_at: &str,
     device: &str,
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    run(py, Direction::Decrypt, cipher, blocks, tweakey, rounds, device, out)
+    run(py, Direction::Decrypt, cipher, blocks, tweakey, (rounds, start, tweakey_at), device, out)
 }

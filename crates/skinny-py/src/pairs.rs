@@ -96,7 +96,7 @@ type Samples<'py> = (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray1<u8>>);
 
 /// Labelled pairs for a neural distinguisher: see `skinny/_skinny.pyi`.
 #[pyfunction]
-#[pyo3(signature = (cipher, rounds, diff, n, *, seed=0, key_diff=None, start=0, negatives="random-ciphertexts"))]
+#[pyo3(signature = (cipher, rounds, diff, n, *, seed=0, key_diff=None, offset=0, negatives="random-ciphertexts"))]
 #[allow(clippy::too_many_arguments)]
 pub fn neural_pairs<'py>(
     py: Python<'py>,
@@ -106,7 +106,7 @@ pub fn neural_pairs<'py>(
     n: usize,
     seed: u64,
     key_diff: Option<&[u8]>,
-    start: u64,
+    offset: u64,
     negatives: &str,
 ) -> PyResult<Samples<'py>> {
     let v = common::variant(cipher)?;
@@ -135,7 +135,7 @@ pub fn neural_pairs<'py>(
         let ys = yw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
         py.detach(|| -> PyResultOf<()> {
             xs.par_chunks_mut(CHUNK * 2 * bs).zip(ys.par_chunks_mut(CHUNK)).enumerate().for_each(|(c, (xc, yc))| {
-                spec.fill(start + (c * CHUNK) as u64, xc, yc);
+                spec.fill(offset + (c * CHUNK) as u64, xc, yc);
             });
             Ok(())
         })?;

@@ -110,9 +110,9 @@ def test_bad_names_and_rounds():
     b = np.zeros((1, 16), np.uint8)
     with pytest.raises(skinny.InputError, match="unknown cipher"):
         skinny.encrypt("skinny-128-512", b, bytes(64))
-    with pytest.raises(ValueError, match="1 to 48 rounds"):
+    with pytest.raises(ValueError, match="rounds 1 to 48"):
         skinny.encrypt("skinny-128-256", b, bytes(32), rounds=49)
-    with pytest.raises(skinny.InputError, match="1 to 48 rounds"):
+    with pytest.raises(skinny.InputError, match="rounds 1 to 48"):
         skinny.encrypt("skinny-128-256", b, bytes(32), rounds=0)
     with pytest.raises(skinny.InputError, match="device"):
         skinny.encrypt("skinny-128-256", b, bytes(32), device="tpu")
@@ -131,3 +131,36 @@ def test_errors_form_one_hierarchy():
     ]:
         assert issubclass(e, skinny.SkinnyError)
     assert issubclass(skinny.InputError, ValueError)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_start_round_composes(name, rng):
+    # Rounds 1..a then a+1..a+b (the master tweakey given to both) are rounds 1..a+b.
+    bs, tl, full = skinny.VARIANTS[name]
+    blocks = rng.integers(0, 256, (300, bs), dtype=np.uint8)
+    tk = rng.integers(0, 256, tl, dtype=np.uint8).tobytes()
+    tks = rng.integers(0, 256, (300, tl), dtype=np.uint8)
+    for a, b in [(1, 1), (3, 5), (10, full - 10)]:
+        whole = skinny.encrypt(name, blocks, tk, rounds=a + b)
+        first = skinny.encrypt(name, blocks, tk, rounds=a)
+        assert np.array_equal(skinny.encrypt(name, first, tk, rounds=b, start=a + 1), whole)
+        assert np.array_equal(skinny.decrypt(name, whole, tk, rounds=b, start=a + 1), first)
+        per = skinny.encrypt(name, skinny.encrypt(name, blocks, tks, rounds=a), tks, rounds=b, start=a + 1)
+        assert np.array_equal(per, skinny.encrypt(name, blocks, tks, rounds=a + b))
+        assert np.array_equal(skinny.decrypt(name, per, tks, rounds=b, start=a + 1), skinny.encrypt(name, blocks, tks, rounds=a))
+    # To the end by default; the tweakey at the start round is another tweakey.
+    last = skinny.encrypt(name, blocks, tk, start=full - 2)
+    assert np.array_equal(last, skinny.encrypt(name, blocks, tk, rounds=3, start=full - 2))
+    at_start = skinny.encrypt(name, blocks, tk, rounds=3, start=5, tweakey_at="start")
+    assert not np.array_equal(at_start, skinny.encrypt(name, blocks, tk, rounds=3, start=5))
+    assert np.array_equal(skinny.decrypt(name, at_start, tk, rounds=3, start=5, tweakey_at="start"), blocks)
+
+
+def test_start_round_errors():
+    b = np.zeros((1, 8), np.uint8)
+    with pytest.raises(skinny.InputError, match="do not fit"):
+        skinny.encrypt("skinny-64-64", b, bytes(8), rounds=2, start=32)
+    with pytest.raises(skinny.InputError, match="do not fit"):
+        skinny.encrypt("skinny-64-64", b, bytes(8), start=0)
+    with pytest.raises(skinny.InputError, match="tweakey_at"):
+        skinny.encrypt("skinny-64-64", b, bytes(8), start=2, tweakey_at="middle")

@@ -21,7 +21,7 @@ def test_reproducible_and_sliceable(negatives):
     x, y = skinny.neural_pairs(*args, 9000, seed=42, negatives=negatives)
     x2, y2 = skinny.neural_pairs(*args, 9000, seed=42, negatives=negatives)
     assert np.array_equal(x, x2) and np.array_equal(y, y2)
-    xs, ys = skinny.neural_pairs(*args, 1000, seed=42, start=4500, negatives=negatives)
+    xs, ys = skinny.neural_pairs(*args, 1000, seed=42, offset=4500, negatives=negatives)
     assert np.array_equal(xs, x[4500:5500]) and np.array_equal(ys, y[4500:5500])
     x3, _ = skinny.neural_pairs(*args, 9000, seed=43, negatives=negatives)
     assert not np.array_equal(x, x3)

@@ -23,6 +23,8 @@ def encrypt(
     tweakey: Tweakey,
     *,
     rounds: Optional[int] = None,
+    start: int = 1,
+    tweakey_at: Literal["master", "start"] = "master",
     device: Device = "cpu",
     out: Optional[U8Array] = None,
 ) -> U8Array:
@@ -33,7 +35,13 @@ def encrypt(
     whole tweakey TK1 ‖ TK2 ‖ TK3 (bytes or a uint8 array of shape (tk,)) for
     every block, or a uint8 array of shape (n, tk), one per block. ``rounds``
     runs that many rounds (1 .. the full count; reduced rounds are for
-    cryptanalysis only). ``device="gpu"`` runs one tweakey for all on the GPU
+    cryptanalysis only). ``start`` runs them from round ``start`` (from 1) at
+    their own place: that round's constants and tweakey state, the tweakey
+    given as the master tweakey (``tweakey_at="master"``, the schedule is
+    advanced here) or as round ``start``'s state (``"start"``); ``rounds``
+    then defaults to the rest of the cipher. Per-block tweakeys from a later
+    start run block by block (slower than the bitsliced start-at-1 path).
+    ``device="gpu"`` runs one tweakey for all on the GPU
     (per-block tweakeys are CPU only: ``UnsupportedError``); no usable GPU
     raises ``GpuUnavailableError``. The result is a new array, or ``out``
     (which may be ``blocks`` itself, to work in place: no copy).
@@ -46,6 +54,8 @@ def decrypt(
     tweakey: Tweakey,
     *,
     rounds: Optional[int] = None,
+    start: int = 1,
+    tweakey_at: Literal["master", "start"] = "master",
     device: Device = "cpu",
     out: Optional[U8Array] = None,
 ) -> U8Array:
@@ -151,7 +161,7 @@ def neural_pairs(
     *,
     seed: int = 0,
     key_diff: Optional[bytes] = None,
-    start: int = 0,
+    offset: int = 0,
     negatives: Literal["random-ciphertexts", "random-plaintexts"] = "random-ciphertexts",
 ) -> Tuple[U8Array, U8Array]:
     """Labelled ciphertext pairs for a neural distinguisher (Gohr, CRYPTO 2019).
@@ -162,7 +172,7 @@ def neural_pairs(
     labelled 0 is a random ciphertext pair, or with
     ``negatives="random-plaintexts"`` Gohr's encryption of a random plaintext
     pair under K. Labels are fair coins. Sample i depends on (seed, i) only:
-    ``start=s`` gives rows s .. s+n of the same data set (build it in pieces).
+    ``offset=s`` gives rows s .. s+n of the same data set (build it in pieces).
     CPU only (bitsliced, a tweakey per block, every core).
     """
 
