@@ -2,16 +2,18 @@
 //! [`PyFindings`] (counts, log2 p, exact interval, right pairs, shard), on the
 //! CPU or the GPU, and the exact merge of shards.
 //!
-//! A new kind of experiment (differential-linear, linear, a start round) is
-//! one more `#[pyfunction]` here that builds its `skinny_lab::Experiment` and
-//! calls [`run`]; `Findings` and [`merge`] need no change as long as the
-//! library's findings carry it.
+//! A new kind of experiment (linear, say) is one more `#[pyfunction]` here
+//! that builds its `skinny_lab::Experiment` and calls [`run`]; `Findings`
+//! and [`merge`] need no change as long as the library's findings carry it.
 
 use crate::common::{self, Device};
 use crate::errors::{chain, Error, Kind, PyResultOf};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
-use skinny_lab::{Boomerang, Common, Control, Differential, Experiment, Findings, LabError, Rig, RigError, Shard};
+use skinny_lab::{
+    Boomerang, Common, Control, Differential, DifferentialLinear, Experiment, Findings, LabError, Rig, RigError, Shard,
+    TweakeyAt,
+};
 
 /// The version findings are stamped with: only findings of one version merge,
 /// and this is the CLI's form (version and commit), so shards counted by the
@@ -53,11 +55,16 @@ fn rig_error(e: RigError) -> Error {
     Error::new(kind, chain(&e))
 }
 
+/// Where the rounds run: the first round (from 1) and where tweakeys and
+/// their differences are given (`"master"` or `"start"`).
+type Place<'a> = (usize, &'a str);
+
 /// The parameters every experiment shares, from Python's arguments.
 #[allow(clippy::too_many_arguments)]
 fn common(
     cipher: &str,
     rounds: usize,
+    place: Place<'_>,
     queries: u64,
     key_every: u64,
     seed: u64,
@@ -66,6 +73,12 @@ fn common(
 ) -> PyResultOf<Common> {
     let v = common::variant(cipher)?;
     let mut c = Common::new(v, rounds, queries);
+    c.start_round = place.0;
+    c.tk_at = match place.1 {
+        "master" => TweakeyAt::Master,
+        "start" => TweakeyAt::Start,
+        other => return Err(Error::input(format!("tk_at must be \"master\" or \"start\", not {other:?}"))),
+    };
     c.key_every = key_every;
     c.seed = seed;
     c.shard = Shard::new(shard.0, shard.1).map_err(lab_error)?;
@@ -86,8 +99,8 @@ fn run(py: Python<'_>, exp: Experiment, device: &str, threads: Option<usize>) ->
 
 /// A differential experiment: see `skinny/_skinny.pyi`.
 #[pyfunction]
-#[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk=None, dc_mask=None, key_every=4096, seed=0,
-                    shard=(0, 1), show=0, device="cpu", threads=None))]
+#[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk=None, dc_mask=None, start_round=1, tk_at="master",
+                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn differential(
     py: Python<'_>,
@@ -98,6 +111,8 @@ pub fn differential(
     queries: u64,
     dk: Option<&Bound<'_, PyAny>>,
     dc_mask: Option<&Bound<'_, PyAny>>,
+    start_round: usize,
+    tk_at: &str,
     key_every: u64,
     seed: u64,
     shard: (u64, u64),
@@ -105,7 +120,7 @@ pub fn differential(
     device: &str,
     threads: Option<usize>,
 ) -> PyResult<PyFindings> {
-    let c = common(cipher, rounds, queries, key_every, seed, shard, show)?;
+    let c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
     let mut d = Differential::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("dc", dc)?);
     if let Some(dk) = dk {
         d.dk = bytes_or_hex("dk", dk)?;
@@ -118,8 +133,8 @@ pub fn differential(
 
 /// A boomerang experiment: see `skinny/_skinny.pyi`.
 #[pyfunction]
-#[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk1=None, dk2=None, key_every=4096, seed=0,
-                    shard=(0, 1), show=0, device="cpu", threads=None))]
+#[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk1=None, dk2=None, start_round=1, tk_at="master",
+                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn boomerang(
     py: Python<'_>,
@@ -130,6 +145,8 @@ pub fn boomerang(
     queries: u64,
     dk1: Option<&Bound<'_, PyAny>>,
     dk2: Option<&Bound<'_, PyAny>>,
+    start_round: usize,
+    tk_at: &str,
     key_every: u64,
     seed: u64,
     shard: (u64, u64),
@@ -137,7 +154,7 @@ pub fn boomerang(
     device: &str,
     threads: Option<usize>,
 ) -> PyResult<PyFindings> {
-    let c = common(cipher, rounds, queries, key_every, seed, shard, show)?;
+    let c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
     let mut b = Boomerang::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("dc", dc)?);
     if let Some(k) = dk1 {
         b.dk1 = bytes_or_hex("dk1", k)?;
@@ -146,6 +163,36 @@ pub fn boomerang(
         b.dk2 = bytes_or_hex("dk2", k)?;
     }
     run(py, Experiment::Boomerang(b), device, threads)
+}
+
+/// A differential-linear experiment: see `skinny/_skinny.pyi`.
+#[pyfunction]
+#[pyo3(signature = (cipher, rounds, dp, mask, *, queries, dk=None, start_round=1, tk_at="master",
+                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn differential_linear(
+    py: Python<'_>,
+    cipher: &str,
+    rounds: usize,
+    dp: &Bound<'_, PyAny>,
+    mask: &Bound<'_, PyAny>,
+    queries: u64,
+    dk: Option<&Bound<'_, PyAny>>,
+    start_round: usize,
+    tk_at: &str,
+    key_every: u64,
+    seed: u64,
+    shard: (u64, u64),
+    show: usize,
+    device: &str,
+    threads: Option<usize>,
+) -> PyResult<PyFindings> {
+    let c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
+    let mut d = DifferentialLinear::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("mask", mask)?);
+    if let Some(dk) = dk {
+        d.dk = bytes_or_hex("dk", dk)?;
+    }
+    run(py, Experiment::DifferentialLinear(d), device, threads)
 }
 
 /// Merges the findings of shards: see `skinny/_skinny.pyi`.
@@ -206,6 +253,24 @@ impl PyFindings {
     #[getter]
     fn rounds(&self) -> usize {
         self.0.rounds
+    }
+    #[getter]
+    fn start_round(&self) -> usize {
+        self.0.start_round
+    }
+    #[getter]
+    fn tk_at(&self) -> &str {
+        &self.0.tk_at
+    }
+    /// The correlation 2 h / n - 1 (differential-linear; `None` otherwise).
+    #[getter]
+    fn correlation(&self) -> Option<f64> {
+        self.0.correlation
+    }
+    /// Its exact 95 % interval (differential-linear; `None` otherwise).
+    #[getter]
+    fn correlation_ci95(&self) -> Option<(f64, f64)> {
+        self.0.correlation_ci95.map(|[a, b]| (a, b))
     }
     #[getter]
     fn queries(&self) -> u64 {
@@ -279,7 +344,7 @@ impl PyFindings {
         let f = &self.0;
         d.set_item("dp", &f.dp)?;
         d.set_item("dc", &f.dc)?;
-        for (name, v) in [("dk", &f.dk), ("dc_mask", &f.dc_mask), ("dk1", &f.dk1), ("dk2", &f.dk2)] {
+        for (name, v) in [("dk", &f.dk), ("dc_mask", &f.dc_mask), ("dk1", &f.dk1), ("dk2", &f.dk2), ("mask", &f.mask)] {
             if let Some(v) = v {
                 d.set_item(name, v)?;
             }

@@ -49,6 +49,7 @@ fn _skinny(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(many::many_open, m)?)?;
     m.add_function(wrap_pyfunction!(lab::differential, m)?)?;
     m.add_function(wrap_pyfunction!(lab::boomerang, m)?)?;
+    m.add_function(wrap_pyfunction!(lab::differential_linear, m)?)?;
     m.add_function(wrap_pyfunction!(lab::merge, m)?)?;
     m.add_class::<lab::PyFindings>()?;
     m.add_function(wrap_pyfunction!(pairs::neural_pairs, m)?)?;

@@ -188,6 +188,10 @@ class Findings:
     experiment: str
     cipher: str
     rounds: int
+    start_round: int
+    tk_at: str
+    correlation: Optional[float]
+    correlation_ci95: Optional[Tuple[float, float]]
     queries: int
     queries_total: int
     hits: int
@@ -223,6 +227,8 @@ def differential(
     queries: int,
     dk: Optional[Hex] = None,
     dc_mask: Optional[Hex] = None,
+    start_round: int = 1,
+    tk_at: Literal["master", "start"] = "master",
     key_every: int = 4096,
     seed: int = 0,
     shard: Tuple[int, int] = (0, 1),
@@ -232,7 +238,10 @@ def differential(
 ) -> Findings:
     """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose ciphertexts differ by
     dc in the bits of dc_mask, over ``queries`` queries with a fresh random
-    tweakey every ``key_every``; ``shard=(i, n)`` runs the i-th of n parts."""
+    tweakey every ``key_every``; ``shard=(i, n)`` runs the i-th of n parts.
+    ``start_round=s`` runs rounds s .. s+rounds-1 at their own place (round
+    s's constants and tweakey state); ``tk_at`` says whether keys and tweakey
+    differences are given at the master tweakey or at round s."""
 
 def boomerang(
     cipher: str,
@@ -243,6 +252,8 @@ def boomerang(
     queries: int,
     dk1: Optional[Hex] = None,
     dk2: Optional[Hex] = None,
+    start_round: int = 1,
+    tk_at: Literal["master", "start"] = "master",
     key_every: int = 4096,
     seed: int = 0,
     shard: Tuple[int, int] = (0, 1),
@@ -252,6 +263,27 @@ def boomerang(
 ) -> Findings:
     """Counts boomerang quartets that return with difference dp (related
     tweakeys dk1 above, dk2 below)."""
+
+def differential_linear(
+    cipher: str,
+    rounds: int,
+    dp: Hex,
+    mask: Hex,
+    *,
+    queries: int,
+    dk: Optional[Hex] = None,
+    start_round: int = 1,
+    tk_at: Literal["master", "start"] = "master",
+    key_every: int = 4096,
+    seed: int = 0,
+    shard: Tuple[int, int] = (0, 1),
+    show: int = 0,
+    device: Device = "cpu",
+    threads: Optional[int] = None,
+) -> Findings:
+    """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose output difference has
+    even parity under ``mask``: ``correlation`` = 2 hits / queries - 1, with
+    its exact interval ``correlation_ci95``."""
 
 def merge(parts: List[Findings]) -> Findings:
     """The exact merge of shards of one run."""

@@ -8,12 +8,13 @@ another machine, the CLI's ``skinny lab ... --json``: see
 :meth:`Findings.from_json`). Findings pickle (through JSON), so shards can
 run as Ray or multiprocessing tasks.
 
-Experiments today: :func:`differential` and :func:`boomerang`. New kinds
-(differential-linear, linear, a start round) arrive as functions of the same
-shape, returning the same :class:`Findings`.
+Experiments: :func:`differential`, :func:`boomerang` and
+:func:`differential_linear`, each from any start round (``start_round=``,
+``tk_at=``). New kinds (linear, say) arrive as functions of the same shape,
+returning the same :class:`Findings`.
 """
 
-from ._skinny import Findings, boomerang, differential
+from ._skinny import Findings, boomerang, differential, differential_linear
 from ._skinny import merge as _merge
 
 
@@ -33,6 +34,6 @@ def shards(n):
     return [(i, n) for i in range(n)]
 
 
-EXPERIMENTS = ("differential", "boomerang")
+EXPERIMENTS = ("differential", "boomerang", "differential-linear")
 
-__all__ = ["Findings", "differential", "boomerang", "merge", "shards", "EXPERIMENTS"]
+__all__ = ["Findings", "differential", "boomerang", "differential_linear", "merge", "shards", "EXPERIMENTS"]
