@@ -62,10 +62,13 @@ int main(int argc, char** argv) {
             const u64 threads = (count + 32 * LAB_T - 1) / (32 * LAB_T) * LAB_T;
             std::vector<u32> scratch(threads * 128);
             for (u64 t = 0; t < threads; t++) {
-                const bool boom = exp == "boomerang";
-#define RUN(NW, CB, Z)                                                                                   \
-    (boom ? lab_kernel<NW, CB, Z, true>(start, count, key_every, plain, key, rounds, &hits, &rec_n, rec.data(), (u32)rec.size(), scratch.data(), t, (u32)(t % LAB_T)) \
-          : lab_kernel<NW, CB, Z, false>(start, count, key_every, plain, key, rounds, &hits, &rec_n, rec.data(), (u32)rec.size(), scratch.data(), t, (u32)(t % LAB_T)))
+                const int mode = exp == "boomerang" ? LAB_BOOMERANG
+                                 : exp == "differential-linear" ? LAB_DIFFERENTIAL_LINEAR : LAB_DIFFERENTIAL;
+#define RUN_MODE(NW, CB, Z, M) lab_kernel<NW, CB, Z, M>(start, count, key_every, plain, key, rounds, &hits, &rec_n, rec.data(), (u32)rec.size(), scratch.data(), t, (u32)(t % LAB_T))
+#define RUN(NW, CB, Z)                                                                    \
+    (mode == LAB_BOOMERANG ? RUN_MODE(NW, CB, Z, LAB_BOOMERANG)                             \
+     : mode == LAB_DIFFERENTIAL_LINEAR ? RUN_MODE(NW, CB, Z, LAB_DIFFERENTIAL_LINEAR)      \
+                                       : RUN_MODE(NW, CB, Z, LAB_DIFFERENTIAL))
                 if (bs == 16) { if (z == 1) RUN(4, 8, 1); else if (z == 2) RUN(4, 8, 2); else RUN(4, 8, 3); }
                 else { if (z == 1) RUN(2, 4, 1); else if (z == 2) RUN(2, 4, 2); else RUN(2, 4, 3); }
             }

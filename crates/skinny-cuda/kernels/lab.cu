@@ -48,8 +48,15 @@
 // Constant time is not needed here (public random data), but nothing branches
 // on the data anyway apart from recording hits.
 //
+// Differential-linear: the differential's two encryptions, then the parity
+// of (C ^ C') & mask (the output linear mask, lab_mask); a hit is parity 0.
+//
+// Start rounds: the host's lab_rc holds the constants from the start round
+// on, and the tweakeys drawn are start-round states (differences given at the
+// master are advanced on the host), so the kernels need no change for them.
+//
 // Kernels (one per block width, tweakey size and experiment):
-//   lab{128,64}_tk{1,2,3}_{differential,boomerang}(start, count, key_every,
+//   lab{128,64}_tk{1,2,3}_{differential,boomerang,differential_linear}(start, count, key_every,
 //       plain_state, key_state, rounds, hits, rec_n, rec, rec_cap, scratch)
 // run queries start .. start+count, 32 a thread. Query q's plaintext
 // words and its key group's (g = q / key_every) tweakey words come from the
@@ -183,8 +190,13 @@ DEV void lab_load_tweakeys(char* col, u64 q0, u64 key_every, u64 key_state) {
     if (Z > 1) lab_step_half<CB, Z, true>(col, 1, 1);
 }
 
+// The experiments (the kernels' MODE).
+#define LAB_DIFFERENTIAL 0
+#define LAB_BOOMERANG 1
+#define LAB_DIFFERENTIAL_LINEAR 2
+
 // One batch: queries q0 .. q0 + valid - 1. Returns the hit lanes.
-template <int NW, int CB, int Z, bool BOOMERANG>
+template <int NW, int CB, int Z, int MODE>
 DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_state, int rounds, char* col,
                   u32* saved) {
     lab_load_tweakeys<NW, CB, Z>(col, q0, key_every, key_state);
@@ -215,7 +227,7 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
 
     // Each experiment as a rolled loop over its two halves, so that the round
     // loops exist once in the code (also for the instruction cache).
-    if (!BOOMERANG) {
+    if (MODE != LAB_BOOMERANG) {
 #pragma unroll 1
         for (int half = 0; half < 2; half++) {
             lab_encrypt<CB, Z>(s, col, rounds);         // C = E_K(P); C' = E_K'(P')
@@ -238,10 +250,16 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
         }
     }
 
-    // Differential: (C' ^ C ^ dc) & mask == 0; boomerang: P4 ^ P3 ^ dp == 0.
+    // Differential: (C' ^ C ^ dc) & mask == 0; boomerang: P4 ^ P3 ^ dp == 0;
+    // differential-linear: the parity of (C' ^ C) & mask is 0.
     u32 bad = 0;
+    if (MODE == LAB_DIFFERENTIAL_LINEAR) {
 #pragma unroll
-    for (int w = 0; w < NW * 32; w++) bad |= (s[w] ^ __ldcg(saved + w * 32) ^ lab_target[w]) & lab_mask[w];
+        for (int w = 0; w < NW * 32; w++) bad ^= (s[w] ^ __ldcg(saved + w * 32)) & lab_mask[w];
+    } else {
+#pragma unroll
+        for (int w = 0; w < NW * 32; w++) bad |= (s[w] ^ __ldcg(saved + w * 32) ^ lab_target[w]) & lab_mask[w];
+    }
     return ~bad & (valid >= 32 ? ~0u : valid <= 0 ? 0u : ((1u << valid) - 1u));
 }
 
@@ -250,7 +268,7 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
 // lanes). One batch a thread, no loop over batches: with a grid-stride loop
 // around it the compiler kept values live across the whole body and the
 // boomerang kernel spilled about 1.7 KiB a thread (measured, ptxas -v).
-template <int NW, int CB, int Z, bool BOOMERANG>
+template <int NW, int CB, int Z, int MODE>
 DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 key_state, int rounds,
                     u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch, u64 gtid, u32 t) {
     // This warp's region (Z arrays of NW*32 words for each of its 32 lanes),
@@ -259,7 +277,7 @@ DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 ke
     u32* saved = scratch + (gtid >> 5) * (NW * 32 * 32) + (gtid & 31);  // this warp's slab, this lane
     const u64 i0 = gtid * 32;
     const int valid = i0 >= count ? 0 : (int)min(count - i0, (u64)32);
-    u32 hit = lab_batch<NW, CB, Z, BOOMERANG>(start + i0, valid, key_every, plain_state, key_state, rounds, col, saved);
+    u32 hit = lab_batch<NW, CB, Z, MODE>(start + i0, valid, key_every, plain_state, key_state, rounds, col, saved);
     const u32 n = LAB_WARP_SUM((u32)__popc(hit));
     if (LAB_LEADER && n != 0) atomicAdd(reinterpret_cast<unsigned long long*>(hits), (unsigned long long)n);
     if (rec_cap != 0) {
@@ -273,25 +291,31 @@ DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 ke
 }
 
 #ifndef SKINNY_HOSTSIM
-#define LAB_ENTRY(name, NW, CB, Z, BOOM)                                                          \
+#define LAB_ENTRY(name, NW, CB, Z, MODE)                                                          \
     extern "C" __global__ void __launch_bounds__(LAB_T * SKINNY_LAB_MAX_WARPS)                  \
     name(u64 start, u64 count, u64 key_every, u64 plain_state, u64 key_state, int rounds,       \
          u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch) {                           \
-        lab_kernel<NW, CB, Z, BOOM>(start, count, key_every, plain_state, key_state, rounds,     \
+        lab_kernel<NW, CB, Z, MODE>(start, count, key_every, plain_state, key_state, rounds,     \
                                     hits, rec_n, rec, rec_cap, scratch,                          \
                                     (u64)blockIdx.x * blockDim.x + threadIdx.x, threadIdx.x);    \
     }
 #endif
 
-LAB_ENTRY(lab128_tk1_differential, 4, 8, 1, false)
-LAB_ENTRY(lab128_tk2_differential, 4, 8, 2, false)
-LAB_ENTRY(lab128_tk3_differential, 4, 8, 3, false)
-LAB_ENTRY(lab64_tk1_differential, 2, 4, 1, false)
-LAB_ENTRY(lab64_tk2_differential, 2, 4, 2, false)
-LAB_ENTRY(lab64_tk3_differential, 2, 4, 3, false)
-LAB_ENTRY(lab128_tk1_boomerang, 4, 8, 1, true)
-LAB_ENTRY(lab128_tk2_boomerang, 4, 8, 2, true)
-LAB_ENTRY(lab128_tk3_boomerang, 4, 8, 3, true)
-LAB_ENTRY(lab64_tk1_boomerang, 2, 4, 1, true)
-LAB_ENTRY(lab64_tk2_boomerang, 2, 4, 2, true)
-LAB_ENTRY(lab64_tk3_boomerang, 2, 4, 3, true)
+LAB_ENTRY(lab128_tk1_differential, 4, 8, 1, LAB_DIFFERENTIAL)
+LAB_ENTRY(lab128_tk2_differential, 4, 8, 2, LAB_DIFFERENTIAL)
+LAB_ENTRY(lab128_tk3_differential, 4, 8, 3, LAB_DIFFERENTIAL)
+LAB_ENTRY(lab64_tk1_differential, 2, 4, 1, LAB_DIFFERENTIAL)
+LAB_ENTRY(lab64_tk2_differential, 2, 4, 2, LAB_DIFFERENTIAL)
+LAB_ENTRY(lab64_tk3_differential, 2, 4, 3, LAB_DIFFERENTIAL)
+LAB_ENTRY(lab128_tk1_boomerang, 4, 8, 1, LAB_BOOMERANG)
+LAB_ENTRY(lab128_tk2_boomerang, 4, 8, 2, LAB_BOOMERANG)
+LAB_ENTRY(lab128_tk3_boomerang, 4, 8, 3, LAB_BOOMERANG)
+LAB_ENTRY(lab64_tk1_boomerang, 2, 4, 1, LAB_BOOMERANG)
+LAB_ENTRY(lab64_tk2_boomerang, 2, 4, 2, LAB_BOOMERANG)
+LAB_ENTRY(lab64_tk3_boomerang, 2, 4, 3, LAB_BOOMERANG)
+LAB_ENTRY(lab128_tk1_differential_linear, 4, 8, 1, LAB_DIFFERENTIAL_LINEAR)
+LAB_ENTRY(lab128_tk2_differential_linear, 4, 8, 2, LAB_DIFFERENTIAL_LINEAR)
+LAB_ENTRY(lab128_tk3_differential_linear, 4, 8, 3, LAB_DIFFERENTIAL_LINEAR)
+LAB_ENTRY(lab64_tk1_differential_linear, 2, 4, 1, LAB_DIFFERENTIAL_LINEAR)
+LAB_ENTRY(lab64_tk2_differential_linear, 2, 4, 2, LAB_DIFFERENTIAL_LINEAR)
+LAB_ENTRY(lab64_tk3_differential_linear, 2, 4, 3, LAB_DIFFERENTIAL_LINEAR)

@@ -211,19 +211,23 @@ pub enum LabExperiment {
     Differential,
     /// Returning quartets of a related-tweakey boomerang.
     Boomerang,
+    /// Pairs whose output difference has even parity under a linear mask.
+    DifferentialLinear,
 }
 
 /// The lab kernel for `experiment` on blocks of `width` cells with `tk_count`
 /// (1 to 3) tweakey arrays. A test checks every name against the source.
 pub fn lab_entry_point(width: CellWidth, tk_count: usize, experiment: LabExperiment) -> Option<&'static str> {
-    const NAMES: [[[&str; 3]; 2]; 2] = [
+    const NAMES: [[[&str; 3]; 3]; 2] = [
         [
             ["lab128_tk1_differential", "lab128_tk2_differential", "lab128_tk3_differential"],
             ["lab128_tk1_boomerang", "lab128_tk2_boomerang", "lab128_tk3_boomerang"],
+            ["lab128_tk1_differential_linear", "lab128_tk2_differential_linear", "lab128_tk3_differential_linear"],
         ],
         [
             ["lab64_tk1_differential", "lab64_tk2_differential", "lab64_tk3_differential"],
             ["lab64_tk1_boomerang", "lab64_tk2_boomerang", "lab64_tk3_boomerang"],
+            ["lab64_tk1_differential_linear", "lab64_tk2_differential_linear", "lab64_tk3_differential_linear"],
         ],
     ];
     let w = match width {
@@ -233,6 +237,7 @@ pub fn lab_entry_point(width: CellWidth, tk_count: usize, experiment: LabExperim
     let e = match experiment {
         LabExperiment::Differential => 0,
         LabExperiment::Boomerang => 1,
+        LabExperiment::DifferentialLinear => 2,
     };
     NAMES[w][e].get(tk_count.checked_sub(1)?).copied()
 }
@@ -310,7 +315,7 @@ mod tests {
         let mut registered: Vec<String> = [CellWidth::Byte, CellWidth::Nibble]
             .into_iter()
             .flat_map(|w| {
-                [LabExperiment::Differential, LabExperiment::Boomerang]
+                [LabExperiment::Differential, LabExperiment::Boomerang, LabExperiment::DifferentialLinear]
                     .into_iter()
                     .flat_map(move |e| (1..=3).map(move |z| lab_entry_point(w, z, e).expect("1..=3")))
             })

@@ -5,10 +5,11 @@
 //!
 //! `cargo run -p skinny-lab --features cuda --example hostsim_lab_vectors -- OUT_FILE`
 
+use skinny::hazmat::partial::{encrypt_rounds, partial_cipher, TweakeyAt};
 use skinny::hazmat::spec::round::{mix_columns, shift_rows};
 use skinny::hazmat::spec::tweakey::load_tk;
 use skinny::hazmat::spec::{pack_cells, CellWidth};
-use skinny::{Skinny, Variant};
+use skinny::Variant;
 use skinny_lab::gpu::{kernel_constants, KernelQuery, KernelSetup};
 use skinny_lab::rng::mix64;
 use std::fmt::Write as _;
@@ -53,7 +54,9 @@ fn xor(a: &[u8], b: &[u8]) -> Vec<u8> {
 /// The queries of `setup` that hit, start .. start + count, by the specification code.
 fn hits(setup: &KernelSetup, start: u64, count: u64) -> Vec<u64> {
     let v = setup.variant;
-    let cipher = |k: &[u8]| Skinny::with_rounds(v, k, setup.rounds).expect("lengths");
+    // The kernels draw start-round tweakey states; the differences are theirs.
+    let cipher =
+        |k: &[u8]| partial_cipher(v, k, TweakeyAt::Start, setup.start_round, setup.rounds).expect("lengths and rounds");
     let mut out = Vec::new();
     for q in start..start + count {
         let p = item(setup.plain_state, q, v.block_bytes());
@@ -77,6 +80,15 @@ fn hits(setup: &KernelSetup, start: u64, count: u64) -> Vec<u64> {
                 cipher(&xor(&k, dk2)).decrypt_block(&mut x3);
                 cipher(&xor(&k2, dk2)).decrypt_block(&mut x4);
                 xor(&x3, &x4) == *dp
+            }
+            KernelQuery::DifferentialLinear { dp, mask, dk } => {
+                let mut c1 = p.clone();
+                encrypt_rounds(v, &k, TweakeyAt::Start, setup.start_round, setup.rounds, &mut c1).expect("valid");
+                let mut c2 = xor(&p, dp);
+                let k2 = xor(&k, dk);
+                encrypt_rounds(v, &k2, TweakeyAt::Start, setup.start_round, setup.rounds, &mut c2).expect("valid");
+                let ones: u32 = (0..c1.len()).map(|i| ((c1[i] ^ c2[i]) & mask[i]).count_ones()).sum();
+                ones % 2 == 0
             }
         };
         if hit {
@@ -115,21 +127,38 @@ fn main() {
     for v in Variant::ALL {
         let (bb, tk) = (v.block_bytes(), v.tweakey_bytes());
         let cell_mask = if v.cell_width() == CellWidth::Byte { 0xff } else { 0xf };
-        let mut cases: Vec<(usize, u64, KernelQuery)> = Vec::new();
-        for (rounds, key_every) in [(1, 1), (2, 3), (7, 64), (v.rounds(), 5)] {
+        // (start round, rounds, key_every, query).
+        let mut cases: Vec<(usize, usize, u64, KernelQuery)> = Vec::new();
+        for (start_round, rounds, key_every) in [(1, 1, 1), (1, 2, 3), (1, 7, 64), (1, v.rounds(), 5), (9, 3, 1)] {
             // About 4 ciphertext bits compared: hits are frequent.
             let dc_mask = rng.sparse(bb, 4);
             let dc = rng.bytes(bb).iter().zip(&dc_mask).map(|(a, m)| a & m).collect();
             cases.push((
+                start_round,
                 rounds,
                 key_every,
                 KernelQuery::Differential { dp: rng.sparse(bb, 2), dc, dc_mask, dk: rng.sparse(tk, 3) },
+            ));
+        }
+        // Differential-linear: about half the pairs hit, whatever the rounds;
+        // from round 1 and from later rounds (their constants and states).
+        for (start_round, rounds, key_every) in [(1, 1, 1), (1, 3, 7), (5, 2, 1), (v.rounds() - 3, 4, 40), (2, 17, 3)] {
+            cases.push((
+                start_round,
+                rounds,
+                key_every,
+                KernelQuery::DifferentialLinear {
+                    dp: rng.sparse(bb, 2),
+                    mask: rng.sparse(bb, 3),
+                    dk: rng.sparse(tk, 2),
+                },
             ));
         }
         for rounds in [1, 7, v.rounds()] {
             // dc = 0, dk2 = 0: every quartet returns when decryption undoes
             // encryption under the scheduled tweakeys.
             cases.push((
+                1,
                 rounds,
                 1,
                 KernelQuery::Boomerang {
@@ -147,10 +176,11 @@ fn main() {
             let mut dp = vec![0u8; bb];
             dp[0] = if v.cell_width() == CellWidth::Byte { a } else { a << 4 };
             let dc = one_round_dc(v, &dk2, b);
-            cases.push((1, key_every, KernelQuery::Boomerang { dp, dc, dk1: rng.bytes(tk), dk2 }));
+            cases.push((1, 1, key_every, KernelQuery::Boomerang { dp, dc, dk1: rng.bytes(tk), dk2 }));
         }
         // Two rounds, everything random: whatever the specification says.
         cases.push((
+            1,
             2,
             2,
             KernelQuery::Boomerang {
@@ -160,13 +190,29 @@ fn main() {
                 dk2: rng.sparse(tk, 1),
             },
         ));
-        for (rounds, key_every, query) in cases {
+        // A boomerang from a later round (dk2 = 0, dc = 0: every quartet
+        // returns only if decryption takes the same constants).
+        cases.push((
+            4,
+            5,
+            3,
+            KernelQuery::Boomerang { dp: rng.sparse(bb, 2), dc: vec![0; bb], dk1: rng.sparse(tk, 2), dk2: vec![0; tk] },
+        ));
+        for (start_round, rounds, key_every, query) in cases {
             let exp = match query {
                 KernelQuery::Differential { .. } => "differential",
                 KernelQuery::Boomerang { .. } => "boomerang",
+                KernelQuery::DifferentialLinear { .. } => "differential-linear",
             };
-            let setup =
-                KernelSetup { variant: v, rounds, key_every, plain_state: rng.next(), key_state: rng.next(), query };
+            let setup = KernelSetup {
+                variant: v,
+                rounds,
+                start_round,
+                key_every,
+                plain_state: rng.next(),
+                key_state: rng.next(),
+                query,
+            };
             let _ = writeln!(
                 out,
                 "lab {} {} {} {} {} {} {} {} {}",

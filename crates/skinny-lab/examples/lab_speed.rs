@@ -1,6 +1,7 @@
 //! Queries per second of the lab's experiments on a GPU (and, for comparison,
 //! on every CPU core), for the figures in docs/lab.md: 18-round SKINNY-128-256
-//! by default, differential and boomerang, a fresh key every query and every
+//! by default, differential, boomerang and differential-linear, a fresh key
+//! every query and every
 //! 4096 queries. Also the kernels' registers and spills.
 //!
 //! `cargo run --release -p skinny-lab --features cuda --example lab_speed -- [LOG2_QUERIES] [CPU_LOG2_QUERIES]`
@@ -8,7 +9,7 @@
 
 use skinny::Variant;
 use skinny_lab::gpu::{KernelQuery, KernelSetup, QueryKernel};
-use skinny_lab::{Boomerang, Common, Control, Differential};
+use skinny_lab::{Boomerang, Common, Control, Differential, DifferentialLinear};
 
 fn main() {
     let log2: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(34);
@@ -42,8 +43,17 @@ fn main() {
                 KernelQuery::Differential { dp: one(0), dc: one(3), dc_mask: vec![0xff; 16], dk: dk.clone() },
             ),
             ("boomerang", KernelQuery::Boomerang { dp: one(0), dc: one(3), dk1: dk.clone(), dk2: dk.clone() }),
+            ("differential-linear", KernelQuery::DifferentialLinear { dp: one(0), mask: one(3), dk: dk.clone() }),
         ] {
-            let setup = KernelSetup { variant: v, rounds: 18, key_every: 1, plain_state: 1, key_state: 2, query };
+            let setup = KernelSetup {
+                variant: v,
+                rounds: 18,
+                start_round: 1,
+                key_every: 1,
+                plain_state: 1,
+                key_state: 2,
+                query,
+            };
             if let Ok(k) = QueryKernel::new(g, setup) {
                 if let Some((regs, spill)) = k.kernel_resources() {
                     println!("{what} kernel: {regs} registers a thread, {spill} bytes of spills");
@@ -52,11 +62,12 @@ fn main() {
         }
     }
     println!(
-        "{:<13} {:>9} {:>6} {:>8} {:>12} {:>16}  log2 rate",
+        "{:<19} {:>9} {:>6} {:>8} {:>12} {:>16}  log2 rate",
         "experiment", "key every", "where", "queries", "seconds", "queries/s"
     );
     for key_every in [1u64, 4096] {
-        for boom in [false, true] {
+        for exp in ["differential", "boomerang", "differential-linear"] {
+            let boom = exp == "boomerang";
             for on_gpu in [true, false] {
                 let l = if on_gpu { log2 - u32::from(boom) } else { cpu_log2 - u32::from(boom) };
                 // No GPU, or CPU_LOG2 = 0 (GPU only).
@@ -73,6 +84,11 @@ fn main() {
                     e.dk2 = dk.clone();
                     let o = if on_gpu { e.run_gpu(gpu.as_ref().unwrap(), &control) } else { e.run() }.expect("run");
                     (o.queries, o.seconds)
+                } else if exp == "differential-linear" {
+                    let mut e = DifferentialLinear::new(c, one(0), one(3));
+                    e.dk = dk.clone();
+                    let o = if on_gpu { e.run_gpu(gpu.as_ref().unwrap(), &control) } else { e.run() }.expect("run");
+                    (o.queries, o.seconds)
                 } else {
                     let mut e = Differential::new(c, one(0), one(3));
                     e.dk = dk.clone();
@@ -81,8 +97,8 @@ fn main() {
                 };
                 let rate = queries as f64 / seconds;
                 println!(
-                    "{:<13} {:>9} {:>6} {:>8} {:>12.3} {:>16.4e}  {:.2}",
-                    if boom { "boomerang" } else { "differential" },
+                    "{:<19} {:>9} {:>6} {:>8} {:>12.3} {:>16.4e}  {:.2}",
+                    exp,
                     key_every,
                     if on_gpu { "gpu" } else { "cpu" },
                     format!("2^{l}"),

@@ -85,6 +85,7 @@ impl Boomerang {
         let c = &self.common;
         if per_block(c) {
             let pbt = per_block_tweakeys(c);
+            let (dk1, dk2) = (c.at_start(&self.dk1), c.at_start(&self.dk2));
             return Ok(run_across_groups(c, control, |qs| {
                 // K1 .. K4 of every query of the batch, as for one group below.
                 let k1 = c.batch_keys(qs.clone());
@@ -93,9 +94,9 @@ impl Boomerang {
                     xor_each_block(&mut out, d);
                     out
                 };
-                let k2 = related(&k1, &self.dk1);
-                let k3 = related(&k1, &self.dk2);
-                let k4 = related(&k2, &self.dk2);
+                let k2 = related(&k1, &dk1);
+                let k3 = related(&k1, &dk2);
+                let k4 = related(&k2, &dk2);
                 let keys = [&k1, &k2, &k3, &k4];
                 let crypt = |i: usize, data: &mut [u8]| {
                     if i < 2 {
@@ -107,12 +108,13 @@ impl Boomerang {
                 self.batch(qs, crypt, |q| c.query_key(q))
             }));
         }
+        let (dk1, dk2) = (c.at_start(&self.dk1), c.at_start(&self.dk2));
         Ok(run_groups(c, control, |g| {
             let range = c.group_queries(g);
-            let k1 = c.key(g);
-            let k2 = xor(&k1, &self.dk1);
-            let k3 = xor(&k1, &self.dk2);
-            let k4 = xor(&k2, &self.dk2);
+            let k1 = c.start_key(g);
+            let k2 = xor(&k1, &dk1);
+            let k3 = xor(&k1, &dk2);
+            let k4 = xor(&k2, &dk2);
             let len = range.end - range.start;
             // One cipher per distinct key: with dk1 or dk2 zero, keys repeat.
             let keys = [&k1, &k2, &k3, &k4];
@@ -124,7 +126,7 @@ impl Boomerang {
             }
             let e = keys.map(|k| &ciphers.iter().find(|(seen, _)| *seen == k).expect("built above").1);
             let crypt = |i: usize, data: &mut [u8]| if i < 2 { e[i].encrypt(data) } else { e[i].decrypt(data) };
-            run_batches(range, c.show, control, |qs| self.batch(qs, crypt, |_| k1.clone()))
+            run_batches(range, c.show, control, |qs| self.batch(qs, crypt, |_| c.key(g)))
         }))
     }
 

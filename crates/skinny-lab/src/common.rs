@@ -4,6 +4,7 @@
 use crate::error::LabError;
 use crate::rng::{CounterRng, Stream};
 use crate::shard::Shard;
+use skinny::hazmat::partial::{self, TweakeyAt};
 use skinny::{Skinny, Variant};
 
 /// The most right pairs (or quartets) a run keeps ([`Common::show`]): every
@@ -16,8 +17,18 @@ pub const MAX_SHOW: usize = 1024;
 pub struct Common {
     /// The SKINNY variant.
     pub variant: Variant,
-    /// Rounds, 1 ..= the variant's full count.
+    /// Rounds run: rounds `start_round ..= start_round + rounds - 1` of the
+    /// cipher, which must lie in the variant's.
     pub rounds: usize,
+    /// The first round run, from 1 (round 1 is the cipher's first): its
+    /// constants and its tweakey state start the rounds run.
+    pub start_round: usize,
+    /// Where the keys and tweakey differences are given: at the master
+    /// tweakey (differences advanced to the start round by the schedule) or
+    /// at the start round's tweakey state. The random tweakeys are drawn as
+    /// start-round states either way (uniform both ways): the same seed gives
+    /// the same queries; keys shown are the master tweakeys with `Master`.
+    pub tk_at: TweakeyAt,
     /// Queries in the whole (unsharded) run.
     pub queries: u64,
     /// A fresh key every this many queries (>= 1).
@@ -35,13 +46,26 @@ impl Common {
     /// Defaults: a fresh key every 4096 queries, seed 0, the whole run, no
     /// right pairs kept.
     pub fn new(variant: Variant, rounds: usize, queries: u64) -> Self {
-        Self { variant, rounds, queries, key_every: 4096, seed: 0, shard: Shard::WHOLE, show: 0 }
+        Self {
+            variant,
+            rounds,
+            start_round: 1,
+            tk_at: TweakeyAt::Master,
+            queries,
+            key_every: 4096,
+            seed: 0,
+            shard: Shard::WHOLE,
+            show: 0,
+        }
     }
 
     pub(crate) fn check(&self) -> Result<(), LabError> {
         let max = self.variant.rounds();
         if !(1..=max).contains(&self.rounds) {
             return Err(LabError::Rounds { variant: self.variant, max, got: self.rounds });
+        }
+        if partial::check_rounds(self.variant, self.start_round, self.rounds).is_err() {
+            return Err(LabError::StartRound { variant: self.variant, start: self.start_round, rounds: self.rounds });
         }
         if self.key_every == 0 {
             return Err(LabError::KeyEvery);
@@ -78,11 +102,40 @@ impl Common {
         start..self.queries.min(start.saturating_add(self.key_every))
     }
 
-    /// The key of group `g`.
+    /// The key of group `g`, given as [`Common::tk_at`] says (the master
+    /// tweakey or the start round's state).
     pub fn key(&self, g: u64) -> Vec<u8> {
+        let mut k = self.start_key(g);
+        self.shown(&mut k);
+        k
+    }
+
+    /// The key of group `g` as the start round's tweakey state: what the
+    /// engines run (drawn from the generator as it is).
+    pub(crate) fn start_key(&self, g: u64) -> Vec<u8> {
         let mut k = vec![0u8; self.variant.tweakey_bytes()];
         CounterRng::new(self.seed).fill(Stream::Key, g, &mut k);
         k
+    }
+
+    /// A start-round tweakey state (or difference) as [`Common::tk_at`] gives
+    /// it, in place.
+    pub(crate) fn shown(&self, k: &mut [u8]) {
+        if self.tk_at == TweakeyAt::Master {
+            // Lengths were checked before any work started.
+            partial::rewind_tweakey(self.variant, k, self.start_round - 1).expect("checked length");
+        }
+    }
+
+    /// A tweakey difference given as [`Common::tk_at`] says, as a difference
+    /// of start-round states (the schedule is linear).
+    pub(crate) fn at_start(&self, d: &[u8]) -> Vec<u8> {
+        let mut d = d.to_vec();
+        if self.tk_at == TweakeyAt::Master {
+            // Lengths were checked before any work started.
+            partial::advance_tweakey(self.variant, &mut d, self.start_round - 1).expect("checked length");
+        }
+        d
     }
 
     /// The plaintext of query `q`.
@@ -90,21 +143,26 @@ impl Common {
         CounterRng::new(self.seed).fill(Stream::Plaintext, q, out);
     }
 
-    pub(crate) fn cipher(&self, key: &[u8]) -> Skinny {
+    /// The rounds run under `state`, a start-round tweakey state.
+    pub(crate) fn cipher(&self, state: &[u8]) -> Skinny {
         // Lengths and rounds were checked before any work started.
-        Skinny::with_rounds(self.variant, key, self.rounds).expect("checked parameters")
+        partial::partial_cipher(self.variant, state, TweakeyAt::Start, self.start_round, self.rounds)
+            .expect("checked parameters")
     }
 
-    /// One block under `key` through the specification code by name, not
-    /// `Skinny::encrypt_block` (the fast single-block path), so that the
-    /// recomputation that checks other backends' hits stays independent of them.
+    /// One block under `key` (given as [`Common::tk_at`] says) through the
+    /// specification code by name, not `Skinny::encrypt_block` (the fast
+    /// single-block path), so that the recomputation that checks other
+    /// backends' hits stays independent of them (and of the start-round
+    /// conversions of the engines).
     pub(crate) fn spec_block(&self, key: &[u8], block: &mut [u8], way: Way) {
-        let c = self.cipher(key);
-        let (width, rtk) = (self.variant.cell_width(), skinny::hazmat::round_tweakeys(&c));
+        let (v, at, s, r) = (self.variant, self.tk_at, self.start_round, self.rounds);
+        // Lengths and rounds were checked before any work started.
         match way {
-            Way::Encrypt => skinny::hazmat::spec::encrypt_block(width, rtk, block),
-            Way::Decrypt => skinny::hazmat::spec::decrypt_block(width, rtk, block),
+            Way::Encrypt => partial::encrypt_rounds(v, key, at, s, r, block),
+            Way::Decrypt => partial::decrypt_rounds(v, key, at, s, r, block),
         }
+        .expect("checked parameters");
     }
 
     /// The key of the group of query `q`.
@@ -113,7 +171,7 @@ impl Common {
     }
 
     /// The tweakey buffer of the queries `qs` for per-block tweakeys: each
-    /// query's group key, one after the other.
+    /// query's group key (as a start-round state), one after the other.
     pub(crate) fn batch_keys(&self, qs: core::ops::Range<u64>) -> Vec<u8> {
         let tk = self.variant.tweakey_bytes();
         let rng = CounterRng::new(self.seed);

@@ -22,9 +22,11 @@ const BATCH: u64 = 4096;
 const BITSLICE_MIN_GROUP: u64 = 256;
 
 /// Whether `common`'s key groups are too small for a [`BitslicedSkinny`] each,
-/// so that batches run across groups with per-block tweakeys.
+/// so that batches run across groups with per-block tweakeys. Those run round
+/// 1's constants only: runs from a later round take per-key ciphers (slower
+/// with small groups, the same counts).
 pub(crate) fn per_block(common: &Common) -> bool {
-    common.key_every < BITSLICE_MIN_GROUP
+    common.key_every < BITSLICE_MIN_GROUP && common.start_round == 1
 }
 
 /// The per-block tweakey cipher for `common`'s variant and rounds.

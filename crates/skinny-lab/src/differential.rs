@@ -87,95 +87,118 @@ impl Differential {
     /// See [`Differential::check`].
     pub fn run_with(&self, control: &Control) -> Result<Outcome<Pair>, LabError> {
         self.check()?;
-        let c = &self.common;
         let target: Vec<u8> = self.dc.iter().zip(&self.dc_mask).map(|(d, m)| d & m).collect();
-        if per_block(c) {
-            let pbt = per_block_tweakeys(c);
-            let related = self.dk.iter().any(|&b| b != 0);
-            return Ok(run_across_groups(c, control, |qs| {
-                let k = c.batch_keys(qs.clone());
-                // With dk = 0 both sides use the same tweakeys.
-                let k2 = related.then(|| {
-                    let mut k2 = k.clone();
-                    xor_each_block(&mut k2, &self.dk);
-                    k2
-                });
-                let encrypt = |side: usize, data: &mut [u8]| match (side, &k2) {
-                    (1, Some(k2)) => pbt.encrypt(data, k2),
-                    _ => pbt.encrypt(data, &k),
-                };
-                self.batch(qs, &target, encrypt, |q| c.query_key(q))
-            }));
-        }
-        Ok(run_groups(c, control, |g| {
-            let range = c.group_queries(g);
-            let k = c.key(g);
-            let k2 = xor(&k, &self.dk);
-            let len = range.end - range.start;
-            // With dk = 0 one key schedule serves both sides (half the cost
-            // when keys change often).
-            let e1 = KeyCipher::new(c.cipher(&k), len);
-            let e2_own = (k2 != k).then(|| KeyCipher::new(c.cipher(&k2), len));
-            let e2 = e2_own.as_ref().unwrap_or(&e1);
-            let encrypt = |side: usize, data: &mut [u8]| if side == 0 { e1.encrypt(data) } else { e2.encrypt(data) };
-            run_batches(range, c.show, control, |qs| self.batch(qs, &target, encrypt, |_| k.clone()))
-        }))
-    }
-
-    /// One batch of queries: P and P ^ dp encrypted by `encrypt(0, ..)` (under
-    /// K) and `encrypt(1, ..)` (under K ^ dk), compared under the mask.
-    /// `key(q)` is K of query `q`, asked only for the right pairs kept.
-    fn batch(
-        &self,
-        qs: core::ops::Range<u64>,
-        target: &[u8],
-        encrypt: impl Fn(usize, &mut [u8]),
-        key: impl Fn(u64) -> Vec<u8>,
-    ) -> Tally<Pair> {
-        let c = &self.common;
-        let bb = c.variant.block_bytes();
-        let n = (qs.end - qs.start) as usize;
-        let mut x = vec![0u8; n * bb];
-        for (q, block) in qs.clone().zip(x.chunks_exact_mut(bb)) {
-            c.plaintext(q, block);
-        }
-        let mut y = x.clone();
-        xor_each_block(&mut y, &self.dp);
-        encrypt(0, &mut x);
-        encrypt(1, &mut y);
-        let mut t = Tally { queries: n as u64, hits: 0, right: Vec::new() };
-        for (i, (cx, cy)) in x.chunks_exact(bb).zip(y.chunks_exact(bb)).enumerate() {
-            let hit = cx.iter().zip(cy).zip(&self.dc_mask).zip(target).all(|(((a, b), m), t)| (a ^ b) & m == *t);
-            if hit {
-                t.hits += 1;
-                if t.right.len() < c.show {
-                    let q = qs.start + i as u64;
-                    let mut p = vec![0u8; bb];
-                    c.plaintext(q, &mut p);
-                    let p2 = xor(&p, &self.dp);
-                    let k = key(q);
-                    let k2 = xor(&k, &self.dk);
-                    t.right.push(Pair { query: q, p, p2, c: cx.to_vec(), c2: cy.to_vec(), k, k2 });
-                }
-            }
-        }
-        t
+        let hit = |a: &[u8], b: &[u8]| {
+            a.iter().zip(b).zip(&self.dc_mask).zip(&target).all(|(((a, b), m), t)| (a ^ b) & m == *t)
+        };
+        Ok(run_pairs(&self.common, &self.dp, &self.dk, control, hit))
     }
 
     /// Query `q` recomputed with the one-block specification code: its pair
     /// if it is a hit, `None` if not (for checking hits found elsewhere).
     pub fn pair_at(&self, q: u64) -> Option<Pair> {
-        let c = &self.common;
-        let k = c.key(q / c.key_every);
-        let k2 = xor(&k, &self.dk);
-        let mut p = vec![0u8; c.variant.block_bytes()];
-        c.plaintext(q, &mut p);
-        let p2 = xor(&p, &self.dp);
-        let mut c1 = p.clone();
-        c.spec_block(&k, &mut c1, Way::Encrypt);
-        let mut c2 = p2.clone();
-        c.spec_block(&k2, &mut c2, Way::Encrypt);
-        let hit = c1.iter().zip(&c2).zip(&self.dc_mask).zip(&self.dc).all(|(((a, b), m), d)| (a ^ b) & m == d & m);
-        hit.then_some(Pair { query: q, p, p2, c: c1, c2, k, k2 })
+        pair_at(&self.common, &self.dp, &self.dk, q, |c1, c2| {
+            c1.iter().zip(c2).zip(&self.dc_mask).zip(&self.dc).all(|(((a, b), m), d)| (a ^ b) & m == d & m)
+        })
     }
+}
+
+/// The pairs of an experiment on (P, P ^ dp) under (K, K ^ dk) (`dk` given as
+/// `c.tk_at` says), a hit when `hit(C, C')`: this shard run on the current
+/// rayon pool.
+pub(crate) fn run_pairs(
+    c: &Common,
+    dp: &[u8],
+    dk: &[u8],
+    control: &Control,
+    hit: impl Fn(&[u8], &[u8]) -> bool + Sync,
+) -> Outcome<Pair> {
+    let shown_dk = dk;
+    let dk = c.at_start(dk);
+    let related = dk.iter().any(|&b| b != 0);
+    if per_block(c) {
+        let pbt = per_block_tweakeys(c);
+        return run_across_groups(c, control, |qs| {
+            let k = c.batch_keys(qs.clone());
+            // With dk = 0 both sides use the same tweakeys.
+            let k2 = related.then(|| {
+                let mut k2 = k.clone();
+                xor_each_block(&mut k2, &dk);
+                k2
+            });
+            let encrypt = |side: usize, data: &mut [u8]| match (side, &k2) {
+                (1, Some(k2)) => pbt.encrypt(data, k2),
+                _ => pbt.encrypt(data, &k),
+            };
+            batch(c, dp, shown_dk, qs, &hit, encrypt, |q| c.query_key(q))
+        });
+    }
+    run_groups(c, control, |g| {
+        let range = c.group_queries(g);
+        let k = c.start_key(g);
+        let k2 = xor(&k, &dk);
+        let len = range.end - range.start;
+        // With dk = 0 one key schedule serves both sides (half the cost
+        // when keys change often).
+        let e1 = KeyCipher::new(c.cipher(&k), len);
+        let e2_own = related.then(|| KeyCipher::new(c.cipher(&k2), len));
+        let e2 = e2_own.as_ref().unwrap_or(&e1);
+        let encrypt = |side: usize, data: &mut [u8]| if side == 0 { e1.encrypt(data) } else { e2.encrypt(data) };
+        run_batches(range, c.show, control, |qs| batch(c, dp, shown_dk, qs, &hit, encrypt, |_| c.key(g)))
+    })
+}
+
+/// One batch of queries: P and P ^ dp encrypted by `encrypt(0, ..)` (under
+/// K) and `encrypt(1, ..)` (under K ^ dk), judged by `hit`. `key(q)` is K of
+/// query `q` as shown, asked only for the right pairs kept.
+fn batch(
+    c: &Common,
+    dp: &[u8],
+    dk: &[u8],
+    qs: core::ops::Range<u64>,
+    hit: &impl Fn(&[u8], &[u8]) -> bool,
+    encrypt: impl Fn(usize, &mut [u8]),
+    key: impl Fn(u64) -> Vec<u8>,
+) -> Tally<Pair> {
+    let bb = c.variant.block_bytes();
+    let n = (qs.end - qs.start) as usize;
+    let mut x = vec![0u8; n * bb];
+    for (q, block) in qs.clone().zip(x.chunks_exact_mut(bb)) {
+        c.plaintext(q, block);
+    }
+    let mut y = x.clone();
+    xor_each_block(&mut y, dp);
+    encrypt(0, &mut x);
+    encrypt(1, &mut y);
+    let mut t = Tally { queries: n as u64, hits: 0, right: Vec::new() };
+    for (i, (cx, cy)) in x.chunks_exact(bb).zip(y.chunks_exact(bb)).enumerate() {
+        if hit(cx, cy) {
+            t.hits += 1;
+            if t.right.len() < c.show {
+                let q = qs.start + i as u64;
+                let mut p = vec![0u8; bb];
+                c.plaintext(q, &mut p);
+                let p2 = xor(&p, dp);
+                let k = key(q);
+                let k2 = xor(&k, dk);
+                t.right.push(Pair { query: q, p, p2, c: cx.to_vec(), c2: cy.to_vec(), k, k2 });
+            }
+        }
+    }
+    t
+}
+
+/// Query `q` of a pair experiment recomputed with the one-block
+/// specification code: its pair if `hit(C, C')`.
+pub(crate) fn pair_at(c: &Common, dp: &[u8], dk: &[u8], q: u64, hit: impl Fn(&[u8], &[u8]) -> bool) -> Option<Pair> {
+    let k = c.key(q / c.key_every);
+    let k2 = xor(&k, dk);
+    let mut p = vec![0u8; c.variant.block_bytes()];
+    c.plaintext(q, &mut p);
+    let p2 = xor(&p, dp);
+    let mut c1 = p.clone();
+    c.spec_block(&k, &mut c1, Way::Encrypt);
+    let mut c2 = p2.clone();
+    c.spec_block(&k2, &mut c2, Way::Encrypt);
+    hit(&c1, &c2).then_some(Pair { query: q, p, p2, c: c1, c2, k, k2 })
 }

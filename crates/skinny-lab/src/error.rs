@@ -18,6 +18,16 @@ pub enum LabError {
         /// What was asked.
         got: usize,
     },
+    /// Rounds that run past the cipher's last from the start round asked for.
+    #[error("{variant} has rounds 1 to {}: {rounds} rounds from round {start} do not fit", variant.rounds())]
+    StartRound {
+        /// The variant.
+        variant: Variant,
+        /// The start round (from 1).
+        start: usize,
+        /// The rounds asked for.
+        rounds: usize,
+    },
     /// A difference, mask or key difference of the wrong length.
     #[error("{what} must be {expected} bytes for {variant}, got {got}")]
     Length {

@@ -3,6 +3,7 @@
 use crate::boomerang::Boomerang;
 use crate::common::Common;
 use crate::differential::Differential;
+use crate::differential_linear::DifferentialLinear;
 use crate::error::LabError;
 
 /// One of the lab's experiments.
@@ -12,25 +13,30 @@ pub enum Experiment {
     Differential(Differential),
     /// Returning quartets of a related-tweakey boomerang.
     Boomerang(Boomerang),
+    /// Pairs of even output parity under a linear mask.
+    DifferentialLinear(DifferentialLinear),
 }
 
 impl Experiment {
-    /// The parameters common to both.
+    /// The parameters common to all.
     pub fn common(&self) -> &Common {
         match self {
             Experiment::Differential(d) => &d.common,
             Experiment::Boomerang(b) => &b.common,
+            Experiment::DifferentialLinear(d) => &d.common,
         }
     }
 
     /// Checks the parameters.
     ///
     /// # Errors
-    /// As [`Differential::check`] and [`Boomerang::check`].
+    /// As [`Differential::check`], [`Boomerang::check`] and
+    /// [`DifferentialLinear::check`].
     pub fn check(&self) -> Result<(), LabError> {
         match self {
             Experiment::Differential(d) => d.check(),
             Experiment::Boomerang(b) => b.check(),
+            Experiment::DifferentialLinear(d) => d.check(),
         }
     }
 }
@@ -44,5 +50,11 @@ impl From<Differential> for Experiment {
 impl From<Boomerang> for Experiment {
     fn from(b: Boomerang) -> Self {
         Experiment::Boomerang(b)
+    }
+}
+
+impl From<DifferentialLinear> for Experiment {
+    fn from(d: DifferentialLinear) -> Self {
+        Experiment::DifferentialLinear(d)
     }
 }

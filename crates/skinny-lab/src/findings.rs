@@ -5,6 +5,7 @@
 
 use crate::boomerang::{Boomerang, Quartet};
 use crate::differential::{Differential, Pair};
+use crate::differential_linear::DifferentialLinear;
 use crate::outcome::{Outcome, Witness};
 
 /// The findings of a run or of merged shards.
@@ -16,12 +17,19 @@ use crate::outcome::{Outcome, Witness};
 // words the records have always been read with.
 #[cfg_attr(feature = "serde", serde(expecting = "struct Report"))]
 pub struct Findings {
-    /// `differential` or `boomerang`.
+    /// `differential`, `boomerang` or `differential-linear`.
     pub experiment: String,
     /// The variant's name (`skinny-128-256`).
     pub cipher: String,
-    /// Rounds.
+    /// Rounds run (from `start_round`).
     pub rounds: usize,
+    /// The first round run, from 1 (records without it: 1).
+    #[cfg_attr(feature = "serde", serde(default = "round_one"))]
+    pub start_round: usize,
+    /// Where the keys and tweakey differences are given: `master` or
+    /// `start` (the start round's tweakey state; records without it: master).
+    #[cfg_attr(feature = "serde", serde(default = "master"))]
+    pub tk_at: String,
     /// The plaintext difference, in hex.
     pub dp: String,
     /// The ciphertext difference, in hex.
@@ -38,6 +46,10 @@ pub struct Findings {
     /// The lower trail's tweakey difference of a boomerang, in hex.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub dk2: Option<String>,
+    /// The output linear mask of a differential-linear experiment, in hex
+    /// (its `dc` is empty).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub mask: Option<String>,
     /// Queries done (this shard, or all merged).
     pub queries: u64,
     /// Queries of the whole run.
@@ -62,6 +74,14 @@ pub struct Findings {
     pub log2_p: Option<f64>,
     /// The 95 % Clopper-Pearson interval in log2; `None` for -inf.
     pub ci95: [Option<f64>; 2],
+    /// A differential-linear experiment's correlation, `2 hits / queries - 1`
+    /// (its hits are the pairs of even parity).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub correlation: Option<f64>,
+    /// The correlation's exact 95 % interval (Clopper-Pearson on the hits,
+    /// mapped by `2p - 1`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub correlation_ci95: Option<[f64; 2]>,
     /// Wall-clock seconds (summed over shards after a merge).
     pub seconds: f64,
     /// Queries per second of wall-clock time.
@@ -139,6 +159,31 @@ impl Findings {
     }
 }
 
+impl Findings {
+    /// The findings of a differential-linear outcome: its pairs kept are the
+    /// first of even parity.
+    pub fn of_differential_linear(exp: &DifferentialLinear, o: &Outcome<Pair>, by: CountedBy) -> Self {
+        let mut f = base("differential-linear", o, &exp.dp, &[], by);
+        f.dk = Some(hex::encode(&exp.dk));
+        f.mask = Some(hex::encode(&exp.mask));
+        let c = o.correlation();
+        f.correlation = c.correlation;
+        f.correlation_ci95 = Some(c.interval);
+        f.right = o.right.iter().map(pair_hex).collect();
+        f
+    }
+}
+
+/// One pair in hex.
+fn pair_hex(p: &Pair) -> HexWitness {
+    HexWitness {
+        query: p.query,
+        p: vec![hex::encode(&p.p), hex::encode(&p.p2)],
+        c: vec![hex::encode(&p.c), hex::encode(&p.c2)],
+        k: vec![hex::encode(&p.k), hex::encode(&p.k2)],
+    }
+}
+
 /// The fields all findings have, from an outcome.
 fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], by: CountedBy) -> Findings {
     let c = &o.common;
@@ -147,12 +192,15 @@ fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], by: 
         experiment: experiment.into(),
         cipher: c.variant.name().into(),
         rounds: c.rounds,
+        start_round: c.start_round,
+        tk_at: c.tk_at.name().into(),
         dp: hex::encode(dp),
         dc: hex::encode(dc),
         dk: None,
         dc_mask: None,
         dk1: None,
         dk2: None,
+        mask: None,
         queries: o.queries,
         queries_total: c.queries,
         key_every: c.key_every,
@@ -164,6 +212,8 @@ fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], by: 
         hits: o.hits,
         log2_p: e.log2_p,
         ci95: [e.log2_lower, Some(e.log2_upper)],
+        correlation: None,
+        correlation_ci95: None,
         seconds: o.seconds,
         rate_per_s: o.rate(),
         backend: by.backend,
@@ -172,4 +222,16 @@ fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], by: 
         show: c.show,
         right: Vec::new(),
     }
+}
+
+/// The start round of records written before there was one.
+#[cfg(feature = "serde")]
+fn round_one() -> usize {
+    1
+}
+
+/// Where the tweakeys of records written before there was a choice were given.
+#[cfg(feature = "serde")]
+fn master() -> String {
+    "master".into()
 }

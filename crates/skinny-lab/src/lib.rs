@@ -1,4 +1,5 @@
-//! Differential and boomerang experiments on reduced-round SKINNY.
+//! Differential, boomerang and differential-linear experiments on
+//! reduced-round SKINNY, from any start round.
 //!
 //! An experiment draws queries from a seeded counter-based generator
 //! ([`rng::CounterRng`]): the plaintext of query `q` depends on (seed, q) only,
@@ -21,10 +22,11 @@
 //! The library never prints; [`stats`] turns counts into estimates.
 //!
 //! The rooms:
-//! - [`Differential`] and [`Boomerang`] (either: [`Experiment`]) with their
-//!   parameters ([`Common`], [`Shard`]), their CPU runs, and each hit
+//! - [`Differential`], [`Boomerang`] and [`DifferentialLinear`] (any:
+//!   [`Experiment`]) with their parameters ([`Common`], [`Shard`]; rounds
+//!   from any start round, [`TweakeyAt`]), their CPU runs, and each hit
 //!   recomputed with the specification code ([`Differential::pair_at`],
-//!   [`Boomerang::quartet_at`]);
+//!   [`Boomerang::quartet_at`], [`DifferentialLinear::pair_at`]);
 //! - [`Outcome`]: what a run found, merged across shards; [`Control`]:
 //!   progress and a stop from another thread;
 //! - [`Rig`]: where the queries are counted ([`Placement`]; `auto`'s rule,
@@ -46,6 +48,7 @@ mod common;
 mod control;
 mod cpu;
 mod differential;
+mod differential_linear;
 mod error;
 mod experiment;
 mod findings;
@@ -64,6 +67,7 @@ pub use boomerang::{Boomerang, Quartet};
 pub use common::{Common, MAX_SHOW};
 pub use control::Control;
 pub use differential::{Differential, Pair};
+pub use differential_linear::DifferentialLinear;
 pub use error::{GpuFailure, LabError};
 pub use experiment::Experiment;
 pub use findings::{CountedBy, Findings, HexWitness};
@@ -72,4 +76,5 @@ pub use outcome::{Outcome, Witness};
 pub use readback::FindingsError;
 pub use rig::{gpu_repays, verdict, Rig, RigError, AUTO_GPU_QUERIES};
 pub use shard::Shard;
+pub use skinny::hazmat::partial::TweakeyAt;
 pub use skinny_exec::{GpuSelection, Placement, Threads};

@@ -41,7 +41,8 @@ pub enum MergeError {
         #[source]
         source: FindingsError,
     },
-    /// Part 0's experiment is neither `differential` nor `boomerang`.
+    /// Part 0's experiment is not `differential`, `boomerang` or
+    /// `differential-linear`.
     #[error("unknown experiment {0:?}")]
     UnknownExperiment(String),
     /// A difference or mask that is not hex.
@@ -79,12 +80,15 @@ impl Findings {
         let first = parts.first().ok_or(MergeError::Empty)?;
         for (part, r) in parts.iter().enumerate() {
             let same = r.experiment == first.experiment
+                && r.start_round == first.start_round
+                && r.tk_at == first.tk_at
                 && r.dp == first.dp
                 && r.dc == first.dc
                 && r.dk == first.dk
                 && r.dc_mask == first.dc_mask
                 && r.dk1 == first.dk1
-                && r.dk2 == first.dk2;
+                && r.dk2 == first.dk2
+                && r.mask == first.mask;
             if !same {
                 return Err(MergeError::OtherExperiment { part });
             }
@@ -109,6 +113,7 @@ impl Findings {
             first.dc_mask.as_ref(),
             first.dk1.as_ref(),
             first.dk2.as_ref(),
+            first.mask.as_ref(),
         ]
         .into_iter()
         .flatten()
@@ -125,6 +130,11 @@ impl Findings {
                 let (mut exp, o) = merged(parts, readback::boomerang)?;
                 exp.common = o.common.clone();
                 Ok(Findings::of_boomerang(&exp, &o, by))
+            }
+            "differential-linear" => {
+                let (mut exp, o) = merged(parts, readback::differential_linear)?;
+                exp.common = o.common.clone();
+                Ok(Findings::of_differential_linear(&exp, &o, by))
             }
             other => Err(MergeError::UnknownExperiment(other.to_string())),
         }

@@ -7,20 +7,42 @@
 use crate::boomerang::{Boomerang, Quartet};
 use crate::common::Common;
 use crate::differential::{Differential, Pair};
+use crate::differential_linear::DifferentialLinear;
 use crate::error::LabError;
 use crate::findings::{Findings, HexWitness};
 use crate::outcome::{Outcome, Witness};
 use crate::shard::Shard;
 use core::ops::Range;
+use skinny::hazmat::partial::TweakeyAt;
 use skinny::Variant;
 
 /// A differential's findings back as the experiment and its outcome.
 pub(crate) fn differential(f: &Findings) -> Result<(Differential, Outcome<Pair>), FindingsError> {
     absent(&f.dk1, "dk1", "differential")?;
     absent(&f.dk2, "dk2", "differential")?;
+    absent(&f.mask, "mask", "differential")?;
     let mut exp = Differential::new(common(f)?, unhex(&f.dp)?, unhex(&f.dc)?);
     exp.dk = unhex(f.dk.as_deref().unwrap_or_default())?;
     exp.dc_mask = unhex(f.dc_mask.as_deref().unwrap_or_default())?;
+    exp.check()?;
+    let o = outcome(f, &exp.common, |w| {
+        let p = pair(w)?;
+        confirmed(exp.pair_at(p.query).as_ref() == Some(&p), p)
+    })?;
+    Ok((exp, o))
+}
+
+/// A differential-linear experiment's findings back as the experiment and
+/// its outcome.
+pub(crate) fn differential_linear(f: &Findings) -> Result<(DifferentialLinear, Outcome<Pair>), FindingsError> {
+    absent(&f.dk1, "dk1", "differential-linear")?;
+    absent(&f.dk2, "dk2", "differential-linear")?;
+    absent(&f.dc_mask, "dc_mask", "differential-linear")?;
+    if !f.dc.is_empty() {
+        return Err(FindingsError::Field { field: "dc", experiment: "differential-linear" });
+    }
+    let mut exp = DifferentialLinear::new(common(f)?, unhex(&f.dp)?, unhex(f.mask.as_deref().unwrap_or_default())?);
+    exp.dk = unhex(f.dk.as_deref().unwrap_or_default())?;
     exp.check()?;
     let o = outcome(f, &exp.common, |w| {
         let p = pair(w)?;
@@ -33,6 +55,7 @@ pub(crate) fn differential(f: &Findings) -> Result<(Differential, Outcome<Pair>)
 pub(crate) fn boomerang(f: &Findings) -> Result<(Boomerang, Outcome<Quartet>), FindingsError> {
     absent(&f.dk, "dk", "boomerang")?;
     absent(&f.dc_mask, "dc_mask", "boomerang")?;
+    absent(&f.mask, "mask", "boomerang")?;
     let mut exp = Boomerang::new(common(f)?, unhex(&f.dp)?, unhex(&f.dc)?);
     exp.dk1 = unhex(f.dk1.as_deref().unwrap_or_default())?;
     exp.dk2 = unhex(f.dk2.as_deref().unwrap_or_default())?;
@@ -71,6 +94,12 @@ fn common(f: &Findings) -> Result<Common, FindingsError> {
     common.seed = f.seed;
     common.shard = Shard::new(index, count)?;
     common.show = f.show;
+    common.start_round = f.start_round;
+    common.tk_at = match f.tk_at.as_str() {
+        "master" => TweakeyAt::Master,
+        "start" => TweakeyAt::Start,
+        other => return Err(FindingsError::TweakeyAt(other.to_string())),
+    };
     Ok(common)
 }
 
@@ -295,6 +324,9 @@ pub enum FindingsError {
         /// Its query.
         query: u64,
     },
+    /// A `tk_at` other than `master` or `start`.
+    #[error("tk_at must be master or start, not {0:?}")]
+    TweakeyAt(String),
     /// A shard out of range, or an outcome that does not merge.
     #[error(transparent)]
     Lab(#[from] LabError),

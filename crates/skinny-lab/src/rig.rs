@@ -147,6 +147,13 @@ impl Rig {
             (Kind::Cpu(pool), Experiment::Boomerang(b)) => {
                 pool.install(|| b.run_with(control)).map(|o| Findings::of_boomerang(b, &o, by))
             }
+            (Kind::Cpu(pool), Experiment::DifferentialLinear(d)) => {
+                pool.install(|| d.run_with(control)).map(|o| Findings::of_differential_linear(d, &o, by))
+            }
+            #[cfg(feature = "cuda")]
+            (Kind::Gpus(set), Experiment::DifferentialLinear(d)) => {
+                d.run_gpus(set, control).map(|o| Findings::of_differential_linear(d, &o, by))
+            }
             #[cfg(feature = "cuda")]
             (Kind::Gpus(set), Experiment::Differential(d)) => {
                 d.run_gpus(set, control).map(|o| Findings::of_differential(d, &o, by))

@@ -38,6 +38,34 @@ pub fn estimate_at(hits: u64, queries: u64, alpha: f64) -> Estimate {
     Estimate { log2_p, log2_lower: (lo > 0.0).then(|| lo.log2()), log2_upper: hi.log2() }
 }
 
+/// An estimate of a correlation `c = 2p - 1` from `hits` (pairs of even
+/// parity, probability `p`) in `queries`, with a two-sided interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Correlation {
+    /// `2 hits / queries - 1`; `None` with no queries.
+    pub correlation: Option<f64>,
+    /// The interval's ends, `2 lo - 1` and `2 hi - 1` for the Clopper-Pearson
+    /// interval `[lo, hi]` of `p`: exact, as the map is monotone.
+    pub interval: [f64; 2],
+    /// log2 of the correlation's magnitude; `None` when it is 0 (or unknown).
+    pub log2_abs: Option<f64>,
+}
+
+/// The correlation estimated from `hits` of even parity in `queries`, with
+/// the 95 % interval mapped from the exact binomial one of `hits / queries`.
+pub fn correlation(hits: u64, queries: u64) -> Correlation {
+    assert!(hits <= queries, "more hits than queries");
+    if queries == 0 {
+        return Correlation { correlation: None, interval: [-1.0, 1.0], log2_abs: None };
+    }
+    let (lo, hi) = clopper_pearson(hits, queries, 0.05);
+    // 2h - n exactly in integers, so that a tiny correlation keeps its digits.
+    let excess = 2 * i128::from(hits) - i128::from(queries);
+    let c = excess as f64 / queries as f64;
+    let log2_abs = (excess != 0).then(|| (excess.unsigned_abs() as f64).log2() - (queries as f64).log2());
+    Correlation { correlation: Some(c), interval: [2.0 * lo - 1.0, 2.0 * hi - 1.0], log2_abs }
+}
+
 /// The Clopper-Pearson interval as probabilities.
 pub fn clopper_pearson(hits: u64, queries: u64, alpha: f64) -> (f64, f64) {
     let x = hits as f64;

@@ -27,6 +27,7 @@ use crate::boomerang::{Boomerang, Quartet};
 use crate::common::Common;
 use crate::control::Control;
 use crate::differential::{Differential, Pair};
+use crate::differential_linear::DifferentialLinear;
 use crate::error::LabError;
 use crate::outcome::{Outcome, Witness};
 use crate::rng::{CounterRng, Stream};
@@ -46,7 +47,7 @@ impl Differential {
             dp: self.dp.clone(),
             dc: self.dc.clone(),
             dc_mask: self.dc_mask.clone(),
-            dk: self.dk.clone(),
+            dk: self.common.at_start(&self.dk),
         }
     }
 
@@ -79,8 +80,8 @@ impl Boomerang {
         KernelQuery::Boomerang {
             dp: self.dp.clone(),
             dc: self.dc.clone(),
-            dk1: self.dk1.clone(),
-            dk2: self.dk2.clone(),
+            dk1: self.common.at_start(&self.dk1),
+            dk2: self.common.at_start(&self.dk2),
         }
     }
 
@@ -104,6 +105,39 @@ impl Boomerang {
         self.check()?;
         let query = self.gpu_query();
         run_set(&self.common, &query, gpus, control, &|q| self.quartet_at(q))
+    }
+}
+
+impl DifferentialLinear {
+    /// The experiment as the GPU kernels take it.
+    fn gpu_query(&self) -> KernelQuery {
+        KernelQuery::DifferentialLinear {
+            dp: self.dp.clone(),
+            mask: self.mask.clone(),
+            dk: self.common.at_start(&self.dk),
+        }
+    }
+
+    /// [`DifferentialLinear::run_with`] on `gpu`.
+    ///
+    /// # Errors
+    /// See [`DifferentialLinear::check`]; a GPU failure; a pair that the CPU
+    /// does not confirm ([`LabError::GpuMismatch`]).
+    pub fn run_gpu(&self, gpu: &Arc<Gpu>, control: &Control) -> Result<Outcome<Pair>, LabError> {
+        self.check()?;
+        let query = self.gpu_query();
+        run(&self.common, query, gpu, control, |q| self.pair_at(q))
+    }
+
+    /// [`DifferentialLinear::run_with`] on every GPU of `gpus` at once: the
+    /// same outcome as on one GPU.
+    ///
+    /// # Errors
+    /// As [`DifferentialLinear::run_gpu`], a GPU's error naming it.
+    pub fn run_gpus(&self, gpus: &GpuSet, control: &Control) -> Result<Outcome<Pair>, LabError> {
+        self.check()?;
+        let query = self.gpu_query();
+        run_set(&self.common, &query, gpus, control, &|q| self.pair_at(q))
     }
 }
 
@@ -222,6 +256,7 @@ fn run_range<W: Witness>(
     let setup = KernelSetup {
         variant: common.variant,
         rounds: common.rounds,
+        start_round: common.start_round,
         key_every: common.key_every,
         plain_state: rng.stream_state(Stream::Plaintext),
         key_state: rng.stream_state(Stream::Key),

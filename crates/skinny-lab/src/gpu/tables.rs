@@ -29,8 +29,12 @@ const SLOT_OF: [usize; 8] = [0, 1, 7, 3, 6, 4, 5, 2];
 pub struct KernelSetup {
     /// The variant.
     pub variant: Variant,
-    /// Rounds, 1 ..= the variant's.
+    /// Rounds run, from `start_round`, within the variant's.
     pub rounds: usize,
+    /// The first round run, from 1: the kernels take its constants onwards.
+    /// The tweakeys drawn are its tweakey states, and the differences of
+    /// [`KernelQuery`] are differences of those states.
+    pub start_round: usize,
     /// A new key every this many queries (>= 1).
     pub key_every: u64,
     /// The generator's seeded state of the plaintext stream: word `w` of
@@ -69,6 +73,15 @@ pub enum KernelQuery {
         /// Tweakey difference of the lower trail.
         dk2: Vec<u8>,
     },
+    /// A hit when the parity of `(E_K(P) ^ E_{K^dk}(P ^ dp)) & mask` is 0.
+    DifferentialLinear {
+        /// Plaintext difference.
+        dp: Vec<u8>,
+        /// The output linear mask.
+        mask: Vec<u8>,
+        /// Tweakey difference.
+        dk: Vec<u8>,
+    },
 }
 
 impl KernelQuery {
@@ -76,6 +89,7 @@ impl KernelQuery {
         match self {
             KernelQuery::Differential { .. } => LabExperiment::Differential,
             KernelQuery::Boomerang { .. } => LabExperiment::Boomerang,
+            KernelQuery::DifferentialLinear { .. } => LabExperiment::DifferentialLinear,
         }
     }
 }
@@ -288,6 +302,9 @@ pub fn kernel_constants(setup: &KernelSetup) -> Result<Vec<Symbol>, LabError> {
     if !(1..=v.rounds()).contains(&setup.rounds) {
         return Err(LabError::Rounds { variant: v, max: v.rounds(), got: setup.rounds });
     }
+    if skinny::hazmat::partial::check_rounds(v, setup.start_round, setup.rounds).is_err() {
+        return Err(LabError::StartRound { variant: v, start: setup.start_round, rounds: setup.rounds });
+    }
     if setup.key_every == 0 {
         return Err(LabError::KeyEvery);
     }
@@ -297,7 +314,8 @@ pub fn kernel_constants(setup: &KernelSetup) -> Result<Vec<Symbol>, LabError> {
     let bytes = |w: u32| tables.byte_offset(w);
     let load_cell: Vec<u32> = tables.load_cells().into_iter().map(bytes).collect();
     let mut rc = vec![0u32; MAX_ROUNDS * 6];
-    for (r, c) in ROUND_CONSTANTS.iter().take(MAX_ROUNDS).enumerate() {
+    // The kernels' round r is the cipher's round start_round + r.
+    for (r, c) in ROUND_CONSTANTS.iter().skip(setup.start_round - 1).take(MAX_ROUNDS).enumerate() {
         for b in 0..6 {
             rc[r * 6 + b] = 0u32.wrapping_sub(u32::from((c >> b) & 1));
         }
@@ -332,6 +350,12 @@ pub fn kernel_constants(setup: &KernelSetup) -> Result<Vec<Symbol>, LabError> {
             let init = tables.scheduled_words(&xor(dk1, dk2), 0);
             let fin = tables.scheduled_words(dk2, setup.rounds);
             (dp.clone(), dc.clone(), dp.clone(), vec![0xff; block], init, fin)
+        }
+        KernelQuery::DifferentialLinear { dp, mask, dk } => {
+            check("dp", dp, block)?;
+            check("mask", mask, block)?;
+            check("dk", dk, tk)?;
+            (dp.clone(), vec![0; block], vec![0; block], mask.clone(), tables.scheduled_words(dk, 0), Vec::new())
         }
     };
     Ok(vec![

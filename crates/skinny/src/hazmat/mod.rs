@@ -20,11 +20,14 @@
 //!   single blocks use. Tests pick a path with [`single::Path`].
 //! - [`ct`]: the hooks of the constant-time check (valgrind client
 //!   requests with the `ct-check` feature, nothing without it).
+//! - [`partial`]: rounds `s ..= s + r - 1` on their own (round `s`'s
+//!   constants and tweakey state), for distinguishers over the middle rounds.
 //! - [`round_tweakeys`]: a cipher's expanded round tweakeys, for backends that
 //!   run the rounds elsewhere (the GPU crate uploads them).
 
 pub mod bitsliced;
 pub mod ct;
+pub mod partial;
 pub mod single;
 pub mod spec;
 

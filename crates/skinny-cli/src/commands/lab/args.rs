@@ -7,7 +7,9 @@ use crate::args::{gpus_parser, threads_parser, CipherName, PlaceOn, PlacementArg
 use clap::{Args, Subcommand};
 use skinny::Variant;
 use skinny_bulk::backend::GpuSelection;
-use skinny_lab::{Boomerang, Common, Differential, Experiment, Placement, Shard, MAX_SHOW};
+use skinny_lab::{
+    Boomerang, Common, Differential, DifferentialLinear, Experiment, Placement, Shard, TweakeyAt, MAX_SHOW,
+};
 use std::path::PathBuf;
 
 /// Examples shown under `skinny lab --help`.
@@ -19,7 +21,11 @@ Examples:
   # Shard 3 of 8 of a boomerang as JSON, then the merge of all eight:
   skinny lab boomerang --cipher skinny-128-256 --rounds 6 --dp ... --dc ... --queries 1e9 \\
       --shard 3/8 --json > part3.json
-  skinny lab merge part*.json";
+  skinny lab merge part*.json
+  # A differential-linear correlation over rounds 5..10 of SKINNY-64-64,
+  # a fresh tweakey every query:
+  skinny lab differential-linear --cipher skinny-64-64 --start-round 5 --rounds 6 \\
+      --dp ... --mask ... --queries 2^30 --key-every 1";
 
 /// `skinny lab ...`.
 #[derive(Debug, Args)]
@@ -37,11 +43,14 @@ pub enum LabCommand {
     Differential(DifferentialArgs),
     /// Count returning related-tweakey boomerang quartets.
     Boomerang(BoomerangArgs),
+    /// Count pairs with parity(mask & (E_K(P) ^ E_{K^dk}(P ^ dp))) = 0: the
+    /// correlation 2 hits / queries - 1.
+    DifferentialLinear(DifferentialLinearArgs),
     /// Combine the JSON reports of shards of one experiment.
     Merge(MergeArgs),
 }
 
-/// Options of both experiments.
+/// Options of every experiment.
 #[derive(Debug, Args)]
 pub struct CommonArgs {
     /// The SKINNY variant.
@@ -53,13 +62,19 @@ pub struct CommonArgs {
     #[arg(long, value_name = "R")]
     pub rounds: usize,
 
+    /// The first round run (1 = the cipher's first): rounds START ..
+    /// START + R - 1 run, with their round constants and tweakey states.
+    #[arg(long, value_name = "START", default_value = "1")]
+    pub start_round: usize,
+
+    /// Where the random keys and the tweakey differences are given: at the
+    /// master tweakey, or at the start round's tweakey state.
+    #[arg(long, value_enum, default_value = "master", value_name = "AT")]
+    pub tk_at: TweakeyAtName,
+
     /// The plaintext difference in hex, one block.
     #[arg(long, value_name = "HEX")]
     pub dp: String,
-
-    /// The ciphertext difference in hex, one block.
-    #[arg(long, value_name = "HEX")]
-    pub dc: String,
 
     /// Queries in the whole run (all shards together); `1e9` and `2^30` work too.
     #[arg(long, value_name = "N", value_parser = parse_count)]
@@ -116,11 +131,24 @@ pub enum LabBackendName {
     Gpu,
 }
 
+/// `--tk-at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TweakeyAtName {
+    /// The master tweakey (differences advanced to the start round).
+    Master,
+    /// The start round's tweakey state.
+    Start,
+}
+
 /// `skinny lab differential`.
 #[derive(Debug, Args)]
 pub struct DifferentialArgs {
     #[command(flatten)]
     pub common: CommonArgs,
+
+    /// The ciphertext difference in hex, one block.
+    #[arg(long, value_name = "HEX")]
+    pub dc: String,
 
     /// The tweakey difference in hex (the whole tweakey; default zero).
     #[arg(long, value_name = "HEX")]
@@ -137,6 +165,10 @@ pub struct BoomerangArgs {
     #[command(flatten)]
     pub common: CommonArgs,
 
+    /// The ciphertext difference in hex, one block.
+    #[arg(long, value_name = "HEX")]
+    pub dc: String,
+
     /// The upper trail's tweakey difference (K2 = K1 ^ dk1; default zero).
     #[arg(long, value_name = "HEX")]
     pub dk1: Option<String>,
@@ -144,6 +176,21 @@ pub struct BoomerangArgs {
     /// The lower trail's tweakey difference (K3 = K1 ^ dk2, K4 = K2 ^ dk2; default zero).
     #[arg(long, value_name = "HEX")]
     pub dk2: Option<String>,
+}
+
+/// `skinny lab differential-linear`.
+#[derive(Debug, Args)]
+pub struct DifferentialLinearArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// The output linear mask in hex, one block.
+    #[arg(long, value_name = "HEX")]
+    pub mask: String,
+
+    /// The tweakey difference in hex (the whole tweakey; default zero).
+    #[arg(long, value_name = "HEX")]
+    pub dk: Option<String>,
 }
 
 /// `skinny lab merge`.
@@ -206,25 +253,36 @@ fn hex_of(
     Ok(v)
 }
 
-fn common(a: &CommonArgs) -> Result<(Common, Vec<u8>, Vec<u8>), LabCommandError> {
+/// The common parameters and the plaintext difference.
+fn common(a: &CommonArgs) -> Result<(Common, Vec<u8>), LabCommandError> {
     if a.show > MAX_SHOW {
         return Err(LabCommandError::Show { most: MAX_SHOW, got: a.show });
     }
     let variant = Variant::from(a.cipher);
     let block = variant.block_bytes();
     let dp = hex_of("--dp", &a.dp, block, variant, "one block")?;
-    let dc = hex_of("--dc", &a.dc, block, variant, "one block")?;
     let mut c = Common::new(variant, a.rounds, a.queries);
+    c.start_round = a.start_round;
+    c.tk_at = match a.tk_at {
+        TweakeyAtName::Master => TweakeyAt::Master,
+        TweakeyAtName::Start => TweakeyAt::Start,
+    };
     c.key_every = a.key_every;
     c.seed = a.seed;
     c.shard = a.shard.map_or(Shard::WHOLE, |s| s.0);
     c.show = a.show;
-    Ok((c, dp, dc))
+    Ok((c, dp))
+}
+
+/// `--dc`, one block of `c`'s variant.
+fn dc_of(c: &Common, dc: &str) -> Result<Vec<u8>, LabCommandError> {
+    hex_of("--dc", dc, c.variant.block_bytes(), c.variant, "one block")
 }
 
 /// The experiment of `skinny lab differential`, checked.
 pub(super) fn differential(a: &DifferentialArgs) -> Result<Experiment, LabCommandError> {
-    let (c, dp, dc) = common(&a.common)?;
+    let (c, dp) = common(&a.common)?;
+    let dc = dc_of(&c, &a.dc)?;
     let variant = c.variant;
     let mut exp = Differential::new(c, dp, dc);
     if let Some(dk) = &a.dk {
@@ -239,7 +297,8 @@ pub(super) fn differential(a: &DifferentialArgs) -> Result<Experiment, LabComman
 
 /// The experiment of `skinny lab boomerang`, checked.
 pub(super) fn boomerang(a: &BoomerangArgs) -> Result<Experiment, LabCommandError> {
-    let (c, dp, dc) = common(&a.common)?;
+    let (c, dp) = common(&a.common)?;
+    let dc = dc_of(&c, &a.dc)?;
     let variant = c.variant;
     let mut exp = Boomerang::new(c, dp, dc);
     if let Some(dk) = &a.dk1 {
@@ -247,6 +306,19 @@ pub(super) fn boomerang(a: &BoomerangArgs) -> Result<Experiment, LabCommandError
     }
     if let Some(dk) = &a.dk2 {
         exp.dk2 = hex_of("--dk2", dk, variant.tweakey_bytes(), variant, "the whole tweakey")?;
+    }
+    exp.check().map_err(LabCommandError::Refused)?;
+    Ok(exp.into())
+}
+
+/// The experiment of `skinny lab differential-linear`, checked.
+pub(super) fn differential_linear(a: &DifferentialLinearArgs) -> Result<Experiment, LabCommandError> {
+    let (c, dp) = common(&a.common)?;
+    let variant = c.variant;
+    let mask = hex_of("--mask", &a.mask, variant.block_bytes(), variant, "one block")?;
+    let mut exp = DifferentialLinear::new(c, dp, mask);
+    if let Some(dk) = &a.dk {
+        exp.dk = hex_of("--dk", dk, variant.tweakey_bytes(), variant, "the whole tweakey")?;
     }
     exp.check().map_err(LabCommandError::Refused)?;
     Ok(exp.into())

@@ -21,9 +21,14 @@ pub(super) fn render(r: &Findings) -> String {
         let n = r.shard.split_once('/').map_or("?", |(_, n)| n);
         format!(", shards {:?} of {}", r.shards, printable(n))
     };
+    let from = if r.start_round == 1 {
+        String::new()
+    } else {
+        format!(" from round {} (tweakeys at the {})", r.start_round, printable(&r.tk_at))
+    };
     let _ = writeln!(
         s,
-        "{} {}, {}, seed {}, a key every {}{shard}",
+        "{} {}, {}{from}, seed {}, a key every {}{shard}",
         printable(&r.experiment),
         printable(&r.cipher),
         count(r.rounds as u64, "round"),
@@ -39,6 +44,10 @@ pub(super) fn render(r: &Findings) -> String {
         log2_text(r.ci95[0]),
         log2_text(r.ci95[1])
     );
+    if let (Some(c), Some([lo, hi])) = (r.correlation, r.correlation_ci95) {
+        let log2 = if c == 0.0 { "-inf".into() } else { format!("{:.3}", c.abs().log2()) };
+        let _ = writeln!(s, "correlation {c:+.6e}   95% CI [{lo:+.6e}, {hi:+.6e}]   log2 |c| {log2}");
+    }
     let _ = writeln!(s, "seconds     {:.3}", r.seconds);
     let _ = writeln!(s, "rate        {:.0} queries/s ({})", r.rate_per_s, printable(&r.backend));
     for w in &r.right {
@@ -60,12 +69,15 @@ mod tests {
             experiment: esc.clone(),
             cipher: esc.clone(),
             rounds: 1,
+            start_round: 2,
+            tk_at: esc.clone(),
             dp: esc.clone(),
             dc: esc.clone(),
             dk: None,
             dc_mask: None,
             dk1: None,
             dk2: None,
+            mask: Some(esc.clone()),
             queries: 1,
             queries_total: 2,
             key_every: 1,
@@ -77,6 +89,8 @@ mod tests {
             hits: 0,
             log2_p: None,
             ci95: [None, Some(0.0)],
+            correlation: Some(0.5),
+            correlation_ci95: Some([0.25, 0.75]),
             seconds: 0.0,
             rate_per_s: 0.0,
             backend: esc.clone(),

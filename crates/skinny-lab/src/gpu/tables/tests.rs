@@ -133,6 +133,7 @@ fn symbols_fit_the_kernel_arrays() {
     let setup = KernelSetup {
         variant: Variant::Skinny128_384,
         rounds: 56,
+        start_round: 1,
         key_every: 1,
         plain_state: 1,
         key_state: 2,

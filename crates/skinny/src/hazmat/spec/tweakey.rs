@@ -123,6 +123,14 @@ impl RoundTweakeys {
         }
     }
 
+    /// XORs `cells` into round `r`'s round tweakey (the partial-round
+    /// ciphers fold their rounds' constants in, `hazmat::partial`).
+    pub(crate) fn xor_round(&mut self, r: usize, cells: &[u8; 8]) {
+        for (k, c) in self.rtk[r].iter_mut().zip(cells) {
+            *k ^= c;
+        }
+    }
+
     /// Number of rounds.
     pub fn rounds(&self) -> usize {
         self.rounds

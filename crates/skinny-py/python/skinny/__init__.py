@@ -1,0 +1,102 @@
+"""SKINNY for Python: the tweakable block ciphers, their modes, SKINNY-AEAD,
+Romulus, SKINNY-Hash, the many-message engine, a cryptanalysis lab and
+training data for neural distinguishers, on the Rust crates of the `skinny`
+workspace (constant-time bitsliced CPU code; NVIDIA GPUs where asked).
+
+Arrays are numpy ``uint8``; bytes are ``bytes`` (or ``bytearray``). Every
+error is a :class:`SkinnyError`. The work runs with the GIL released.
+
+The block modes (ECB, CBC, CTR, CFB, OFB) are unauthenticated: use an AEAD
+(:func:`aead_encrypt`) for anything that needs integrity. Reduced-round
+ciphers (``rounds=``) are for cryptanalysis only.
+"""
+
+from ._errors import (
+    AuthenticationError,
+    GpuFailureError,
+    GpuUnavailableError,
+    InputError,
+    PaddingError,
+    SkinnyError,
+    UnsupportedError,
+)
+from ._skinny import (
+    __version__,
+    aead_decrypt,
+    aead_encrypt,
+    aead_lengths,
+    built_with_cuda,
+    decrypt,
+    encrypt,
+    gpus,
+    hash,
+    many_open,
+    many_seal,
+    mode_decrypt,
+    mode_encrypt,
+    neural_pairs,
+)
+from . import lab
+
+#: The cipher names :func:`encrypt` takes, with (block, tweakey) lengths in bytes
+#: and the full round count.
+VARIANTS = {
+    "skinny-64-64": (8, 8, 32),
+    "skinny-64-128": (8, 16, 36),
+    "skinny-64-192": (8, 24, 40),
+    "skinny-128-128": (16, 16, 40),
+    "skinny-128-256": (16, 32, 48),
+    "skinny-128-384": (16, 48, 56),
+}
+
+#: The AEAD schemes of :func:`aead_encrypt`.
+AEAD_SCHEMES = (
+    "skinny-aead-m1",
+    "skinny-aead-m2",
+    "skinny-aead-m3",
+    "skinny-aead-m4",
+    "skinny-aead-m5",
+    "skinny-aead-m6",
+    "romulus-n",
+    "romulus-m",
+    "romulus-t",
+)
+
+#: The schemes of the many-message engine (:func:`many_seal`).
+MANY_SCHEMES = AEAD_SCHEMES[:-1]
+
+#: The hash functions of :func:`hash`.
+HASHES = ("skinny-tk3-hash", "skinny-tk2-hash", "romulus-h")
+
+#: The block modes of :func:`mode_encrypt`.
+MODES = ("ecb", "cbc", "ctr", "cfb", "ofb")
+
+__all__ = [
+    "SkinnyError",
+    "InputError",
+    "AuthenticationError",
+    "PaddingError",
+    "GpuUnavailableError",
+    "GpuFailureError",
+    "UnsupportedError",
+    "__version__",
+    "encrypt",
+    "decrypt",
+    "mode_encrypt",
+    "mode_decrypt",
+    "aead_encrypt",
+    "aead_decrypt",
+    "aead_lengths",
+    "hash",
+    "many_seal",
+    "many_open",
+    "neural_pairs",
+    "built_with_cuda",
+    "gpus",
+    "lab",
+    "VARIANTS",
+    "AEAD_SCHEMES",
+    "MANY_SCHEMES",
+    "HASHES",
+    "MODES",
+]

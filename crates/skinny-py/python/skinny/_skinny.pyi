@@ -1,0 +1,289 @@
+"""Typed stubs of the native module ``skinny._skinny`` (re-exported by ``skinny``)."""
+
+from typing import List, Literal, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+U8Array = npt.NDArray[np.uint8]
+Buffer = Union[bytes, bytearray]
+Device = Literal["cpu", "gpu", "auto"]
+#: One tweakey for every block (bytes, or a uint8 array of shape (tk,)), or
+#: one per block (a uint8 array of shape (n, tk)).
+Tweakey = Union[Buffer, U8Array]
+#: One value shared by every message, a list with one per message, or a 2-D
+#: uint8 array with one row per message.
+Rows = Union[Buffer, Sequence[Buffer], U8Array]
+
+__version__: str
+
+def encrypt(
+    cipher: str,
+    blocks: U8Array,
+    tweakey: Tweakey,
+    *,
+    rounds: Optional[int] = None,
+    start: int = 1,
+    tweakey_at: Literal["master", "start"] = "master",
+    device: Device = "cpu",
+    out: Optional[U8Array] = None,
+) -> U8Array:
+    """Encrypts a batch of blocks with SKINNY.
+
+    ``cipher`` names the variant (``"skinny-64-64"`` .. ``"skinny-128-384"``);
+    ``blocks`` is a uint8 array of shape (n, 8) or (n, 16); ``tweakey`` is the
+    whole tweakey TK1 ‖ TK2 ‖ TK3 (bytes or a uint8 array of shape (tk,)) for
+    every block, or a uint8 array of shape (n, tk), one per block. ``rounds``
+    runs that many rounds (1 .. the full count; reduced rounds are for
+    cryptanalysis only). ``start`` runs them from round ``start`` (from 1) at
+    their own place: that round's constants and tweakey state, the tweakey
+    given as the master tweakey (``tweakey_at="master"``, the schedule is
+    advanced here) or as round ``start``'s state (``"start"``); ``rounds``
+    then defaults to the rest of the cipher. Per-block tweakeys from a later
+    start run block by block (slower than the bitsliced start-at-1 path).
+    ``device="gpu"`` runs one tweakey for all on the GPU
+    (per-block tweakeys are CPU only: ``UnsupportedError``); no usable GPU
+    raises ``GpuUnavailableError``. The result is a new array, or ``out``
+    (which may be ``blocks`` itself, to work in place: no copy).
+    Bitsliced and constant time on the CPU, on every core; the GIL is released.
+    """
+
+def decrypt(
+    cipher: str,
+    blocks: U8Array,
+    tweakey: Tweakey,
+    *,
+    rounds: Optional[int] = None,
+    start: int = 1,
+    tweakey_at: Literal["master", "start"] = "master",
+    device: Device = "cpu",
+    out: Optional[U8Array] = None,
+) -> U8Array:
+    """Decrypts a batch of blocks: the inverse of :func:`encrypt`, same arguments."""
+
+def mode_encrypt(
+    mode: Literal["ecb", "cbc", "ctr", "cfb", "ofb"],
+    cipher: str,
+    key: Buffer,
+    data: Buffer,
+    *,
+    iv: Optional[Buffer] = None,
+    padding: Optional[bool] = None,
+    rounds: Optional[int] = None,
+    device: Literal["cpu", "gpu"] = "cpu",
+) -> bytes:
+    """Encrypts a whole message in a block mode (UNAUTHENTICATED).
+
+    ``iv`` is one block, required by every mode but ECB. ECB and CBC pad with
+    PKCS#7 unless ``padding=False`` (then the data must be whole blocks); CTR
+    counts big-endian over the whole block. The parallel work (ECB, CTR, CBC
+    and CFB decryption) runs on ``device``; the serial modes on the CPU.
+    """
+
+def mode_decrypt(
+    mode: Literal["ecb", "cbc", "ctr", "cfb", "ofb"],
+    cipher: str,
+    key: Buffer,
+    data: Buffer,
+    *,
+    iv: Optional[Buffer] = None,
+    padding: Optional[bool] = None,
+    rounds: Optional[int] = None,
+    device: Literal["cpu", "gpu"] = "cpu",
+) -> bytes:
+    """Decrypts a whole message in a block mode; a bad padding raises ``PaddingError``."""
+
+def aead_encrypt(scheme: str, key: Buffer, nonce: Buffer, data: Buffer, ad: Optional[Buffer] = None) -> bytes:
+    """Encrypts and authenticates: ciphertext ‖ tag.
+
+    ``scheme``: ``"skinny-aead-m1"`` .. ``"skinny-aead-m6"``, ``"romulus-n"``,
+    ``"romulus-m"``, ``"romulus-t"`` (lengths: :func:`aead_lengths`). A nonce
+    must never repeat under one key (Romulus-M tolerates it best).
+    """
+
+def aead_decrypt(scheme: str, key: Buffer, nonce: Buffer, data: Buffer, ad: Optional[Buffer] = None) -> bytes:
+    """Verifies and decrypts ciphertext ‖ tag; raises ``AuthenticationError`` (releasing nothing) on a bad tag."""
+
+def aead_lengths(scheme: str) -> Tuple[int, int, int]:
+    """(key, nonce, tag) lengths in bytes of an AEAD scheme."""
+
+def hash(data: Buffer, name: str = "skinny-tk3-hash") -> bytes:
+    """The 32-byte digest: ``"skinny-tk3-hash"``, ``"skinny-tk2-hash"`` or ``"romulus-h"``."""
+
+@overload
+def many_seal(
+    scheme: str, keys: Rows, nonces: Rows, data: U8Array, ads: Optional[Rows] = None, *,
+    device: Device = "cpu", threads: Optional[int] = None,
+) -> U8Array: ...
+@overload
+def many_seal(
+    scheme: str, keys: Rows, nonces: Rows, data: Sequence[Buffer], ads: Optional[Rows] = None, *,
+    device: Device = "cpu", threads: Optional[int] = None,
+) -> List[bytes]: ...
+def many_seal(
+    scheme: str, keys: Rows, nonces: Rows, data: Union[U8Array, Sequence[Buffer]], ads: Optional[Rows] = None, *,
+    device: Device = "cpu", threads: Optional[int] = None,
+) -> Union[U8Array, List[bytes]]:
+    """Seals many independent messages at once (the many-message engine).
+
+    ``scheme``: ``"romulus-n"``, ``"romulus-m"``, ``"skinny-aead-m1"`` ..
+    ``"m6"``. ``data``: a list of messages (any lengths) or a uint8 array with
+    one message per row; keys, nonces and ``ads`` as one shared bytes value, a
+    list, or an array of rows. Returns ciphertext ‖ tag per message: a list,
+    or an array of shape (n, len + tag) for array input. Byte for byte what
+    :func:`aead_encrypt` gives message by message. ``device``: the CPU's
+    threads, the GPU, or ``auto`` (the GPU where it pays).
+    """
+
+@overload
+def many_open(
+    scheme: str, keys: Rows, nonces: Rows, data: U8Array, ads: Optional[Rows] = None, *,
+    device: Device = "cpu", threads: Optional[int] = None,
+) -> Tuple[U8Array, npt.NDArray[np.bool_]]: ...
+@overload
+def many_open(
+    scheme: str, keys: Rows, nonces: Rows, data: Sequence[Buffer], ads: Optional[Rows] = None, *,
+    device: Device = "cpu", threads: Optional[int] = None,
+) -> List[Optional[bytes]]: ...
+def many_open(
+    scheme: str, keys: Rows, nonces: Rows, data: Union[U8Array, Sequence[Buffer]], ads: Optional[Rows] = None, *,
+    device: Device = "cpu", threads: Optional[int] = None,
+) -> Union[Tuple[U8Array, npt.NDArray[np.bool_]], List[Optional[bytes]]]:
+    """Opens many messages: a list with ``None`` where a tag failed, or for
+    array input (plaintexts, ok) with failed rows zeroed. One forged message
+    fails only itself."""
+
+def neural_pairs(
+    cipher: str,
+    rounds: int,
+    diff: bytes,
+    n: int,
+    *,
+    seed: int = 0,
+    key_diff: Optional[bytes] = None,
+    offset: int = 0,
+    negatives: Literal["random-ciphertexts", "random-plaintexts"] = "random-ciphertexts",
+) -> Tuple[U8Array, U8Array]:
+    """Labelled ciphertext pairs for a neural distinguisher (Gohr, CRYPTO 2019).
+
+    Returns ``(X, y)``: ``X`` of shape (n, 2, block) uint8 and ``y`` of shape
+    (n,) uint8. A sample labelled 1 is (E_K(P), E_K'(P ^ diff)) with K a fresh
+    random tweakey per sample and K' = K ^ key_diff (zero by default); one
+    labelled 0 is a random ciphertext pair, or with
+    ``negatives="random-plaintexts"`` Gohr's encryption of a random plaintext
+    pair under K. Labels are fair coins. Sample i depends on (seed, i) only:
+    ``offset=s`` gives rows s .. s+n of the same data set (build it in pieces).
+    CPU only (bitsliced, a tweakey per block, every core).
+    """
+
+def built_with_cuda() -> bool:
+    """Whether this build has the GPU paths (a GPU is still needed at run time)."""
+
+def gpus() -> List[str]:
+    """The usable GPUs, one line each; raises ``GpuUnavailableError`` when there is none."""
+
+class Findings:
+    """What a lab run found (one shard, or shards merged); pickles through JSON."""
+
+    experiment: str
+    cipher: str
+    rounds: int
+    start_round: int
+    tk_at: str
+    correlation: Optional[float]
+    correlation_ci95: Optional[Tuple[float, float]]
+    queries: int
+    queries_total: int
+    hits: int
+    key_every: int
+    seed: int
+    shard: str
+    shards: List[int]
+    complete: bool
+    interrupted: bool
+    log2_p: Optional[float]
+    ci95: Tuple[Optional[float], Optional[float]]
+    seconds: float
+    rate_per_s: float
+    backend: str
+    version: str
+    threads: Optional[int]
+    differences: dict
+    right: List[dict]
+    @staticmethod
+    def from_json(text: str) -> "Findings":
+        """Findings from their JSON form (this class's ``to_json``, or the CLI's ``--json``)."""
+    def to_json(self) -> str:
+        """The JSON form, as the CLI writes it."""
+
+Hex = Union[str, bytes]
+
+def differential(
+    cipher: str,
+    rounds: int,
+    dp: Hex,
+    dc: Hex,
+    *,
+    queries: int,
+    dk: Optional[Hex] = None,
+    dc_mask: Optional[Hex] = None,
+    start_round: int = 1,
+    tk_at: Literal["master", "start"] = "master",
+    key_every: int = 4096,
+    seed: int = 0,
+    shard: Tuple[int, int] = (0, 1),
+    show: int = 0,
+    device: Device = "cpu",
+    threads: Optional[int] = None,
+) -> Findings:
+    """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose ciphertexts differ by
+    dc in the bits of dc_mask, over ``queries`` queries with a fresh random
+    tweakey every ``key_every``; ``shard=(i, n)`` runs the i-th of n parts.
+    ``start_round=s`` runs rounds s .. s+rounds-1 at their own place (round
+    s's constants and tweakey state); ``tk_at`` says whether keys and tweakey
+    differences are given at the master tweakey or at round s."""
+
+def boomerang(
+    cipher: str,
+    rounds: int,
+    dp: Hex,
+    dc: Hex,
+    *,
+    queries: int,
+    dk1: Optional[Hex] = None,
+    dk2: Optional[Hex] = None,
+    start_round: int = 1,
+    tk_at: Literal["master", "start"] = "master",
+    key_every: int = 4096,
+    seed: int = 0,
+    shard: Tuple[int, int] = (0, 1),
+    show: int = 0,
+    device: Device = "cpu",
+    threads: Optional[int] = None,
+) -> Findings:
+    """Counts boomerang quartets that return with difference dp (related
+    tweakeys dk1 above, dk2 below)."""
+
+def differential_linear(
+    cipher: str,
+    rounds: int,
+    dp: Hex,
+    mask: Hex,
+    *,
+    queries: int,
+    dk: Optional[Hex] = None,
+    start_round: int = 1,
+    tk_at: Literal["master", "start"] = "master",
+    key_every: int = 4096,
+    seed: int = 0,
+    shard: Tuple[int, int] = (0, 1),
+    show: int = 0,
+    device: Device = "cpu",
+    threads: Optional[int] = None,
+) -> Findings:
+    """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose output difference has
+    even parity under ``mask``: ``correlation`` = 2 hits / queries - 1, with
+    its exact interval ``correlation_ci95``."""
+
+def merge(parts: List[Findings]) -> Findings:
+    """The exact merge of shards of one run."""

@@ -1,0 +1,231 @@
+//! SKINNY on batches of blocks: numpy arrays of shape (n, 8) or (n, 16), one
+//! tweakey for all or one per block, on the CPU or the GPU.
+
+use crate::common::{self, Device};
+use crate::errors::{Error, PyResultOf};
+use numpy::{PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use rayon::prelude::*;
+use skinny::hazmat::bitsliced::PerBlockTweakeys;
+use skinny::hazmat::partial::{self, TweakeyAt};
+use skinny::Variant;
+use skinny_bulk::mode::Direction;
+use zeroize::Zeroizing;
+
+/// Blocks per piece of work when every block has its own tweakey: enough to
+/// fill several bitsliced batches (up to 512 blocks) per rayon task.
+const PER_BLOCK_CHUNK: usize = 4096;
+
+/// The tweakeys of a call: one for every block, or one per block (row `i`
+/// for block `i`), copied into wiped memory.
+enum Tweakeys {
+    One(Zeroizing<Vec<u8>>),
+    PerBlock(Zeroizing<Vec<u8>>),
+}
+
+fn tweakeys(v: Variant, n: usize, tk: &Bound<'_, PyAny>) -> PyResultOf<Tweakeys> {
+    let len = v.tweakey_bytes();
+    let bad = || {
+        Error::input(format!(
+            "tweakey must be {len} bytes (bytes or a uint8 array of shape ({len},)) or a uint8 array of shape (n, {len}) for {v}"
+        ))
+    };
+    if let Ok(b) = tk.cast::<PyBytes>() {
+        let bytes = b.as_bytes();
+        return if bytes.len() == len { Ok(Tweakeys::One(Zeroizing::new(bytes.to_vec()))) } else { Err(bad()) };
+    }
+    if let Ok(a) = tk.cast::<numpy::PyArray1<u8>>() {
+        let ro = a.try_readonly().map_err(|e| Error::input(e.to_string()))?;
+        let view = ro.as_array();
+        return if view.len() == len { Ok(Tweakeys::One(Zeroizing::new(view.to_vec()))) } else { Err(bad()) };
+    }
+    if let Ok(a) = tk.cast::<PyArray2<u8>>() {
+        let ro = a.try_readonly().map_err(|e| Error::input(e.to_string()))?;
+        let view = ro.as_array();
+        if view.shape() != [n, len] {
+            return Err(Error::input(format!(
+                "per-block tweakeys must have shape ({n}, {len}) for {n} blocks of {v}, not {:?}",
+                view.shape()
+            )));
+        }
+        let flat: Vec<u8> = view.iter().copied().collect();
+        return Ok(Tweakeys::PerBlock(Zeroizing::new(flat)));
+    }
+    if let Ok(b) = tk.extract::<Vec<u8>>() {
+        return if b.len() == len { Ok(Tweakeys::One(Zeroizing::new(b))) } else { Err(bad()) };
+    }
+    Err(bad())
+}
+
+/// The output array: `out` when given (it may be `blocks` itself: in place),
+/// else a new array; `blocks` is copied into it unless they are one array.
+fn output<'py>(
+    py: Python<'py>,
+    v: Variant,
+    blocks: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResultOf<Bound<'py, PyArray2<u8>>> {
+    let bs = v.block_bytes();
+    let shape_err = |what: &str| Error::input(format!("{what} must be a numpy uint8 array of shape (n, {bs}) for {v}"));
+    let src = blocks.cast::<PyArray2<u8>>().map_err(|_| shape_err("blocks"))?;
+    if src.shape()[1] != bs {
+        return Err(shape_err("blocks"));
+    }
+    let n = src.shape()[0];
+    let dst = match out {
+        Some(o) => {
+            let d = o.cast::<PyArray2<u8>>().map_err(|_| shape_err("out"))?.clone();
+            if d.shape() != [n, bs] {
+                return Err(Error::input(format!("out must have the shape of blocks, ({n}, {bs})")));
+            }
+            if !d.is_c_contiguous() {
+                return Err(Error::input("out must be C-contiguous"));
+            }
+            d
+        }
+        None => PyArray2::zeros(py, [n, bs], false),
+    };
+    if !dst.is(src) {
+        let ro = src.try_readonly().map_err(|e| Error::input(e.to_string()))?;
+        let mut rw = dst.try_readwrite().map_err(|e| Error::input(e.to_string()))?;
+        rw.as_array_mut().assign(&ro.as_array());
+    }
+    Ok(dst)
+}
+
+/// Which rounds run: `rounds` rounds from round `start` (from 1), the
+/// tweakey given at the master or at round `start`.
+#[derive(Clone, Copy)]
+struct Span {
+    rounds: usize,
+    start: usize,
+    at: TweakeyAt,
+}
+
+impl Span {
+    fn read(v: Variant, rounds: Option<usize>, start: usize, tweakey_at: &str) -> PyResultOf<Self> {
+        let at = match tweakey_at {
+            "master" => TweakeyAt::Master,
+            "start" => TweakeyAt::Start,
+            _ => return Err(Error::input(format!("tweakey_at must be \"master\" or \"start\", not {tweakey_at:?}"))),
+        };
+        let rounds = rounds.unwrap_or(v.rounds().saturating_sub(start.saturating_sub(1)));
+        partial::check_rounds(v, start, rounds).map_err(|e| Error::input(e.to_string()))?;
+        Ok(Self { rounds, start, at })
+    }
+
+    /// The cipher of these rounds under one tweakey (round 1 and on: the
+    /// plain reduced-round cipher).
+    fn cipher(self, v: Variant, tk: &[u8]) -> PyResultOf<skinny::Skinny> {
+        if self.start == 1 {
+            return common::cipher(v, tk, self.rounds);
+        }
+        partial::partial_cipher(v, tk, self.at, self.start, self.rounds).map_err(|e| Error::input(e.to_string()))
+    }
+}
+
+/// Runs the cipher over `data` (whole blocks) in place, without the GIL held.
+fn crypt(v: Variant, span: Span, dir: Direction, tks: &Tweakeys, device: Device, data: &mut [u8]) -> PyResultOf<()> {
+    let rounds = span.rounds;
+    match (tks, device) {
+        (Tweakeys::One(tk), Device::Cpu | Device::Gpu) => {
+            let cipher = span.cipher(v, tk)?;
+            let backend = common::backend(device)?;
+            let mut engine = backend.engine(&cipher)?;
+            engine.ecb(dir, data)?;
+            Ok(())
+        }
+        // From a later round, each block's own partial cipher, one block at a
+        // time (the bitsliced per-block schedule starts at round 1).
+        (Tweakeys::PerBlock(tk), Device::Cpu) if span.start > 1 => {
+            let (bs, tl) = (v.block_bytes(), v.tweakey_bytes());
+            data.par_chunks_mut(bs).zip(tk.par_chunks(tl)).try_for_each(|(d, t)| {
+                let c = span.cipher(v, t)?;
+                match dir {
+                    Direction::Encrypt => c.encrypt_block(d),
+                    Direction::Decrypt => c.decrypt_block(d),
+                }
+                Ok(())
+            })
+        }
+        (Tweakeys::PerBlock(tk), Device::Cpu) => {
+            let pbt = PerBlockTweakeys::new(v, rounds).map_err(|e| Error::input(e.to_string()))?;
+            let (bs, tl) = (v.block_bytes(), v.tweakey_bytes());
+            data.par_chunks_mut(PER_BLOCK_CHUNK * bs).zip(tk.par_chunks(PER_BLOCK_CHUNK * tl)).for_each(|(d, t)| {
+                match dir {
+                    Direction::Encrypt => pbt.encrypt(d, t),
+                    Direction::Decrypt => pbt.decrypt(d, t),
+                }
+            });
+            Ok(())
+        }
+        (Tweakeys::PerBlock(_), Device::Gpu) => {
+            Err(Error::unsupported("per-block tweakeys run on the CPU only: the GPU kernels take one tweakey per call"))
+        }
+        (_, Device::Auto) => {
+            Err(Error::unsupported("device \"auto\" is not offered for blocks: use \"cpu\" or \"gpu\""))
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run<'py>(
+    py: Python<'py>,
+    dir: Direction,
+    cipher: &str,
+    blocks: &Bound<'py, PyAny>,
+    tweakey: &Bound<'py, PyAny>,
+    span: (Option<usize>, usize, &str),
+    device: &str,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let v = common::variant(cipher)?;
+    let span = Span::read(v, span.0, span.1, span.2)?;
+    let device = Device::parse(device)?;
+    let dst = output(py, v, blocks, out)?;
+    let n = dst.shape()[0];
+    let tks = tweakeys(v, n, tweakey)?;
+    {
+        let mut rw = dst.try_readwrite().map_err(|e| Error::input(e.to_string()))?;
+        let data = rw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
+        py.detach(|| crypt(v, span, dir, &tks, device, data))?;
+    }
+    Ok(dst)
+}
+
+/// Encrypts a batch of blocks: see the stub `skinny/_skinny.pyi`.
+#[pyfunction]
+#[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, start=1, tweakey_at="master", device="cpu", out=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn encrypt<'py>(
+    py: Python<'py>,
+    cipher: &str,
+    blocks: &Bound<'py, PyAny>,
+    tweakey: &Bound<'py, PyAny>,
+    rounds: Option<usize>,
+    start: usize,
+    tweakey_at: &str,
+    device: &str,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    run(py, Direction::Encrypt, cipher, blocks, tweakey, (rounds, start, tweakey_at), device, out)
+}
+
+/// Decrypts a batch of blocks: see the stub `skinny/_skinny.pyi`.
+#[pyfunction]
+#[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, start=1, tweakey_at="master", device="cpu", out=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn decrypt<'py>(
+    py: Python<'py>,
+    cipher: &str,
+    blocks: &Bound<'py, PyAny>,
+    tweakey: &Bound<'py, PyAny>,
+    rounds: Option<usize>,
+    start: usize,
+    tweakey_at: &str,
+    device: &str,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    run(py, Direction::Decrypt, cipher, blocks, tweakey, (rounds, start, tweakey_at), device, out)
+}

@@ -1,0 +1,59 @@
+//! The native part of the Python package `skinny` (`skinny._skinny`): thin
+//! PyO3 bindings over the workspace's crates. Every call checks its input,
+//! releases the GIL for the work, and turns every error into an exception of
+//! the package's one hierarchy (`skinny.SkinnyError`); nothing panics across
+//! the boundary by design (and PyO3 turns a panic into an exception anyway).
+//! Keys are copied into memory that is wiped when the call ends.
+//!
+//! The Python API, its types and docstrings are in `python/skinny/` (the
+//! stub `_skinny.pyi`); this crate is `publish = false`: it ships as a wheel.
+
+use pyo3::prelude::*;
+
+mod aead;
+mod block;
+mod common;
+mod errors;
+mod hash;
+mod lab;
+mod many;
+mod modes;
+mod pairs;
+
+/// Whether this build has the GPU paths (the `cuda` feature): a GPU is still
+/// needed at run time.
+#[pyfunction]
+fn built_with_cuda() -> bool {
+    cfg!(feature = "cuda")
+}
+
+/// The GPUs the driver sees, one line each; raises `GpuUnavailableError`
+/// when none can be used.
+#[pyfunction]
+fn gpus(py: Python<'_>) -> PyResult<Vec<String>> {
+    py.detach(skinny_bulk::backend::describe_gpus).map_err(|e| errors::Error::from(e).into())
+}
+
+#[pymodule]
+fn _skinny(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(block::encrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(block::decrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(modes::mode_encrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(modes::mode_decrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(aead::aead_encrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(aead::aead_decrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(aead::aead_lengths, m)?)?;
+    m.add_function(wrap_pyfunction!(hash::hash, m)?)?;
+    m.add_function(wrap_pyfunction!(many::many_seal, m)?)?;
+    m.add_function(wrap_pyfunction!(many::many_open, m)?)?;
+    m.add_function(wrap_pyfunction!(lab::differential, m)?)?;
+    m.add_function(wrap_pyfunction!(lab::boomerang, m)?)?;
+    m.add_function(wrap_pyfunction!(lab::differential_linear, m)?)?;
+    m.add_function(wrap_pyfunction!(lab::merge, m)?)?;
+    m.add_class::<lab::PyFindings>()?;
+    m.add_function(wrap_pyfunction!(pairs::neural_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(built_with_cuda, m)?)?;
+    m.add_function(wrap_pyfunction!(gpus, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,194 @@
+//! The many-message engine of `skinny-many`: seal or open a batch of
+//! independent messages, each with its own key, nonce and associated data,
+//! on the CPU's cores or a GPU. Messages come as a list of bytes or as the
+//! rows of a 2-D uint8 array (all one length); keys, nonces and associated
+//! data likewise, or one bytes value shared by every message.
+
+use crate::common::Device;
+use crate::errors::{chain, Error, Kind, PyResultOf};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::{PyBytes, PyList};
+use skinny_many::{Batch, ManyError, Output, Scheme};
+
+/// One field of every message: shared, one per message in a list, or the
+/// rows of an array.
+enum Rows<'py> {
+    Shared(PyBackedBytes),
+    List(Vec<PyBackedBytes>),
+    Array(PyReadonlyArray2<'py, u8>),
+}
+
+impl<'py> Rows<'py> {
+    fn read(what: &str, obj: &Bound<'py, PyAny>) -> PyResultOf<Self> {
+        if let Ok(b) = obj.extract::<PyBackedBytes>() {
+            return Ok(Rows::Shared(b));
+        }
+        if let Ok(a) = obj.cast::<PyArray2<u8>>() {
+            let ro = a.try_readonly().map_err(|e| Error::input(e.to_string()))?;
+            if !ro.is_c_contiguous() {
+                return Err(Error::input(format!("{what}: a C-contiguous array, please")));
+            }
+            return Ok(Rows::Array(ro));
+        }
+        if let Ok(v) = obj.extract::<Vec<PyBackedBytes>>() {
+            return Ok(Rows::List(v));
+        }
+        Err(Error::input(format!(
+            "{what} must be bytes (shared by all messages), a list of bytes, or a 2-D uint8 array (one row a message)"
+        )))
+    }
+
+    fn count(&self) -> Option<usize> {
+        match self {
+            Rows::Shared(_) => None,
+            Rows::List(v) => Some(v.len()),
+            Rows::Array(a) => Some(a.shape()[0]),
+        }
+    }
+
+    fn get(&self, i: usize) -> &[u8] {
+        match self {
+            Rows::Shared(b) => b,
+            Rows::List(v) => &v[i],
+            Rows::Array(a) => {
+                let w = a.shape()[1];
+                let all = a.as_slice().unwrap_or(&[]);
+                &all[i * w..(i + 1) * w]
+            }
+        }
+    }
+}
+
+/// Reads a scheme name (`romulus-n`, `romulus-m`, `skinny-aead-m1` .. `m6`).
+pub fn scheme(name: &str) -> PyResultOf<Scheme> {
+    let n = name.trim().to_ascii_lowercase().replace('_', "-");
+    Scheme::ALL.into_iter().find(|s| s.name() == n).ok_or_else(|| {
+        let names: Vec<&str> = Scheme::ALL.iter().map(|s| s.name()).collect();
+        Error::input(format!("unknown scheme {name:?} for many messages (expected one of {})", names.join(", ")))
+    })
+}
+
+fn many_error(e: ManyError) -> Error {
+    let kind = match &e {
+        ManyError::Threads(_) => Kind::Other,
+        #[cfg(feature = "cuda")]
+        ManyError::Gpu(g) => match g.as_ref() {
+            skinny_many::gpu::GpuManyError::Gpu(e) => crate::errors::gpu_kind(e),
+            _ => Kind::GpuFailure,
+        },
+        _ => Kind::GpuUnavailable,
+    };
+    Error::new(kind, chain(&e))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run<'py>(
+    py: Python<'py>,
+    seal: bool,
+    scheme_name: &str,
+    keys: &Bound<'py, PyAny>,
+    nonces: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    ads: Option<&Bound<'py, PyAny>>,
+    device: &str,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let s = scheme(scheme_name)?;
+    let placement = Device::parse(device)?.placement(threads);
+    let data_rows = Rows::read("data", data)?;
+    let Some(n) = data_rows.count() else {
+        return Err(Error::input("data must hold many messages: a list of bytes or a 2-D uint8 array").into());
+    };
+    let empty = PyBytes::new(py, b"").into_any();
+    let fields = [
+        ("keys", Rows::read("keys", keys)?),
+        ("nonces", Rows::read("nonces", nonces)?),
+        ("ads", Rows::read("ads", ads.unwrap_or(&empty))?),
+    ];
+    for (what, rows) in &fields {
+        if rows.count().is_some_and(|c| c != n) {
+            return Err(Error::input(format!("{what}: {} given for {n} messages", rows.count().unwrap_or(0))).into());
+        }
+    }
+    let [(_, k), (_, nn), (_, a)] = &fields;
+    let total: usize = (0..n).map(|i| data_rows.get(i).len()).sum();
+    let mut batch = Batch::with_capacity(s, n, total);
+    for i in 0..n {
+        batch
+            .push(k.get(i), nn.get(i), a.get(i), data_rows.get(i))
+            .map_err(|e| Error::input(format!("message {i}: {e}")))?;
+    }
+    let out: Output = py
+        .detach(|| if seal { skinny_many::seal(&placement, &batch) } else { skinny_many::open(&placement, &batch) })
+        .map_err(many_error)?;
+    drop(batch);
+    match data_rows {
+        Rows::Array(a) => {
+            let w = a.shape()[1];
+            let ow = if seal { w + s.tag_len() } else { w.saturating_sub(s.tag_len()) };
+            let arr = PyArray2::<u8>::zeros(py, [n, ow], false);
+            let mut ok = vec![false; n];
+            {
+                let mut rw = arr.try_readwrite().map_err(|e| Error::input(e.to_string()))?;
+                let dst = rw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
+                for (i, ok) in ok.iter_mut().enumerate() {
+                    if let Ok(m) = out.message(i) {
+                        dst[i * ow..(i + 1) * ow].copy_from_slice(m);
+                        *ok = true;
+                    }
+                }
+            }
+            if seal {
+                Ok(arr.into_any())
+            } else {
+                Ok((arr, PyArray1::from_vec(py, ok)).into_pyobject(py)?.into_any())
+            }
+        }
+        _ => {
+            let list = PyList::empty(py);
+            for i in 0..n {
+                match out.message(i) {
+                    Ok(m) => list.append(PyBytes::new(py, m))?,
+                    Err(_) => list.append(py.None())?,
+                }
+            }
+            Ok(list.into_any())
+        }
+    }
+}
+
+/// Seals many messages: see `skinny/_skinny.pyi`.
+#[pyfunction]
+#[pyo3(signature = (scheme, keys, nonces, data, ads=None, *, device="cpu", threads=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn many_seal<'py>(
+    py: Python<'py>,
+    scheme: &str,
+    keys: &Bound<'py, PyAny>,
+    nonces: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    ads: Option<&Bound<'py, PyAny>>,
+    device: &str,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    run(py, true, scheme, keys, nonces, data, ads, device, threads)
+}
+
+/// Opens many messages: see `skinny/_skinny.pyi`.
+#[pyfunction]
+#[pyo3(signature = (scheme, keys, nonces, data, ads=None, *, device="cpu", threads=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn many_open<'py>(
+    py: Python<'py>,
+    scheme: &str,
+    keys: &Bound<'py, PyAny>,
+    nonces: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    ads: Option<&Bound<'py, PyAny>>,
+    device: &str,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    run(py, false, scheme, keys, nonces, data, ads, device, threads)
+}

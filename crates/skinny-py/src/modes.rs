@@ -1,0 +1,86 @@
+//! The five classic modes of `skinny-bulk` (ECB, CBC, CTR, CFB, OFB) on whole
+//! messages: bytes in, bytes out. Unauthenticated: see the package docs.
+
+use crate::common::{self, Device};
+use crate::errors::{Error, PyResultOf};
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::PyBytes;
+use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
+use zeroize::Zeroizing;
+
+fn mode(name: &str) -> PyResultOf<Mode> {
+    name.parse().map_err(|_| Error::input(format!("unknown mode {name:?} (expected ecb, ctr, cbc, cfb or ofb)")))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run<'py>(
+    py: Python<'py>,
+    dir: Direction,
+    mode_name: &str,
+    cipher: &str,
+    key: &[u8],
+    data: &[u8],
+    iv: Option<&[u8]>,
+    padding: Option<bool>,
+    rounds: Option<usize>,
+    device: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let v = common::variant(cipher)?;
+    let m = mode(mode_name)?;
+    let rounds = common::rounds(v, rounds)?;
+    let device = Device::parse(device)?;
+    let work = || -> PyResultOf<Zeroizing<Vec<u8>>> {
+        let c = common::cipher(v, key, rounds)?;
+        let backend = common::backend(device)?;
+        let mut b = Processor::builder(&c, m, dir).backend(backend.as_ref()).total_bytes(data.len() as u64);
+        if let Some(iv) = iv {
+            b = b.iv(iv);
+        }
+        if let Some(pad) = padding {
+            b = b.padding(if pad { Padding::Pkcs7 } else { Padding::None });
+        }
+        let p = b.build()?;
+        let mut buf = Zeroizing::new(data.to_vec());
+        p.finish_in_place(&mut buf)?;
+        Ok(buf)
+    };
+    let out = py.detach(work)?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// Encrypts a message in a block mode: see `skinny/_skinny.pyi`.
+#[pyfunction]
+#[pyo3(signature = (mode, cipher, key, data, *, iv=None, padding=None, rounds=None, device="cpu"))]
+#[allow(clippy::too_many_arguments)]
+pub fn mode_encrypt<'py>(
+    py: Python<'py>,
+    mode: &str,
+    cipher: &str,
+    key: PyBackedBytes,
+    data: PyBackedBytes,
+    iv: Option<PyBackedBytes>,
+    padding: Option<bool>,
+    rounds: Option<usize>,
+    device: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    run(py, Direction::Encrypt, mode, cipher, &key, &data, iv.as_deref(), padding, rounds, device)
+}
+
+/// Decrypts a message in a block mode: see `skinny/_skinny.pyi`.
+#[pyfunction]
+#[pyo3(signature = (mode, cipher, key, data, *, iv=None, padding=None, rounds=None, device="cpu"))]
+#[allow(clippy::too_many_arguments)]
+pub fn mode_decrypt<'py>(
+    py: Python<'py>,
+    mode: &str,
+    cipher: &str,
+    key: PyBackedBytes,
+    data: PyBackedBytes,
+    iv: Option<PyBackedBytes>,
+    padding: Option<bool>,
+    rounds: Option<usize>,
+    device: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    run(py, Direction::Decrypt, mode, cipher, &key, &data, iv.as_deref(), padding, rounds, device)
+}
