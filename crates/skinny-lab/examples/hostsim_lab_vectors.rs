@@ -88,7 +88,7 @@ fn hits(setup: &KernelSetup, start: u64, count: u64) -> Vec<u64> {
                 let k2 = xor(&k, dk);
                 encrypt_rounds(v, &k2, TweakeyAt::Start, setup.start_round, setup.rounds, &mut c2).expect("valid");
                 let ones: u32 = (0..c1.len()).map(|i| ((c1[i] ^ c2[i]) & mask[i]).count_ones()).sum();
-                ones % 2 == 0
+                ones.is_multiple_of(2)
             }
         };
         if hit {

@@ -28,7 +28,7 @@ pub struct DifferentialLinear {
 /// Whether `mask & (a ^ b)` has even parity.
 pub(crate) fn even_parity(mask: &[u8], a: &[u8], b: &[u8]) -> bool {
     let ones: u32 = a.iter().zip(b).zip(mask).map(|((a, b), m)| ((a ^ b) & m).count_ones()).sum();
-    ones % 2 == 0
+    ones.is_multiple_of(2)
 }
 
 impl DifferentialLinear {

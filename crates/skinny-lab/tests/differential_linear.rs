@@ -20,7 +20,7 @@ fn sbox_correlation(width_bits: u32, a: u8, u: u8) -> f64 {
     let sum: i64 = (0..n)
         .map(|x| {
             let d = s(x as u8) ^ s(x as u8 ^ a);
-            if (d & u).count_ones() % 2 == 0 {
+            if (d & u).count_ones().is_multiple_of(2) {
                 1
             } else {
                 -1
