@@ -18,6 +18,11 @@ use std::io::Write;
 
 fn main() {
     signals::ignore_file_size_limit();
+    // Commands without --threads work on rayon's global pool: give its threads
+    // the stack the workers are sized for, not whatever RUST_MIN_STACK says
+    // (64 KiB there aborted a 10 MB seal). A pool that cannot start is
+    // reported by the first command that needs it.
+    let _ = rayon::ThreadPoolBuilder::new().stack_size(skinny_exec::WORKER_STACK_BYTES).build_global();
     let mut cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => clap_failed(&e),

@@ -282,6 +282,10 @@ fn digest_path(algo: HashAlgo, path: &Path) -> io::Result<[u8; DIGEST_BYTES]> {
 /// The file at `path`, or stdin for `-`.
 fn open(path: &Path) -> io::Result<Box<dyn Read>> {
     if path.as_os_str() == "-" {
+        // A closed stdin (`<&-`) is no empty input: its digest would be a lie.
+        if crate::closed_stdout::stdin_was_closed() {
+            return Err(io::Error::new(io::ErrorKind::BrokenPipe, "stdin is closed (give a file, or a pipe)"));
+        }
         Ok(Box::new(io::stdin().lock()))
     } else {
         Ok(Box::new(File::open(path)?))

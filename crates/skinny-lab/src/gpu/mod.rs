@@ -166,6 +166,9 @@ struct Part<W> {
     hits: u64,
     right: Vec<W>,
     complete: bool,
+    /// From the kernel's first launch to the last (compiling and loading the
+    /// kernels left out: a first compilation on a machine can take 30 s).
+    seconds: f64,
 }
 
 /// The shard's queries over every GPU of `gpus`, one range and thread each.
@@ -179,7 +182,6 @@ fn run_set<W: Witness>(
     if gpus.len() == 1 {
         return run(common, query.clone(), &gpus.gpus()[0], control, witness);
     }
-    let start = Instant::now();
     let range = common.shard_queries();
     let ranges = split_queries(range.clone(), gpus.len());
     let results: Vec<Result<Part<W>, LabError>> = std::thread::scope(|sc| {
@@ -202,8 +204,11 @@ fn run_set<W: Witness>(
             .collect()
     });
     let (mut queries, mut hits, mut right, mut complete) = (0u64, 0u64, Vec::new(), true);
+    // The GPUs count side by side: the run lasts as long as its slowest part.
+    let mut seconds = 0f64;
     for r in results {
         let p = r?;
+        seconds = seconds.max(p.seconds);
         queries += p.queries;
         hits += p.hits;
         complete &= p.complete;
@@ -217,7 +222,7 @@ fn run_set<W: Witness>(
         queries,
         hits,
         right,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds,
         interrupted: !complete,
     })
 }
@@ -230,7 +235,6 @@ fn run<W: Witness>(
     control: &Control,
     witness: impl Fn(u64) -> Option<W>,
 ) -> Result<Outcome<W>, LabError> {
-    let start = Instant::now();
     let p = run_range(common, query, gpu, control, common.shard_queries(), witness)?;
     Ok(Outcome {
         common: common.clone(),
@@ -238,7 +242,7 @@ fn run<W: Witness>(
         queries: p.queries,
         hits: p.hits,
         right: p.right,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds: p.seconds,
         interrupted: !p.complete,
     })
 }
@@ -263,6 +267,7 @@ fn run_range<W: Witness>(
         query,
     };
     let mut kernel = QueryKernel::new(gpu, setup)?;
+    let started = Instant::now();
     let step = kernel.launch_queries();
     let (mut q, mut hits) = (range.start, 0u64);
     let mut right: Vec<W> = Vec::new();
@@ -282,7 +287,13 @@ fn run_range<W: Witness>(
         control.add_done(n);
         q += n;
     }
-    Ok(Part { queries: q - range.start, hits, right, complete: q >= range.end })
+    Ok(Part {
+        queries: q - range.start,
+        hits,
+        right,
+        complete: q >= range.end,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// The first `wanted` hits of queries `start .. start + n`, whose launch had

@@ -331,7 +331,10 @@ pub(super) fn placement(a: &CommonArgs) -> Placement {
         LabBackendName::Cpu => PlaceOn::Cpu,
         LabBackendName::Gpu => PlaceOn::Gpu,
     };
-    PlacementArgs { threads: a.threads, gpus: a.gpus.clone() }.placement(on)
+    // At most 4 threads a core, as for the other commands (--threads 1024 on
+    // two cores made a run 36-39x slower); the notice is printed by `count`.
+    let (threads, _) = crate::args::capped_threads(a.threads);
+    PlacementArgs { threads, gpus: a.gpus.clone() }.placement(on)
 }
 
 #[cfg(test)]

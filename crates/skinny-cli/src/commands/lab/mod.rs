@@ -41,8 +41,17 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
 /// Counts `exp` on the hardware asked for, watched (progress, interrupts),
 /// and prints its findings; an interrupted run ends with the signal's status.
 fn count(a: &CommonArgs, exp: Experiment) -> Result<(), LabCommandError> {
+    if let (_, Some(notice)) = crate::args::capped_threads(a.threads) {
+        eprintln!("skinny: {notice}");
+    }
     let rig =
         Rig::open(&args::placement(a), exp.common()).map_err(|e| LabCommandError::from_rig(&a.gpus.to_string(), e))?;
+    if !rig.kernels_compiled() {
+        // The first compilation on a machine has taken 25-35 s: say why nothing
+        // seems to happen. It is not part of the run's time or rate.
+        eprintln!("skinny: compiling the lab's GPU kernels (once per machine and version; kept in the kernel cache)");
+    }
+    rig.prepare().map_err(LabCommandError::from_run)?;
     let bar = if a.json { Bar::Hidden } else { Bar::WhereSeen };
     let findings = watch::watched(bar, exp.common(), |control| rig.run(&exp, control, VERSION))
         .map_err(LabCommandError::from_run)?;
@@ -55,7 +64,7 @@ fn count(a: &CommonArgs, exp: Experiment) -> Result<(), LabCommandError> {
 fn merge(files: &[PathBuf]) -> Result<Findings, LabCommandError> {
     let mut parts = Vec::with_capacity(files.len());
     for f in files {
-        let text = std::fs::read_to_string(f).map_err(|source| LabCommandError::Read { path: f.clone(), source })?;
+        let text = read_report(f).map_err(|source| LabCommandError::Read { path: f.clone(), source })?;
         let part: Findings =
             serde_json::from_str(&text).map_err(|source| LabCommandError::NotAReport { path: f.clone(), source })?;
         parts.push(part);
@@ -70,6 +79,22 @@ fn merge(files: &[PathBuf]) -> Result<Findings, LabCommandError> {
         };
         LabCommandError::Merge { part: name(part), first: name(0), source }
     })
+}
+
+/// The most a report file may hold: a report with the most right pairs
+/// `--show` allows is a few hundred KiB; anything far larger (`/dev/zero`, a
+/// wrong file) is refused before it fills the memory.
+const MAX_REPORT_BYTES: u64 = 64 << 20;
+
+/// A report's text, at most [`MAX_REPORT_BYTES`].
+fn read_report(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?.take(MAX_REPORT_BYTES + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_REPORT_BYTES {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "larger than 64 MiB: not a lab report"));
+    }
+    Ok(text)
 }
 
 /// The findings on stdout: one JSON object on one line, or the table.
