@@ -206,8 +206,9 @@ impl Skinny {
         }
     }
 
-    /// [`Skinny::crypt_sliced`] with masks built for the call: a frame of
-    /// its own, so that the 14 KiB of masks are on the stack only when built.
+    /// [`Skinny::crypt_sliced`] with masks built for the call (with `alloc`
+    /// one allocation of up to 14 KiB; without, on the stack in a frame of
+    /// its own, only while a call needs them).
     #[inline(never)]
     fn crypt_with_new_masks(
         &self,
@@ -215,9 +216,9 @@ impl Skinny {
         dir: bitsliced::Direction,
         data: &mut [u8],
     ) -> Result<(), bitsliced::PathUnavailable> {
-        let mut keys = bitsliced::SlicedTweakeys::EMPTY;
-        keys.set(&self.rtk);
-        bitsliced::crypt(path, &keys, self.variant.cell_width(), self.rounds(), dir, data)
+        let mut slot = None;
+        let keys = bitsliced::SlicedTweakeys::build_in(&mut slot, &self.rtk);
+        bitsliced::crypt(path, keys, self.variant.cell_width(), self.rounds(), dir, data)
     }
 }
 
