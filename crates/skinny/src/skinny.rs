@@ -103,6 +103,9 @@ impl Skinny {
     ///
     /// Each call spreads the round tweakeys into bitsliced masks first (1-3 % of
     /// a 64 KiB call on AVX2); [`BitslicedSkinny`](crate::BitslicedSkinny) keeps them instead.
+    /// With `alloc`, a call allocates the masks (up to 14 KiB) and its batch
+    /// buffers (3-8 KiB on AVX2, twice that on AVX-512), and a zero-padded
+    /// batch when it has a tail; none per batch.
     ///
     /// # Panics
     /// If `data` is not a whole number of blocks.
