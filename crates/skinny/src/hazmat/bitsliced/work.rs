@@ -22,7 +22,7 @@ pub(super) const STATE_WORDS: usize = 128;
 /// allocation, freed when `f` returns (the caller wipes what held secrets).
 #[inline(always)]
 pub(super) fn with_words<W: Word, const N: usize, R>(n: usize, f: impl FnOnce(&mut [W]) -> R) -> R {
-    debug_assert!(n <= N && n % STATE_WORDS == 0);
+    debug_assert!(n <= N && n.is_multiple_of(STATE_WORDS));
     #[cfg(feature = "alloc")]
     {
         let mut words = alloc::vec![W::splat(0); n];

@@ -52,7 +52,7 @@ impl<W: Word, const Z: usize> Scratch<'_, W, Z> {
                     }
                 }
             };
-            load_gathered::<W, BITS>(fill, &mut self.gathered, &mut self.tks[z], &mut self.halves);
+            load_gathered::<W, BITS>(fill, &mut self.gathered, &mut self.tks[z], self.halves);
         }
     }
 }

@@ -94,14 +94,14 @@ pub(crate) fn crypt_blocks_lfsr<W: RoundWord>(
 /// the odd ones, which do not), `rows` the counter rows.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn crypt_lfsr_in<'s, W: RoundWord>(
+fn crypt_lfsr_in<W: RoundWord>(
     shared: &SlicedTweakeys,
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
     start: u64,
     bits: u32,
-    [mut a, mut b]: [&'s mut State<W>; 2],
+    [mut a, mut b]: [&mut State<W>; 2],
     tks: &mut Tks<W, 1>,
     rows: &mut [W; 64],
     halves: &mut [[W; 64]; 2],
