@@ -48,7 +48,6 @@ fn sealed_round_trip(member: Member, n: usize) -> Case {
 }
 
 #[test]
-#[ignore = "issue 27: SKINNY-AEAD's bitsliced calls still need more than 64 KiB (see docs/architecture.md, Stack use); run with --ignored"]
 fn every_member_and_the_sealed_format_run_from_64_kib_of_stack() {
     let mut cases = Vec::new();
     cases.extend(member::<SkinnyAeadM1>("M1"));

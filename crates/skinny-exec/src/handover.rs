@@ -123,9 +123,12 @@ impl<G: Send + 'static, E: From<StartError> + Send + 'static> Handover<G, E> {
         self.keep = keep;
         // Room for the one message: the thread never waits for the run.
         let (tx, rx) = sync_channel(1);
-        let thread = std::thread::Builder::new().name("skinny-gpu-start".into()).spawn(move || {
-            let _ = tx.send(open());
-        });
+        let thread = std::thread::Builder::new()
+            .name("skinny-gpu-start".into())
+            .stack_size(crate::WORKER_STACK_BYTES)
+            .spawn(move || {
+                let _ = tx.send(open());
+            });
         match thread {
             Ok(handle) => {
                 self.starting = Some((rx, handle));

@@ -138,10 +138,12 @@ where
         }
         let reading = thread::Builder::new()
             .name("skinny-read".into())
+            .stack_size(crate::WORKER_STACK_BYTES)
             .spawn_scoped(scope, move || read_stage(reader, shape, &free_rx, &full_tx))
             .map_err(PipelineError::Read)?;
         let writing = thread::Builder::new()
             .name("skinny-write".into())
+            .stack_size(crate::WORKER_STACK_BYTES)
             .spawn_scoped(scope, move || write_stage(writer, &done_rx, &free_tx))
             .map_err(PipelineError::Write)?;
 

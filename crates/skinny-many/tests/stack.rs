@@ -31,7 +31,6 @@ fn to_open(scheme: Scheme, plain: &Batch, sealed: &skinny_many::Output) -> Batch
 }
 
 #[test]
-#[ignore = "issue 27: SKINNY-AEAD's bitsliced calls still need more than 64 KiB (see docs/architecture.md, Stack use); run with --ignored"]
 fn the_cpu_engine_runs_from_64_kib_of_stack() {
     let mut cases = Vec::new();
     for scheme in Scheme::ALL {

@@ -8,8 +8,10 @@ use crate::Skinny;
 /// built once: for bulk engines that call [`BitslicedSkinny::encrypt_blocks`] on
 /// many pieces (from many threads) with one key, so no call pays for the masks.
 ///
-/// About 29 KiB: keep one per key (behind a `Box` or `Arc` if it moves around),
-/// don't clone it per piece. Key material is wiped when dropped, never printed.
+/// With `alloc` (the default) the masks (up to 14 KiB) are on the heap and
+/// the value is small; without it they are inline (about 15 KiB: build it
+/// where it stays). Keep one per key, don't clone it per piece. Key material
+/// is wiped when dropped, never printed.
 #[derive(Clone)]
 pub struct BitslicedSkinny {
     cipher: Skinny,

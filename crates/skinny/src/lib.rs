@@ -38,8 +38,9 @@
 //!
 //! # Platforms
 //!
-//! `#![no_std]` and no allocator, whatever the features (`std`, on by default,
-//! changes nothing today). AVX-512F and AVX2 (many blocks) and SSSE3 or
+//! `#![no_std]`; the `alloc` feature (part of the default `std`) puts the
+//! bitsliced engine's big state on the heap (see *Stack use* below), and
+//! without it the crate needs no allocator. AVX-512F and AVX2 (many blocks) and SSSE3 or
 //! AVX-512VL with GFNI (single blocks) are found at run time on x86-64 (with
 //! `cpufeatures`, also without std); every other CPU runs the portable
 //! bitsliced and single-block code.
@@ -70,11 +71,22 @@
 //! ctr.apply_keystream(&mut data);
 //! assert_eq!(&data, b"attack at dawn, attack at dawn!");
 //! ```
+//!
+//! # Stack use
+//!
+//! With `alloc`, no call needs more than 64 KiB of stack, in any build
+//! profile (opt-level 0 included): the bitsliced masks (up to 14 KiB) and
+//! each call's batch buffers (up to 56 KiB on AVX-512) are allocated, once per
+//! call (or per value, for [`BitslicedSkinny`] and the `hazmat` engines' masks).
+//! Without `alloc` they are on the stack.
 #![no_std]
 // Only the x86 intrinsics modules (bitsliced AVX2 and AVX-512, single-block
 // SSSE3 / AVX-512) opt back in to `unsafe`, each block with a SAFETY comment.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
 
 pub use cipher;
 

@@ -103,6 +103,9 @@ impl Skinny {
     ///
     /// Each call spreads the round tweakeys into bitsliced masks first (1-3 % of
     /// a 64 KiB call on AVX2); [`BitslicedSkinny`](crate::BitslicedSkinny) keeps them instead.
+    /// With `alloc`, a call allocates the masks (up to 14 KiB) and its batch
+    /// buffers (3-8 KiB on AVX2, twice that on AVX-512), and a zero-padded
+    /// batch when it has a tail; none per batch.
     ///
     /// # Panics
     /// If `data` is not a whole number of blocks.
@@ -206,8 +209,9 @@ impl Skinny {
         }
     }
 
-    /// [`Skinny::crypt_sliced`] with masks built for the call: a frame of
-    /// its own, so that the 14 KiB of masks are on the stack only when built.
+    /// [`Skinny::crypt_sliced`] with masks built for the call (with `alloc`
+    /// one allocation of up to 14 KiB; without, on the stack in a frame of
+    /// its own, only while a call needs them).
     #[inline(never)]
     fn crypt_with_new_masks(
         &self,
@@ -215,9 +219,9 @@ impl Skinny {
         dir: bitsliced::Direction,
         data: &mut [u8],
     ) -> Result<(), bitsliced::PathUnavailable> {
-        let mut keys = bitsliced::SlicedTweakeys::EMPTY;
-        keys.set(&self.rtk);
-        bitsliced::crypt(path, &keys, self.variant.cell_width(), self.rounds(), dir, data)
+        let mut slot = None;
+        let keys = bitsliced::SlicedTweakeys::build_in(&mut slot, &self.rtk);
+        bitsliced::crypt(path, keys, self.variant.cell_width(), self.rounds(), dir, data)
     }
 }
 

@@ -49,7 +49,7 @@ impl<'a, BS> Backend<'a, BS> {
 /// a frame of its own that is gone before the blocks run.
 #[inline(never)]
 fn build_masks(slot: &mut Option<SlicedTweakeys>, inner: &Skinny) {
-    slot.insert(SlicedTweakeys::EMPTY).set(&inner.rtk);
+    SlicedTweakeys::build_in(slot, &inner.rtk);
 }
 
 macro_rules! backend_for_block_size {

@@ -2,13 +2,14 @@
 //! and in the dev profile at opt-level 0 (`cargo test --profile dev -p skinny
 //! --test stack`): the block cipher types through the RustCrypto traits (one
 //! block, 64 KiB of blocks, tweakable), the run-time variant type, and the
-//! bitsliced engines on every path this CPU has. Each call runs in a child
+//! bitsliced engines (one tweakey, per-block tweakeys and TK1s, lockstep
+//! lanes) on every path this CPU has. Each call runs in a child
 //! process (see `skinny_test_support::stack`), so an overflow names the call.
 
 use cipher::{
     Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit, TweakBlockCipherDecrypt, TweakBlockCipherEncrypt,
 };
-use skinny::hazmat::bitsliced::{Direction, Path, PerBlockTk1, PerBlockTweakeys};
+use skinny::hazmat::bitsliced::{Direction, Lockstep, Path, PerBlockTk1, PerBlockTweakeys};
 use skinny::{BitslicedSkinny, Skinny, Variant};
 use skinny_test_support::stack::{check, Case};
 
@@ -88,6 +89,24 @@ fn engines(v: Variant) -> Vec<Case> {
                 e.crypt_lfsr(Direction::Decrypt, &mut data, 1, 24);
             }
         }));
+        if Lockstep::new(v, v.rounds()).is_ok() {
+            cases.push(Case::new(
+                format!("Lockstep({v}) on {path}: expand, slice in, encrypt both TK1 kinds, slice out"),
+                move || {
+                    let ls = Lockstep::new(v, v.rounds()).expect("valid").on_path(path).expect("available");
+                    let n = ls.lanes();
+                    let mut table = vec![0u8; ls.tweakey_table_bytes()];
+                    ls.expand(&vec![7u8; ls.lane_tweakey_bytes() * n], &mut table);
+                    let blocks = vec![1u8; 16 * n];
+                    let mut state = vec![0u8; ls.state_bytes()];
+                    ls.slice_in(&blocks, &mut state);
+                    ls.encrypt(&mut state, &[5u8; 16], &table);
+                    ls.encrypt(&mut state, &[[5u8; 8], [0u8; 8]].concat().try_into().expect("16 bytes"), &table);
+                    let mut out = vec![0u8; 16 * n];
+                    ls.slice_out(&state, &mut out);
+                },
+            ));
+        }
     }
     cases
 }

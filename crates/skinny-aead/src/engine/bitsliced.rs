@@ -8,31 +8,16 @@ use core::cell::OnceCell;
 use skinny::hazmat::bitsliced::{Direction, Path, PerBlockTk1};
 use zeroize::Zeroize;
 
-/// A cipher kept for the message: boxed where there is an allocator.
-#[cfg(feature = "alloc")]
-type Held<T> = alloc::boxed::Box<T>;
-#[cfg(not(feature = "alloc"))]
-type Held<T> = T;
-
-/// The cipher `make` builds, on `path`, as the engine keeps it: in a frame of
-/// its own, so that the 14 KiB value (and its moves) are on the stack only
-/// while it is built, not under the message's whole run.
+/// The cipher `make` builds, on `path`: in a frame of its own, so that
+/// without `alloc` (where skinny keeps its 14 KiB of masks inline) the value's
+/// moves are on the stack only while it is built. With `alloc` the masks are
+/// on skinny's heap and the value is small.
 #[inline(never)]
-fn held(make: &dyn Fn() -> Result<PerBlockTk1, skinny::SetupError>, path: Path) -> Held<PerBlockTk1> {
-    let cipher = make()
+fn held(make: &dyn Fn() -> Result<PerBlockTk1, skinny::SetupError>, path: Path) -> PerBlockTk1 {
+    make()
         .unwrap_or_else(|_| unreachable!("the layout's tweakey and rounds fit the variant"))
         .on_path(path)
-        .unwrap_or_else(|_| unreachable!("the path was chosen among the available ones"));
-    keep(cipher)
-}
-
-#[cfg(feature = "alloc")]
-fn keep(cipher: PerBlockTk1) -> Held<PerBlockTk1> {
-    alloc::boxed::Box::new(cipher)
-}
-#[cfg(not(feature = "alloc"))]
-fn keep(cipher: PerBlockTk1) -> Held<PerBlockTk1> {
-    cipher
+        .unwrap_or_else(|_| unreachable!("the path was chosen among the available ones"))
 }
 
 /// Calls of fewer blocks go one block at a time ([`SingleEngine`]): see the
@@ -61,16 +46,16 @@ const SMALL_CALL_BLOCKS: usize = 12;
 /// constant time. The TK1 scratch is wiped after every call; the masks when the
 /// engine is dropped.
 ///
-/// The three ciphers' masks are 14 KiB each: with `alloc` they are on the
-/// heap, so that a seal or open needs a few KiB of stack (see
+/// The three ciphers' masks are up to 14 KiB each: with `alloc` skinny keeps
+/// them on the heap, so that a seal or open needs a few KiB of stack (see
 /// docs/architecture.md, *Stack use*); without it, in the engine.
 pub(crate) struct BitslicedEngine {
     single: SingleEngine,
-    cipher: OnceCell<Held<PerBlockTk1>>,
+    cipher: OnceCell<PerBlockTk1>,
     /// The ciphers of [`BlockEngine::crypt_run`], one per domain byte (a
     /// message uses two: its blocks' and its AD's), each with the base TK1
     /// (nonce and domain, counter zero) in its masks; built on first use.
-    runs: [OnceCell<(u8, Held<PerBlockTk1>)>; 2],
+    runs: [OnceCell<(u8, PerBlockTk1)>; 2],
     path: Path,
     small: usize,
 }
@@ -113,10 +98,9 @@ impl BitslicedEngine {
 
     /// The per-block-TK1 cipher whose base TK1 is the message's with `domain`
     /// written in and the counter zero, its masks built on first use.
-    fn run_cipher(&self, domain: u8, build: impl Fn() -> Held<PerBlockTk1>) -> Option<&PerBlockTk1> {
+    fn run_cipher(&self, domain: u8, build: impl Fn() -> PerBlockTk1) -> Option<&PerBlockTk1> {
         for slot in &self.runs {
             let (d, cipher) = slot.get_or_init(|| (domain, build()));
-            let cipher: &PerBlockTk1 = cipher;
             if *d == domain {
                 return Some(cipher);
             }

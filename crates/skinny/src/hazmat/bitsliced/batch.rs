@@ -9,6 +9,7 @@ use super::keys::SlicedTweakeys;
 use super::round::{RoundWord, State};
 use super::transpose::transpose64;
 use super::word::Word;
+use super::work::{halves, states, with_words, PadBuffer, STATE_WORDS};
 
 /// Which way blocks go through the cipher.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,7 +39,8 @@ const fn slice_position<const BITS: usize>(half: usize, j: usize) -> (usize, usi
 /// scratch serves every load and store of a call (a batch's worth of words, not
 /// one per use), and a caller loading secret values (per-block tweakeys) can
 /// wipe it afterwards.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(super) fn load_with<W: Word, const BITS: usize>(blocks: &[u8], state: &mut State<W>, halves: &mut [[W; 64]; 2]) {
     for i in 0..64 {
         if BITS == 8 {
@@ -59,7 +61,8 @@ pub(super) const MAX_ROW_BYTES: usize = MAX_BATCH_BYTES / 64;
 /// one at a time, into `row` (row `i` into `row[..W::LANES · BITS · 2]`):
 /// for values gathered from elsewhere (per-block tweakeys), without a whole
 /// gathered batch on the stack.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(super) fn load_gathered<W: Word, const BITS: usize>(
     mut fill: impl FnMut(usize, &mut [u8]),
     row: &mut [u8; MAX_ROW_BYTES],
@@ -82,7 +85,8 @@ pub(super) fn load_gathered<W: Word, const BITS: usize>(
 
 /// The second half of a load: each 64×64 matrix transposed, its slices named
 /// by (cell, bit).
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn transpose_into<W: Word, const BITS: usize>(halves: &mut [[W; 64]; 2], state: &mut State<W>) {
     for (half, m) in halves.iter_mut().enumerate().take(BITS / 4) {
         transpose64(m);
@@ -96,7 +100,8 @@ fn transpose_into<W: Word, const BITS: usize>(halves: &mut [[W; 64]; 2], state: 
 /// Stores a batch back into byte order (the inverse of [`load_with`]), with the
 /// caller's scratch for the transposition (kept across batches, so it is not
 /// zeroed for every one).
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(super) fn store_with<W: Word, const BITS: usize>(state: &State<W>, blocks: &mut [u8], halves: &mut [[W; 64]; 2]) {
     for (half, m) in halves.iter_mut().enumerate().take(BITS / 4) {
         for (j, w) in m.iter_mut().enumerate() {
@@ -115,40 +120,40 @@ pub(super) fn store_with<W: Word, const BITS: usize>(state: &State<W>, blocks: &
 }
 
 /// Encrypts or decrypts one full batch in place with `rounds` rounds. The
-/// rounds go in pairs between two state buffers; an odd count (reduced-round
-/// SKINNY: every full variant has an even one) adds one single round, last when
-/// encrypting and first when decrypting. `BITS` is the cell width, 4 or 8.
+/// rounds go in pairs between two state buffers (`a`, `b`: the call's); an
+/// odd count (reduced-round SKINNY: every full variant has an even one) adds
+/// one single round, last when encrypting and first when decrypting. `BITS`
+/// is the cell width, 4 or 8.
 #[inline(always)]
-pub(crate) fn crypt_batch<W: RoundWord, const BITS: usize>(
+pub(crate) fn crypt_batch<'s, W: RoundWord, const BITS: usize>(
     keys: &SlicedTweakeys,
     rounds: usize,
     dir: Direction,
     blocks: &mut [u8],
+    mut a: &'s mut State<W>,
+    mut b: &'s mut State<W>,
     halves: &mut [[W; 64]; 2],
 ) {
     debug_assert_eq!(blocks.len(), 64 * W::LANES * 2 * BITS);
     let paired = rounds / 2 * 2;
-    let zero = W::splat(0);
-    let mut a: State<W> = [[zero; 8]; 16];
-    let mut b: State<W> = [[zero; 8]; 16];
-    load_with::<W, BITS>(blocks, &mut a, halves);
+    load_with::<W, BITS>(blocks, a, halves);
     match dir {
         Direction::Encrypt => {
-            W::encrypt_pairs::<BITS>(&mut a, &mut b, keys, paired);
+            W::encrypt_pairs::<BITS>(a, b, keys, paired);
             if rounds > paired {
-                W::encrypt_round::<BITS, _>(&a, &mut b, keys.round(paired));
+                W::encrypt_round::<BITS, _>(a, b, keys.round(paired));
                 core::mem::swap(&mut a, &mut b);
             }
         }
         Direction::Decrypt => {
             if rounds > paired {
-                W::decrypt_round::<BITS, _>(&a, &mut b, keys.round(paired));
+                W::decrypt_round::<BITS, _>(a, b, keys.round(paired));
                 core::mem::swap(&mut a, &mut b);
             }
-            W::decrypt_pairs::<BITS>(&mut a, &mut b, keys, paired);
+            W::decrypt_pairs::<BITS>(a, b, keys, paired);
         }
     }
-    store_with::<W, BITS>(&a, blocks, halves);
+    store_with::<W, BITS>(a, blocks, halves);
 }
 
 /// The largest batch in bytes: 512 blocks (AVX-512) of 16 bytes.
@@ -158,12 +163,11 @@ pub(super) const MAX_BATCH_BYTES: usize = 512 * 16;
 /// than a batch is copied into a zero-padded batch, processed like any other (so
 /// it takes the same time whatever its content), and copied back.
 ///
-/// Stack: two states and the transposition's scratch (128 words each: 1, 4
-/// or 8 KiB on the u64, AVX2 and AVX-512 paths) and the tail's batch (8 KiB);
-/// see docs/architecture.md, *Stack use*. Inlined into a path's function
-/// for one cell width (compiled with the path's target features), so that
-/// each width's copy has a frame of its own: in one frame the copies'
-/// buffers would add up, at opt-level 0 always.
+/// Buffers: two states and the transposition's scratch (128 words each: 1, 4
+/// or 8 KiB on the u64, AVX2 and AVX-512 paths), and the tail's batch, on the
+/// heap with `alloc` (module `work`); see docs/architecture.md, *Stack use*.
+/// Inlined into a path's function for one cell width (compiled with the
+/// path's target features), so that each width's copy has a frame of its own.
 #[inline(always)]
 pub(crate) fn crypt_blocks<W: RoundWord, const BITS: usize>(
     keys: &SlicedTweakeys,
@@ -172,27 +176,22 @@ pub(crate) fn crypt_blocks<W: RoundWord, const BITS: usize>(
     data: &mut [u8],
 ) {
     let batch_bytes = 64 * W::LANES * 2 * BITS;
-    let zero = W::splat(0);
-    let mut halves = [[zero; 64]; 2];
-    let mut buf = [0u8; MAX_BATCH_BYTES];
-    let mut padded = false;
-    for chunk in data.chunks_mut(batch_bytes) {
-        // Whole batches and the padded tail share one call of the batch
-        // function, so its body (the transpositions) is compiled once per
-        // caller, not twice. The branch is on the public length only.
-        let n = chunk.len();
-        let whole = n == batch_bytes;
-        if !whole {
-            buf[..n].copy_from_slice(chunk);
-            padded = true;
+    with_words::<W, { 3 * STATE_WORDS }, _>(3 * STATE_WORDS, |words| {
+        let (pair, scratch) = words.split_at_mut(2 * STATE_WORDS);
+        let [a, b] = states(pair) else { unreachable!("two states") };
+        let halves = halves(scratch);
+        let mut pad = PadBuffer::new();
+        for chunk in data.chunks_mut(batch_bytes) {
+            // Whole batches and the padded tail share one call of the batch
+            // function, so its body (the transpositions) is compiled once per
+            // caller, not twice. The branch is on the public length only.
+            let n = chunk.len();
+            let whole = n == batch_bytes;
+            let batch: &mut [u8] = if whole { &mut *chunk } else { pad.padded(chunk, batch_bytes) };
+            crypt_batch::<W, BITS>(keys, rounds, dir, batch, a, b, halves);
+            if !whole {
+                chunk.copy_from_slice(pad.head(n));
+            }
         }
-        let batch: &mut [u8] = if whole { &mut *chunk } else { &mut buf[..batch_bytes] };
-        crypt_batch::<W, BITS>(keys, rounds, dir, batch, &mut halves);
-        if !whole {
-            chunk.copy_from_slice(&buf[..n]);
-        }
-    }
-    if padded {
-        zeroize::Zeroize::zeroize(&mut buf);
-    }
+    });
 }

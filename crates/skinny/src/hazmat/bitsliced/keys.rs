@@ -6,13 +6,19 @@
 //! first two rows (cells 0 and 4) are folded in here too, which leaves only the
 //! fixed constant 2 of cell 8 for the round function.
 //!
-//! At 64 words a round these masks are about 14 KiB, so the cipher values do not
+//! At 64 words a round these masks are up to 14 KiB, so the cipher values do not
 //! hold them: they are built where a bitsliced engine runs (per call of
 //! [`crate::Skinny::encrypt_blocks`], once per closure in the RustCrypto types,
 //! once per key in [`crate::BitslicedSkinny`]). Building them costs about as much
 //! as a few AVX2 batches' worth of mask XORs, which is why bulk engines keep
 //! them, while generating them inside every round would add ALU work to each
 //! batch.
+//!
+//! With the `alloc` feature the masks are on the heap (one allocation of the
+//! key's rounds, made where they are built), so that the values that hold them
+//! are small and moving one never copies 14 KiB through the stack (which an
+//! unoptimised build does at every move); without it they are inline, built in
+//! place by the callers that can.
 
 use crate::spec::round::ROUND_CONSTANTS;
 use crate::spec::tweakey::{RoundTweakeys, MAX_ROUNDS};
@@ -45,20 +51,45 @@ fn key_bits(cells: &[u8; 8], r: usize) -> u64 {
     u64::from_le_bytes(*cells) ^ u64::from(rc & 0xf) ^ (u64::from(rc >> 4) << 32)
 }
 
+/// Where the masks live: on the heap, one [`RoundMasks`] per round, with
+/// `alloc`; inline, room for every variant's rounds, without.
+#[cfg(feature = "alloc")]
+type MaskStore = alloc::boxed::Box<[RoundMasks]>;
+#[cfg(not(feature = "alloc"))]
+type MaskStore = [RoundMasks; MAX_ROUNDS];
+
 /// The bitsliced round tweakeys (with the row-0/1 round constants) of one key.
 /// Secret; wiped when dropped.
 #[derive(Clone)]
 pub(crate) struct SlicedTweakeys {
-    masks: [RoundMasks; MAX_ROUNDS],
+    masks: MaskStore,
     /// Rounds filled in (the rest stay zero), so that dropping wipes only those.
     rounds: usize,
 }
 
 impl SlicedTweakeys {
-    /// No masks yet ([`SlicedTweakeys::set`] fills them in place: built in
-    /// place, the 14 KiB are never copied, which at opt-level 0 every move
-    /// would do).
-    pub(crate) const EMPTY: Self = Self { masks: [[0; 64]; MAX_ROUNDS], rounds: 0 };
+    /// Room for the masks of `rounds` rounds, all zero, for
+    /// [`SlicedTweakeys::set`] to fill in place: with `alloc` one zeroed
+    /// allocation (no 14 KiB value on the stack); without, the inline array
+    /// (the caller builds it where it stays, so it is never copied).
+    pub(crate) fn empty(rounds: usize) -> Self {
+        debug_assert!(rounds <= MAX_ROUNDS);
+        #[cfg(feature = "alloc")]
+        let masks = alloc::vec![[0u32; 64]; rounds].into_boxed_slice();
+        #[cfg(not(feature = "alloc"))]
+        let masks = {
+            let _ = rounds;
+            [[0; 64]; MAX_ROUNDS]
+        };
+        Self { masks, rounds: 0 }
+    }
+
+    /// The masks of `rtk` built in `slot`, in place (see [`SlicedTweakeys::empty`]).
+    pub(crate) fn build_in<'a>(slot: &'a mut Option<Self>, rtk: &RoundTweakeys) -> &'a Self {
+        let keys = slot.insert(Self::empty(rtk.rounds()));
+        keys.set(rtk);
+        keys
+    }
 
     /// The work of [`SlicedTweakeys::set`] (in module `paths`, which picks the
     /// AVX2 build when it can), inlined into each caller so that the AVX2 one
@@ -67,7 +98,7 @@ impl SlicedTweakeys {
     pub(super) fn fill(&mut self, rtk: &RoundTweakeys) {
         let rounds = rtk.rounds();
         let cells = rtk.as_cells();
-        debug_assert!(rounds <= MAX_ROUNDS);
+        debug_assert!(rounds <= self.masks.len());
         // Every round written once (unused ones as zeros) rather than zeroing the
         // whole array first and writing the used rounds again.
         for (r, masks) in self.masks.iter_mut().enumerate() {

@@ -47,6 +47,7 @@ mod round;
 mod sbox;
 mod transpose;
 mod word;
+mod work;
 
 #[cfg(test)]
 mod ternary_tests;

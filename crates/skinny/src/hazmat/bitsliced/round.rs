@@ -60,7 +60,8 @@ pub(crate) trait RoundKey<W: Word> {
 }
 
 impl<W: Word> RoundKey<W> for RoundMasks {
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor_key(&self, x: W, cell: usize, b: usize, extra: Option<W>) -> W {
         let k = W::splat_mask(self[8 * cell + b]);
         match extra {
@@ -71,7 +72,8 @@ impl<W: Word> RoundKey<W> for RoundMasks {
 }
 
 /// The constant 2 that AddConstants puts into cell 8 (row 2, column 0) every round.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn add_row2_constant<W: Word>(c: &mut Cell<W>) {
     c[1] = c[1].not();
 }

@@ -23,7 +23,8 @@ struct Tracked<W> {
 }
 
 impl<W: Word> Tracked<W> {
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn new(x: Cell<W>) -> Self {
         Self { x, inverted: [false; 8] }
     }
@@ -31,7 +32,8 @@ impl<W: Word> Tracked<W> {
     /// `x[t] ^= NOR(x[a], x[b])` on the true values. With a' = ¬a stored:
     /// NOR(a, b) = ¬a ∧ ¬b = a' ∧ ¬b, and so on; with neither stored inverted,
     /// NOR(a, b) = ¬(a ∨ b), so XOR in `a ∨ b` and flip the flag of `t`.
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor_nor(&mut self, t: usize, a: usize, b: usize) {
         let (x, va, vb) = (self.x[t], self.x[a], self.x[b]);
         self.x[t] = match (self.inverted[a], self.inverted[b]) {
@@ -49,7 +51,8 @@ impl<W: Word> Tracked<W> {
     }
 
     /// Renames the wires: new wire `i` is old wire `from[i]`.
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn permute(&mut self, from: [usize; 8]) {
         let (x, inv) = (self.x, self.inverted);
         for i in 0..8 {
@@ -59,7 +62,8 @@ impl<W: Word> Tracked<W> {
     }
 
     /// The true values: one NOT per wire still inverted.
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn finish(self, c: &mut Cell<W>) {
         for i in 0..8 {
             c[i] = if self.inverted[i] { self.x[i].not() } else { self.x[i] };
@@ -68,7 +72,8 @@ impl<W: Word> Tracked<W> {
 }
 
 /// S8 layer: x4 ^= NOR(x7, x6); x0 ^= NOR(x3, x2).
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn layer8<W: Word>(c: &mut Tracked<W>) {
     c.xor_nor(4, 7, 6);
     c.xor_nor(0, 3, 2);
@@ -85,7 +90,8 @@ const ROTL4: [usize; 8] = [3, 0, 1, 2, 4, 5, 6, 7];
 const ROTR4: [usize; 8] = [1, 2, 3, 0, 4, 5, 6, 7];
 
 /// S8 on one cell of every block.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(crate) fn sbox8<W: Word>(c: &mut Cell<W>) {
     let mut t = Tracked::new(*c);
     layer8(&mut t);
@@ -100,7 +106,8 @@ pub(crate) fn sbox8<W: Word>(c: &mut Cell<W>) {
 }
 
 /// S8⁻¹.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(crate) fn sbox8_inv<W: Word>(c: &mut Cell<W>) {
     let mut t = Tracked::new(*c);
     t.permute(SWAP_1_2);
@@ -115,7 +122,8 @@ pub(crate) fn sbox8_inv<W: Word>(c: &mut Cell<W>) {
 }
 
 /// S4 on one cell of every block: x0 ^= NOR(x3, x2), then rotate, four times.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(crate) fn sbox4<W: Word>(c: &mut Cell<W>) {
     let mut t = Tracked::new(*c);
     t.xor_nor(0, 3, 2);
@@ -129,7 +137,8 @@ pub(crate) fn sbox4<W: Word>(c: &mut Cell<W>) {
 }
 
 /// S4⁻¹.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(crate) fn sbox4_inv<W: Word>(c: &mut Cell<W>) {
     let mut t = Tracked::new(*c);
     t.xor_nor(0, 3, 2);

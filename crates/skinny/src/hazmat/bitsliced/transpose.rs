@@ -10,7 +10,8 @@ use super::word::Word;
 /// Swaps, between the pairs of rows `k` and `k + s` (`k & s == 0`), the bits of
 /// row `k` at columns with bit `s` set and the bits of row `k + s` at columns with
 /// it clear: one level of the recursive block transposition.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn swap_level<W: Word>(m: &mut [W; 64], s: usize, low_mask: u64) {
     let mask = W::splat(low_mask);
     // Every mask here is its complement shifted: `low_mask << s == !low_mask`.
@@ -34,7 +35,8 @@ fn swap_level<W: Word>(m: &mut [W; 64], s: usize, low_mask: u64) {
 
 /// Transposes the 64×64 bit matrix in every lane: bit `j` of word `i` trades
 /// places with bit `i` of word `j`.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(crate) fn transpose64<W: Word>(m: &mut [W; 64]) {
     swap_level(m, 32, 0x0000_0000_ffff_ffff);
     swap_level(m, 16, 0x0000_ffff_0000_ffff);

@@ -9,6 +9,13 @@
 
 /// One bit slice of a batch: `LANES` 64-bit lanes side by side.
 ///
+/// The operations (here, in the paths' word types, and the S-box, schedule
+/// and transposition helpers built on them) are inlined in optimised builds;
+/// at opt-level 0 (`cfg(skinny_unoptimized)`, see `build.rs`) they are calls,
+/// since there every inlined copy keeps stack slots of its own for all its
+/// temporaries and never shares them (one inlined S-box needed 56 KiB on
+/// AVX2): as calls, each has one small frame, reused.
+///
 /// Only the word operations: how a word type runs whole rounds (out of line,
 /// compiled with its target feature) is [`super::round::RoundWord`], a trait of
 /// its own so that the word sits below the round code built on it.
@@ -53,40 +60,47 @@ pub(crate) trait Word: Copy {
     /// constant, so the choice is made at compile time).
     const TERNARY: bool = false;
     /// `self ⊕ a ⊕ b`.
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor3(self, a: Self, b: Self) -> Self {
         self.xor(a).xor(b)
     }
     /// `self ⊕ (a ∨ b)`.
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor_or(self, a: Self, b: Self) -> Self {
         self.xor(a.or(b))
     }
     /// `self ⊕ (a ∧ b)`.
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor_and(self, a: Self, b: Self) -> Self {
         self.xor(a.and(b))
     }
     /// `self ⊕ (¬a ∧ b)`.
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor_andnot(self, a: Self, b: Self) -> Self {
         self.xor(a.andnot(b))
     }
     /// `self ⊕ ¬(a ∨ b)`: the SKINNY S-box gate whole (three operations by
     /// default, which is why the S-boxes only use it where [`Word::TERNARY`]).
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor_nor(self, a: Self, b: Self) -> Self {
         self.xor(a.or(b).not())
     }
     /// The bits of `other` where `mask` is set, the bits of `self` elsewhere.
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn blend(self, other: Self, mask: Self) -> Self {
         self.xor(self.xor(other).and(mask))
     }
 }
 
 /// Reads 8 bytes at `at` as a little-endian word.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(&bytes[at..at + 8]);
@@ -94,7 +108,8 @@ pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
 }
 
 /// Writes a word as 8 little-endian bytes at `at`.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(crate) fn write_u64(bytes: &mut [u8], at: usize, v: u64) {
     bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
 }
@@ -102,56 +117,69 @@ pub(crate) fn write_u64(bytes: &mut [u8], at: usize, v: u64) {
 impl Word for u64 {
     const LANES: usize = 1;
 
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn splat(x: u64) -> Self {
         x
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn splat_mask(m: u32) -> Self {
         // Sign extension copies bit 31 into the upper half: 0 stays 0, all ones stays all ones.
         i64::from(m as i32) as u64
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor(self, other: Self) -> Self {
         self ^ other
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn and(self, other: Self) -> Self {
         self & other
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn or(self, other: Self) -> Self {
         self | other
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn andnot(self, other: Self) -> Self {
         !self & other
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn not(self) -> Self {
         !self
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn shl(self, n: u32) -> Self {
         self << n
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn shr(self, n: u32) -> Self {
         self >> n
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn load_row8(blocks: &[u8], i: usize) -> Self {
         read_u64(blocks, 8 * i)
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn store_row8(self, blocks: &mut [u8], i: usize) {
         write_u64(blocks, 8 * i, self)
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn load_row16(blocks: &[u8], i: usize) -> (Self, Self) {
         (read_u64(blocks, 16 * i), read_u64(blocks, 16 * i + 8))
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize) {
         write_u64(blocks, 16 * i, lo);
         write_u64(blocks, 16 * i + 8, hi);

@@ -7,6 +7,7 @@ use crate::hazmat::bitsliced::per_block::{step, Tks, TK1_CELLS};
 use crate::hazmat::bitsliced::round::{RoundKey, RoundWord, State};
 use crate::hazmat::bitsliced::transpose::transpose64;
 use crate::hazmat::bitsliced::word::Word;
+use crate::hazmat::bitsliced::work::{states, with_words, STATE_WORDS};
 use crate::spec::round::ROUND_CONSTANTS;
 
 /// The 128 slices of a 16-byte-block state, flattened: slice `8·cell + bit`.
@@ -95,7 +96,11 @@ fn write_flat<W: Word>(flat: &Flat<W>, state: &mut [u8]) {
     }
 }
 
-#[inline(always)]
+// At opt-level 0 a frame of its own: inlined into `run`, every
+// operation's buffers would add up in one frame (opt-level 0 never shares
+// slots; 72 KiB on AVX-512).
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn slice_in<W: Word>(blocks: &[u8], state: &mut [u8]) {
     let mut flat: Flat<W> = [W::splat(0); 128];
     load_strided::<W>(blocks, 0, 16, blocks.len() / 16, &mut flat);
@@ -103,7 +108,11 @@ fn slice_in<W: Word>(blocks: &[u8], state: &mut [u8]) {
     W::wipe(&mut flat);
 }
 
-#[inline(always)]
+// At opt-level 0 a frame of its own: inlined into `run`, every
+// operation's buffers would add up in one frame (opt-level 0 never shares
+// slots; 72 KiB on AVX-512).
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn slice_out<W: Word>(state: &[u8], blocks: &mut [u8]) {
     let mut flat: Flat<W> = [W::splat(0); 128];
     read_flat::<W>(state, &mut flat);
@@ -146,10 +155,23 @@ fn mask(bits: u64, i: usize) -> u32 {
 /// The lanes' TK2..TKz (TK1 left zero: it is shared, and added per call)
 /// through the bitsliced schedule; round `r`'s rows 0–1 of TK2 ⊕ .. ⊕ TKz,
 /// with the round constants, written as 64 slices at `r · 64` words of `out`.
-#[inline(always)]
+// At opt-level 0 a frame of its own: inlined into `run`, every
+// operation's buffers would add up in one frame (opt-level 0 never shares
+// slots; 72 KiB on AVX-512).
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn expand<W: RoundWord, const Z: usize>(rounds: usize, rest: &[u8], out: &mut [u8]) {
-    let zero = W::splat(0);
-    let mut tks: Tks<W, Z> = [[[zero; 8]; 16]; Z];
+    // The TK arrays (up to 24 KiB on AVX-512) in the call's buffer (module
+    // `work`: on the heap with `alloc`); one expansion per key setup.
+    with_words::<W, { 3 * STATE_WORDS }, _>(Z * STATE_WORDS, |words| {
+        let tks = <&mut Tks<W, Z>>::try_from(states(words)).unwrap_or_else(|_| unreachable!("Z TK arrays"));
+        expand_in::<W, Z>(rounds, rest, out, tks);
+    });
+}
+
+/// [`expand`] in the TK arrays `tks` (zero).
+#[inline(always)]
+fn expand_in<W: RoundWord, const Z: usize>(rounds: usize, rest: &[u8], out: &mut [u8], tks: &mut Tks<W, Z>) {
     let stride = 16 * (Z - 1);
     for z in 1..Z {
         let flat: &mut Flat<W> = tks[z].as_flattened_mut().try_into().unwrap_or_else(|_| unreachable!("128"));
@@ -169,7 +191,7 @@ fn expand<W: RoundWord, const Z: usize>(rounds: usize, rest: &[u8], out: &mut [u
                 k.store_row8(dst, 8 * cell + b);
             }
         }
-        step::<W, 8, Z>(&mut tks, 1 - h);
+        step::<W, 8, Z>(tks, 1 - h);
     }
     W::wipe(tks.as_flattened_mut().as_flattened_mut());
 }
@@ -204,7 +226,11 @@ fn shared_masks(tk1: &[u8; 16], r: usize) -> [u32; 64] {
     core::array::from_fn(|i| mask(bits, i))
 }
 
-#[inline(always)]
+// At opt-level 0 a frame of its own: inlined into `run`, every
+// operation's buffers would add up in one frame (opt-level 0 never shares
+// slots; 72 KiB on AVX-512).
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn encrypt<W: RoundWord>(rounds: usize, tk1: &[u8; 16], tweakeys: &[u8], state: &mut [u8]) {
     let zero = W::splat(0);
     let mut a: State<W> = [[zero; 8]; 16];

@@ -42,60 +42,71 @@ struct Avx2Word(__m256i);
 impl Word for Avx2Word {
     const LANES: usize = 4;
 
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn splat(x: u64) -> Self {
         // SAFETY: Avx2Word code only runs after AVX2 was detected (module rule).
         Self(unsafe { _mm256_set1_epi64x(x as i64) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn splat_mask(m: u32) -> Self {
         // SAFETY: Avx2Word code only runs after AVX2 was detected (module rule).
         // The eight 32-bit lanes all equal to `m` (0 or all ones) make every bit `m`.
         Self(unsafe { _mm256_set1_epi32(m as i32) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor(self, other: Self) -> Self {
         // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
         Self(unsafe { _mm256_xor_si256(self.0, other.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn and(self, other: Self) -> Self {
         // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
         Self(unsafe { _mm256_and_si256(self.0, other.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn or(self, other: Self) -> Self {
         // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
         Self(unsafe { _mm256_or_si256(self.0, other.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn andnot(self, other: Self) -> Self {
         // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
         Self(unsafe { _mm256_andnot_si256(self.0, other.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn not(self) -> Self {
         self.xor(Self::splat(u64::MAX))
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn shl(self, n: u32) -> Self {
         // SAFETY: AVX2 was detected before any Avx2Word exists (module rule). The
         // shift is an immediate, so each constant `n` gets its own instruction.
         Self(unsafe { shift_by_immediate!(_mm256_slli_epi64, self.0, n) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn shr(self, n: u32) -> Self {
         // SAFETY: as for `shl`.
         Self(unsafe { shift_by_immediate!(_mm256_srli_epi64, self.0, n) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn load_row8(blocks: &[u8], i: usize) -> Self {
         let row = &blocks[32 * i..32 * i + 32];
         // SAFETY: AVX2 was detected (module rule); `row` is 32 readable bytes and
         // the unaligned load has no alignment requirement.
         Self(unsafe { _mm256_loadu_si256(row.as_ptr().cast::<__m256i>()) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn store_row8(self, blocks: &mut [u8], i: usize) {
         let row = &mut blocks[32 * i..32 * i + 32];
         // SAFETY: AVX2 was detected (module rule); `row` is 32 writable bytes and
@@ -105,7 +116,8 @@ impl Word for Avx2Word {
     /// Blocks 4i..4i+4 are 64 contiguous bytes: two loads, then the 64-bit
     /// unpacks gather first halves and second halves, lanes in block order
     /// (4i, 4i+2, 4i+1, 4i+3), which `store_row16` puts back.
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn load_row16(blocks: &[u8], i: usize) -> (Self, Self) {
         let row = &blocks[64 * i..64 * i + 64];
         // SAFETY: AVX2 was detected (module rule); `row` is 64 readable bytes, read
@@ -116,7 +128,8 @@ impl Word for Avx2Word {
             (Self(_mm256_unpacklo_epi64(a, b)), Self(_mm256_unpackhi_epi64(a, b)))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize) {
         let row = &mut blocks[64 * i..64 * i + 64];
         // SAFETY: AVX2 was detected (module rule); `row` is 64 writable bytes,

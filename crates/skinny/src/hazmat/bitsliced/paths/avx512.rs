@@ -50,7 +50,8 @@ const C: i32 = 0xaa;
 
 impl Avx512Word {
     /// `vpternlogq` with truth table `IMM` on (`a`, `b`, `c`).
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn ternlog<const IMM: i32>(a: Self, b: Self, c: Self) -> Self {
         // SAFETY: Avx512Word code only runs after AVX-512F was detected (module rule).
         Self(unsafe { _mm512_ternarylogic_epi64::<IMM>(a.0, b.0, c.0) })
@@ -61,12 +62,14 @@ impl Word for Avx512Word {
     const LANES: usize = 8;
     const TERNARY: bool = true;
 
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn splat(x: u64) -> Self {
         // SAFETY: Avx512Word code only runs after AVX-512F was detected (module rule).
         Self(unsafe { _mm512_set1_epi64(x as i64) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn splat_mask(m: u32) -> Self {
         // SAFETY: Avx512Word code only runs after AVX-512F was detected (module
         // rule). Sixteen 32-bit lanes equal to `m` (0 or all ones) make every bit
@@ -74,50 +77,59 @@ impl Word for Avx512Word {
         // it (an embedded `{1to16}` broadcast from memory).
         Self(unsafe { _mm512_set1_epi32(m as i32) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor(self, other: Self) -> Self {
         // SAFETY: AVX-512F was detected before any Avx512Word exists (module rule).
         Self(unsafe { _mm512_xor_si512(self.0, other.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn and(self, other: Self) -> Self {
         // SAFETY: AVX-512F was detected before any Avx512Word exists (module rule).
         Self(unsafe { _mm512_and_si512(self.0, other.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn or(self, other: Self) -> Self {
         // SAFETY: AVX-512F was detected before any Avx512Word exists (module rule).
         Self(unsafe { _mm512_or_si512(self.0, other.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn andnot(self, other: Self) -> Self {
         // SAFETY: AVX-512F was detected before any Avx512Word exists (module rule).
         Self(unsafe { _mm512_andnot_si512(self.0, other.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn not(self) -> Self {
         // One instruction, no all-ones constant: the table of ¬a.
         Self::ternlog::<{ !A & 0xff }>(self, self, self)
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn shl(self, n: u32) -> Self {
         // SAFETY: AVX-512F was detected before any Avx512Word exists (module rule).
         // The shift is an immediate, so each constant `n` gets its own instruction.
         Self(unsafe { shift_by_immediate!(_mm512_slli_epi64, self.0, n) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn shr(self, n: u32) -> Self {
         // SAFETY: as for `shl`.
         Self(unsafe { shift_by_immediate!(_mm512_srli_epi64, self.0, n) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn load_row8(blocks: &[u8], i: usize) -> Self {
         let row = &blocks[64 * i..64 * i + 64];
         // SAFETY: AVX-512F was detected (module rule); `row` is 64 readable bytes
         // and the unaligned load has no alignment requirement.
         Self(unsafe { _mm512_loadu_si512(row.as_ptr().cast::<__m512i>()) })
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn store_row8(self, blocks: &mut [u8], i: usize) {
         let row = &mut blocks[64 * i..64 * i + 64];
         // SAFETY: AVX-512F was detected (module rule); `row` is 64 writable bytes
@@ -128,7 +140,8 @@ impl Word for Avx512Word {
     /// (one block per 128-bit lane), then the 64-bit unpacks, which work inside
     /// each 128-bit lane, gather the first halves and the second halves (lanes in
     /// block order 8i, 8i+4, 8i+1, 8i+5, …), which `store_row16` puts back.
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn load_row16(blocks: &[u8], i: usize) -> (Self, Self) {
         let row = &blocks[128 * i..128 * i + 128];
         // SAFETY: AVX-512F was detected (module rule); `row` is 128 readable bytes,
@@ -139,7 +152,8 @@ impl Word for Avx512Word {
             (Self(_mm512_unpacklo_epi64(a, b)), Self(_mm512_unpackhi_epi64(a, b)))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn store_row16(lo: Self, hi: Self, blocks: &mut [u8], i: usize) {
         let row = &mut blocks[128 * i..128 * i + 128];
         // SAFETY: AVX-512F was detected (module rule); `row` is 128 writable
@@ -158,27 +172,33 @@ impl Word for Avx512Word {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor3(self, a: Self, b: Self) -> Self {
         Self::ternlog::<{ A ^ B ^ C }>(self, a, b)
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor_or(self, a: Self, b: Self) -> Self {
         Self::ternlog::<{ A ^ (B | C) }>(self, a, b)
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor_and(self, a: Self, b: Self) -> Self {
         Self::ternlog::<{ A ^ (B & C) }>(self, a, b)
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor_andnot(self, a: Self, b: Self) -> Self {
         Self::ternlog::<{ A ^ (!B & C & 0xff) }>(self, a, b)
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor_nor(self, a: Self, b: Self) -> Self {
         Self::ternlog::<{ A ^ (!(B | C) & 0xff) }>(self, a, b)
     }
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn blend(self, other: Self, mask: Self) -> Self {
         Self::ternlog::<{ (B & C) | (A & !C & 0xff) }>(self, other, mask)
     }

@@ -210,13 +210,17 @@ impl SlicedTweakeys {
     /// [`crate::Skinny::encrypt_blocks`], so its speed shows on short calls).
     /// Here rather than beside [`SlicedTweakeys::fill`] because it picks a
     /// path: the masks sit below the paths that use them.
+    /// With `alloc` the value is small (the masks are on the heap); without
+    /// it, 14 KiB that the caller should build where they stay
+    /// ([`SlicedTweakeys::build_in`]).
     pub(crate) fn new(rtk: &RoundTweakeys) -> Self {
-        let mut keys = Self::EMPTY;
+        let mut keys = Self::empty(rtk.rounds());
         keys.set(rtk);
         keys
     }
 
-    /// [`SlicedTweakeys::new`] in place (no 14 KiB value moved).
+    /// [`SlicedTweakeys::new`] in place, into masks made by
+    /// [`SlicedTweakeys::empty`] for at least `rtk`'s rounds.
     pub(crate) fn set(&mut self, rtk: &RoundTweakeys) {
         #[cfg(target_arch = "x86_64")]
         if avx2::fill_keys(self, rtk) {

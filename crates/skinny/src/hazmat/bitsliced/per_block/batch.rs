@@ -5,26 +5,27 @@
 use super::lfsr_counter::crypt_blocks_lfsr;
 use super::round_key::{FixedKey, PerBlockKey, RoundConstantMasks};
 use super::schedule::{step, step_back, Tks};
-use crate::hazmat::bitsliced::batch::{
-    load_gathered, load_with, store_with, Direction, MAX_BATCH_BYTES, MAX_ROW_BYTES,
-};
+use crate::hazmat::bitsliced::batch::{load_gathered, load_with, store_with, Direction, MAX_ROW_BYTES};
 use crate::hazmat::bitsliced::keys::SlicedTweakeys;
 use crate::hazmat::bitsliced::round::{RoundWord, State};
 use crate::hazmat::bitsliced::word::Word;
+use crate::hazmat::bitsliced::work::{halves, states, with_words, PadBuffer, STATE_WORDS};
 use crate::spec::CellWidth;
 
-/// Secret scratch of the batches, kept across them and wiped once at the end.
-struct Scratch<W, const Z: usize> {
-    tks: Tks<W, Z>,
+/// Secret scratch of the batches, kept across them and wiped once at the end
+/// (the TK arrays and the transposition's scratch are the call's buffers,
+/// module `work`).
+struct Scratch<'s, W, const Z: usize> {
+    tks: &'s mut Tks<W, Z>,
     /// The transposition's scratch while a TK array or the data loads or
     /// stores (one for all: each is a batch's worth of words).
-    halves: [[W; 64]; 2],
+    halves: &'s mut [[W; 64]; 2],
     /// One TK array of one row's blocks, gathered contiguously (a row at a
     /// time: a whole batch's would be 8 KiB more of stack).
     gathered: [u8; MAX_ROW_BYTES],
 }
 
-impl<W: Word, const Z: usize> Scratch<W, Z> {
+impl<W: Word, const Z: usize> Scratch<'_, W, Z> {
     fn wipe(&mut self) {
         W::wipe(self.tks.as_flattened_mut().as_flattened_mut());
         W::wipe(self.halves.as_flattened_mut());
@@ -51,7 +52,7 @@ impl<W: Word, const Z: usize> Scratch<W, Z> {
                     }
                 }
             };
-            load_gathered::<W, BITS>(fill, &mut self.gathered, &mut self.tks[z], &mut self.halves);
+            load_gathered::<W, BITS>(fill, &mut self.gathered, &mut self.tks[z], self.halves);
         }
     }
 }
@@ -60,35 +61,36 @@ impl<W: Word, const Z: usize> Scratch<W, Z> {
 /// own tweakey (`tweakeys`: up to a batch of them, see
 /// [`Scratch::load_tweakeys`]; `fixed(r)`: what round `r` adds for every block
 /// besides them). Rounds go in pairs between two states as in
-/// `bitsliced::batch::crypt_batch`, which also keeps every half index a constant.
+/// `bitsliced::batch::crypt_batch`, which also keeps every half index a
+/// constant (`a`, `b`: the call's states).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn crypt_batch<W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>(
-    scratch: &mut Scratch<W, Z>,
+fn crypt_batch<'s, W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>(
+    scratch: &mut Scratch<'_, W, Z>,
     rounds: usize,
     dir: Direction,
     blocks: &mut [u8],
     tweakeys: &[u8],
     fixed: &impl Fn(usize) -> F,
+    mut a: &'s mut State<W>,
+    mut b: &'s mut State<W>,
 ) {
     let batch_blocks = 64 * W::LANES;
     debug_assert_eq!(blocks.len(), batch_blocks * 2 * BITS);
     scratch.load_tweakeys::<BITS>(tweakeys, batch_blocks);
     let paired = rounds / 2 * 2;
-    let zero = W::splat(0);
-    let mut a: State<W> = [[zero; 8]; 16];
-    let mut b: State<W> = [[zero; 8]; 16];
-    load_with::<W, BITS>(blocks, &mut a, &mut scratch.halves);
-    let tks = &mut scratch.tks;
+    load_with::<W, BITS>(blocks, a, scratch.halves);
+    let tks = &mut *scratch.tks;
     match dir {
         Direction::Encrypt => {
             for r in (0..paired).step_by(2) {
-                W::encrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
+                W::encrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
                 step::<W, BITS, Z>(tks, 1);
-                W::encrypt_round::<BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
+                W::encrypt_round::<BITS, _>(b, a, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
                 step::<W, BITS, Z>(tks, 0);
             }
             if rounds > paired {
-                W::encrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
+                W::encrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
                 core::mem::swap(&mut a, &mut b);
             }
         }
@@ -103,19 +105,19 @@ fn crypt_batch<W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>(
                 step::<W, BITS, Z>(tks, 1);
             }
             if rounds > paired {
-                W::decrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
+                W::decrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
                 step_back::<W, BITS, Z>(tks, 0);
                 core::mem::swap(&mut a, &mut b);
             }
             for r in (0..paired).step_by(2).rev() {
-                W::decrypt_round::<BITS, _>(&a, &mut b, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
+                W::decrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
                 step_back::<W, BITS, Z>(tks, 1);
-                W::decrypt_round::<BITS, _>(&b, &mut a, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
+                W::decrypt_round::<BITS, _>(b, a, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
                 step_back::<W, BITS, Z>(tks, 0);
             }
         }
     }
-    store_with::<W, BITS>(&a, blocks, &mut scratch.halves);
+    store_with::<W, BITS>(a, blocks, scratch.halves);
 }
 
 /// A word with the entry points of the per-block batch loops: one function
@@ -233,30 +235,27 @@ pub(crate) fn crypt_blocks<W: RoundWord, const BITS: usize, const Z: usize, F: F
     let batch_blocks = 64 * W::LANES;
     let block = 2 * BITS;
     debug_assert_eq!(data.len() / block * Z * block, tweakeys.len());
-    let zero = W::splat(0);
-    let mut scratch: Scratch<W, Z> =
-        Scratch { tks: [[[zero; 8]; 16]; Z], halves: [[zero; 64]; 2], gathered: [0; MAX_ROW_BYTES] };
-    let mut buf = [0u8; MAX_BATCH_BYTES];
-    let mut padded = false;
-    // As in `bitsliced::batch::crypt_blocks`: whole batches and the padded
-    // tail (whose missing blocks get zero tweakeys, see
-    // `Scratch::load_tweakeys`) share one call of the batch function, so it is
-    // compiled once per keying. The branch is on the public length only.
-    for (chunk, tk) in data.chunks_mut(batch_blocks * block).zip(tweakeys.chunks(batch_blocks * Z * block)) {
-        let n = chunk.len();
-        let whole = n == batch_blocks * block;
-        if !whole {
-            buf[..n].copy_from_slice(chunk);
-            padded = true;
+    // Two states, Z TK arrays and the transposition's scratch (module `work`).
+    with_words::<W, { 6 * STATE_WORDS }, _>((3 + Z) * STATE_WORDS, |words| {
+        let (states_and_tks, halves_words) = words.split_at_mut((2 + Z) * STATE_WORDS);
+        let (pair, tks) = states(states_and_tks).split_at_mut(2);
+        let [a, b] = pair else { unreachable!("two states") };
+        let tks = <&mut Tks<W, Z>>::try_from(tks).unwrap_or_else(|_| unreachable!("Z TK arrays"));
+        let mut scratch: Scratch<W, Z> = Scratch { tks, halves: halves(halves_words), gathered: [0; MAX_ROW_BYTES] };
+        let mut pad = PadBuffer::new();
+        // As in `bitsliced::batch::crypt_blocks`: whole batches and the padded
+        // tail (whose missing blocks get zero tweakeys, see
+        // `Scratch::load_tweakeys`) share one call of the batch function, so it
+        // is compiled once per keying. The branch is on the public length only.
+        for (chunk, tk) in data.chunks_mut(batch_blocks * block).zip(tweakeys.chunks(batch_blocks * Z * block)) {
+            let n = chunk.len();
+            let whole = n == batch_blocks * block;
+            let batch: &mut [u8] = if whole { &mut *chunk } else { pad.padded(chunk, batch_blocks * block) };
+            crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, batch, tk, fixed, a, b);
+            if !whole {
+                chunk.copy_from_slice(pad.head(n));
+            }
         }
-        let batch: &mut [u8] = if whole { &mut *chunk } else { &mut buf[..batch_blocks * block] };
-        crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, batch, tk, fixed);
-        if !whole {
-            chunk.copy_from_slice(&buf[..n]);
-        }
-    }
-    if padded {
-        zeroize::Zeroize::zeroize(&mut buf);
-    }
-    scratch.wipe();
+        scratch.wipe();
+    });
 }

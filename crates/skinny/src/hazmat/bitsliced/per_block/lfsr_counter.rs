@@ -4,11 +4,12 @@
 
 use super::round_key::PerBlockKey;
 use super::schedule::Tks;
-use crate::hazmat::bitsliced::batch::{load_with, store_with, Direction, MAX_BATCH_BYTES};
+use crate::hazmat::bitsliced::batch::{load_with, store_with, Direction};
 use crate::hazmat::bitsliced::keys::SlicedTweakeys;
 use crate::hazmat::bitsliced::round::{RoundWord, State};
 use crate::hazmat::bitsliced::transpose::transpose64;
 use crate::hazmat::bitsliced::word::Word;
+use crate::hazmat::bitsliced::work::{halves, states, with_words, PadBuffer, STATE_WORDS};
 
 /// The LFSR counter of SKINNY-AEAD on `N` bits (24 or 64) one step on:
 /// multiplication by x modulo x^N + x^4 + x^3 + x + 1. Branch-free.
@@ -65,7 +66,8 @@ fn lfsr_lanes<W: Word, const N: u32>(c: W) -> W {
 /// round on `shared`'s masks (the same compiled round as ECB). The counters
 /// are public; the state is not wiped, as in the one-tweakey
 /// [`crypt_blocks`](crate::hazmat::bitsliced::batch::crypt_blocks); the pad
-/// buffer of a tail is.
+/// buffer of a tail is. The buffers are the call's (module `work`: on the
+/// heap with `alloc`).
 #[inline(always)]
 pub(crate) fn crypt_blocks_lfsr<W: RoundWord>(
     shared: &SlicedTweakeys,
@@ -75,16 +77,37 @@ pub(crate) fn crypt_blocks_lfsr<W: RoundWord>(
     start: u64,
     bits: u32,
 ) {
+    // Two states, TK1's slices, the transposition's scratch and the counter
+    // rows: the call's buffers (module `work`).
+    with_words::<W, { 5 * STATE_WORDS }, _>(5 * STATE_WORDS, |words| {
+        let (three, rest) = words.split_at_mut(3 * STATE_WORDS);
+        let [a, b, tk1] = states(three) else { unreachable!("three states") };
+        let (halves_words, rows) = rest.split_at_mut(STATE_WORDS);
+        let rows = <&mut [W; 64]>::try_from(&mut rows[..64]).unwrap_or_else(|_| unreachable!("64 words"));
+        let tks = core::array::from_mut(tk1);
+        crypt_lfsr_in::<W>(shared, rounds, dir, data, start, bits, [a, b], tks, rows, halves(halves_words));
+    });
+}
+
+/// [`crypt_blocks_lfsr`] in the call's buffers: `a`, `b` the states, `tks`
+/// TK1's slices (cells 8..15 stay zero: the rounds that would read them are
+/// the odd ones, which do not), `rows` the counter rows.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn crypt_lfsr_in<W: RoundWord>(
+    shared: &SlicedTweakeys,
+    rounds: usize,
+    dir: Direction,
+    data: &mut [u8],
+    start: u64,
+    bits: u32,
+    [mut a, mut b]: [&mut State<W>; 2],
+    tks: &mut Tks<W, 1>,
+    rows: &mut [W; 64],
+    halves: &mut [[W; 64]; 2],
+) {
     const BLOCK: usize = 16;
     let batch_bytes = 64 * W::LANES * BLOCK;
-    let zero = W::splat(0);
-    // Cells 8..15 stay zero: the rounds that would read them are the odd ones,
-    // which do not.
-    let mut tks: Tks<W, 1> = [[[zero; 8]; 16]];
-    let mut rows = [zero; 64];
-    let mut halves = [[zero; 64]; 2];
-    let mut a: State<W> = [[zero; 8]; 16];
-    let mut b: State<W> = [[zero; 8]; 16];
     let mut first = [0u8; 16 * 8];
     let mut c = start;
     // The width is a public choice made per row (a predictable branch), so
@@ -95,14 +118,14 @@ pub(crate) fn crypt_blocks_lfsr<W: RoundWord>(
         c = if wide { lfsr_step::<64>(c) } else { lfsr_step::<24>(c) };
     }
     let mut row = W::load_row16(&first[..BLOCK * W::LANES], 0).0;
-    let mut buf: Option<[u8; MAX_BATCH_BYTES]> = None;
+    let mut pad = PadBuffer::new();
     let paired = rounds / 2 * 2;
     for chunk in data.chunks_mut(batch_bytes) {
         for r in rows.iter_mut() {
             *r = row;
             row = if wide { lfsr_lanes::<W, 64>(row) } else { lfsr_lanes::<W, 24>(row) };
         }
-        transpose64(&mut rows);
+        transpose64(rows);
         for (j, w) in rows.iter().enumerate() {
             tks[0][j / 8][j % 8] = *w;
         }
@@ -112,43 +135,34 @@ pub(crate) fn crypt_blocks_lfsr<W: RoundWord>(
         // for a tail.
         let n = chunk.len();
         let whole = n == batch_bytes;
-        let batch: &mut [u8] = if whole {
-            &mut *chunk
-        } else {
-            let pad = buf.insert([0u8; MAX_BATCH_BYTES]);
-            pad[..n].copy_from_slice(chunk);
-            &mut pad[..batch_bytes]
-        };
-        load_with::<W, 8>(batch, &mut a, &mut halves);
-        let even = |r: usize| PerBlockKey { tks: &tks, h: 0, r, fixed: shared.round(r) };
+        let batch: &mut [u8] = if whole { &mut *chunk } else { pad.padded(chunk, batch_bytes) };
+        load_with::<W, 8>(batch, a, halves);
+        let even = |r: usize| PerBlockKey { tks: &*tks, h: 0, r, fixed: shared.round(r) };
         match dir {
             Direction::Encrypt => {
                 for r in (0..paired).step_by(2) {
-                    W::encrypt_round::<8, _>(&a, &mut b, &even(r));
-                    W::encrypt_round::<8, _>(&b, &mut a, shared.round(r + 1));
+                    W::encrypt_round::<8, _>(a, b, &even(r));
+                    W::encrypt_round::<8, _>(b, a, shared.round(r + 1));
                 }
                 if rounds > paired {
-                    W::encrypt_round::<8, _>(&a, &mut b, &even(paired));
+                    W::encrypt_round::<8, _>(a, b, &even(paired));
                     core::mem::swap(&mut a, &mut b);
                 }
             }
             Direction::Decrypt => {
                 if rounds > paired {
-                    W::decrypt_round::<8, _>(&a, &mut b, &even(paired));
+                    W::decrypt_round::<8, _>(a, b, &even(paired));
                     core::mem::swap(&mut a, &mut b);
                 }
                 for r in (0..paired).step_by(2).rev() {
-                    W::decrypt_round::<8, _>(&a, &mut b, shared.round(r + 1));
-                    W::decrypt_round::<8, _>(&b, &mut a, &even(r));
+                    W::decrypt_round::<8, _>(a, b, shared.round(r + 1));
+                    W::decrypt_round::<8, _>(b, a, &even(r));
                 }
             }
         }
-        store_with::<W, 8>(&a, batch, &mut halves);
-        if let (false, Some(pad)) = (whole, &buf) {
-            chunk.copy_from_slice(&pad[..n]);
+        store_with::<W, 8>(a, batch, halves);
+        if !whole {
+            chunk.copy_from_slice(pad.head(n));
         }
-    }
-    if let Some(pad) = buf.as_mut() {
-        zeroize::Zeroize::zeroize(pad);
     }
 }

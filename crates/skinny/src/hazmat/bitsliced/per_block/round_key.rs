@@ -29,7 +29,8 @@ pub(super) struct RoundConstantMasks<W> {
 }
 
 impl<W: Word> RoundConstantMasks<W> {
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     pub(super) fn new(r: usize) -> Self {
         let rc = ROUND_CONSTANTS[r];
         Self { rc: core::array::from_fn(|i| W::splat_mask(0u32.wrapping_sub(u32::from((rc >> i) & 1)))) }
@@ -37,7 +38,8 @@ impl<W: Word> RoundConstantMasks<W> {
 }
 
 impl<W: Word> FixedKey<W> for RoundConstantMasks<W> {
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn term(&self, cell: usize, b: usize) -> Option<W> {
         // `cell` and `b` are constants once the round is inlined, so this folds away.
         match (cell, b) {
@@ -49,7 +51,8 @@ impl<W: Word> FixedKey<W> for RoundConstantMasks<W> {
 }
 
 impl<W: Word> FixedKey<W> for &RoundMasks {
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn term(&self, cell: usize, b: usize) -> Option<W> {
         Some(W::splat_mask(self[8 * cell + b]))
     }
@@ -67,7 +70,8 @@ pub(super) struct PerBlockKey<'a, W, const Z: usize, F> {
 }
 
 impl<W: Word, const Z: usize, F: FixedKey<W>> RoundKey<W> for PerBlockKey<'_, W, Z, F> {
-    #[inline(always)]
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
     fn xor_key(&self, x: W, cell: usize, b: usize, extra: Option<W>) -> W {
         let at = if Z == 1 { TK1_CELLS[self.r % 16][cell] } else { 8 * self.h + cell };
         // The terms: TK1..TKz of this slice, the fixed term where there is one,

@@ -40,7 +40,8 @@ pub(crate) type Tks<W, const Z: usize> = [State<W>; Z];
 /// The LFSR of TK(z+1)'s first two rows on one cell's slices (TK1: none). Bit
 /// `b` of the result is one slice of the input, except the bit shifted in, which
 /// costs one XOR (see `spec::tweakey::lfsr_tk2`, `lfsr_tk3`).
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn lfsr<W: Word, const BITS: usize>(z: usize, x: &Cell<W>) -> Cell<W> {
     let mut y = *x;
     match (z, BITS) {
@@ -71,7 +72,8 @@ fn lfsr<W: Word, const BITS: usize>(z: usize, x: &Cell<W>) -> Cell<W> {
 
 /// The inverse of [`lfsr`]: the bit shifted out is recovered from the one
 /// shifted in and the bit it was XORed with (now one place further on).
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn lfsr_inv<W: Word, const BITS: usize>(z: usize, y: &Cell<W>) -> Cell<W> {
     let mut x = *y;
     match (z, BITS) {
@@ -137,7 +139,8 @@ pub(crate) const TK1_CELLS: [[usize; 16]; 16] = {
 
 /// Copies the `BITS` used slices of a cell (4-bit cells leave slices 4..8 zero,
 /// so they are never read or written).
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 fn put<W: Word, const BITS: usize>(dst: &mut Cell<W>, src: &Cell<W>) {
     dst[..BITS].copy_from_slice(&src[..BITS]);
 }
@@ -146,7 +149,8 @@ fn put<W: Word, const BITS: usize>(dst: &mut Cell<W>, src: &Cell<W>) {
 /// holding rows 2–3) becomes the new rows 0–1, `P` then the LFSR; the other half,
 /// the old rows 0–1, is now rows 2–3 as it is. With TK1 alone nothing moves:
 /// the rounds find its cells through `TK1_CELLS`.
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(crate) fn step<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h: usize) {
     if Z == 1 {
         return;
@@ -164,7 +168,8 @@ pub(crate) fn step<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, 
 
 /// The inverse of [`step`] on the same half: from round `r + 1` back to `r`
 /// (old cell `CYCLE[k + 1]` is the inverse LFSR of new cell `CYCLE[k]`).
-#[inline(always)]
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
 pub(super) fn step_back<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tks<W, Z>, h: usize) {
     if Z == 1 {
         return;
