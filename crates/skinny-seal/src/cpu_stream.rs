@@ -20,7 +20,11 @@ fn window(piece: usize) -> usize {
 }
 
 /// Seals `reader` into `writer` (chunks only): chunks and plaintext bytes.
-pub(crate) fn seal(stream: &Stream, reader: impl Read + Send, writer: impl Write + Send) -> Result<(u64, u64), SealError> {
+pub(crate) fn seal(
+    stream: &Stream,
+    reader: impl Read + Send,
+    writer: impl Write + Send,
+) -> Result<(u64, u64), SealError> {
     let cs = stream.chunk_size();
     let shape = Shape::new(cs, stream.piece(), window(cs));
     let (mut chunks, mut bytes) = (0u64, 0u64);
@@ -53,7 +57,11 @@ pub(crate) fn seal(stream: &Stream, reader: impl Read + Send, writer: impl Write
 
 /// Opens the chunks of `reader` into `writer`, releasing only verified chunks,
 /// in order, nothing after a failure: chunks and plaintext bytes.
-pub(crate) fn open(stream: &Stream, reader: impl Read + Send, writer: impl Write + Send) -> Result<(u64, u64), OpenError> {
+pub(crate) fn open(
+    stream: &Stream,
+    reader: impl Read + Send,
+    writer: impl Write + Send,
+) -> Result<(u64, u64), OpenError> {
     let piece = stream.piece();
     let tag = stream.scheme.tag_len();
     let shape = Shape::new(piece, piece, window(piece));

@@ -74,7 +74,7 @@ pub enum OpenError {
     #[error(transparent)]
     Stanza(#[from] StanzaError),
     /// No identity given opens any stanza.
-    #[error("no key given opens this file (wrong key, passphrase or identity)")]
+    #[error("no key given opens this file (wrong key, passphrase or identity, or a changed header)")]
     NoMatchingIdentity,
     /// A stanza opened but the header MAC does not verify under its file key.
     #[error("header authentication failed: wrong key or damaged/tampered header")]

@@ -130,6 +130,12 @@ impl Header {
     /// kind, a body length not its kind's, a passphrase stanza with others, two
     /// identical stanzas); [`OpenError::TruncatedHeader`]; [`OpenError::Read`].
     pub fn read_after_version(first: &[u8; 11], r: &mut impl Read) -> Result<Self, OpenError> {
+        if first[..10] != MAGIC {
+            return Err(OpenError::NotSealed);
+        }
+        if first[10] != VERSION {
+            return Err(OpenError::UnsupportedVersion(first[10]));
+        }
         let mut rest = [0u8; HEADER_START_LEN - 11 + 1];
         read_exact(r, &mut rest)?;
         let scheme = Scheme::from_id(rest[0]).ok_or(OpenError::BadHeader("unknown scheme id"))?;
@@ -147,7 +153,6 @@ impl Header {
         if count == 0 || count > MAX_STANZAS {
             return Err(OpenError::BadHeader("stanza count out of range (1 to 64)"));
         }
-        debug_assert_eq!(&first[..], &header_start(scheme, chunk_log2, flags, &salt)[..11]);
         let mut stanzas: Vec<Stanza> = Vec::with_capacity(count);
         for _ in 0..count {
             let mut head = [0u8; 3];

@@ -6,7 +6,9 @@ use crate::cpu_stream;
 use crate::derive::{header_key, header_mac, payload_key};
 use crate::error::SealError;
 use crate::file_key::FileKey;
-use crate::format::{chunks_for, SealOptions, FLAG_CONTEXT, MAX_CHUNKS, MAX_CHUNK_LOG2, MAX_STANZAS, MIN_CHUNK_LOG2, SALT_LEN};
+use crate::format::{
+    chunks_for, SealOptions, FLAG_CONTEXT, MAX_CHUNKS, MAX_CHUNK_LOG2, MAX_STANZAS, MIN_CHUNK_LOG2, SALT_LEN,
+};
 use crate::header::{header_start, Header};
 use crate::placement::{check_job, Engine};
 use crate::report::SealReport;
@@ -104,7 +106,8 @@ pub(crate) fn prepare(
         return Err(SealError::InvalidOptions("a header holds 1 to 64 stanzas"));
     }
     let flags = flags(options);
-    let mut header = Header { scheme: options.scheme, chunk_log2: options.chunk_log2, flags, salt, stanzas, mac: [0; 32] };
+    let mut header =
+        Header { scheme: options.scheme, chunk_log2: options.chunk_log2, flags, salt, stanzas, mac: [0; 32] };
     header.mac = header_mac(&header_key(file_key, &salt), &header.authenticated_bytes());
     let context = options.context.as_deref().unwrap_or_default();
     let stream = Stream {
@@ -167,7 +170,14 @@ pub(crate) fn seal_prepared<R: Read + Send, W: Write + Send>(
             return Err(SealError::LengthChanged { expected });
         }
     }
-    Ok(SealReport { version: 2, scheme: options.scheme, chunk_log2: options.chunk_log2, chunks, plaintext_bytes, placed })
+    Ok(SealReport {
+        version: 2,
+        scheme: options.scheme,
+        chunk_log2: options.chunk_log2,
+        chunks,
+        plaintext_bytes,
+        placed,
+    })
 }
 
 /// The scheme as skinny-aead's member, for SKINNY-AEAD schemes.

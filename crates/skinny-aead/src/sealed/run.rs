@@ -119,7 +119,10 @@ impl ChunkStream {
 }
 
 /// Runs `work` on the threads `job` asks for.
-pub(super) fn on_threads<T: Send>(job: &Job, work: impl FnOnce() -> Result<T, SealedError> + Send) -> Result<T, SealedError> {
+pub(super) fn on_threads<T: Send>(
+    job: &Job,
+    work: impl FnOnce() -> Result<T, SealedError> + Send,
+) -> Result<T, SealedError> {
     let threads = job.placement_asked().threads();
     threads.install(work).map_err(|source| SealedError::Threads { count: threads.count().unwrap_or(0), source })?
 }
