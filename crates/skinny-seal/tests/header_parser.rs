@@ -24,7 +24,7 @@ proptest! {
             prop_assert_eq!(&h.to_bytes()[..], &bytes[..n]);
         }
         let k = SymmetricKey::from_bytes(&[1u8; 16]).unwrap();
-        let _ = open(&bytes[..], &mut Vec::new(), &[&k], &OpenOptions::default());
+        let _ = open(&bytes[..], Vec::new(), &[&k], &OpenOptions::default());
         if let Ok(mut r) = OpenReader::new(&bytes[..], &[&k], &OpenOptions::default()) {
             let _ = r.read_to_end(&mut Vec::new());
         }

@@ -28,7 +28,7 @@ fn v1_files_open_on_every_path() {
             SeekableOpener::new(std::io::Cursor::new(&file), &[&k], &oo).unwrap().read_to_end(&mut back).unwrap();
             assert_eq!(back, msg);
             if scheme.short_tag() {
-                let e = open(&file[..], &mut Vec::new(), &[&k], &OpenOptions::default()).unwrap_err();
+                let e = open(&file[..], Vec::new(), &[&k], &OpenOptions::default()).unwrap_err();
                 assert!(matches!(e, OpenError::ShortTagScheme(_)));
             }
         }
@@ -36,11 +36,11 @@ fn v1_files_open_on_every_path() {
     // A v1 file needs the raw 16-byte key; the wrong one fails its first chunk.
     let mut file = Vec::new();
     sealed::seal(&b"x"[..], &mut file, &raw, &sealed::SealOptions::default()).unwrap();
-    let e = open(&file[..], &mut Vec::new(), &[&key()], &OpenOptions::default()).unwrap_err();
+    let e = open(&file[..], Vec::new(), &[&key()], &OpenOptions::default()).unwrap_err();
     assert!(matches!(e, OpenError::V1NeedsRawKey), "{e}");
-    let e = open(&file[..], &mut Vec::new(), &[&SymmetricKey::from_bytes(&[1; 16]).unwrap()], &OpenOptions::default())
+    let e = open(&file[..], Vec::new(), &[&SymmetricKey::from_bytes(&[1; 16]).unwrap()], &OpenOptions::default())
         .unwrap_err();
     assert!(matches!(e, OpenError::Authentication { chunk: 0 }), "{e}");
     let oo = OpenOptions { context: Some(b"c".to_vec()), ..OpenOptions::default() };
-    assert!(matches!(open(&file[..], &mut Vec::new(), &[&k], &oo), Err(OpenError::ContextNotBound)));
+    assert!(matches!(open(&file[..], Vec::new(), &[&k], &oo), Err(OpenError::ContextNotBound)));
 }
