@@ -13,16 +13,58 @@
 //! key. Version-1 files (`skinny_aead::sealed`) still open.
 //!
 //! Its modules: `file_key`, `kdf` (every derivation and its label), `scheme` (the
-//! payload AEADs by header id), `stanza` (recipients and identities, the wrap).
+//! payload AEADs by header id), `stanza` (recipients and identities, the wrap),
+//! `symmetric` (the key stanza), `format` (constants, options), `header`
+//! (canonical parsing), `derive` (the file's keys, the header MAC), `chunk` (a
+//! chunk sealed or opened), `seal` / `open` (whole streams, on skinny-aead's
+//! engine or `cpu_stream`'s windows), `placement`, `writer` / `reader` (the io
+//! adapters), `seek` (random access), `hazmat`.
+//!
+//! ```
+//! use skinny_seal::{open, seal, OpenOptions, SealOptions, SymmetricKey};
+//! let key = SymmetricKey::from_bytes(&[7u8; 32])?;
+//! let mut file = Vec::new();
+//! seal(&b"attack at dawn"[..], &mut file, &[&key], &SealOptions::default())?;
+//! let mut plain = Vec::new();
+//! open(&file[..], &mut plain, &[&key], &OpenOptions::default())?;
+//! assert_eq!(plain, b"attack at dawn");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod chunk;
+mod cpu_stream;
+mod derive;
+mod error;
 pub mod file_key;
+pub mod format;
+pub mod hazmat;
+pub mod header;
 pub mod kdf;
+mod open;
+mod placement;
+mod reader;
+mod report;
 pub mod scheme;
+mod seal;
+mod seek;
 pub mod stanza;
+mod symmetric;
+mod writer;
 
+pub use error::{OpenError, SealError};
 pub use file_key::{FileKey, FILE_KEY_LEN};
+pub use format::{OpenOptions, SealOptions};
+pub use open::{open, open_on};
+pub use reader::OpenReader;
+pub use report::SealReport;
 pub use scheme::Scheme;
+pub use seal::{seal, seal_on};
+pub use seek::{open_range, SeekableOpener};
+/// Where a run's chunks go (the CPU with its threads, or one GPU): skinny-aead's.
+pub use skinny_aead::sealed::Job;
 pub use stanza::{Identity, Recipient, Stanza, StanzaError};
+pub use symmetric::{KeyLengthError, SymmetricKey};
+pub use writer::SealWriter;

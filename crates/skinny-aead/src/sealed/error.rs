@@ -44,6 +44,12 @@ pub enum SealedError {
         /// The index of the real last chunk.
         chunk: u64,
     },
+    /// Chunk `chunk`, the last, verified but is empty and follows full chunks:
+    /// a sealer never writes that (format v2 refuses it; v1 takes it).
+    EmptyLastChunk {
+        /// The index of the empty last chunk.
+        chunk: u64,
+    },
     /// Chunk `chunk` did not verify: a wrong key, or a damaged or changed file.
     Authentication {
         /// The index of the first chunk that failed.
@@ -100,6 +106,9 @@ impl fmt::Display for SealedError {
             ),
             SealedError::TrailingData { chunk } => {
                 write!(f, "damaged file: unexpected data after the last chunk (chunk {})", chunk + 1)
+            }
+            SealedError::EmptyLastChunk { chunk } => {
+                write!(f, "damaged file: an empty last chunk after full ones (chunk {})", chunk + 1)
             }
             SealedError::Authentication { chunk } => {
                 write!(f, "authentication failed: wrong key or damaged/tampered file (chunk {})", chunk + 1)

@@ -102,8 +102,27 @@ pub fn seal_with_prefix_on<R: Read + Send, W: Write + Send>(
     })
 }
 
+/// A stream of chunks as the window loops see it: the header's member, chunk
+/// size and nonce prefix, the AD of every chunk, and whether it is a v1 file
+/// (whose loop writes the header first and takes an empty last chunk after
+/// full ones, as v1 always did).
+pub(super) struct ChunkStream {
+    pub header: Header,
+    pub ad: Vec<u8>,
+    pub v1: bool,
+}
+
+impl ChunkStream {
+    fn v1(header: &Header) -> ChunkStream {
+        ChunkStream { header: *header, ad: header.to_bytes().to_vec(), v1: true }
+    }
+}
+
 /// Runs `work` on the threads `job` asks for.
-fn on_threads<T: Send>(job: &Job, work: impl FnOnce() -> Result<T, SealedError> + Send) -> Result<T, SealedError> {
+pub(super) fn on_threads<T: Send>(
+    job: &Job,
+    work: impl FnOnce() -> Result<T, SealedError> + Send,
+) -> Result<T, SealedError> {
     let threads = job.placement_asked().threads();
     threads.install(work).map_err(|source| SealedError::Threads { count: threads.count().unwrap_or(0), source })?
 }
@@ -115,12 +134,27 @@ pub(super) fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
     header: &Header,
     key: &[u8; 16],
     reader: R,
+    writer: W,
+) -> Result<SealedReport, SealedError> {
+    seal_stream(opened, &ChunkStream::v1(header), key, reader, writer)
+}
+
+/// As [`seal_windows`], for any [`ChunkStream`]: its AD on every chunk, and
+/// the v1 header written first only for a v1 stream.
+pub(super) fn seal_stream<G: WindowEngine, R: Read + Send, W: Write + Send>(
+    opened: Opened<G>,
+    stream: &ChunkStream,
+    key: &[u8; 16],
+    reader: R,
     mut writer: W,
 ) -> Result<SealedReport, SealedError> {
     let Opened { mut engines, window, why_cpu, accelerator } = opened;
-    let ad = header.to_bytes();
+    let header = &stream.header;
+    let ad = &stream.ad[..];
     let cs = header.chunk_size();
-    writer.write_all(&ad).map_err(SealedError::Write)?;
+    if stream.v1 {
+        writer.write_all(&header.to_bytes()).map_err(SealedError::Write)?;
+    }
     let shape = Shape::new(cs, cs + header.member.tag_len(), window);
     let mut chunks: u64 = 0;
     let mut plaintext_bytes: u64 = 0;
@@ -140,8 +174,8 @@ pub(super) fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
                 Some(&shape.window),
                 bytes,
                 w,
-                |g, w| g.seal(w, &ad),
-                |w| cpu_seal(header, key, &ad, w),
+                |g, w| g.seal(w, ad),
+                |w| cpu_seal(header, key, ad, w),
             )?;
             if side == Side::Accelerator {
                 gpu_chunks += n as u64;
@@ -217,8 +251,21 @@ pub(super) fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
     reader: R,
     writer: W,
 ) -> Result<SealedReport, SealedError> {
+    open_stream(opened, &ChunkStream::v1(header), key, reader, writer)
+}
+
+/// As [`open_windows`], for any [`ChunkStream`] (its AD; `reader` at its
+/// first chunk); a v2 stream refuses an empty last chunk after full ones.
+pub(super) fn open_stream<G: WindowEngine, R: Read + Send, W: Write + Send>(
+    opened: Opened<G>,
+    stream: &ChunkStream,
+    key: &[u8; 16],
+    reader: R,
+    writer: W,
+) -> Result<SealedReport, SealedError> {
     let Opened { mut engines, window, why_cpu, accelerator } = opened;
-    let hb = header.to_bytes();
+    let header = &stream.header;
+    let hb = &stream.ad[..];
     let (_, open_fn) = chunk_ops(header.member);
     let tag = header.member.tag_len();
     let piece = header.chunk_size() + tag;
@@ -260,19 +307,29 @@ pub(super) fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
                 Some(&shape.window),
                 bytes,
                 w,
-                |g, w| g.open(w, &hb),
-                |w| Ok(cpu_open(header, key, &hb, w)),
+                |g, w| g.open(w, hb),
+                |w| Ok(cpu_open(header, key, hb, w)),
             )?;
-            let verified = results.iter().take_while(|&&ok| ok).count();
+            let mut verified = results.iter().take_while(|&&ok| ok).count();
+            // An empty last chunk after full ones is never written (the
+            // writer ends on a full chunk instead): v2 refuses it, releasing
+            // only the full chunks before it.
+            let empty_last = !stream.v1 && last && verified == n && first + n as u64 > 1 && w.output[n - 1].is_empty();
+            if empty_last {
+                verified -= 1;
+            }
             w.write = verified;
             plaintext_bytes += w.output[..verified].iter().map(|b| b.len() as u64).sum::<u64>();
             chunks = first + verified as u64;
             if side == Side::Accelerator {
                 gpu_chunks += verified as u64;
             }
+            if empty_last {
+                return Err(SealedError::EmptyLastChunk { chunk: first + verified as u64 });
+            }
             if verified < n {
                 let index = first + verified as u64;
-                return Err(diagnose(header, open_fn, key, &hb, index, last && verified + 1 == n, &w.input[verified]));
+                return Err(diagnose(header, open_fn, key, hb, index, last && verified + 1 == n, &w.input[verified]));
             }
             if cut {
                 return Err(SealedError::TruncatedInside);

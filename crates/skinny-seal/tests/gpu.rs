@@ -1,0 +1,73 @@
+//! v2 SKINNY-AEAD payloads on the GPU (feature `cuda`): the same bytes as the
+//! CPU for the same file key and salts, opened both ways, and damaged files
+//! refused as on the CPU. Run where a GPU is (`skinny_test_support::gpu`).
+
+use skinny_aead::gpu::GpuDevice;
+use skinny_exec::{GpuSelection, Placement, Threads};
+use skinny_seal::{hazmat, open_on, FileKey, Job, OpenError, OpenOptions, Scheme, SealOptions, SymmetricKey};
+
+fn gpu() -> GpuDevice {
+    skinny_test_support::gpu::open(GpuDevice::first)
+}
+
+fn seal(job: &Job, options: &SealOptions, msg: &[u8]) -> Vec<u8> {
+    let key = SymmetricKey::from_bytes(&[3u8; 32]).unwrap();
+    let fk = FileKey::from_bytes([8u8; 32]);
+    let salt = [1u8; 16];
+    let start = hazmat::header_start(options, &salt);
+    let st = hazmat::key_stanza_with_salt(&key, &fk, &start, &[2u8; 16]);
+    let mut out = Vec::new();
+    hazmat::seal_with_salt_and_file_key_on(job, msg, &mut out, vec![st], &fk, salt, options).expect("seal");
+    out
+}
+
+fn open(job: &Job, file: &[u8], oo: &OpenOptions) -> (Vec<u8>, Result<skinny_seal::SealReport, OpenError>) {
+    let key = SymmetricKey::from_bytes(&[3u8; 32]).unwrap();
+    let mut out = Vec::new();
+    let r = open_on(job, file, &mut out, &[&key], oo);
+    (out, r)
+}
+
+fn gpu_files_are_the_cpu_files_and_open_both_ways() {
+    let job = Job::on_device(gpu());
+    for scheme in Scheme::ALL.into_iter().filter(|s| s.id() <= 6) {
+        let oo = OpenOptions { allow_short_tag_scheme: scheme.short_tag().then_some(scheme), ..Default::default() };
+        for log2 in [14u8, 16] {
+            let cs = 1usize << log2;
+            for len in [0, 1, cs - 1, cs, cs + 1, 3 * cs + 7, (16 << 20) + 5] {
+                let msg: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+                let options = SealOptions { scheme, chunk_log2: log2, ..SealOptions::default() };
+                let cpu = seal(&Job::cpu(), &options, &msg);
+                let on_gpu = seal(&job, &options, &msg);
+                assert!(cpu == on_gpu, "{} 2^{log2} {len}: GPU file differs", scheme.name());
+                let (back, r) = open(&job, &cpu, &oo);
+                assert!(r.is_ok() && back == msg, "{} 2^{log2} {len}: GPU open", scheme.name());
+                let mut bad = cpu.clone();
+                let at = bad.len() - 1;
+                bad[at] ^= 1;
+                let (_, g) = open(&job, &bad, &oo);
+                let (_, c) = open(&Job::cpu(), &bad, &oo);
+                assert_eq!(format!("{g:?}"), format!("{c:?}"));
+            }
+        }
+    }
+}
+
+fn romulus_and_many_gpus_are_refused_before_anything_is_written() {
+    let _ = gpu();
+    let all = Job::new(Placement::Gpu { threads: Threads::All, gpus: GpuSelection::All });
+    let options = SealOptions { scheme: Scheme::RomulusN, ..SealOptions::default() };
+    let key = SymmetricKey::from_bytes(&[3u8; 32]).unwrap();
+    let mut out = Vec::new();
+    let r = skinny_seal::seal_on(&all, &b"x"[..], &mut out, &[&key], &options);
+    assert!(matches!(r, Err(skinny_seal::SealError::CpuOnly(_))) && out.is_empty());
+    let two = Job::new(Placement::Gpu { threads: Threads::All, gpus: GpuSelection::First(2) });
+    let r = skinny_seal::seal_on(&two, &b"x"[..], &mut out, &[&key], &SealOptions::default());
+    assert!(matches!(r, Err(skinny_seal::SealError::OneGpu)) && out.is_empty());
+}
+
+skinny_test_support::gpu_test_main! {
+    probe: GpuDevice::first,
+    gpu: [gpu_files_are_the_cpu_files_and_open_both_ways, romulus_and_many_gpus_are_refused_before_anything_is_written],
+    anywhere: [],
+}
