@@ -20,6 +20,8 @@
 
 pub mod file_key;
 pub mod kdf;
+pub mod keygen;
+pub mod recipients;
 pub mod scheme;
 pub mod stanza;
 
