@@ -11,10 +11,9 @@ fn main() {
     let d = PassphraseParams::DEFAULT;
     let candidates = [
         d,
+        PassphraseParams { m_kib: 64 * 1024, t: 2, p: 1 },
+        PassphraseParams { m_kib: 64 * 1024, t: 3, p: 1 },
         PassphraseParams { m_kib: 256 * 1024, t: 3, p: 1 },
-        PassphraseParams { m_kib: 512 * 1024, t: 3, p: 1 },
-        PassphraseParams { m_kib: 1024 * 1024, t: 1, p: 1 },
-        PassphraseParams { m_kib: 1024 * 1024, t: 2, p: 1 },
     ];
     for params in candidates {
         let mut best = f64::INFINITY;
