@@ -135,6 +135,33 @@ impl AtomicFile {
     }
 }
 
+impl AtomicFile {
+    /// As [`AtomicFile::commit`], but only where `target` does not exist yet:
+    /// an existing file (created meanwhile too) is left as it was, and the
+    /// error is `AlreadyExists` (a key file is never replaced).
+    ///
+    /// # Errors
+    /// Syncing or naming failed, or the name is taken (the temporary file is
+    /// then removed).
+    pub fn commit_new(self) -> Result<(), CommitError> {
+        let Self { mut file, named, target } = self;
+        file.flush().and_then(|()| file.sync_all()).map_err(CommitError::Sync)?;
+        let named = match named {
+            Some(Named { path, guard }) => {
+                let linked = path.persist_noclobber(&target).map_err(|e| e.error);
+                drop(guard);
+                linked
+            }
+            None => unnamed::link(&file, &target),
+        };
+        named.map_err(CommitError::Rename)?;
+        if let Ok(dir) = File::open(folder_of(&target)) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+}
+
 /// Gives the whole, synced, unnamed `file` the name `target`: linked straight
 /// in where the name is free; otherwise linked to a temporary name beside it
 /// (removed by signals, as a named temporary file is) and renamed over it.

@@ -68,6 +68,17 @@ Examples:
   skinny open --key-file my.key report.pdf.sealed -o report.pdf
   skinny open --key-file my.key photos.tar.sealed | tar x   # check the exit status";
 
+/// Examples shown under `skinny keygen --help`.
+const KEYGEN_EXAMPLES: &str = "\
+Key files are one typed line (docs/sealed-format.md, Keys): `SKINNY-SEAL-KEY-1 <hex>` for a
+symmetric key, `SKINNY-SEAL-X25519-SECRET-1 <hex>` for an identity; a recipient is the
+public `skinny-seal-x25519-public-1:<hex>`. A file is created owner-only and never replaced.
+
+Examples:
+  skinny keygen -o my.key                       # then: skinny seal --key-file my.key ...
+  skinny keygen --x25519 -o me.id > me.pub      # give me.pub to those who seal to you
+  skinny keygen -y me.id                        # print the recipient of an identity";
+
 /// Examples shown under `skinny bench --help`.
 const BENCH_EXAMPLES: &str = "\
 Examples:
@@ -106,6 +117,10 @@ pub enum Command {
     /// Verify and decrypt a sealed file INPUT (default stdin) to OUTPUT (default stdout).
     #[command(after_help = OPEN_EXAMPLES)]
     Open(OpenArgs),
+    /// Make a key for `seal` and `open`: a symmetric key file (the default) or an
+    /// X25519 identity (--x25519), whose recipient it prints.
+    #[command(after_help = KEYGEN_EXAMPLES)]
+    Keygen(crate::commands::keygen::KeygenArgs),
     /// Print or check 256-bit digests (Romulus-H, SKINNY-Hash), like sha256sum.
     #[command(after_help = HASH_EXAMPLES)]
     Hash(HashArgs),

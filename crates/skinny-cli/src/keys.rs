@@ -4,6 +4,10 @@
 //! a [`KeyError`] names positions and lengths, never characters.
 
 mod error;
+// `load_identity` serves `keygen -y`; the rest serves `seal`/`open` once
+// they write and read format v2 (skinny-seal).
+#[allow(dead_code)]
+pub mod sealing;
 
 pub use error::{KeyError, KeyKind};
 use skinny::Variant;
@@ -88,7 +92,17 @@ fn read_key_file(kind: KeyKind, path: &Path) -> Result<Zeroizing<Vec<u8>>, KeyEr
     let file = std::fs::File::open(path).map_err(unreadable)?;
     let mut content = Zeroizing::new(Vec::with_capacity(2 * want + 2));
     file.take(KEY_FILE_MAX_BYTES + 1).read_to_end(&mut content).map_err(unreadable)?;
+    decode_key_file(kind, path, content)
+}
+
+/// The key in a key file's `content` (read from `path`) by the rules of
+/// [`read_key_file`].
+fn decode_key_file(kind: KeyKind, path: &Path, content: Zeroizing<Vec<u8>>) -> Result<Zeroizing<Vec<u8>>, KeyError> {
+    let want = kind.bytes();
     let path = path.to_path_buf();
+    if kind != KeyKind::Aead && content.trim_ascii_start().starts_with(b"SKINNY-SEAL-") {
+        return Err(KeyError::SealKeyFile { path, kind });
+    }
     if content.len() as u64 > KEY_FILE_MAX_BYTES {
         return Err(KeyError::FileTooLarge { path, kind, max: KEY_FILE_MAX_BYTES });
     }

@@ -9,6 +9,10 @@ mod commands;
 mod error;
 mod files;
 mod keys;
+// Read by `seal --passphrase` and `open --passphrase` once they write and
+// read format v2 (skinny-seal); its own tests run meanwhile.
+#[allow(dead_code)]
+mod passphrase;
 mod progress;
 mod signals;
 mod usage_error;
@@ -32,6 +36,7 @@ fn main() {
         cli::Command::Decrypt(a) => commands::crypt::run(a, skinny_bulk::mode::Direction::Decrypt),
         cli::Command::Seal(a) => commands::seal::seal(a),
         cli::Command::Open(a) => commands::seal::open(a),
+        cli::Command::Keygen(a) => commands::keygen::run(a),
         // `hash` checks stdout itself: its words offer no `-o` (it has none).
         cli::Command::Hash(a) => commands::hash::run(a),
         cli::Command::Bench(a) => {

@@ -4,6 +4,7 @@ pub mod crypt;
 pub mod hash;
 pub mod hash_args;
 pub mod info;
+pub mod keygen;
 pub mod lab;
 pub mod seal;
 pub mod seal_args;

@@ -157,12 +157,13 @@ pub enum KeyError {
     },
     /// A hex key file of the wrong length.
     #[error(
-        "key file {} holds {} of hex, needs {} ({kind} takes {} raw bytes or {} hex digits)",
+        "key file {} holds {} of hex, needs {} ({kind} takes {} raw bytes or {} hex digits){}",
         shown(path),
         count(*got as u64, "byte"),
         kind.bytes(),
         kind.bytes(),
-        2 * kind.bytes()
+        2 * kind.bytes(),
+        other_use(*kind, *got)
     )]
     FileHexLength {
         /// The file.
@@ -182,7 +183,7 @@ pub enum KeyError {
         kind: KeyKind,
     },
     /// A raw key file (not all hex) of the wrong length.
-    #[error("{} (it holds {} that are not all hex)", must_hold(path, *kind), count(*got as u64, "byte"))]
+    #[error("{} (it holds {} that are not all hex){}", must_hold(path, *kind), count(*got as u64, "byte"), other_use(*kind, *got))]
     FileRawLength {
         /// The file.
         path: PathBuf,
@@ -190,6 +191,15 @@ pub enum KeyError {
         kind: KeyKind,
         /// The bytes it holds.
         got: usize,
+    },
+    /// A key file of `skinny keygen` (a typed `SKINNY-SEAL-...` line) given to
+    /// a command that takes another key.
+    #[error("key file {} is a sealed-file key (for `skinny seal` and `skinny open`), not {kind} key material", shown(path))]
+    SealKeyFile {
+        /// The file.
+        path: PathBuf,
+        /// The key asked for.
+        kind: KeyKind,
     },
     /// `--iv` with ECB.
     #[error("ECB mode takes no IV; remove --iv")]
@@ -221,6 +231,17 @@ pub enum KeyError {
     },
 }
 
+/// A hint when a key of `got` bytes fits another command: a 16-byte key
+/// (`seal`'s version-1 key) given to `encrypt` for a variant that takes more.
+fn other_use(kind: KeyKind, got: usize) -> &'static str {
+    match kind {
+        KeyKind::Tweakey(_) if got == 16 => {
+            "; a 16-byte key is a `skinny seal` key, or a skinny-128-128 one (-c skinny-128-128)"
+        }
+        _ => "",
+    }
+}
+
 /// What a key file must hold, the start of most key-file messages.
 fn must_hold(path: &Path, kind: KeyKind) -> String {
     let want = kind.bytes();
@@ -244,6 +265,7 @@ impl From<KeyError> for CliError {
             | KeyError::FileHexLength { .. }
             | KeyError::FileBadHex { .. }
             | KeyError::FileRawLength { .. }
+            | KeyError::SealKeyFile { .. }
             | KeyError::IvNotAllowed
             | KeyError::IvRequired { .. }
             | KeyError::IvLength { .. } => CliError::Usage(e.to_string()),

@@ -1,0 +1,215 @@
+//! Generating keys and writing and reading them as text.
+//!
+//! Every key is one line `TYPE HEX` whose type names the format, its version and
+//! whether it is secret, so a key cannot be taken for another kind:
+//! - `SKINNY-SEAL-KEY-1 <64 hex digits>`: a 32-byte symmetric key (secret);
+//! - `SKINNY-SEAL-X25519-SECRET-1 <64 hex digits>`: an X25519 identity (secret);
+//! - `skinny-seal-x25519-public-1:<64 hex digits>`: an X25519 recipient (public;
+//!   one token, lower case, so it reads differently from the secret lines).
+//!
+//! A key file holds exactly one secret line; blank lines and lines starting with
+//! `#` are ignored, and spaces, tabs and `\r` around the fields too. Hex digits
+//! are decoded without branching on their values. Errors name what is wrong
+//! (type, length, a non-hex digit) but never echo a line or a digit.
+
+use crate::recipients::{X25519Identity, X25519Recipient};
+use zeroize::Zeroizing;
+
+/// The type of a symmetric key line.
+pub const SYMMETRIC_KEY_TYPE: &str = "SKINNY-SEAL-KEY-1";
+/// The type of an X25519 identity line.
+pub const X25519_SECRET_TYPE: &str = "SKINNY-SEAL-X25519-SECRET-1";
+/// The prefix of an X25519 recipient string.
+pub const X25519_PUBLIC_PREFIX: &str = "skinny-seal-x25519-public-1:";
+
+/// A secret key read from a key file.
+#[derive(Debug)]
+pub enum SecretKey {
+    /// A 32-byte symmetric key (stanza kind 1).
+    Symmetric(Zeroizing<[u8; 32]>),
+    /// An X25519 identity (stanza kind 3).
+    X25519(X25519Identity),
+}
+
+/// Why a key's text could not be read (never key material).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum KeyTextError {
+    /// No line starts with a known key type (e.g. a raw or hex key file of version 1).
+    #[error("not a skinny-seal key file (no '{SYMMETRIC_KEY_TYPE}' or '{X25519_SECRET_TYPE}' line)")]
+    NotKeyText,
+    /// Several key lines.
+    #[error("more than one key line in a key file")]
+    SeveralKeys,
+    /// A public recipient where a secret key was expected.
+    #[error("this is a public X25519 recipient, not a secret key")]
+    PublicNotSecret,
+    /// A secret key where a public recipient was expected.
+    #[error("this is a secret key, not a public recipient (keep it secret)")]
+    SecretNotPublic,
+    /// A recipient string without the recipient prefix.
+    #[error("not an X25519 recipient (expected '{X25519_PUBLIC_PREFIX}' and 64 hex digits)")]
+    NotRecipient,
+    /// A key type line without exactly one field after the type.
+    #[error("a {0} line must hold the type, one space and the hex digits, nothing else")]
+    Fields(&'static str),
+    /// The wrong number of hex digits.
+    #[error("a {kind} has {expected} hex digits, this one {found}")]
+    Length {
+        /// What was read.
+        kind: &'static str,
+        /// Digits expected.
+        expected: usize,
+        /// Digits found.
+        found: usize,
+    },
+    /// A character that is not a hex digit.
+    #[error("a {0} holds a character that is not a hex digit")]
+    NotHex(&'static str),
+}
+
+/// A fresh 32-byte symmetric key from the operating system's generator.
+pub fn generate_symmetric_key() -> Result<Zeroizing<[u8; 32]>, getrandom::Error> {
+    let mut key = Zeroizing::new([0u8; 32]);
+    getrandom::fill(key.as_mut_slice())?;
+    Ok(key)
+}
+
+/// A fresh X25519 identity.
+pub fn generate_x25519_identity() -> Result<X25519Identity, getrandom::Error> {
+    X25519Identity::generate()
+}
+
+/// The key file text of a symmetric key (one line).
+pub fn encode_symmetric_key(key: &[u8; 32]) -> Zeroizing<String> {
+    let mut s = Zeroizing::new(String::with_capacity(SYMMETRIC_KEY_TYPE.len() + 66));
+    s.push_str(SYMMETRIC_KEY_TYPE);
+    s.push(' ');
+    push_hex(&mut s, key);
+    s.push('\n');
+    s
+}
+
+/// The identity file text of an X25519 identity: a comment with its recipient,
+/// then the secret line.
+pub fn encode_x25519_identity(identity: &X25519Identity) -> Zeroizing<String> {
+    let mut s = Zeroizing::new(String::with_capacity(200));
+    s.push_str("# recipient: ");
+    s.push_str(&encode_recipient(&identity.recipient()));
+    s.push('\n');
+    s.push_str(X25519_SECRET_TYPE);
+    s.push(' ');
+    push_hex(&mut s, identity.secret_bytes().as_slice());
+    s.push('\n');
+    s
+}
+
+/// The recipient string of an X25519 public key.
+pub fn encode_recipient(recipient: &X25519Recipient) -> String {
+    let mut s = String::from(X25519_PUBLIC_PREFIX);
+    push_hex(&mut s, &recipient.to_bytes());
+    s
+}
+
+/// The recipient named by `text` (surrounding whitespace ignored).
+pub fn parse_recipient(text: &str) -> Result<X25519Recipient, KeyTextError> {
+    let t = text.trim();
+    if t.starts_with(SYMMETRIC_KEY_TYPE) || t.starts_with(X25519_SECRET_TYPE) {
+        return Err(KeyTextError::SecretNotPublic);
+    }
+    let digits = t.strip_prefix(X25519_PUBLIC_PREFIX).ok_or(KeyTextError::NotRecipient)?;
+    let bytes = decode_hex32("X25519 recipient", digits)?;
+    Ok(X25519Recipient::from_bytes(*bytes))
+}
+
+/// The secret key in a key file's bytes (see the module's rules).
+pub fn parse_secret_key(file: &[u8]) -> Result<SecretKey, KeyTextError> {
+    // Not text at all: a raw (version 1) key or another file.
+    let text = core::str::from_utf8(file).map_err(|_| KeyTextError::NotKeyText)?;
+    let mut found = None;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split([' ', '\t']).filter(|f| !f.is_empty());
+        let Some(kind) = fields.next() else { continue };
+        let (name, symmetric) = match kind {
+            SYMMETRIC_KEY_TYPE => ("symmetric key", true),
+            X25519_SECRET_TYPE => ("X25519 identity", false),
+            _ if kind.starts_with(X25519_PUBLIC_PREFIX) => return Err(KeyTextError::PublicNotSecret),
+            _ => return Err(KeyTextError::NotKeyText),
+        };
+        let (Some(digits), None) = (fields.next(), fields.next()) else {
+            return Err(KeyTextError::Fields(name));
+        };
+        if found.is_some() {
+            return Err(KeyTextError::SeveralKeys);
+        }
+        let bytes = decode_hex32(name, digits)?;
+        found = Some(if symmetric {
+            SecretKey::Symmetric(bytes)
+        } else {
+            SecretKey::X25519(X25519Identity::from_bytes(*bytes))
+        });
+    }
+    found.ok_or(KeyTextError::NotKeyText)
+}
+
+/// Lower-case hex of `bytes`, without a table indexed by secret nibbles.
+fn push_hex(s: &mut String, bytes: &[u8]) {
+    for b in bytes {
+        s.push(hex_digit(b >> 4));
+        s.push(hex_digit(b & 15));
+    }
+}
+
+/// The hex digit of `n` (0..=15): `'0' + n`, plus the gap to `'a'` when `n > 9`,
+/// chosen by a mask.
+fn hex_digit(n: u8) -> char {
+    let n = i16::from(n);
+    let over_nine = (9 - n) >> 15; // -1 when n > 9
+    let code = 0x30 + n + (over_nine & (0x61 - 0x30 - 10));
+    char::from(code.to_le_bytes()[0])
+}
+
+/// `-1` (all ones) when `x >= 0`, else 0.
+fn mask_nonnegative(x: i16) -> i16 {
+    !(x >> 15)
+}
+
+/// The value of hex digit `c` and `-1` if it is one (0 if not), without a branch
+/// on `c`.
+fn nibble(c: u8) -> (u8, i16) {
+    let c = i16::from(c);
+    let digit = c - 0x30;
+    let letter = (c | 0x20) - 0x61 + 10;
+    let is_digit = mask_nonnegative(digit) & mask_nonnegative(9 - digit);
+    let is_letter = mask_nonnegative(letter - 10) & mask_nonnegative(15 - letter);
+    let value = (digit & is_digit) | (letter & is_letter);
+    // `value` is 0..=15 by the masks.
+    (value.to_le_bytes()[0], is_digit | is_letter)
+}
+
+fn decode_hex32(kind: &'static str, digits: &str) -> Result<Zeroizing<[u8; 32]>, KeyTextError> {
+    let d = digits.as_bytes();
+    if d.len() != 64 {
+        return Err(KeyTextError::Length { kind, expected: 64, found: d.len() });
+    }
+    let mut out = Zeroizing::new([0u8; 32]);
+    let mut valid = -1i16;
+    for (o, pair) in out.iter_mut().zip(d.chunks_exact(2)) {
+        let (hi, vh) = nibble(pair[0]);
+        let (lo, vl) = nibble(pair[1]);
+        *o = (hi << 4) | lo;
+        valid &= vh & vl;
+    }
+    if valid != -1 {
+        return Err(KeyTextError::NotHex(kind));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+#[path = "keygen_tests.rs"]
+mod tests;
