@@ -70,6 +70,8 @@
 //! ctr.apply_keystream(&mut data);
 //! assert_eq!(&data, b"attack at dawn, attack at dawn!");
 //! ```
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 // Only the x86 intrinsics modules (bitsliced AVX2 and AVX-512, single-block
 // SSSE3 / AVX-512) opt back in to `unsafe`, each block with a SAFETY comment.
@@ -98,3 +100,8 @@ pub use skinny::Skinny;
 pub use tweakable::{TweakableSkinny128_256, TweakableSkinny128_384, TweakableSkinny64_128, TweakableSkinny64_192};
 pub use typed::{Skinny128_128, Skinny128_256, Skinny128_384, Skinny64_128, Skinny64_192, Skinny64_64};
 pub use variant::{UnknownVariant, Variant};
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
