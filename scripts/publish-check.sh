@@ -16,7 +16,8 @@
 #     with them, then `cargo check --all-targets --all-features` there. What a
 #     user of the .crate (a distribution packager running its tests) builds.
 #
-# PUBLISH_CHECK_TESTS=0 skips step 3. Needs python3 and tar.
+# PUBLISH_CHECK_TESTS=0 skips step 3; PUBLISH_CHECK_VERIFY=0 skips the build in
+# step 2 (see there). Needs python3 and tar.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -81,8 +82,14 @@ while read -r name version dir readme; do
 done <<<"$crates"
 [ "$fail" = 0 ] || exit 1
 
-step "cargo publish --dry-run --workspace --locked"
-cargo publish --dry-run --workspace --locked
+# --allow-dirty: a check of the working tree as it is (the real upload wants it
+# committed). PUBLISH_CHECK_VERIFY=0 packages without building each crate from
+# its .crate (--no-verify): step 3 then checks the same code (libraries and
+# binaries, tests and examples too), without code generation.
+verify=()
+[ "${PUBLISH_CHECK_VERIFY:-1}" != 0 ] || verify=(--no-verify)
+step "cargo publish --dry-run --workspace --locked ${verify[*]}"
+cargo publish --dry-run --workspace --locked --allow-dirty "${verify[@]}"
 
 if [ "${PUBLISH_CHECK_TESTS:-1}" != 0 ]; then
     step "the packaged tests and examples, built from the .crate files"
