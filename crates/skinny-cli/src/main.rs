@@ -7,7 +7,7 @@
 
 #[cfg(not(unix))]
 compile_error!(
-    "the `skinny` command builds on Unix only (Linux, macOS, the BSDs): it writes outputs through \
+    "the `skinny` command builds on Unix only (it is tested on Linux): it writes outputs through \
      unnamed temporary files (O_TMPFILE on Linux), removes them from signal handlers (SIGINT, \
      SIGTERM, SIGHUP, ...) and checks stdout through its file descriptor (libc). The library \
      crates (skinny, skinny-aead, skinny-romulus, skinny-hash, skinny-bulk, ...) build on this target."
