@@ -90,6 +90,8 @@
 //! `no_std` without the `std` feature; `alloc` (part of the default `std`) adds
 //! `aead::Aead` (results in a `Vec`). Without it, use [`aead::AeadInOut`] (in
 //! place, or from one buffer to another).
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 // No `unsafe` but the GPU's kernel launches (feature `cuda`), each file of
 // them allowed on its own.
@@ -118,3 +120,8 @@ mod tweakey;
 
 pub use cipher::{SkinnyAead, SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};
 pub use member::Member;
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -55,6 +55,9 @@
 //!   `num-traits` without them, and its median wants its data copied into its
 //!   own container: as many lines to call it as to write it.
 
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod chart;
 mod error;
 pub mod files;
@@ -82,3 +85,8 @@ pub use session::Bench;
 pub use size::SizeError;
 pub use system::Build;
 pub use timing::Timing;
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

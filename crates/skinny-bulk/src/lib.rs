@@ -45,6 +45,8 @@
 //! The modes are unauthenticated: a changed ciphertext decrypts to changed
 //! plaintext without any error (only a broken PKCS#7 padding is noticed).
 
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -57,3 +59,8 @@ mod typed;
 
 pub use error::Error;
 pub use skinny;
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

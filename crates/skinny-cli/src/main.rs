@@ -1,25 +1,56 @@
 //! `skinny`: the command-line tool.
+//!
+//! Unix only: outputs go to unnamed temporary files (`O_TMPFILE`, or created
+//! and unlinked at once) that signal handlers clean up, and stdout is checked
+//! through its file descriptor. Elsewhere the build stops with one message
+//! (every item below is `cfg(unix)`, so that it is the only one).
 
+#[cfg(not(unix))]
+compile_error!(
+    "the `skinny` command builds on Unix only (it is tested on Linux): it writes outputs through \
+     unnamed temporary files (O_TMPFILE on Linux), removes them from signal handlers (SIGINT, \
+     SIGTERM, SIGHUP, ...) and checks stdout through its file descriptor (libc). The library \
+     crates (skinny, skinny-aead, skinny-romulus, skinny-hash, skinny-bulk, ...) build on this target."
+);
+#[cfg(not(unix))]
+fn main() {}
+
+#[cfg(unix)]
 mod args;
+#[cfg(unix)]
 mod atomic;
+#[cfg(unix)]
 mod bench;
+#[cfg(unix)]
 mod cli;
+#[cfg(unix)]
 mod closed_stdout;
+#[cfg(unix)]
 mod commands;
+#[cfg(unix)]
 mod error;
+#[cfg(unix)]
 mod files;
+#[cfg(unix)]
 mod keys;
 // Read by `seal --passphrase` and `open --passphrase` once they write and
 // read format v2 (skinny-seal); its own tests run meanwhile.
+#[cfg(unix)]
 #[allow(dead_code)]
 mod passphrase;
+#[cfg(unix)]
 mod progress;
+#[cfg(unix)]
 mod signals;
+#[cfg(unix)]
 mod usage_error;
 
+#[cfg(unix)]
 use clap::{CommandFactory, Parser};
+#[cfg(unix)]
 use std::io::Write;
 
+#[cfg(unix)]
 fn main() {
     signals::ignore_file_size_limit();
     // Commands without --threads work on rayon's global pool: give its threads
@@ -61,6 +92,7 @@ fn main() {
     }
 }
 
+#[cfg(unix)]
 /// Reports a command line clap refused, in one line, and exits. clap quotes
 /// the offending value (`invalid value '<it>' for '--cipher'`), and a key
 /// pasted into the wrong place would be printed back to the terminal and its
@@ -81,6 +113,7 @@ fn clap_failed(e: &clap::Error) -> ! {
     std::process::exit(e.exit_code());
 }
 
+#[cfg(unix)]
 /// `skinny` and the command named first on the command line, if it is one
 /// (`skinny seal`), for a refusal's pointer to `--help`.
 fn command_given() -> String {
@@ -91,6 +124,7 @@ fn command_given() -> String {
     named.map_or_else(|| "skinny".to_string(), |c| format!("skinny {c}"))
 }
 
+#[cfg(unix)]
 /// For commands whose whole result goes to stdout: a closed stdout is an error.
 fn stdout_open() -> Result<(), error::CliError> {
     if closed_stdout::stdout_was_closed() {
@@ -100,6 +134,7 @@ fn stdout_open() -> Result<(), error::CliError> {
     }
 }
 
+#[cfg(unix)]
 /// Prints the completion script for `shell`. clap_complete panics when its
 /// writer fails, so the script is built in memory and written here, where a
 /// write error is an error like any other.

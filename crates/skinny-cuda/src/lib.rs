@@ -31,6 +31,8 @@
 //!   `skinny-lab`'s, which loads the kernels with [`Gpu::load_module`] and
 //!   fills their constants with [`upload_constants`].
 
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod chain;
@@ -74,3 +76,8 @@ pub fn upload_constants(
 ) -> Result<(), GpuError> {
     constants::upload(module, stream, symbols)
 }
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -17,6 +17,8 @@
 //!   work of unknown or known size.
 //! - [`report`]: where the work went and why ([`Placed`]).
 
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 pub mod gpus;
@@ -30,3 +32,8 @@ pub use gpus::{GpuSelection, GpuSelectionError};
 pub use handover::{Handover, Keep, OnFailure, Side, Standing};
 pub use placement::{worker_pool, Placement, Route, Threads, Unfit, Verdict, WORKER_STACK_BYTES};
 pub use report::{Placed, WhyCpu};
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

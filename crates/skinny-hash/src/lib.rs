@@ -67,6 +67,8 @@
 //! hasher.update(b"dawn");
 //! assert_eq!(hasher.finalize(), SkinnyTk2Hash::digest(b"attack at dawn"));
 //! ```
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -84,3 +86,8 @@ pub mod spec;
 
 pub use hasher::{SkinnyHash, SkinnyTk2Hash, SkinnyTk3Hash};
 pub use member::{Member, UnknownMember, DIGEST_BYTES, MAX_STATE_BYTES};
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

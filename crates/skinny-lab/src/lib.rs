@@ -39,6 +39,8 @@
 //!   intervals.
 
 // The one unsafe call (a kernel launch in `gpu`) is allowed where it is made.
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "cuda"), forbid(unsafe_code))]
 #![cfg_attr(feature = "cuda", deny(unsafe_code))]
 #![warn(missing_docs)]
@@ -78,3 +80,8 @@ pub use rig::{gpu_repays, verdict, Rig, RigError, AUTO_GPU_QUERIES};
 pub use shard::Shard;
 pub use skinny::hazmat::partial::TweakeyAt;
 pub use skinny_exec::{GpuSelection, Placement, Threads};
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

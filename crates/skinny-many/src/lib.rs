@@ -140,6 +140,8 @@
 //! a few long Romulus messages among short ones ends with those running
 //! alone at single-message speed.
 
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod batch;
@@ -177,3 +179,8 @@ pub fn seal(placement: &Placement, batch: &Batch) -> Result<Output, ManyError> {
 pub fn open(placement: &Placement, batch: &Batch) -> Result<Output, ManyError> {
     route::run(placement, batch, route::Work::Open)
 }
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

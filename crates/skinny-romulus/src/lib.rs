@@ -86,6 +86,8 @@
 //! <https://romulusae.github.io/romulus/> and
 //! <https://github.com/romulusae/romulus>; NIST's final-round page,
 //! <https://csrc.nist.gov/projects/lightweight-cryptography/finalists>.
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -103,3 +105,8 @@ mod tbc;
 
 pub use cipher::{Romulus, RomulusM, RomulusN, RomulusT};
 pub use hash::RomulusH;
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

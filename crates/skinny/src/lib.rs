@@ -79,6 +79,9 @@
 //! each call's batch buffers (up to 56 KiB on AVX-512) are allocated, once per
 //! call (or per value, for [`BitslicedSkinny`] and the `hazmat` engines' masks).
 //! Without `alloc` they are on the stack.
+
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 // Only the x86 intrinsics modules (bitsliced AVX2 and AVX-512, single-block
 // SSSE3 / AVX-512) opt back in to `unsafe`, each block with a SAFETY comment.
@@ -110,3 +113,8 @@ pub use skinny::Skinny;
 pub use tweakable::{TweakableSkinny128_256, TweakableSkinny128_384, TweakableSkinny64_128, TweakableSkinny64_192};
 pub use typed::{Skinny128_128, Skinny128_256, Skinny128_384, Skinny64_128, Skinny64_192, Skinny64_64};
 pub use variant::{UnknownVariant, Variant};
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
