@@ -31,6 +31,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -70,3 +72,8 @@ pub use skinny_aead::sealed::Job;
 pub use stanza::{Identity, Recipient, Stanza, StanzaError};
 pub use symmetric::{KeyLengthError, SymmetricKey};
 pub use writer::SealWriter;
+
+// The README's example (the page crates.io shows) compiled and run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
