@@ -44,29 +44,34 @@ Examples:
 
 /// Examples shown under `skinny seal --help`.
 const SEAL_EXAMPLES: &str = "\
-The sealed format (docs/sealed-format.md): a header, then the input in chunks, each
-encrypted and authenticated with SKINNY-AEAD under a nonce made of a random per-file
-prefix, the chunk's number and a last-chunk flag, so that any change, reordering or
-truncation is found by `skinny open`. The key is 16 bytes (32 hex digits); no IV is
-needed.
+The sealed format, version 2 (docs/sealed-format.md): a header with a fresh file key
+wrapped for each key given (a key file, X25519 recipients, or a passphrase alone) and
+authenticated under it, then the input in chunks, each encrypted and authenticated with
+the scheme (--aead) under a key derived from the file key, so that any change,
+reordering or truncation is found by `skinny open`. No IV is needed.
 
 Examples:
-  head -c 16 /dev/urandom > my.key          # once; keep it secret
+  skinny keygen -o my.key                   # once; keep it secret
   skinny seal --key-file my.key report.pdf -o report.pdf.sealed
-  tar c photos/ | skinny seal --key-file my.key > photos.tar.sealed
-  skinny seal --member m5 --chunk-size 1M --key-file my.key big.iso -o big.iso.sealed";
+  tar c photos/ | skinny seal --key-file my.key --context photos > photos.tar.sealed
+  skinny seal -r skinny-seal-x25519-public-1:... notes.txt -o notes.sealed
+  skinny seal --passphrase diary.txt -o diary.sealed
+  skinny seal --aead m5 --chunk-size 1M --key-file my.key big.iso -o big.iso.sealed";
 
 /// Examples shown under `skinny open --help`.
 const OPEN_EXAMPLES: &str = "\
-The member and chunk size are read from the file's header. A chunk's plaintext is
-released only after its tag verified. To a file (-o), nothing is left behind unless the
-whole file verified. To stdout, the chunks that verified before a damaged or missing one
-have already been written when `open` fails (exit status 1): treat that output as
-incomplete, or open to a file first.
+Versions 2 and 1 open; the scheme and chunk size are read from the file's header (a
+scheme with a 64-bit tag only when --aead names it). A chunk's plaintext is released only
+after its tag verified. To a file (-o), nothing is left behind unless the whole file
+verified. To stdout, the chunks that verified before a damaged or missing one have
+already been written when `open` fails (exit status 1): treat that output as incomplete,
+or open to a file first. To a terminal, printable text is shown and binary refused.
 
 Examples:
   skinny open --key-file my.key report.pdf.sealed -o report.pdf
-  skinny open --key-file my.key photos.tar.sealed | tar x   # check the exit status";
+  skinny open --key-file my.key photos.tar.sealed | tar x   # check the exit status
+  skinny open -i me.id notes.sealed
+  skinny open --key-file my.key --offset 4096 --length 100 big.iso.sealed | xxd";
 
 /// Examples shown under `skinny keygen --help`.
 const KEYGEN_EXAMPLES: &str = "\

@@ -4,9 +4,6 @@
 //! a [`KeyError`] names positions and lengths, never characters.
 
 mod error;
-// `load_identity` serves `keygen -y`; the rest serves `seal`/`open` once
-// they write and read format v2 (skinny-seal).
-#[allow(dead_code)]
 pub mod sealing;
 
 pub use error::{KeyError, KeyKind};

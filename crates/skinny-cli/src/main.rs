@@ -33,10 +33,7 @@ mod error;
 mod files;
 #[cfg(unix)]
 mod keys;
-// Read by `seal --passphrase` and `open --passphrase` once they write and
-// read format v2 (skinny-seal); its own tests run meanwhile.
 #[cfg(unix)]
-#[allow(dead_code)]
 mod passphrase;
 #[cfg(unix)]
 mod progress;

@@ -8,4 +8,7 @@ pub mod keygen;
 pub mod lab;
 pub mod seal;
 pub mod seal_args;
+pub mod seal_errors;
+pub mod seal_keys;
+pub mod seal_terminal;
 pub mod selftest;

@@ -1,146 +1,138 @@
-//! `skinny seal` and `skinny open`: the sealed file format of
-//! [`skinny_aead::sealed`] between an input and an output, where `--backend`
-//! places it (the library decides CPU or GPU by the format's rule, opens the
-//! GPU while the CPU begins, and reports where the chunks went).
+//! `skinny seal` and `skinny open`: the sealed file format of [`skinny_seal`]
+//! (version 2 written; versions 1 and 2 opened) between an input and an
+//! output, where `--backend` places it (the library decides CPU or GPU by the
+//! format's rule, opens the GPU while the CPU begins, and reports where the
+//! chunks went).
 //!
-//! The key is loaded and checked first, then the input opened, then the output
-//! created (a temporary file beside it, renamed only when everything
+//! The keys are loaded and checked first, then the input opened, then the
+//! output created (a temporary file beside it, renamed only when everything
 //! succeeded: see [`crate::files`]). A failed `open` to a file therefore
 //! leaves no output and an existing output untouched.
 
-use crate::args::{Delivery, Io, KeyArgs};
-use crate::commands::seal_args::{OpenArgs, SealArgs, SealBackendName, SealPlacement};
+use crate::args::{Delivery, Io};
+use crate::commands::seal_args::{scheme_flag, OpenArgs, SealArgs, SealBackendName, SealPlacement};
+use crate::commands::seal_errors::{from_open, from_seal, Command, OPEN, SEAL};
+use crate::commands::seal_keys;
+use crate::commands::seal_terminal::TerminalGate;
 use crate::error::{count, CliError};
-use crate::files::{Sink, Source};
-use crate::keys;
+use crate::files::{FileError, Sink, Source};
 use crate::progress;
-use skinny_aead::sealed::{self, Job, SealOptions, SealedError, SealedReport};
-use skinny_exec::{GpuSelection, GpuSelectionError};
-use std::io::{self, Read, Write};
+use skinny_seal::{Job, OpenOptions, SealOptions, SealReport};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 
 /// Runs `skinny seal`.
 ///
 /// # Errors
-/// One line for the user: bad arguments, unreadable input, unwritable output,
-/// no usable GPU for `--backend gpu`.
+/// One line for the user: no or bad keys, bad arguments, unreadable input,
+/// unwritable output, no usable GPU for `--backend gpu`.
 pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
-    let key = take_key(&mut a.key)?;
-    let options = SealOptions { member: a.member.into(), chunk_log2: a.chunk_size };
-    let command = Command { verb: "sealed", chunks_are: "--chunk-size is" };
-    run(&a.io, a.key.key_file.as_deref(), &a.placement, &a.delivery, &command, |job, source, sink| {
-        sealed::seal_on(job, source, sink, &key, &options)
+    let recipients = seal_keys::recipients(&mut a.key, &a.secret, &a.recipients, &a.io)?;
+    let mut options = SealOptions {
+        scheme: a.aead.into(),
+        chunk_log2: a.chunk_size,
+        context: a.secret.context.as_ref().map(|c| c.as_bytes().to_vec()),
+        input_len: None,
+    };
+    let asked = a.placement.machine.gpus.clone();
+    let key_file = key_file_path(a.key.key_file.as_deref());
+    run(&a.io, key_file, &[], &a.placement, &a.delivery, &SEAL, false, |job, len, source, sink| {
+        options.input_len = len;
+        skinny_seal::seal_on(job, source, sink, &recipients.refs(), &options).map_err(|e| from_seal(e, &asked))
     })
 }
 
 /// Runs `skinny open`.
 ///
 /// # Errors
-/// One line for the user (exit 1): not a sealed file, truncated, a chunk that
-/// does not verify (wrong key or a changed file), unreadable input or
-/// unwritable output, no usable GPU for `--backend gpu`; bad arguments (exit 2).
+/// One line for the user (exit 1): not a sealed file, truncated, no key given
+/// opens it, a chunk that does not verify (a changed file or the wrong
+/// context), a 64-bit-tag scheme not named, unreadable input or unwritable
+/// output, no usable GPU for `--backend gpu`; bad arguments (exit 2).
 pub fn open(a: &mut OpenArgs) -> Result<(), CliError> {
-    let key = take_key(&mut a.key)?;
-    let command = Command { verb: "opened", chunks_are: "this file's chunks are" };
-    run(&a.io, a.key.key_file.as_deref(), &a.placement, &a.delivery, &command, |job, source, sink| {
-        sealed::open_on(job, source, sink, &key)
+    let identities = seal_keys::identities(&mut a.key, &a.secret, &a.identities, &a.io)?;
+    let named = a.aead.map(skinny_seal::Scheme::from);
+    let options = OpenOptions {
+        context: a.secret.context.as_ref().map(|c| c.as_bytes().to_vec()),
+        allow_short_tag_scheme: named.filter(|s| s.short_tag()),
+    };
+    let asked = a.placement.machine.gpus.clone();
+    let key_file = key_file_path(a.key.key_file.as_deref());
+    let gate = a.io.to_stdout() && io::stdout().is_terminal() && !a.delivery.force;
+    if a.offset.is_some() || a.length.is_some() {
+        let (offset, length) = (a.offset.unwrap_or(0), a.length.unwrap_or(0));
+        return open_range(&a.io, key_file, &a.identities, &a.delivery, gate, |file, sink| {
+            skinny_seal::open_range(file, sink, offset, length, &identities.refs(), &options)
+                .map(drop)
+                .map_err(|e| from_open(e, &asked, None))
+        });
+    }
+    run(&a.io, key_file, &a.identities, &a.placement, &a.delivery, &OPEN, gate, |job, _, source, sink| {
+        let report = skinny_seal::open_on(job, &mut *source, sink, &identities.refs(), &options)
+            .map_err(|e| from_open(e, &asked, source.version()))?;
+        match named {
+            Some(s) if s != report.scheme => Err(CliError::Io(format!(
+                "--aead {}: this file uses {} (--aead {}); nothing was kept",
+                scheme_flag(s),
+                report.scheme.name(),
+                scheme_flag(report.scheme)
+            ))),
+            _ => Ok(report),
+        }
     })
 }
 
-/// What differs between the two commands' words.
-struct Command {
-    /// What the verbose line says was done.
-    verb: &'static str,
-    /// Whose chunks a refusal of small chunks speaks of.
-    chunks_are: &'static str,
+/// The key file the output must never be (not stdin's `-`).
+fn key_file_path(key_file: Option<&Path>) -> Option<&Path> {
+    key_file.filter(|p| *p != Path::new("-"))
 }
 
-/// What stops `seal` or `open` in these commands' own terms, with its
-/// source; turned into a [`CliError`] where it leaves the command.
-#[derive(Debug)]
-pub enum SealError {
-    /// `--backend gpu` with chunks the GPU cannot take.
-    GpuChunks {
-        /// The chunk size, as a power of two.
-        chunk_log2: u8,
-        /// Whose chunks: the option's or the file's.
-        chunks_are: &'static str,
-    },
-    /// `--backend gpu`, and no GPU could be had.
-    NoGpu(SealedError),
-    /// `--gpus` names GPUs this machine does not have.
-    Gpus {
-        /// The selection asked for.
-        asked: GpuSelection,
-        /// Why it does not fit.
-        source: GpuSelectionError,
-    },
-    /// The format's own error: reading, writing, verifying, the threads.
-    Sealed(SealedError),
-}
-
-impl std::fmt::Display for SealError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SealError::GpuChunks { chunk_log2, chunks_are } => write!(
-                f,
-                "--backend gpu needs chunks of 16K or more ({chunks_are} {}); use --backend cpu",
-                count(1u64 << chunk_log2, "byte")
-            ),
-            SealError::NoGpu(SealedError::GpuStart(why)) => write!(f, "--backend gpu: {why}"),
-            SealError::NoGpu(SealedError::NoCuda) => {
-                f.write_str("--backend gpu: this skinny was built without CUDA support")
-            }
-            SealError::NoGpu(e) => write!(f, "--backend gpu: {e}"),
-            SealError::Gpus { asked, source } => write!(f, "--gpus {asked}: {source}"),
-            SealError::Sealed(e) => write!(f, "{e}"),
+/// Refuses an output that is one of the identity files (the same file by any
+/// name): writing there would destroy the key.
+fn not_an_identity(io: &Io, identities: &[std::path::PathBuf]) -> Result<(), CliError> {
+    use std::os::unix::fs::MetadataExt;
+    let Some(out) = io.output.as_deref().filter(|_| !io.to_stdout()) else { return Ok(()) };
+    let Ok(o) = std::fs::metadata(out) else { return Ok(()) };
+    for id in identities {
+        if std::fs::metadata(id).is_ok_and(|m| m.dev() == o.dev() && m.ino() == o.ino()) {
+            return Err(FileError::KeyFile.into());
         }
     }
+    Ok(())
 }
 
-impl std::error::Error for SealError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            SealError::GpuChunks { .. } => None,
-            SealError::NoGpu(e) | SealError::Sealed(e) => Some(e),
-            SealError::Gpus { source, .. } => Some(source),
+/// `open --offset/--length`: the range from the named, seekable input file.
+fn open_range(
+    io: &Io,
+    key_file: Option<&Path>,
+    identities: &[std::path::PathBuf],
+    delivery: &Delivery,
+    gate: bool,
+    work: impl FnOnce(std::fs::File, &mut (dyn Write + Send)) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let pipe = || {
+        CliError::Usage("--offset/--length need a seekable input: name the sealed file (not stdin or a pipe)".into())
+    };
+    let path = io.input.as_deref().filter(|p| *p != Path::new("-")).ok_or_else(pipe)?;
+    let source = Source::open(Some(path))?;
+    if source.len().is_none() {
+        return Err(pipe());
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::Io(format!("cannot read input: {}", crate::error::reason(&e))))?;
+    not_an_identity(io, identities)?;
+    let mut sink = Sink::open(io.output.as_deref(), &source, key_file, delivery.force || gate)?;
+    if gate {
+        let mut gated = TerminalGate::new(&mut sink);
+        let result = work(file, &mut gated);
+        if gated.refused {
+            return Err(FileError::Terminal.into());
         }
+        result?;
+    } else {
+        work(file, &mut sink)?;
     }
-}
-
-impl SealError {
-    /// The library's error in this command's terms (`asked`: the `--gpus`
-    /// given, for the message).
-    fn new(e: SealedError, command: &Command, asked: &GpuSelection) -> Self {
-        match e {
-            SealedError::GpuChunkSize { chunk_log2 } => {
-                SealError::GpuChunks { chunk_log2, chunks_are: command.chunks_are }
-            }
-            e @ (SealedError::GpuStart(_) | SealedError::NoCuda) => SealError::NoGpu(e),
-            SealedError::GpuSelection(source) => SealError::Gpus { asked: asked.clone(), source },
-            e => SealError::Sealed(e),
-        }
-    }
-}
-
-impl From<SealError> for CliError {
-    fn from(e: SealError) -> Self {
-        match e {
-            SealError::GpuChunks { .. } | SealError::Gpus { .. } => CliError::Usage(e.to_string()),
-            SealError::NoGpu(_) => CliError::Gpu(e.to_string()),
-            SealError::Sealed(e @ SealedError::Threads { .. }) => CliError::Io(e.to_string()),
-            SealError::Sealed(e) => e.into(),
-        }
-    }
-}
-
-/// Loads the key, and wipes our copy of `--key` whatever happens.
-fn take_key(key: &mut KeyArgs) -> Result<zeroize::Zeroizing<[u8; 16]>, CliError> {
-    let loaded = keys::load_aead_key(key.key.as_deref(), key.key_file.as_deref());
-    if let Some(h) = key.key.as_mut() {
-        zeroize::Zeroize::zeroize(h);
-    }
-    Ok(loaded?)
+    Ok(sink.commit()?)
 }
 
 /// Opens the input and the output (never over `key_file`), runs `work`
@@ -148,27 +140,41 @@ fn take_key(key: &mut KeyArgs) -> Result<zeroize::Zeroizing<[u8; 16]>, CliError>
 /// to `auto`'s rule; the threads at most 4 per core), says where the chunks
 /// went with `--verbose`, and commits the output only when it succeeded (a
 /// dropped sink removes its temporary file).
+#[allow(clippy::too_many_arguments)]
 fn run(
     io: &Io,
     key_file: Option<&Path>,
+    identities: &[std::path::PathBuf],
     placement: &SealPlacement,
     delivery: &Delivery,
     command: &Command,
-    work: impl FnOnce(&Job, &mut Counted<Source>, &mut Sink) -> Result<SealedReport, SealedError>,
+    gate: bool,
+    work: impl FnOnce(&Job, Option<u64>, &mut Counted<Source>, &mut (dyn Write + Send)) -> Result<SealReport, CliError>,
 ) -> Result<(), CliError> {
     let source = Source::open(io.input.as_deref())?;
     let len = source.len();
-    let mut sink = Sink::open(io.output.as_deref(), &source, key_file, delivery.force)?;
+    not_an_identity(io, identities)?;
+    let mut sink = Sink::open(io.output.as_deref(), &source, key_file, delivery.force || gate)?;
     let (threads, notice) = crate::args::capped_threads(placement.machine.threads);
     if let (Some(notice), false) = (notice, delivery.quiet) {
         let _ = writeln!(io::stderr(), "skinny: {notice}");
     }
     let bar = progress::bar(len, delivery.quiet, io.to_stdout());
-    let mut source = Counted { inner: source, bar: bar.clone() };
+    let mut source = Counted { inner: source, bar: bar.clone(), head: Vec::with_capacity(11) };
     let job = Job::new(placement.placement(threads)).input_len(len);
-    let result = work(&job, &mut source, &mut sink);
+    let result = if gate {
+        let mut gated = TerminalGate::new(&mut sink);
+        let result = work(&job, len, &mut source, &mut gated);
+        if gated.refused {
+            bar.finish_and_clear();
+            return Err(FileError::Terminal.into());
+        }
+        result
+    } else {
+        work(&job, len, &mut source, &mut sink)
+    };
     bar.finish_and_clear();
-    let report = result.map_err(|e| SealError::new(e, command, &placement.machine.gpus))?;
+    let report = result?;
     if delivery.verbose {
         tell(command.verb, threads, placement, &report);
     }
@@ -177,7 +183,7 @@ fn run(
 
 /// With `--verbose`: what ran, on which engine, and for `auto` on the CPU,
 /// why (a notice: a failing stderr does not fail the run).
-fn tell(verb: &str, threads: Option<usize>, placement: &SealPlacement, report: &SealedReport) {
+fn tell(verb: &str, threads: Option<usize>, placement: &SealPlacement, report: &SealReport) {
     let threads = threads.unwrap_or_else(rayon::current_num_threads);
     let placed = &report.placed;
     // A GPU was opened and served the run: how the chunks were shared.
@@ -202,79 +208,27 @@ fn tell(verb: &str, threads: Option<usize>, placement: &SealPlacement, report: &
     }
 }
 
-/// A reader that moves the progress bar.
+/// A reader that moves the progress bar, and keeps the first bytes read (the
+/// format version, for `open`'s messages).
 struct Counted<R> {
     inner: R,
     bar: indicatif::ProgressBar,
+    head: Vec<u8>,
+}
+
+impl<R> Counted<R> {
+    /// The format version byte of a sealed input, once read.
+    fn version(&self) -> Option<u8> {
+        self.head.get(10).copied()
+    }
 }
 
 impl<R: Read> Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
+        let keep = n.min(11 - self.head.len());
+        self.head.extend_from_slice(&buf[..keep]);
         self.bar.inc(n as u64);
         Ok(n)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use skinny_exec::{Placement, Threads};
-
-    const SEAL: Command = Command { verb: "sealed", chunks_are: "--chunk-size is" };
-
-    #[test]
-    fn gpu_refuses_small_chunks_in_one_line() {
-        let gpu = Job::new(Placement::Gpu { threads: Threads::All, gpus: GpuSelection::All });
-        let options = SealOptions { member: sealed::Member::M1, chunk_log2: 13 };
-        let e = sealed::seal_on(&gpu, &[0u8; 10][..], Vec::new(), &[1; 16], &options).unwrap_err();
-        let e = CliError::from(SealError::new(e, &SEAL, &GpuSelection::All));
-        let msg = e.to_string();
-        assert_eq!(e.exit_code(), 2);
-        assert!(msg.contains("16K") && msg.contains("--backend cpu") && !msg.contains('\n'), "{msg}");
-        assert!(msg.contains("(--chunk-size is 8192 bytes)"), "{msg}");
-    }
-
-    #[test]
-    fn errors_keep_their_words_and_exit_codes() {
-        let cases = [
-            (SealedError::NoCuda, "--backend gpu: this skinny was built without CUDA support", 1),
-            (SealedError::GpuStart("no device".into()), "--backend gpu: no device", 1),
-            (SealedError::GpuSelection(GpuSelectionError::Zero), "--gpus 2: ", 2),
-        ];
-        for (e, starts, code) in cases {
-            let e = CliError::from(SealError::new(e, &SEAL, &GpuSelection::First(2)));
-            assert!(e.to_string().starts_with(starts) && e.exit_code() == code, "{e}");
-        }
-    }
-
-    #[test]
-    fn auto_without_a_gpu_falls_back_to_the_cpu() {
-        let present = {
-            #[cfg(feature = "cuda")]
-            {
-                skinny_aead::gpu::GpuDevice::count().is_ok_and(|n| n > 0)
-            }
-            #[cfg(not(feature = "cuda"))]
-            {
-                false
-            }
-        };
-        if present {
-            return; // the fallback is for machines without one
-        }
-        // Told the input is large: the GPU is started with the run, fails,
-        // and the run goes on on the CPU (auto) or fails (gpu).
-        let (key, data, options) = ([1u8; 16], vec![7u8; 300_000], SealOptions::default());
-        let auto = Job::new(Placement::default()).input_len(Some(8 << 30));
-        let report = sealed::seal_on(&auto, &data[..], Vec::new(), &key, &options).unwrap();
-        assert_eq!((report.chunks, report.placed.accelerator_units), (5, 0));
-        let why = report.placed.why_cpu.map(|w| w.to_string()).unwrap_or_default();
-        assert!(why.starts_with("no usable GPU"), "{why}");
-        let gpu = Job::new(Placement::Gpu { threads: Threads::All, gpus: GpuSelection::All });
-        let e = sealed::seal_on(&gpu, &data[..], Vec::new(), &key, &options).unwrap_err();
-        let e = CliError::from(SealError::new(e, &SEAL, &GpuSelection::All));
-        let line = e.to_string();
-        assert!(matches!(e, CliError::Gpu(_)) && line.starts_with("--backend gpu: ") && !line.contains('\n'), "{e}");
     }
 }

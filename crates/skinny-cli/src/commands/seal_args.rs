@@ -4,6 +4,7 @@
 use crate::args::{Delivery, Io, KeyArgs, PlaceOn, PlacementArgs, Trimmed};
 use clap::{Args, ValueEnum};
 use skinny_exec::Placement;
+use std::path::PathBuf;
 
 /// `--backend` of `seal` and `open`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -17,41 +18,57 @@ pub enum SealBackendName {
     Gpu,
 }
 
-/// `--member`: the SKINNY-AEAD member of `seal`.
+/// `--aead`: the payload's AEAD scheme of `seal` (and, for `open`, the
+/// 64-bit-tag scheme a file may use).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum MemberName {
-    /// SKINNY-128-384, 128-bit nonce and tag (the primary member).
+pub enum SchemeName {
+    /// SKINNY-AEAD M1: SKINNY-128-384, 128-bit nonce and tag (the primary member).
     M1,
-    /// SKINNY-128-384, 96-bit nonce, 128-bit tag.
+    /// SKINNY-AEAD M2: SKINNY-128-384, 96-bit nonce, 128-bit tag.
     M2,
-    /// SKINNY-128-384, 128-bit nonce, 64-bit tag.
+    /// SKINNY-AEAD M3: SKINNY-128-384, 128-bit nonce, 64-bit tag.
     M3,
-    /// SKINNY-128-384, 96-bit nonce, 64-bit tag.
+    /// SKINNY-AEAD M4: SKINNY-128-384, 96-bit nonce, 64-bit tag.
     M4,
-    /// SKINNY-128-256, 96-bit nonce, 128-bit tag.
+    /// SKINNY-AEAD M5: SKINNY-128-256, 96-bit nonce, 128-bit tag.
     M5,
-    /// SKINNY-128-256, 96-bit nonce, 64-bit tag.
+    /// SKINNY-AEAD M6: SKINNY-128-256, 96-bit nonce, 64-bit tag.
     M6,
+    /// Romulus-N (nonce-based, CPU only).
+    RomulusN,
+    /// Romulus-M (misuse-resistant, CPU only).
+    RomulusM,
 }
 
-impl From<MemberName> for skinny_aead::sealed::Member {
-    fn from(m: MemberName) -> Self {
-        use skinny_aead::sealed::Member;
+impl From<SchemeName> for skinny_seal::Scheme {
+    fn from(m: SchemeName) -> Self {
+        use skinny_seal::Scheme;
         match m {
-            MemberName::M1 => Member::M1,
-            MemberName::M2 => Member::M2,
-            MemberName::M3 => Member::M3,
-            MemberName::M4 => Member::M4,
-            MemberName::M5 => Member::M5,
-            MemberName::M6 => Member::M6,
+            SchemeName::M1 => Scheme::M1,
+            SchemeName::M2 => Scheme::M2,
+            SchemeName::M3 => Scheme::M3,
+            SchemeName::M4 => Scheme::M4,
+            SchemeName::M5 => Scheme::M5,
+            SchemeName::M6 => Scheme::M6,
+            SchemeName::RomulusN => Scheme::RomulusN,
+            SchemeName::RomulusM => Scheme::RomulusM,
         }
     }
 }
 
+/// The `--aead` value that names `scheme`, for hints.
+pub fn scheme_flag(scheme: skinny_seal::Scheme) -> String {
+    SchemeName::value_variants()
+        .iter()
+        .find(|n| skinny_seal::Scheme::from(**n) == scheme)
+        .and_then(|n| n.to_possible_value())
+        .map_or_else(|| scheme.name().to_string(), |v| v.get_name().to_string())
+}
+
 /// Parses `--chunk-size`: bytes, or with a binary suffix K/KiB, M/MiB (case
-/// ignored); a power of two from 16 bytes to 16 MiB. Returns its log2.
+/// ignored); a power of two from 1 KiB to 16 MiB. Returns its log2.
 pub fn chunk_size_log2(text: &str) -> Result<u8, String> {
-    use skinny_aead::sealed::{MAX_CHUNK_LOG2, MIN_CHUNK_LOG2};
+    use skinny_seal::format::{MAX_CHUNK_LOG2, MIN_CHUNK_LOG2};
     let t = text.trim().to_ascii_lowercase();
     let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
         Some(i) => (&t[..i], t[i..].trim()),
@@ -71,7 +88,7 @@ pub fn chunk_size_log2(text: &str) -> Result<u8, String> {
     let lo = 1u64 << MIN_CHUNK_LOG2;
     let hi = 1u64 << MAX_CHUNK_LOG2;
     if !n.is_power_of_two() || n < lo || n > hi {
-        return Err(format!("the chunk size must be a power of two from {lo} bytes to 16M, e.g. 64K or 1M"));
+        return Err(format!("the chunk size must be a power of two from 1K ({lo} bytes) to 16M, e.g. 64K or 1M"));
     }
     Ok(n.trailing_zeros() as u8)
 }
@@ -88,12 +105,23 @@ pub struct SealArgs {
     #[command(flatten)]
     pub key: KeyArgs,
 
-    /// The SKINNY-AEAD member (recorded in the header; `open` reads it there).
-    #[arg(long, default_value = "m1", value_name = "MEMBER", ignore_case = true,
-          value_parser = Trimmed::<MemberName>::new())]
-    pub member: MemberName,
+    /// `--passphrase`, `--passphrase-fd` and `--context`.
+    #[command(flatten)]
+    pub secret: SecretArgs,
 
-    /// Plaintext bytes per chunk: a power of two from 16 to 16M (K and M are
+    /// Seal to this X25519 public key (`skinny keygen --x25519` prints one);
+    /// repeat for several recipients. Combines with --key-file.
+    #[arg(short = 'r', long = "recipient", value_name = "PUBLIC")]
+    pub recipients: Vec<String>,
+
+    /// The payload's AEAD: m1..m6 (SKINNY-AEAD members) or romulus-n,
+    /// romulus-m (CPU only). m3, m4 and m6 have 64-bit tags: `open` then needs
+    /// the same --aead.
+    #[arg(long, alias = "member", default_value = "m1", value_name = "SCHEME", ignore_case = true,
+          value_parser = Trimmed::<SchemeName>::new())]
+    pub aead: SchemeName,
+
+    /// Plaintext bytes per chunk: a power of two from 1K to 16M (K and M are
     /// binary: 64K = 65536). Memory and the bytes lost to one damaged spot grow
     /// with it; each chunk adds one tag (8 or 16 bytes).
     #[arg(long, default_value = "64K", value_name = "SIZE", value_parser = chunk_size_log2)]
@@ -120,6 +148,30 @@ pub struct OpenArgs {
     #[command(flatten)]
     pub key: KeyArgs,
 
+    /// `--passphrase`, `--passphrase-fd` and `--context`.
+    #[command(flatten)]
+    pub secret: SecretArgs,
+
+    /// An X25519 identity file (`skinny keygen --x25519` writes one); repeat
+    /// to try several.
+    #[arg(short = 'i', long = "identity", value_name = "PATH")]
+    pub identities: Vec<PathBuf>,
+
+    /// Accept a file sealed with this scheme when it has a 64-bit tag (m3, m4,
+    /// m6: refused otherwise); any other scheme named must be the file's.
+    #[arg(long, alias = "member", value_name = "SCHEME", ignore_case = true,
+          value_parser = Trimmed::<SchemeName>::new())]
+    pub aead: Option<SchemeName>,
+
+    /// Open only the plaintext from this byte on (needs --length and a
+    /// seekable input file: only the chunks the range covers are read).
+    #[arg(long, value_name = "N", requires = "length")]
+    pub offset: Option<u64>,
+
+    /// Open only this many plaintext bytes (from --offset, or from the start).
+    #[arg(long, value_name = "M")]
+    pub length: Option<u64>,
+
     /// `--threads`, `-b/--backend` and `--gpus`.
     #[command(flatten)]
     pub placement: SealPlacement,
@@ -127,6 +179,33 @@ pub struct OpenArgs {
     /// `--force`, `-q/--quiet` and `-v/--verbose`.
     #[command(flatten)]
     pub delivery: Delivery,
+}
+
+/// The passphrase and context options `seal` and `open` share.
+#[derive(Debug, Args)]
+pub struct SecretArgs {
+    /// Use a passphrase, typed twice without echo on the terminal when
+    /// sealing (Argon2id; it must be the file's only key).
+    #[arg(long, conflicts_with = "passphrase_fd")]
+    pub passphrase: bool,
+
+    /// Read the passphrase from this open file descriptor (its first line;
+    /// 3 or more, e.g. `3< file`), for scripts.
+    #[arg(long, value_name = "N")]
+    pub passphrase_fd: Option<i32>,
+
+    /// Context bound to the file (any text, e.g. its purpose or name): `open`
+    /// must give the same. Stops a file being swapped for another under the
+    /// same key.
+    #[arg(long, value_name = "TEXT")]
+    pub context: Option<String>,
+}
+
+impl SecretArgs {
+    /// Whether a passphrase was asked for.
+    pub fn wants_passphrase(&self) -> bool {
+        self.passphrase || self.passphrase_fd.is_some()
+    }
 }
 
 /// Where `seal` and `open` run: the shared `--threads` and `--gpus`, with
@@ -162,12 +241,19 @@ impl SealPlacement {
 
 /// The options of `seal` and `open` in the order their help lists them
 /// (`--backend` beside the machine it places work on).
-const HELP_ORDER: [&str; 12] = [
+const HELP_ORDER: [&str; 19] = [
     "input",
     "output",
     "key",
     "key_file",
-    "member",
+    "passphrase",
+    "passphrase_fd",
+    "recipients",
+    "identities",
+    "context",
+    "aead",
+    "offset",
+    "length",
     "chunk_size",
     "threads",
     "backend",
@@ -182,6 +268,7 @@ fn seal_words(arg: clap::Arg) -> clap::Arg {
     let arg = ordered(arg);
     match arg.get_id().as_str() {
         "gpus" => arg.help(GPUS_HELP),
+        "key_file" => arg.help(KEY_FILE_HELP),
         _ => arg,
     }
 }
@@ -198,14 +285,19 @@ fn open_words(arg: clap::Arg) -> clap::Arg {
              written already"
         }
         "gpus" => GPUS_HELP,
+        "key_file" => KEY_FILE_HELP,
         _ => return arg,
     };
     arg.help(help)
 }
 
+/// `--key-file` of `seal` and `open`.
+const KEY_FILE_HELP: &str = "A key file: `skinny keygen`'s, or a 16-byte key as hex or raw bytes (version 1's); \
+                             `-` reads it from stdin (the input must then be a named file)";
+
 /// `--gpus` of `seal` and `open`: one GPU serves a run.
-const GPUS_HELP: &str = "GPUs of the gpu and auto backends: all, a count N (the first N), or GPU numbers such as 0,2. \
-                         Only the first selected GPU is used (one GPU's link is far faster than the file path)";
+const GPUS_HELP: &str = "The GPU of the gpu and auto backends: all (any one), 1, or one GPU number such as 2. \
+                         A file runs on one GPU (one GPU's link is far faster than the file path): naming more is refused";
 
 /// `arg` at its place in [`HELP_ORDER`].
 fn ordered(arg: clap::Arg) -> clap::Arg {
@@ -221,10 +313,10 @@ mod tests {
     fn chunk_sizes_are_powers_of_two_from_16_bytes_to_16_mib() {
         assert_eq!(super::chunk_size_log2("64K"), Ok(16));
         assert_eq!(super::chunk_size_log2(" 1m "), Ok(20));
-        assert_eq!(super::chunk_size_log2("16"), Ok(4));
+        assert_eq!(super::chunk_size_log2("1024"), Ok(10));
         assert_eq!(super::chunk_size_log2("16M"), Ok(24));
         assert_eq!(super::chunk_size_log2("1024KiB"), Ok(20));
-        for bad in ["8", "3K", "32M", "0", "", "x", "64Q", "99999999999999999999M"] {
+        for bad in ["8", "16", "512", "3K", "32M", "0", "", "x", "64Q", "99999999999999999999M"] {
             assert!(super::chunk_size_log2(bad).is_err(), "{bad}");
         }
     }

@@ -194,7 +194,10 @@ pub enum KeyError {
     },
     /// A key file of `skinny keygen` (a typed `SKINNY-SEAL-...` line) given to
     /// a command that takes another key.
-    #[error("key file {} is a sealed-file key (for `skinny seal` and `skinny open`), not {kind} key material", shown(path))]
+    #[error(
+        "key file {} is a sealed-file key (for `skinny seal` and `skinny open`), not {kind} key material",
+        shown(path)
+    )]
     SealKeyFile {
         /// The file.
         path: PathBuf,

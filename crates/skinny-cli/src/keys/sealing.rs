@@ -14,7 +14,7 @@ use zeroize::Zeroizing;
 /// # Errors
 /// Unreadable, or larger than any key file.
 pub fn read_small_file(path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    let shown = if path == Path::new("-") { "stdin".to_string() } else { path.display().to_string() };
+    let shown = if path == Path::new("-") { "stdin".to_string() } else { crate::files::shown(path) };
     let unreadable =
         |e: std::io::Error| CliError::Io(format!("cannot read key file {shown}: {}", crate::error::reason(&e)));
     let mut content = Zeroizing::new(Vec::with_capacity(128));
@@ -43,7 +43,7 @@ pub fn read_small_file(path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
 /// that takes it).
 pub fn load_symmetric_key(path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let content = read_small_file(path)?;
-    let shown = path.display();
+    let shown = crate::files::shown(path);
     match kg::parse_secret_key(&content) {
         Ok(SecretKey::Symmetric(k)) => Ok(Zeroizing::new(k.to_vec())),
         Ok(SecretKey::X25519(_)) => Err(CliError::Usage(format!(
@@ -63,7 +63,7 @@ pub fn load_symmetric_key(path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
 /// Unreadable, malformed, or another kind of key (with a hint).
 pub fn load_identity(path: &Path) -> Result<skinny_seal::recipients::X25519Identity, CliError> {
     let content = read_small_file(path)?;
-    let shown = path.display();
+    let shown = crate::files::shown(path);
     match kg::parse_secret_key(&content) {
         Ok(SecretKey::X25519(id)) => Ok(id),
         Ok(SecretKey::Symmetric(_)) => Err(CliError::Usage(format!(
