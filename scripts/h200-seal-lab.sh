@@ -55,6 +55,8 @@ fi
 OUT="${OUT:?set OUT}"
 mkdir -p "$OUT"
 export SKINNY_REQUIRE_GPU=1
+# The CLI's end-to-end tests run the carried binary, not the build machine's path.
+export SKINNY_BIN=$PWD/$B/skinny
 suite() { # NAME LIMIT [ARGS]: one test binary, its summary lines
   local name=$1 limit=$2; shift 2
   echo "== $name"

@@ -10,9 +10,13 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-/// The binary under test.
+/// The binary under test: the one cargo built, or `SKINNY_BIN` where the test
+/// binary was carried to a machine without that build (the GPU machines).
 pub fn skinny() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_skinny"))
+    match std::env::var_os("SKINNY_BIN") {
+        Some(bin) if !bin.is_empty() => Command::new(bin),
+        _ => Command::new(env!("CARGO_BIN_EXE_skinny")),
+    }
 }
 
 /// Runs `skinny args...` with `stdin` piped in; returns its output.
