@@ -88,7 +88,7 @@ pub use report::SealedReport;
 pub use run::{open, open_on, seal, seal_on, seal_with_prefix, seal_with_prefix_on};
 
 /// Calls that break the format's guarantees when misused: a nonce prefix
-/// given instead of drawn ([`seal_with_prefix`](hazmat::seal_with_prefix),
+/// given instead of drawn ([`seal_with_prefix`],
 /// for test vectors; also at its old path, which the command line's GPU
 /// self-test uses), and the bare chunk engine under a caller's key, nonce
 /// prefix and associated data, for formats built on this one (v2 in the
