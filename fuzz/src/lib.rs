@@ -27,7 +27,7 @@ pub fn plaintext(len: usize) -> Vec<u8> {
 pub fn seal_like(header: &Header, plain: &[u8]) -> Vec<u8> {
     let options = SealOptions { member: header.member, chunk_log2: header.chunk_log2 };
     let mut out = Vec::new();
-    sealed::seal_with_prefix(plain, &mut out, &KEY, &options, &PREFIX[..header.member.prefix_len()])
+    sealed::hazmat::seal_with_prefix(plain, &mut out, &KEY, &options, &PREFIX[..header.member.prefix_len()])
         .expect("sealing to memory cannot fail");
     out
 }

@@ -7,7 +7,7 @@ fn main() -> Result<(), sealed::SealedError> {
     let prefix: [u8; 11] = core::array::from_fn(|i| 0xa0 + i as u8);
     let options = SealOptions { member: Member::M1, chunk_log2: 4 };
     let mut file = Vec::new();
-    sealed::seal_with_prefix(&b"Sealed with SKINNY-AEAD!"[..], &mut file, &key, &options, &prefix)?;
+    sealed::hazmat::seal_with_prefix(&b"Sealed with SKINNY-AEAD!"[..], &mut file, &key, &options, &prefix)?;
     for (i, line) in file.chunks(16).enumerate() {
         let hex: Vec<String> = line.iter().map(|b| format!("{b:02x}")).collect();
         println!("{:08x}  {}", 16 * i, hex.join(" "));

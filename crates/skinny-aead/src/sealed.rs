@@ -31,7 +31,7 @@
 //! chunks already written stay written (the writer's owner decides what to do
 //! with them, e.g. delete a temporary file).
 //!
-//! [`seal_on`], [`seal_with_prefix_on`] and [`open_on`] do the same as a
+//! [`seal_on`], [`hazmat::seal_with_prefix_on`] and [`open_on`] do the same as a
 //! [`Job`] places them: the execution layer's placement (the CPU with its
 //! threads, what [`seal`] and [`open`] use; with the `cuda` feature an NVIDIA
 //! GPU, which runs each window's chunks in one kernel launch, chunks of 16 KiB
@@ -85,12 +85,11 @@ pub use format::{
 pub use header::Header;
 pub use placement::{verdict, Job, AUTO_GPU_BYTES};
 pub use report::SealedReport;
-pub use run::{open, open_on, seal, seal_on, seal_with_prefix, seal_with_prefix_on};
+pub use run::{open, open_on, seal, seal_on};
 
 /// Calls that break the format's guarantees when misused: a nonce prefix
-/// given instead of drawn ([`seal_with_prefix`],
-/// for test vectors; also at its old path, which the command line's GPU
-/// self-test uses), and the bare chunk engine under a caller's key, nonce
+/// given instead of drawn ([`seal_with_prefix`](hazmat::seal_with_prefix), for test vectors),
+/// and the bare chunk engine under a caller's key, nonce
 /// prefix and associated data, for formats built on this one (v2 in the
 /// `skinny-seal` crate).
 pub mod hazmat {

@@ -76,7 +76,7 @@ fn the_documented_test_vector() {
     let plain = b"Sealed with SKINNY-AEAD!";
     let options = SealOptions { member: Member::M1, chunk_log2: 4 };
     let mut file = Vec::new();
-    sealed::seal_with_prefix(&plain[..], &mut file, &key, &options, &prefix).unwrap();
+    sealed::hazmat::seal_with_prefix(&plain[..], &mut file, &key, &options, &prefix).unwrap();
     assert_eq!(hex::encode(&file), VECTOR);
     // The same bytes from the AEAD itself, by the format's definition.
     let header = &file[..HEADER_LEN];
@@ -92,7 +92,7 @@ fn the_documented_test_vector() {
     assert_eq!(file, expect);
     assert_eq!(open(&file, &key).unwrap(), plain);
     // A prefix of the wrong length is refused.
-    let e = sealed::seal_with_prefix(&plain[..], Vec::new(), &key, &options, &prefix[..7]).unwrap_err();
+    let e = sealed::hazmat::seal_with_prefix(&plain[..], Vec::new(), &key, &options, &prefix[..7]).unwrap_err();
     assert!(matches!(e, SealedError::InvalidOptions(_)), "{e}");
 }
 
@@ -274,9 +274,9 @@ fn short_reads_change_nothing() {
     let options = SealOptions { member: Member::M2, chunk_log2: 4 };
     let prefix = [9u8; 7];
     let mut whole = Vec::new();
-    sealed::seal_with_prefix(&plain[..], &mut whole, &KEY, &options, &prefix).unwrap();
+    sealed::hazmat::seal_with_prefix(&plain[..], &mut whole, &KEY, &options, &prefix).unwrap();
     let mut trickled = Vec::new();
-    sealed::seal_with_prefix(Trickle { data: &plain, calls: 0 }, &mut trickled, &KEY, &options, &prefix).unwrap();
+    sealed::hazmat::seal_with_prefix(Trickle { data: &plain, calls: 0 }, &mut trickled, &KEY, &options, &prefix).unwrap();
     assert_eq!(whole, trickled);
     let mut back = Vec::new();
     sealed::open(Trickle { data: &whole, calls: 0 }, &mut back, &KEY).unwrap();
@@ -294,7 +294,7 @@ fn the_bytes_do_not_depend_on_threads_or_window() {
         for threads in [1, 3] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let mut out = Vec::new();
-            pool.install(|| sealed::seal_with_prefix(&plain[..], &mut out, &KEY, &options, &prefix)).unwrap();
+            pool.install(|| sealed::hazmat::seal_with_prefix(&plain[..], &mut out, &KEY, &options, &prefix)).unwrap();
             let mut back = Vec::new();
             pool.install(|| sealed::open(&out[..], &mut back, &KEY)).unwrap();
             assert!(back == plain, "2^{log2}, {threads} threads");
@@ -394,8 +394,8 @@ fn cpu_engine_is_the_default_path() {
         let small = Job::new(Placement::default()).input_len(Some(msg.len() as u64));
         for job in [Job::cpu(), small] {
             let (mut a, mut b) = (Vec::new(), Vec::new());
-            sealed::seal_with_prefix(&msg[..], &mut a, &key, &opts, &prefix).unwrap();
-            let r = sealed::seal_with_prefix_on(&job, &msg[..], &mut b, &key, &opts, &prefix).unwrap();
+            sealed::hazmat::seal_with_prefix(&msg[..], &mut a, &key, &opts, &prefix).unwrap();
+            let r = sealed::hazmat::seal_with_prefix_on(&job, &msg[..], &mut b, &key, &opts, &prefix).unwrap();
             assert_eq!(a, b);
             assert_eq!((r.placed.accelerator_units, r.placed.cpu_units), (0, r.chunks));
             let mut plain = Vec::new();

@@ -24,7 +24,7 @@ fn gpu() -> GpuDevice {
 fn seal(engine: &Job, m: Member, log2: u8, key: &[u8; 16], prefix: &[u8], msg: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     let opts = SealOptions { member: m, chunk_log2: log2 };
-    sealed::seal_with_prefix_on(engine, msg, &mut out, key, &opts, prefix).expect("seal");
+    sealed::hazmat::seal_with_prefix_on(engine, msg, &mut out, key, &opts, prefix).expect("seal");
     out
 }
 
@@ -212,7 +212,7 @@ fn a_starting_gpu_gives_the_cpu_files_and_opens_both_ways() {
             let cpu_file = seal(&Job::cpu(), m, log2, &key, &prefix, &msg);
             let mut file = Vec::new();
             let opts = SealOptions { member: m, chunk_log2: log2 };
-            let r = sealed::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
+            let r = sealed::hazmat::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
             assert!(file == cpu_file, "{m}, 2^{log2}, {len} bytes: differs from the CPU's file");
             eprintln!(
                 "{m}, 2^{log2}, {len} bytes: sealed {} chunks, {} on the GPU",
@@ -243,7 +243,7 @@ fn a_gpu_kept_only_while_faster_gives_the_cpu_files_whichever_engine_wins() {
     let cpu_file = seal(&Job::cpu(), Member::M1, 16, &key, &prefix, &msg);
     let mut file = Vec::new();
     let opts = SealOptions { member: Member::M1, chunk_log2: 16 };
-    let r = sealed::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
+    let r = sealed::hazmat::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
     assert!(file == cpu_file, "differs from the CPU's file");
     assert!(unavailable(&r).is_none());
     eprintln!("sealed {} chunks, {} on the GPU; left: {:?}", r.chunks, r.placed.accelerator_units, r.placed.left);

@@ -20,7 +20,7 @@ pub enum SealedError {
     /// The operating system gave no random prefix.
     Random(getrandom::Error),
     /// Bad [`SealOptions`](super::SealOptions) or prefix given to [`seal`](super::seal) /
-    /// [`seal_with_prefix`](super::seal_with_prefix).
+    /// [`seal_with_prefix`](super::hazmat::seal_with_prefix).
     InvalidOptions(&'static str),
     /// More than [`MAX_CHUNKS`](super::MAX_CHUNKS) chunks would be needed.
     TooLong,

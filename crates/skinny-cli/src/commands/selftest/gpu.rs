@@ -96,8 +96,8 @@ pub(super) fn check_gpu_sealed(out: &mut impl Write, rng: &mut impl RngCore) -> 
                 rng.fill_bytes(&mut msg);
                 let opts = SealOptions { member, chunk_log2 };
                 let (mut want, mut got, mut back) = (Vec::new(), Vec::new(), Vec::new());
-                sealed::seal_with_prefix(&msg[..], &mut want, &key, &opts, &prefix).map_err(fail)?;
-                sealed::seal_with_prefix_on(&engine, &msg[..], &mut got, &key, &opts, &prefix).map_err(fail)?;
+                sealed::hazmat::seal_with_prefix(&msg[..], &mut want, &key, &opts, &prefix).map_err(fail)?;
+                sealed::hazmat::seal_with_prefix_on(&engine, &msg[..], &mut got, &key, &opts, &prefix).map_err(fail)?;
                 let opened = sealed::open_on(&engine, &want[..], &mut back, &key).is_ok() && back == msg;
                 checks += 1;
                 if got != want || !opened {
