@@ -276,7 +276,8 @@ fn short_reads_change_nothing() {
     let mut whole = Vec::new();
     sealed::hazmat::seal_with_prefix(&plain[..], &mut whole, &KEY, &options, &prefix).unwrap();
     let mut trickled = Vec::new();
-    sealed::hazmat::seal_with_prefix(Trickle { data: &plain, calls: 0 }, &mut trickled, &KEY, &options, &prefix).unwrap();
+    sealed::hazmat::seal_with_prefix(Trickle { data: &plain, calls: 0 }, &mut trickled, &KEY, &options, &prefix)
+        .unwrap();
     assert_eq!(whole, trickled);
     let mut back = Vec::new();
     sealed::open(Trickle { data: &whole, calls: 0 }, &mut back, &KEY).unwrap();

@@ -212,7 +212,8 @@ fn a_starting_gpu_gives_the_cpu_files_and_opens_both_ways() {
             let cpu_file = seal(&Job::cpu(), m, log2, &key, &prefix, &msg);
             let mut file = Vec::new();
             let opts = SealOptions { member: m, chunk_log2: log2 };
-            let r = sealed::hazmat::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
+            let r =
+                sealed::hazmat::seal_with_prefix_on(&engine, &msg[..], &mut file, &key, &opts, &prefix).expect("seal");
             assert!(file == cpu_file, "{m}, 2^{log2}, {len} bytes: differs from the CPU's file");
             eprintln!(
                 "{m}, 2^{log2}, {len} bytes: sealed {} chunks, {} on the GPU",
