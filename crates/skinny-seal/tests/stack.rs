@@ -1,8 +1,7 @@
 //! skinny-seal's public calls run from a 64 KiB stack (see
 //! `skinny_test_support::stack`): seal and open of 1 MB on the CPU (rayon's
 //! pool built with 64 KiB stacks too), the io adapters and random access,
-//! for a Romulus scheme and (ignored until skinny-aead's calls fit) a
-//! SKINNY-AEAD one.
+//! for a Romulus scheme and a SKINNY-AEAD one.
 
 use skinny_seal::{
     open, open_range, seal, OpenOptions, OpenReader, Scheme, SealOptions, SealWriter, SeekableOpener, SymmetricKey,
@@ -58,11 +57,9 @@ fn public_calls_fit_64_kib_of_stack() {
     check("public_calls_fit_64_kib_of_stack", cases(Scheme::RomulusN));
 }
 
-/// The same calls with SKINNY-AEAD-M1: they overflow 64 KiB inside
-/// skinny-aead's AEAD calls (whose own stack test fails the same way) until
-/// those keep their state on the heap; run with `--include-ignored` then.
+/// The same calls with SKINNY-AEAD-M1 (skinny-aead's engine keeps its big
+/// state on the heap).
 #[test]
-#[ignore = "skinny-aead's AEAD calls need more than 64 KiB of stack (skinny-aead's tests/stack.rs)"]
 fn skinny_aead_calls_fit_64_kib_of_stack() {
     check("skinny_aead_calls_fit_64_kib_of_stack", cases(Scheme::M1));
 }
