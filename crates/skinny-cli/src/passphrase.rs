@@ -8,6 +8,7 @@ use crate::error::CliError;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd};
+use std::sync::atomic::{AtomicI32, Ordering};
 use zeroize::Zeroizing;
 
 /// The longest passphrase read (a file descriptor could otherwise feed
@@ -83,17 +84,59 @@ fn read_line(reader: impl Read) -> std::io::Result<Zeroizing<Vec<u8>>> {
     Ok(line)
 }
 
-/// Restores the terminal's settings when dropped.
+/// Restores the terminal's settings when dropped, and when a signal ends the
+/// process while echo is off (Ctrl-C at the prompt): a signal's default action
+/// runs no destructor, and the shell would be left without echo.
 struct EchoOff {
     tty: File,
     saved: libc::termios,
+    signals: Option<crate::signals::Saved>,
+}
+
+/// The terminal and its settings for [`on_signal`]: the descriptor (-1 when
+/// no prompt is up) and the settings, stored before the descriptor is.
+static PROMPT_TTY: AtomicI32 = AtomicI32::new(-1);
+static PROMPT_SAVED_COPY: std::sync::OnceLock<Box<libc::termios>> = std::sync::OnceLock::new();
+
+impl EchoOff {
+    fn new(tty: File, saved: libc::termios) -> Self {
+        // The settings are the same for every prompt of a process (the same
+        // terminal, asked once or twice), so one copy made before the handler
+        // is armed serves: the handler only reads it.
+        let _ = PROMPT_SAVED_COPY.set(Box::new(saved));
+        PROMPT_TTY.store(tty.as_raw_fd(), Ordering::SeqCst);
+        let signals = Some(crate::signals::catch_saving(&crate::signals::terminating(), on_signal));
+        EchoOff { tty, saved, signals }
+    }
 }
 
 impl Drop for EchoOff {
     fn drop(&mut self) {
         // SAFETY: `saved` came from tcgetattr on this descriptor.
         unsafe { libc::tcsetattr(self.tty.as_raw_fd(), libc::TCSAFLUSH, &self.saved) };
+        PROMPT_TTY.store(-1, Ordering::SeqCst);
+        if let Some(s) = self.signals.take() {
+            s.restore();
+        }
     }
+}
+
+/// A terminating signal at the prompt: the terminal's settings back, a newline
+/// (the prompt line stays unfinished otherwise), then the signal's default
+/// action. tcsetattr and write are async-signal-safe; the settings were
+/// stored before the descriptor that arms this.
+extern "C" fn on_signal(sig: std::ffi::c_int) {
+    let fd = PROMPT_TTY.swap(-1, Ordering::SeqCst);
+    if fd >= 0 {
+        if let Some(saved) = PROMPT_SAVED_COPY.get() {
+            // SAFETY: a termios tcgetattr gave, on the terminal it came from.
+            unsafe {
+                libc::tcsetattr(fd, libc::TCSAFLUSH, &**saved);
+                libc::write(fd, b"\n".as_ptr().cast(), 1);
+            }
+        }
+    }
+    crate::signals::die_by(sig);
 }
 
 /// Shows `message` on the controlling terminal and reads a line there with
@@ -110,7 +153,7 @@ fn prompt(message: &str) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let mut quiet = saved;
     quiet.c_lflag &= !(libc::ECHO | libc::ECHONL);
     quiet.c_lflag |= libc::ICANON;
-    let guard = EchoOff { tty: tty.try_clone().map_err(|_| no_tty())?, saved };
+    let guard = EchoOff::new(tty.try_clone().map_err(|_| no_tty())?, saved);
     // SAFETY: a termios derived from the one tcgetattr gave.
     if unsafe { libc::tcsetattr(tty.as_raw_fd(), libc::TCSAFLUSH, &quiet) } != 0 {
         return Err(no_tty());
