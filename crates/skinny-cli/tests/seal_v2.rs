@@ -148,6 +148,9 @@ fn refusals_are_one_line_and_leave_no_output() {
     std::fs::remove_file(d.join("m3.out")).unwrap();
     let e = must_fail(d, &["open", "--key-file", "k", "--aead", "m2", "k.sealed", "-o", "out"], "another scheme named");
     assert!(e.contains("this file uses") && e.contains("--aead m1"), "{e}");
+    // To standard output too: refused from the header, before any plaintext.
+    let e = must_fail(d, &["open", "--key-file", "k", "--aead", "m2", "k.sealed"], "another scheme, to stdout");
+    assert!(e.contains("nothing was written"), "{e}");
     // The scheme byte relabelled (M1 to M3): refused even with --aead m3.
     let mut file = std::fs::read(d.join("k.sealed")).unwrap();
     file[11] = 3;

@@ -85,6 +85,14 @@ pub enum OpenError {
     /// A scheme with a 64-bit tag that the caller did not name.
     #[error("the file uses {}, which has a 64-bit tag; it opens only when that scheme is named", .0.name())]
     ShortTagScheme(Scheme),
+    /// The caller expected another scheme ([`OpenOptions::expect_scheme`](crate::OpenOptions::expect_scheme)).
+    #[error("the file uses {}, not {}", .found.name(), .expected.name())]
+    OtherScheme {
+        /// The scheme expected.
+        expected: Scheme,
+        /// The file's scheme.
+        found: Scheme,
+    },
     /// The file is bound to a context and none was given.
     #[error("this file is bound to a context: give the context it was sealed with")]
     ContextRequired,

@@ -59,6 +59,9 @@ pub struct OpenOptions {
     /// file opens only when it names exactly that scheme (so nobody can relabel
     /// a 128-bit-tag file's scheme to face a 64-bit tag).
     pub allow_short_tag_scheme: Option<Scheme>,
+    /// The scheme the caller expects, if any: a file of another scheme is
+    /// refused from its header, before anything is written.
+    pub expect_scheme: Option<Scheme>,
 }
 
 /// Chunks a plaintext of `len` bytes takes in chunks of `2^chunk_log2` (an

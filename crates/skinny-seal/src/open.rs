@@ -118,8 +118,12 @@ pub(crate) fn read_header(
     }
 }
 
-/// The policy on 64-bit tags: such a scheme only when named.
+/// The scheme the caller expects, if it named one; the policy on 64-bit tags:
+/// such a scheme only when named.
 fn check_scheme(scheme: Scheme, options: &OpenOptions) -> Result<(), OpenError> {
+    if let Some(expected) = options.expect_scheme.filter(|&e| e != scheme) {
+        return Err(OpenError::OtherScheme { expected, found: scheme });
+    }
     if scheme.short_tag() && options.allow_short_tag_scheme != Some(scheme) {
         return Err(OpenError::ShortTagScheme(scheme));
     }

@@ -49,6 +49,12 @@ fn downgrade_is_refused() {
     let mut back = Vec::new();
     open(&m3[..], &mut back, &[&key()], &open_opts(Scheme::M3)).unwrap();
     assert_eq!(back, msg);
+    // A scheme expected and another found: refused from the header, on every
+    // open path, before any byte is written.
+    let (m1, _) = m1_file(3000, &seal_opts(Scheme::M1, 10));
+    let expect_m2 = OpenOptions { expect_scheme: Some(Scheme::M2), ..OpenOptions::default() };
+    let e = refuse(&m1, &expect_m2, 0);
+    assert!(matches!(e, OpenError::OtherScheme { expected: Scheme::M2, found: Scheme::M1 }), "{e}");
 }
 
 #[test]

@@ -56,7 +56,7 @@ fn compute(v: &Vector) -> Vec<String> {
     let mut file = Vec::new();
     hazmat::seal_with_salt_and_file_key(&v.plaintext[..], &mut file, vec![stanza], &fk, salt, &options).unwrap();
     // It opens, and to the plaintext.
-    let oo = OpenOptions { context: options.context.clone(), allow_short_tag_scheme: None };
+    let oo = OpenOptions { context: options.context.clone(), allow_short_tag_scheme: None, expect_scheme: None };
     let mut back = Vec::new();
     open(&file[..], &mut back, &[&key], &oo).unwrap();
     assert_eq!(back, v.plaintext);

@@ -10,7 +10,7 @@
 //! leaves no output and an existing output untouched.
 
 use crate::args::{Delivery, Io};
-use crate::commands::seal_args::{scheme_flag, OpenArgs, SealArgs, SealBackendName, SealPlacement};
+use crate::commands::seal_args::{OpenArgs, SealArgs, SealBackendName, SealPlacement};
 use crate::commands::seal_errors::{from_open, from_seal, Command, OPEN, SEAL};
 use crate::commands::seal_keys;
 use crate::commands::seal_terminal::TerminalGate;
@@ -55,6 +55,7 @@ pub fn open(a: &mut OpenArgs) -> Result<(), CliError> {
     let options = OpenOptions {
         context: a.secret.context.as_ref().map(|c| c.as_bytes().to_vec()),
         allow_short_tag_scheme: named.filter(|s| s.short_tag()),
+        expect_scheme: named,
     };
     let asked = a.placement.machine.gpus.clone();
     let key_file = key_file_path(a.key.key_file.as_deref());
@@ -68,17 +69,8 @@ pub fn open(a: &mut OpenArgs) -> Result<(), CliError> {
         });
     }
     run(&a.io, key_file, &a.identities, &a.placement, &a.delivery, &OPEN, gate, |job, _, source, sink| {
-        let report = skinny_seal::open_on(job, &mut *source, sink, &identities.refs(), &options)
-            .map_err(|e| from_open(e, &asked, source.version()))?;
-        match named {
-            Some(s) if s != report.scheme => Err(CliError::Io(format!(
-                "--aead {}: this file uses {} (--aead {}); nothing was kept",
-                scheme_flag(s),
-                report.scheme.name(),
-                scheme_flag(report.scheme)
-            ))),
-            _ => Ok(report),
-        }
+        skinny_seal::open_on(job, &mut *source, sink, &identities.refs(), &options)
+            .map_err(|e| from_open(e, &asked, source.version()))
     })
 }
 

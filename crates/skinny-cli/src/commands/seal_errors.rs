@@ -141,6 +141,12 @@ pub fn from_open(e: skinny_seal::OpenError, asked: &GpuSelection, version: Optio
         O::CpuOnly(s) => cpu_only(s),
         O::Engine(e) => EngineError::new(e, &OPEN, asked).into(),
         e @ O::ShortTagScheme(scheme) => CliError::Io(format!("{e} (--aead {})", scheme_flag(scheme))),
+        O::OtherScheme { expected, found } => CliError::Io(format!(
+            "--aead {}: this file uses {} (--aead {}); nothing was written",
+            scheme_flag(expected),
+            found.name(),
+            scheme_flag(found)
+        )),
         e @ O::ContextRequired => CliError::Io(format!("{e} (--context TEXT)")),
         e @ O::ContextNotBound => CliError::Io(format!("{e}; drop --context")),
         e @ O::V1NeedsRawKey => CliError::Io(format!("{e} (--key-file with the 16-byte key, or -K)")),
