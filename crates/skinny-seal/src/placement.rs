@@ -8,7 +8,6 @@
 //! silently served by its first, so what the caller asks is what runs.
 
 use crate::scheme::Scheme;
-use crate::seal::member_of;
 use skinny_aead::sealed::Job;
 use skinny_aead::Member;
 use skinny_exec::{GpuSelection, Placement};
@@ -44,7 +43,7 @@ pub(crate) fn check_job(job: &Job, scheme: Scheme) -> Result<Engine, JobError> {
             return Err(JobError::OneGpu);
         }
     }
-    match member_of(scheme) {
+    match scheme.aead_member() {
         Some(m) => Ok(Engine::SkinnyAead(m)),
         None if forced => Err(JobError::CpuOnly(scheme_name(scheme))),
         None => Ok(Engine::Cpu),

@@ -41,6 +41,12 @@ impl Scheme {
         }
     }
 
+    /// The scheme as skinny-aead's member, for SKINNY-AEAD schemes (`None`
+    /// for Romulus).
+    pub(crate) fn aead_member(self) -> Option<skinny_aead::Member> {
+        skinny_aead::Member::from_id(self.id()).filter(|_| !matches!(self, Scheme::RomulusN | Scheme::RomulusM))
+    }
+
     /// The scheme with header byte `id`, if any.
     pub fn from_id(id: u8) -> Option<Self> {
         Self::ALL.into_iter().find(|s| s.id() == id)

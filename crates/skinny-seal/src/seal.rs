@@ -12,7 +12,6 @@ use crate::format::{
 use crate::header::{header_start, Header};
 use crate::placement::{check_job, Engine};
 use crate::report::SealReport;
-use crate::scheme::Scheme;
 use crate::stanza::{Recipient, Stanza};
 use skinny_aead::sealed::{hazmat, Job};
 use skinny_exec::Placed;
@@ -178,9 +177,4 @@ pub(crate) fn seal_prepared<R: Read + Send, W: Write + Send>(
         plaintext_bytes,
         placed,
     })
-}
-
-/// The scheme as skinny-aead's member, for SKINNY-AEAD schemes.
-pub(crate) fn member_of(scheme: Scheme) -> Option<skinny_aead::Member> {
-    skinny_aead::Member::from_id(scheme.id()).filter(|_| !matches!(scheme, Scheme::RomulusN | Scheme::RomulusM))
 }

@@ -9,7 +9,7 @@ use super::keys::SlicedTweakeys;
 use super::round::{RoundWord, State};
 use super::transpose::transpose64;
 use super::word::Word;
-use super::work::{halves, states, with_words, PadBuffer, STATE_WORDS};
+use super::work::{halves, states, with_words, PadBuffer, MAX_BATCH_BYTES, STATE_WORDS};
 
 /// Which way blocks go through the cipher.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -155,9 +155,6 @@ pub(crate) fn crypt_batch<'s, W: RoundWord, const BITS: usize>(
     }
     store_with::<W, BITS>(a, blocks, halves);
 }
-
-/// The largest batch in bytes: 512 blocks (AVX-512) of 16 bytes.
-pub(super) const MAX_BATCH_BYTES: usize = 512 * 16;
 
 /// Encrypts or decrypts whole blocks in place, one batch at a time. A tail shorter
 /// than a batch is copied into a zero-padded batch, processed like any other (so

@@ -10,9 +10,12 @@
 //! arrays of the largest size a caller asks for. Either way they are reused
 //! by every batch of the call, not made per batch.
 
-use super::batch::MAX_BATCH_BYTES;
 use super::round::State;
 use super::word::Word;
+
+/// The largest batch in bytes: 512 blocks (AVX-512) of 16 bytes (the pad
+/// buffer's size).
+pub(super) const MAX_BATCH_BYTES: usize = 512 * 16;
 
 /// Words in one [`State`] (or one transposition scratch, `[[W; 64]; 2]`).
 pub(super) const STATE_WORDS: usize = 128;
