@@ -14,36 +14,12 @@ B=.gpu-bin/hardening
 what=${1:-all}
 if [ "$what" = "--stage" ]; then
   set -e
-  mkdir -p $B
-  cargo build --release --locked -p skinny -p skinny-aead -p skinny-romulus -p skinny-many -p skinny-lab \
+  scripts/lib/stage-into.sh $B -p skinny -p skinny-aead -p skinny-romulus -p skinny-many -p skinny-lab \
     -p skinny-cuda -p skinny-cli -p skinny-ct-check \
     --features "skinny-many/cuda skinny-lab/cuda skinny-aead/cuda skinny-cli/cuda" \
     --bin skinny --test lockstep --test single_block --test bitsliced --test per_block_tweakeys \
     --test per_block_tk1 --test vectors --test stack --test kat --test gpu --test sealed_gpu \
-    --example many_speed --example dudect \
-    --message-format=json-render-diagnostics > $B/stage.json
-  python3 - <<'PY'
-import json, shutil
-short = {"skinny": "core", "skinny-aead": "aead", "skinny-romulus": "romulus", "skinny-many": "many",
-         "skinny-lab": "lab", "skinny-cuda": "cuda", "skinny-cli": "cli", "skinny-ct-check": "ct"}
-for line in open(".gpu-bin/hardening/stage.json"):
-    m = json.loads(line)
-    if m.get("reason") != "compiler-artifact" or not m.get("executable"):
-        continue
-    # "path+file:///.../skinny-many#0.1.0", or "...checks/ct#skinny-ct-check@0.1.0"
-    # when the folder is not named after the package.
-    where, _, tail = m["package_id"].partition("#")
-    pkg = tail.split("@")[0] if "@" in tail else where.rstrip("/").split("/")[-1]
-    kind, name = m["target"]["kind"][0], m["target"]["name"]
-    if pkg not in short:
-        continue
-    dest = name if kind in ("example", "bin") else f"{short[pkg]}-{name}"
-    shutil.copy(m["executable"], ".gpu-bin/hardening/" + dest)
-PY
-  rm $B/stage.json
-  strip $B/* 2>/dev/null || true
-  git rev-parse HEAD > $B/COMMIT
-  git status --porcelain --untracked-files=no | grep -q . && echo "dirty" >> $B/COMMIT || true
+    --example many_speed --example dudect
   ls -la $B; du -sh $B
   exit 0
 fi
@@ -52,21 +28,7 @@ OUT="${OUT:?set OUT}"
 mkdir -p "$OUT"
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/skinny-cache}
 export SKINNY_REQUIRE_GPU=1
-suite() { # NAME LIMIT [ARGS]: one test binary, its summary lines
-  local name=$1 limit=$2; shift 2
-  echo "== $name"
-  if [ ! -x "$B/$name" ]; then echo "MISSING $B/$name"; return; fi
-  local t0=$(date +%s)
-  timeout "$limit" "$B/$name" "$@" > "$OUT/$name.log" 2>&1
-  echo "exit $? in $(( $(date +%s) - t0 )) s"
-  grep -E "^test .*(FAILED|ignored)|test result|skip:|panicked|passed|failed|overflow|needs more" "$OUT/$name.log" | tail -12
-}
-header() {
-  date -u; echo "commit: $(tr '\n' ' ' < $B/COMMIT)"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  lscpu | grep -E "Model name|^CPU\(s\)|Thread\(s\) per core|Core\(s\) per socket|Socket\(s\)"
-  grep -o -w 'avx512f\|gfni\|avx512vbmi' /proc/cpuinfo | sort -u | tr '\n' ' '; echo
-}
+. scripts/lib/h200-common.sh
 checks() {
   for s in core-lockstep many-lockstep core-single_block core-bitsliced core-per_block_tweakeys \
            core-per_block_tk1 core-vectors many-kat romulus-kat aead-kat; do suite $s 150; done

@@ -17,38 +17,16 @@ B=.gpu-bin/seallab
 what=${1:-all}
 if [ "$what" = "--stage" ]; then
   set -e
-  mkdir -p $B
-  cargo build --release --locked -p skinny -p skinny-aead -p skinny-romulus -p skinny-many -p skinny-lab \
+  scripts/lib/stage-into.sh $B -p skinny -p skinny-aead -p skinny-romulus -p skinny-many -p skinny-lab \
     -p skinny-cuda -p skinny-cli -p skinny-seal \
     --features "skinny-many/cuda skinny-lab/cuda skinny-aead/cuda skinny-cli/cuda skinny-seal/cuda" \
     --bin skinny --test lockstep --test bitsliced --test per_block_tk1 --test per_block_tweakeys \
     --test partial_rounds --test stack --test kat --test gpu --test sealed_gpu --test gpu_start_round \
     --test round_trip --test hostile \
-    --example lab_speed --example seal_speed \
-    --message-format=json-render-diagnostics > $B/stage.json
-  python3 - <<'PY'
-import json, shutil
-short = {"skinny": "core", "skinny-aead": "aead", "skinny-romulus": "romulus", "skinny-many": "many",
-         "skinny-lab": "lab", "skinny-cuda": "cuda", "skinny-cli": "cli", "skinny-seal": "seal"}
-for line in open(".gpu-bin/seallab/stage.json"):
-    m = json.loads(line)
-    if m.get("reason") != "compiler-artifact" or not m.get("executable"):
-        continue
-    where, _, tail = m["package_id"].partition("#")
-    pkg = tail.split("@")[0] if "@" in tail else where.rstrip("/").split("/")[-1]
-    kind, name = m["target"]["kind"][0], m["target"]["name"]
-    if pkg not in short:
-        continue
-    dest = name if kind in ("example", "bin") else f"{short[pkg]}-{name}"
-    shutil.copy(m["executable"], ".gpu-bin/seallab/" + dest)
-PY
-  rm $B/stage.json
+    --example lab_speed --example seal_speed
   # The Python package as users get it (release, abi3), built with maturin.
   [ -x .venv-python/bin/maturin ] || { python3 -m venv .venv-python && .venv-python/bin/pip install -q "maturin>=1.7,<2"; }
   .venv-python/bin/maturin build --release --locked -m crates/skinny-py/Cargo.toml -o $B/wheel -q
-  strip $B/* 2>/dev/null || true
-  git rev-parse HEAD > $B/COMMIT
-  git status --porcelain --untracked-files=no | grep -q . && echo "dirty" >> $B/COMMIT || true
   ls -la $B $B/wheel; du -sh $B
   exit 0
 fi
@@ -57,21 +35,7 @@ mkdir -p "$OUT"
 export SKINNY_REQUIRE_GPU=1
 # The CLI's end-to-end tests run the carried binary, not the build machine's path.
 export SKINNY_BIN=$PWD/$B/skinny
-suite() { # NAME LIMIT [ARGS]: one test binary, its summary lines
-  local name=$1 limit=$2; shift 2
-  echo "== $name"
-  if [ ! -x "$B/$name" ]; then echo "MISSING $B/$name"; return; fi
-  local t0=$(date +%s)
-  timeout "$limit" "$B/$name" "$@" > "$OUT/$name.log" 2>&1
-  echo "exit $? in $(( $(date +%s) - t0 )) s"
-  grep -E "^test .*(FAILED|ignored)|test result|skip:|panicked|overflow|needs more|over 64" "$OUT/$name.log" | tail -8
-}
-header() {
-  date -u; echo "commit: $(tr '\n' ' ' < $B/COMMIT)"; uptime
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  lscpu | grep -E "Model name|^CPU\(s\)|Thread\(s\) per core|Core\(s\) per socket"
-  grep -o -w 'avx512f\|gfni\|avx512vbmi' /proc/cpuinfo | sort -u | tr '\n' ' '; echo
-}
+. scripts/lib/h200-common.sh
 first_run() {
   echo "== a fresh machine's first lab run (2^30 queries; compile announced, left out of the time)"
   export XDG_CACHE_HOME=$(mktemp -d)
