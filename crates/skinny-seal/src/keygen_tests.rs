@@ -159,7 +159,7 @@ fn the_layout_parser_agrees_with_the_reference() {
         format!("\u{a0}{SYMMETRIC_KEY_TYPE} {HEX}\u{3000}"),
         format!("{SYMMETRIC_KEY_TYPE} {HEX}\u{85}"),
         format!("{SYMMETRIC_KEY_TYPE} {HEX} x"),
-        format!("{SYMMETRIC_KEY_TYPE}"),
+        SYMMETRIC_KEY_TYPE.to_string(),
         format!("{X25519_PUBLIC_PREFIX}{HEX}"),
         format!("SKINNY-SEAL-KEY-10 {HEX}"),
         format!("# recipient: {X25519_PUBLIC_PREFIX}{HEX}"),
