@@ -125,11 +125,11 @@ pub fn parse_recipient(text: &str) -> Result<X25519Recipient, KeyTextError> {
 /// The secret key in a key file's bytes (see the module's rules).
 ///
 /// The lines and fields are found on the file's *layout*: a copy in which every
-/// hex digit is `0` ([`layout_of`]). Which bytes are hex digits is public (in a
-/// valid key file every digit of the key is one), so the parser branches on that
-/// and on the other, non-secret characters, never on a digit's value; the type is
-/// compared on the file's own bytes, which are not hex digits' values but the
-/// type's letters; the digits reach only [`decode_hex32`].
+/// hex digit is `0`. Which bytes are hex digits is public (in a valid key file
+/// every digit of the key is one), so the parser branches on that and on the
+/// other, non-secret characters, never on a digit's value; the type is compared
+/// on the file's own bytes (the type's letters); the digits are decoded by masks,
+/// and only the verdict over all of them is branched on.
 pub fn parse_secret_key(file: &[u8]) -> Result<SecretKey, KeyTextError> {
     let layout = layout_of(file);
     // Not text at all: a raw (version 1) key or another file. Replacing ASCII
