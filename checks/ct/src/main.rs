@@ -14,8 +14,8 @@
 //! ```text
 //! skinny-ct-check [CHECK ...] [--expect PATH,...]   the checks (all by default)
 //! skinny-ct-check --list                            their names
-//! skinny-ct-check leaky-table | leaky-branch        a positive control (must be reported)
-//! skinny-ct-check pkcs7-unpad                       a known leak (PKCS#7 padding removal)
+//! skinny-ct-check leaky-table | leaky-branch | leaky-compare
+//!                                                   a positive control (must be reported)
 //! ```
 //!
 //! `--expect` names bitsliced or single-block paths (`avx2`, `ssse3`,
@@ -30,13 +30,14 @@ mod cipher;
 mod engines;
 mod leaky;
 mod schemes;
+mod sealed;
 mod secret;
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 /// The checks, in the order they run.
-const CHECKS: [(&str, fn()); 10] = [
+const CHECKS: [(&str, fn()); 13] = [
     ("bitsliced-one-key", cipher::bitsliced_one_key),
     ("bitsliced-per-block", cipher::bitsliced_per_block),
     ("single-block", cipher::single_block),
@@ -47,12 +48,14 @@ const CHECKS: [(&str, fn()); 10] = [
     ("skinny-hash", schemes::skinny_hash),
     ("many-messages", engines::many_messages),
     ("bulk-modes", engines::bulk_modes),
+    ("seal-keys", sealed::keys),
+    ("sealed-files", sealed::files),
+    ("seal-x25519", sealed::x25519),
 ];
 
-/// The positive controls, run one per invocation, and a known leak outside
-/// the crates' own code (`engines::pkcs7_unpad`); none runs by default.
+/// The positive controls, run one per invocation; none runs by default.
 const CONTROLS: [(&str, fn()); 3] =
-    [("leaky-table", leaky::table_lookup), ("leaky-branch", leaky::key_branch), ("pkcs7-unpad", engines::pkcs7_unpad)];
+    [("leaky-table", leaky::table_lookup), ("leaky-branch", leaky::key_branch), ("leaky-compare", leaky::mac_compare)];
 
 fn main() -> ExitCode {
     let mut names = Vec::new();
@@ -114,6 +117,8 @@ fn check_expected(expect: &[String]) -> Result<(), String> {
 }
 
 fn usage(why: &str) -> ExitCode {
-    eprintln!("ct-check: {why}\nusage: skinny-ct-check [CHECK ...] [--expect PATH,...] | --list | leaky-table | leaky-branch | pkcs7-unpad");
+    eprintln!(
+        "ct-check: {why}\nusage: skinny-ct-check [CHECK ...] [--expect PATH,...] | --list | leaky-table | leaky-branch | leaky-compare"
+    );
     ExitCode::from(2)
 }

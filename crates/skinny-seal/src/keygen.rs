@@ -118,26 +118,36 @@ pub fn parse_recipient(text: &str) -> Result<X25519Recipient, KeyTextError> {
         return Err(KeyTextError::SecretNotPublic);
     }
     let digits = t.strip_prefix(X25519_PUBLIC_PREFIX).ok_or(KeyTextError::NotRecipient)?;
-    let bytes = decode_hex32("X25519 recipient", digits)?;
+    let bytes = decode_hex32("X25519 recipient", digits.as_bytes())?;
     Ok(X25519Recipient::from_bytes(*bytes))
 }
 
 /// The secret key in a key file's bytes (see the module's rules).
+///
+/// The lines and fields are found on the file's *layout*: a copy in which every
+/// hex digit is `0`. Which bytes are hex digits is public (in a valid key file
+/// every digit of the key is one), so the parser branches on that and on the
+/// other, non-secret characters, never on a digit's value; the type is compared
+/// on the file's own bytes (the type's letters); the digits are decoded by masks,
+/// and only the verdict over all of them is branched on.
 pub fn parse_secret_key(file: &[u8]) -> Result<SecretKey, KeyTextError> {
-    // Not text at all: a raw (version 1) key or another file.
-    let text = core::str::from_utf8(file).map_err(|_| KeyTextError::NotKeyText)?;
+    let layout = layout_of(file);
+    // Not text at all: a raw (version 1) key or another file. Replacing ASCII
+    // digits by an ASCII digit changes neither the UTF-8 validity nor where the
+    // whitespace, line breaks and `#` are.
+    let text = core::str::from_utf8(&layout).map_err(|_| KeyTextError::NotKeyText)?;
     let mut found = None;
     for line in text.lines() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let mut fields = line.split([' ', '\t']).filter(|f| !f.is_empty());
+        let mut fields = line.split([' ', '\t']).filter(|f| !f.is_empty()).map(|f| same_bytes(file, text, f));
         let Some(kind) = fields.next() else { continue };
         let (name, symmetric) = match kind {
-            SYMMETRIC_KEY_TYPE => ("symmetric key", true),
-            X25519_SECRET_TYPE => ("X25519 identity", false),
-            _ if kind.starts_with(X25519_PUBLIC_PREFIX) => return Err(KeyTextError::PublicNotSecret),
+            _ if kind == SYMMETRIC_KEY_TYPE.as_bytes() => ("symmetric key", true),
+            _ if kind == X25519_SECRET_TYPE.as_bytes() => ("X25519 identity", false),
+            _ if kind.starts_with(X25519_PUBLIC_PREFIX.as_bytes()) => return Err(KeyTextError::PublicNotSecret),
             _ => return Err(KeyTextError::NotKeyText),
         };
         let (Some(digits), None) = (fields.next(), fields.next()) else {
@@ -154,6 +164,22 @@ pub fn parse_secret_key(file: &[u8]) -> Result<SecretKey, KeyTextError> {
         });
     }
     found.ok_or(KeyTextError::NotKeyText)
+}
+
+/// `file` with every hex digit (`0-9`, `a-f`, `A-F`) replaced by `0`. Whether a
+/// byte is a hex digit is computed without a branch and then declassified for
+/// the constant-time check (`skinny::hazmat::ct::declassify`): it is public,
+/// the digits' values are not.
+fn layout_of(file: &[u8]) -> Zeroizing<Vec<u8>> {
+    let layout =
+        file.iter().map(|&c| if skinny::hazmat::ct::declassify(nibble(c).1 == -1) { b'0' } else { c }).collect();
+    Zeroizing::new(layout)
+}
+
+/// The bytes of `file` where `field` (a slice of `layout`, `file`'s layout) lies.
+fn same_bytes<'a>(file: &'a [u8], layout: &str, field: &str) -> &'a [u8] {
+    let start = field.as_ptr() as usize - layout.as_ptr() as usize;
+    &file[start..start + field.len()]
 }
 
 /// Lower-case hex of `bytes`, without a table indexed by secret nibbles.
@@ -191,8 +217,10 @@ fn nibble(c: u8) -> (u8, i16) {
     (value.to_le_bytes()[0], is_digit | is_letter)
 }
 
-fn decode_hex32(kind: &'static str, digits: &str) -> Result<Zeroizing<[u8; 32]>, KeyTextError> {
-    let d = digits.as_bytes();
+/// The 32 bytes of 64 hex digits. Every digit is decoded by [`nibble`]; only
+/// the verdict over all of them (public: the key is refused or taken) is
+/// declassified and branched on.
+fn decode_hex32(kind: &'static str, d: &[u8]) -> Result<Zeroizing<[u8; 32]>, KeyTextError> {
     if d.len() != 64 {
         return Err(KeyTextError::Length { kind, expected: 64, found: d.len() });
     }
@@ -204,7 +232,7 @@ fn decode_hex32(kind: &'static str, digits: &str) -> Result<Zeroizing<[u8; 32]>,
         *o = (hi << 4) | lo;
         valid &= vh & vl;
     }
-    if valid != -1 {
+    if !skinny::hazmat::ct::declassify(valid == -1) {
         return Err(KeyTextError::NotHex(kind));
     }
     Ok(out)

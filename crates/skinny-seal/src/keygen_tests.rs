@@ -101,3 +101,103 @@ fn recipient_refusals() {
     let err = parse_recipient(&format!("{X25519_PUBLIC_PREFIX}{}g", &secret_hex[..63])).unwrap_err();
     assert_eq!(err, KeyTextError::NotHex("X25519 recipient"));
 }
+
+/// The parser before it worked on the layout (str methods on the file itself):
+/// the reference the layout-based parser must agree with.
+fn reference_parse(file: &[u8]) -> Result<(bool, [u8; 32]), KeyTextError> {
+    let text = core::str::from_utf8(file).map_err(|_| KeyTextError::NotKeyText)?;
+    let mut found = None;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split([' ', '\t']).filter(|f| !f.is_empty());
+        let Some(kind) = fields.next() else { continue };
+        let (name, symmetric) = match kind {
+            SYMMETRIC_KEY_TYPE => ("symmetric key", true),
+            X25519_SECRET_TYPE => ("X25519 identity", false),
+            _ if kind.starts_with(X25519_PUBLIC_PREFIX) => return Err(KeyTextError::PublicNotSecret),
+            _ => return Err(KeyTextError::NotKeyText),
+        };
+        let (Some(digits), None) = (fields.next(), fields.next()) else {
+            return Err(KeyTextError::Fields(name));
+        };
+        if found.is_some() {
+            return Err(KeyTextError::SeveralKeys);
+        }
+        if digits.len() != 64 {
+            return Err(KeyTextError::Length { kind: name, expected: 64, found: digits.len() });
+        }
+        let mut out = [0u8; 32];
+        hex::decode_to_slice(digits, &mut out).map_err(|_| KeyTextError::NotHex(name))?;
+        found = Some((symmetric, out));
+    }
+    found.ok_or(KeyTextError::NotKeyText)
+}
+
+fn parsed(file: &[u8]) -> Result<(bool, [u8; 32]), KeyTextError> {
+    parse_secret_key(file).map(|k| match k {
+        SecretKey::Symmetric(k) => (true, *k),
+        SecretKey::X25519(id) => (false, *id.secret_bytes()),
+    })
+}
+
+/// Lines the layout could get wrong: hex digits in types, comments and
+/// recipients, Unicode whitespace that `trim` removes (U+00A0, U+3000,
+/// U+0085) and ASCII whitespace it removes but `split` does not (vertical
+/// tab, form feed), non-ASCII comments, invalid UTF-8, `\r\n`.
+#[test]
+fn the_layout_parser_agrees_with_the_reference() {
+    let pieces: Vec<Vec<u8>> = [
+        format!("{SYMMETRIC_KEY_TYPE} {HEX}"),
+        format!("{X25519_SECRET_TYPE}\t{}", HEX.to_uppercase()),
+        format!("{SYMMETRIC_KEY_TYPE} {}", &HEX[..63]),
+        format!("{SYMMETRIC_KEY_TYPE} {}g", &HEX[..63]),
+        format!("{SYMMETRIC_KEY_TYPE}\u{0b}{HEX}"),
+        format!("\u{0c}{SYMMETRIC_KEY_TYPE} {HEX}\u{0c}"),
+        format!("\u{a0}{SYMMETRIC_KEY_TYPE} {HEX}\u{3000}"),
+        format!("{SYMMETRIC_KEY_TYPE} {HEX}\u{85}"),
+        format!("{SYMMETRIC_KEY_TYPE} {HEX} x"),
+        SYMMETRIC_KEY_TYPE.to_string(),
+        format!("{X25519_PUBLIC_PREFIX}{HEX}"),
+        format!("SKINNY-SEAL-KEY-10 {HEX}"),
+        format!("# recipient: {X25519_PUBLIC_PREFIX}{HEX}"),
+        "# clé à café".into(),
+        "cafe".into(),
+        "  \t".into(),
+        String::new(),
+    ]
+    .into_iter()
+    .map(String::into_bytes)
+    .chain([vec![0xc3, 0x28], vec![0xff], b"#\xe9t\xe9".to_vec()])
+    .collect();
+    let mut files = 0;
+    for a in &pieces {
+        for b in &pieces {
+            for sep in [&b"\n"[..], b"\r\n"] {
+                let mut file = a.clone();
+                file.extend_from_slice(sep);
+                file.extend_from_slice(b);
+                assert_eq!(parsed(&file), reference_parse(&file), "{:?}", String::from_utf8_lossy(&file));
+                files += 1;
+            }
+        }
+        assert_eq!(parsed(a), reference_parse(a), "{:?}", String::from_utf8_lossy(a));
+    }
+    assert_eq!(files, 2 * pieces.len() * pieces.len());
+}
+
+proptest::proptest! {
+    /// Any mix of hex digits, type fragments, whitespace and other bytes:
+    /// the same answer as the reference.
+    #[test]
+    fn any_text_parses_as_the_reference_does(parts in proptest::collection::vec(0usize..12, 0..40)) {
+        let alphabet: [&[u8]; 12] = [
+            SYMMETRIC_KEY_TYPE.as_bytes(), X25519_SECRET_TYPE.as_bytes(), X25519_PUBLIC_PREFIX.as_bytes(),
+            HEX.as_bytes(), &HEX.as_bytes()[..32], b" ", b"\t", b"\n", b"\r", b"#", "\u{a0}".as_bytes(), b"Fz",
+        ];
+        let file: Vec<u8> = parts.iter().flat_map(|&i| alphabet[i].iter().copied()).collect();
+        proptest::prop_assert_eq!(parsed(&file), reference_parse(&file));
+    }
+}

@@ -8,6 +8,7 @@
 //! unless told not to.
 
 mod builder;
+mod pkcs7;
 mod processor;
 
 pub use crate::operation::{Direction, Mode, Padding, UnknownMode};

@@ -4,7 +4,6 @@ use crate::backend::engine::{BlockEngine, CPU_CHUNK_BYTES};
 use crate::operation::{Direction, Mode, Padding};
 use crate::typed::{SerialStream, Typed};
 use crate::Error;
-use cipher::block_padding::{Padding as _, Pkcs7};
 use skinny::counter::Counter;
 use std::fmt;
 
@@ -207,12 +206,13 @@ impl Processor {
                     return Err(Error::BadPadding);
                 }
                 let last = buf.len() - self.block;
-                match Pkcs7::raw_unpad(&buf[last..]).map(<[u8]>::len) {
-                    Ok(kept) => {
+                // Constant time: the last block is secret plaintext.
+                match super::pkcs7::unpadded_len(&buf[last..]) {
+                    Some(kept) => {
                         buf.truncate(last + kept);
                         Ok(())
                     }
-                    Err(_) => {
+                    None => {
                         // Never release a last block that failed its check.
                         zeroize::Zeroize::zeroize(&mut buf[last..]);
                         buf.truncate(last);
