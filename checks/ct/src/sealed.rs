@@ -133,7 +133,7 @@ pub fn files() {
         [(Scheme::M1, None, vector::FILE_M1), (Scheme::RomulusN, Some(vector::CONTEXT), vector::FILE_ROMULUS_N)]
     {
         let seal = SealOptions { scheme, chunk_log2: 10, context: context.map(<[u8]>::to_vec), input_len: None };
-        let open = OpenOptions { context: seal.context.clone(), allow_short_tag_scheme: None };
+        let open = OpenOptions { context: seal.context.clone(), allow_short_tag_scheme: None, expect_scheme: None };
         let file = seal_vector(&key, &seal, vector::PLAINTEXT);
         assert_eq!(hex(&file), want, "{scheme:?}: the documented file");
         let mut plain = Vec::new();
