@@ -91,6 +91,7 @@ mod tests {
             ci95: [None, Some(0.0)],
             correlation: Some(0.5),
             correlation_ci95: Some([0.25, 0.75]),
+            per_key: None,
             seconds: 0.0,
             rate_per_s: 0.0,
             backend: esc.clone(),
