@@ -61,10 +61,13 @@ int main(int argc, char** argv) {
             std::vector<u64> rec(count + 64);
             const u64 threads = (count + 32 * LAB_T - 1) / (32 * LAB_T) * LAB_T;
             std::vector<u32> scratch(threads * 128);
+            // Per-key counts, group g at g - start / key_every.
+            const u64 first = start / key_every;
+            std::vector<u32> key_hits((start + count - 1) / key_every - first + 1);
             for (u64 t = 0; t < threads; t++) {
                 const int mode = exp == "boomerang" ? LAB_BOOMERANG
                                  : exp == "differential-linear" ? LAB_DIFFERENTIAL_LINEAR : LAB_DIFFERENTIAL;
-#define RUN_MODE(NW, CB, Z, M) lab_kernel<NW, CB, Z, M>(start, count, key_every, plain, key, rounds, &hits, &rec_n, rec.data(), (u32)rec.size(), scratch.data(), t, (u32)(t % LAB_T))
+#define RUN_MODE(NW, CB, Z, M) lab_kernel<NW, CB, Z, M>(start, count, key_every, plain, key, rounds, &hits, &rec_n, rec.data(), (u32)rec.size(), scratch.data(), key_hits.data(), t, (u32)(t % LAB_T))
 #define RUN(NW, CB, Z)                                                                    \
     (mode == LAB_BOOMERANG ? RUN_MODE(NW, CB, Z, LAB_BOOMERANG)                             \
      : mode == LAB_DIFFERENTIAL_LINEAR ? RUN_MODE(NW, CB, Z, LAB_DIFFERENTIAL_LINEAR)      \
@@ -75,13 +78,16 @@ int main(int argc, char** argv) {
             std::vector<u64> got(rec.begin(), rec.begin() + min<u64>(rec_n, rec.size()));
             std::sort(got.begin(), got.end());
             std::sort(want.begin(), want.end());
-            const bool ok = got == want && hits == want.size();
+            std::vector<u32> want_keys(key_hits.size());
+            for (u64 w : want) want_keys[w / key_every - first]++;
+            const bool ok = got == want && hits == want.size() && key_hits == want_keys;
             cases++;
             printf("%-16s %2d rounds %-12s key every %-3llu %5zu hits of %llu  %s\n", name.c_str(), rounds, exp.c_str(),
                    (unsigned long long)key_every, want.size(), (unsigned long long)count, ok ? "ok" : "MISMATCH");
             if (!ok) {
                 failures++;
-                printf("  got %llu hits, recorded %zu\n", (unsigned long long)hits, got.size());
+                printf("  got %llu hits, recorded %zu, per-key counts %s\n", (unsigned long long)hits, got.size(),
+                       key_hits == want_keys ? "equal" : "DIFFER");
             }
         }
     }

@@ -57,14 +57,15 @@
 //
 // Kernels (one per block width, tweakey size and experiment):
 //   lab{128,64}_tk{1,2,3}_{differential,boomerang,differential_linear}(start, count, key_every,
-//       plain_state, key_state, rounds, hits, rec_n, rec, rec_cap, scratch)
+//       plain_state, key_state, rounds, hits, rec_n, rec, rec_cap, scratch, key_hits)
 // run queries start .. start+count, 32 a thread. Query q's plaintext
 // words and its key group's (g = q / key_every) tweakey words come from the
 // generator of skinny-lab's rng.rs: word w of item i of a stream =
 // mix(mix(state ^ i) ^ (w+1)*phi), state = the stream's seeded state (given).
 // Hits are added to *hits; with rec_cap > 0 each hit's query index goes to
 // rec[atomicAdd(rec_n)] while there is room (the host sees rec_n > rec_cap as
-// overflow).
+// overflow). With key_hits non-null (per-key runs) each key group's hits are
+// added to key_hits[g - start / key_every] too (lab_count_keys).
 //
 // The tweakey layout and schedule code is in tweakey_slices.cuh (shared with
 // many.cu), which the host puts before this file.
@@ -79,14 +80,23 @@ __constant__ u32 lab_mask[128];     // which compared bits count
 __constant__ u32 lab_delta_init[1 + 384];  // count, then words to negate
 __constant__ u32 lab_delta_fin[1 + 384];
 
+// LAB_PEERS(key): the lanes of the warp with the same key; LAB_PEER_SUM and
+// LAB_PEER_LEADER: their sum and their lowest lane (the host simulator runs
+// one lane at a time: each is its own warp).
 #ifdef SKINNY_HOSTSIM
 static u32 lab_shared[384 * LAB_T];
 #define LAB_WARP_SUM(x) (x)
 #define LAB_LEADER true
+#define LAB_PEERS(key) 1u
+#define LAB_PEER_SUM(peers, x) ((void)(peers), (x))
+#define LAB_PEER_LEADER(peers) ((void)(peers), true)
 #else
 extern __shared__ u32 lab_shared[];
 #define LAB_WARP_SUM(x) __reduce_add_sync(0xffffffffu, (x))
 #define LAB_LEADER ((threadIdx.x & 31) == 0)
+#define LAB_PEERS(key) __match_any_sync(0xffffffffu, (key))
+#define LAB_PEER_SUM(peers, x) __reduce_add_sync((peers), (x))
+#define LAB_PEER_LEADER(peers) ((u32)(__ffs(peers) - 1) == (threadIdx.x & 31))
 #endif
 
 #define LAB_PHI 0x9e3779b97f4a7c15ull
@@ -263,6 +273,44 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
     return ~bad & (valid >= 32 ? ~0u : valid <= 0 ? 0u : ((1u << valid) - 1u));
 }
 
+// Per-key counts: the hits of queries q0 .. q0 + valid - 1 (bit j of `hit`
+// for query q0 + j) added to their key groups' counters, group g at
+// key_hits[g - start / key_every] (groups relative to the launch's first). A
+// thread whose queries lie in one group sums with the warp's other lanes of
+// that group: one atomic a group a warp. A thread whose queries straddle
+// groups (key_every < 32, or at a group's edge) adds each group's part itself.
+// Every lane of the warp must call this (the match is warp-wide).
+DEV void lab_count_keys(u32 hit, u64 start, u64 q0, int valid, u64 key_every, u32* key_hits) {
+    const u64 first = start / key_every;
+    const u64 g0 = q0 / key_every;
+    const bool single = valid > 0 && (q0 + (u64)(valid - 1)) / key_every == g0;
+    // A launch has at most 2^25 + 1 groups: no group is 0xffffffff.
+    const u32 rel = single ? (u32)(g0 - first) : 0xffffffffu;
+    const u32 peers = LAB_PEERS(rel);
+    if (single) {
+        const u32 n = LAB_PEER_SUM(peers, (u32)__popc(hit));
+        if (LAB_PEER_LEADER(peers) && n != 0) atomicAdd(key_hits + rel, n);
+        return;
+    }
+    // Runs of bits by group: from bit j, key_every - within queries remain
+    // in group g.
+    u64 g = g0 - first, within = q0 % key_every;
+    u32 rest = hit;
+    int j = 0;
+#pragma unroll 1
+    while (rest != 0) {
+        const u64 left = key_every - within;
+        const int len = left >= (u64)(32 - j) ? 32 - j : (int)left;
+        const u32 run = len == 32 ? ~0u : ((1u << len) - 1u) << j;
+        const u32 n = (u32)__popc(rest & run);
+        if (n != 0) atomicAdd(key_hits + g, n);
+        rest &= ~run;
+        j += len;
+        g++;
+        within = 0;
+    }
+}
+
 // Thread g takes batch g: queries start + 32 g .. (a thread past the end
 // runs with no valid lane, so that its warp's sum of the hits sees all 32
 // lanes). One batch a thread, no loop over batches: with a grid-stride loop
@@ -270,7 +318,8 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
 // boomerang kernel spilled about 1.7 KiB a thread (measured, ptxas -v).
 template <int NW, int CB, int Z, int MODE>
 DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 key_state, int rounds,
-                    u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch, u64 gtid, u32 t) {
+                    u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch, u32* key_hits, u64 gtid,
+                    u32 t) {
     // This warp's region (Z arrays of NW*32 words for each of its 32 lanes),
     // then this lane's column in it.
     char* col = reinterpret_cast<char*>(lab_shared) + (t >> 5) * (Z * NW * 32 * LAB_T * 4) + 16 * (t & 31);
@@ -280,6 +329,8 @@ DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 ke
     u32 hit = lab_batch<NW, CB, Z, MODE>(start + i0, valid, key_every, plain_state, key_state, rounds, col, saved);
     const u32 n = LAB_WARP_SUM((u32)__popc(hit));
     if (LAB_LEADER && n != 0) atomicAdd(reinterpret_cast<unsigned long long*>(hits), (unsigned long long)n);
+    // Null unless per-key counts are asked for (the same for the whole grid).
+    if (key_hits != nullptr) lab_count_keys(hit, start, start + i0, valid, key_every, key_hits);
     if (rec_cap != 0) {
         while (hit != 0) {
             const int j = __ffs(hit) - 1;
@@ -294,9 +345,9 @@ DEV void lab_kernel(u64 start, u64 count, u64 key_every, u64 plain_state, u64 ke
 #define LAB_ENTRY(name, NW, CB, Z, MODE)                                                          \
     extern "C" __global__ void __launch_bounds__(LAB_T * SKINNY_LAB_MAX_WARPS)                  \
     name(u64 start, u64 count, u64 key_every, u64 plain_state, u64 key_state, int rounds,       \
-         u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch) {                           \
+         u64* hits, u32* rec_n, u64* rec, u32 rec_cap, u32* scratch, u32* key_hits) {            \
         lab_kernel<NW, CB, Z, MODE>(start, count, key_every, plain_state, key_state, rounds,     \
-                                    hits, rec_n, rec, rec_cap, scratch,                          \
+                                    hits, rec_n, rec, rec_cap, scratch, key_hits,                \
                                     (u64)blockIdx.x * blockDim.x + threadIdx.x, threadIdx.x);    \
     }
 #endif

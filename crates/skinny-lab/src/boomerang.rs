@@ -158,13 +158,13 @@ impl Boomerang {
         xor_each_block(&mut x4, &self.dc);
         crypt(2, &mut x3);
         crypt(3, &mut x4);
-        let mut t = Tally { queries: n as u64, hits: 0, right: Vec::new() };
+        let mut t = Tally::batch(c, qs.clone());
         for (i, (p3, p4)) in x3.chunks_exact(bb).zip(x4.chunks_exact(bb)).enumerate() {
             let back = p3.iter().zip(p4).zip(&self.dp).all(|((a, b), d)| a ^ b == *d);
             if back {
-                t.hits += 1;
+                let q = qs.start + i as u64;
+                t.hit(q);
                 if t.right.len() < c.show {
-                    let q = qs.start + i as u64;
                     t.right.push(self.quartet(q, key(q), p3, p4));
                 }
             }

@@ -40,11 +40,18 @@ pub struct Common {
     /// How many right pairs (or quartets) to keep, the earliest in query
     /// order; at most [`MAX_SHOW`].
     pub show: usize,
+    /// Count every key group's hits too ([`Outcome::per_key`]): how the
+    /// probability varies from key to key. The queries must then be a whole
+    /// number of key groups (`queries % key_every == 0`), so that every key
+    /// has the same queries.
+    ///
+    /// [`Outcome::per_key`]: crate::Outcome::per_key
+    pub per_key: bool,
 }
 
 impl Common {
     /// Defaults: a fresh key every 4096 queries, seed 0, the whole run, no
-    /// right pairs kept.
+    /// right pairs kept, no per-key counts.
     pub fn new(variant: Variant, rounds: usize, queries: u64) -> Self {
         Self {
             variant,
@@ -56,6 +63,7 @@ impl Common {
             seed: 0,
             shard: Shard::WHOLE,
             show: 0,
+            per_key: false,
         }
     }
 
@@ -69,6 +77,9 @@ impl Common {
         }
         if self.key_every == 0 {
             return Err(LabError::KeyEvery);
+        }
+        if self.per_key && !self.queries.is_multiple_of(self.key_every) {
+            return Err(LabError::PerKeyGroups { queries: self.queries, key_every: self.key_every });
         }
         Shard::new(self.shard.index, self.shard.count)?;
         if self.show > MAX_SHOW {

@@ -4,6 +4,7 @@
 use crate::common::Common;
 use crate::control::Control;
 use crate::outcome::{Outcome, Tally, Witness};
+use crate::per_key::KeyHistogram;
 use rayon::prelude::*;
 use skinny::hazmat::bitsliced::PerBlockTweakeys;
 use skinny::{BitslicedSkinny, Skinny};
@@ -66,7 +67,8 @@ impl KeyCipher {
 }
 
 /// Runs `group` (a key group's work, split into batches) over this shard's
-/// groups on the current rayon pool.
+/// groups on the current rayon pool. In a per-key run each group's tally is
+/// one key of the histogram.
 pub(crate) fn run_groups<W, F>(common: &Common, control: &Control, group: F) -> Outcome<W>
 where
     W: Witness,
@@ -80,7 +82,7 @@ where
     // check per item alone would still visit every one of up to 2^64 groups.
     let tally = groups
         .into_par_iter()
-        .map(|g| (!control.stopped()).then(|| group(g)))
+        .map(|g| (!control.stopped()).then(|| group(g).fold_group(common.per_key, common.key_every)))
         .while_some()
         .reduce(Tally::empty, |a, b| a.join(b, show));
     outcome(common, start, tally, planned)
@@ -88,7 +90,9 @@ where
 
 /// Runs `batch` over this shard's queries in batches that cut across key groups
 /// (each batch finds its queries' keys itself): for groups too small to be
-/// worth their own [`BitslicedSkinny`].
+/// worth their own [`BitslicedSkinny`]. In a per-key run the batches are
+/// whole key groups (the most that fit in [`BATCH`] queries), each counting
+/// its groups' hits ([`Tally::hit`]).
 pub(crate) fn run_across_groups<W, F>(common: &Common, control: &Control, batch: F) -> Outcome<W>
 where
     W: Witness,
@@ -97,7 +101,14 @@ where
     let start = Instant::now();
     let queries = common.shard_queries();
     let planned = queries.end - queries.start;
-    let tally = run_batches(queries, common.show, control, batch);
+    let tally = if common.per_key {
+        // The shard starts at a group's first query, so batches of whole
+        // groups from there never cut one.
+        let len = (BATCH / common.key_every).max(1) * common.key_every;
+        run_batches_of(queries, len, common.show, control, |qs| batch(qs).fold_groups(common.key_every))
+    } else {
+        run_batches(queries, common.show, control, batch)
+    };
     outcome(common, start, tally, planned)
 }
 
@@ -110,6 +121,7 @@ fn outcome<W: Witness>(common: &Common, start: Instant, tally: Tally<W>, planned
         hits: tally.hits,
         right: tally.right,
         seconds: start.elapsed().as_secs_f64(),
+        per_key: common.per_key.then(|| tally.per_key.unwrap_or_else(|| KeyHistogram::new(common.key_every))),
         interrupted: tally.queries < planned,
     }
 }
@@ -121,7 +133,16 @@ where
     W: Witness,
     F: Fn(core::ops::Range<u64>) -> Tally<W> + Sync,
 {
-    let n = (queries.end - queries.start).div_ceil(BATCH);
+    run_batches_of(queries, BATCH, show, control, batch)
+}
+
+/// [`run_batches`] in batches of `len` queries.
+fn run_batches_of<W, F>(queries: core::ops::Range<u64>, len: u64, show: usize, control: &Control, batch: F) -> Tally<W>
+where
+    W: Witness,
+    F: Fn(core::ops::Range<u64>) -> Tally<W> + Sync,
+{
+    let n = (queries.end - queries.start).div_ceil(len);
     // As in `run_groups`: a stop ends the walk over the batches, not only
     // their work.
     (0..n)
@@ -130,8 +151,8 @@ where
             if control.stopped() {
                 return None;
             }
-            let s = queries.start + b * BATCH;
-            let t = batch(s..queries.end.min(s + BATCH));
+            let s = queries.start + b * len;
+            let t = batch(s..queries.end.min(s + len));
             control.add_done(t.queries);
             Some(t)
         })

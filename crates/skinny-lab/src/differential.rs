@@ -170,12 +170,12 @@ fn batch(
     xor_each_block(&mut y, dp);
     encrypt(0, &mut x);
     encrypt(1, &mut y);
-    let mut t = Tally { queries: n as u64, hits: 0, right: Vec::new() };
+    let mut t = Tally::batch(c, qs.clone());
     for (i, (cx, cy)) in x.chunks_exact(bb).zip(y.chunks_exact(bb)).enumerate() {
         if hit(cx, cy) {
-            t.hits += 1;
+            let q = qs.start + i as u64;
+            t.hit(q);
             if t.right.len() < c.show {
-                let q = qs.start + i as u64;
                 let mut p = vec![0u8; bb];
                 c.plaintext(q, &mut p);
                 let p2 = xor(&p, dp);

@@ -43,6 +43,14 @@ pub enum LabError {
     /// `key_every` was 0.
     #[error("key_every must be at least 1")]
     KeyEvery,
+    /// Per-key counts asked for with queries that are not whole key groups.
+    #[error("per-key counts need whole key groups: {queries} queries are not a multiple of key_every = {key_every}")]
+    PerKeyGroups {
+        /// The run's queries.
+        queries: u64,
+        /// Queries per key group.
+        key_every: u64,
+    },
     /// A shard with `n == 0` or `i >= n`.
     #[error("shard {index}/{count} is not one of 0/n .. (n-1)/n with n >= 1")]
     Shard {

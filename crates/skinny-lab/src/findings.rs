@@ -7,6 +7,7 @@ use crate::boomerang::{Boomerang, Quartet};
 use crate::differential::{Differential, Pair};
 use crate::differential_linear::DifferentialLinear;
 use crate::outcome::{Outcome, Witness};
+use crate::per_key::KeyDistribution;
 
 /// The findings of a run or of merged shards.
 ///
@@ -82,6 +83,10 @@ pub struct Findings {
     /// mapped by `2p - 1`).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub correlation_ci95: Option<[f64; 2]>,
+    /// With per-key counts: the keys' histogram and its statistics (records
+    /// without it: none).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub per_key: Option<KeyDistribution>,
     /// Wall-clock seconds (summed over shards after a merge).
     pub seconds: f64,
     /// Queries per second of wall-clock time.
@@ -214,6 +219,7 @@ fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], by: 
         ci95: [e.log2_lower, Some(e.log2_upper)],
         correlation: None,
         correlation_ci95: None,
+        per_key: o.per_key.as_ref().map(|h| h.distribution(is_correlation(experiment))),
         seconds: o.seconds,
         rate_per_s: o.rate(),
         backend: by.backend,
@@ -222,6 +228,12 @@ fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], by: 
         show: c.show,
         right: Vec::new(),
     }
+}
+
+/// Whether an experiment's hits are pairs of even parity (its findings give
+/// correlations, and per-key correlations).
+fn is_correlation(experiment: &str) -> bool {
+    matches!(experiment, "differential-linear" | "linear")
 }
 
 /// The start round of records written before there was one.

@@ -35,6 +35,10 @@
 //!   [`Findings::merge`] for the findings of shards;
 //! - `gpu` (feature `cuda`): the same experiments on NVIDIA GPUs, the lab
 //!   kernels' tables and launches;
+//! - [`per_key`]: with [`Common::per_key`], every key group's hits as a
+//!   [`KeyHistogram`] (merged exactly) and its statistics
+//!   ([`KeyDistribution`]: keys without a hit, a dispersion test against one
+//!   key-averaged probability, per-key correlations);
 //! - [`rng`]: the counter-based generator; [`stats`]: estimates and exact
 //!   intervals.
 
@@ -58,6 +62,7 @@ mod findings;
 pub mod gpu;
 mod merge;
 mod outcome;
+pub mod per_key;
 mod readback;
 mod rig;
 pub mod rng;
@@ -75,6 +80,7 @@ pub use experiment::Experiment;
 pub use findings::{CountedBy, Findings, HexWitness};
 pub use merge::MergeError;
 pub use outcome::{Outcome, Witness};
+pub use per_key::{HistogramError, KeyDistribution, KeyHistogram};
 pub use readback::FindingsError;
 pub use rig::{gpu_repays, verdict, Rig, RigError, AUTO_GPU_QUERIES};
 pub use shard::Shard;

@@ -3,8 +3,10 @@
 
 use crate::common::Common;
 use crate::error::LabError;
+use crate::per_key::KeyHistogram;
 use crate::shard::Shard;
 use crate::stats;
+use core::ops::Range;
 
 /// Something kept about a hit, ordered by its query.
 pub trait Witness: Clone + Send {
@@ -28,6 +30,9 @@ pub struct Outcome<W> {
     pub right: Vec<W>,
     /// Wall-clock seconds (summed over merged shards: the work, not the span).
     pub seconds: f64,
+    /// With [`Common::per_key`]: the hits of every complete key group (`None`
+    /// without). A stopped run's histogram holds the groups it finished.
+    pub per_key: Option<KeyHistogram>,
     /// Stopped early ([`Control::stop`](crate::Control::stop)): the counts
     /// cover the batches that ran, a fair sample but not the shard's queries,
     /// so it cannot be merged.
@@ -74,11 +79,29 @@ impl<W: Witness> Outcome<W> {
             return Err(LabError::Merge(format!("different experiments: {a:?} and {b:?}")));
         }
         let mut shards = self.shards;
-        shards.extend(other.shards);
+        shards.extend(other.shards.iter().copied());
         shards.sort_by_key(|s| s.index);
         if let Some(w) = shards.windows(2).find(|w| w[0].index == w[1].index) {
             return Err(LabError::Merge(format!("shard {}/{} is in both", w[0].index, w[0].count)));
         }
+        if let Some(&first) = shards.first() {
+            self.common.shard = first;
+        }
+        self.shards = shards;
+        self.add_counts(other)
+    }
+
+    /// `other`'s counts added to these: queries, hits, seconds and the
+    /// per-key histograms summed (checked), the earliest right pairs kept.
+    /// The one place where two outcomes' additive fields combine, for
+    /// disjoint parts of one run (shards: [`Outcome::merge`], which checks
+    /// them first; or consecutive pieces of one shard): the caller sees to
+    /// it that they are such parts, and keeps these parameters and shards.
+    ///
+    /// # Errors
+    /// [`LabError::Merge`] when a sum passes 2^64 - 1 (or a number), or one
+    /// has per-key counts and the other not, or of other queries per key.
+    pub fn add_counts(mut self, other: Self) -> Result<Self, LabError> {
         let overflow = || LabError::Merge("the counts add up to more than 2^64 - 1".into());
         let queries = self.queries.checked_add(other.queries).ok_or_else(overflow)?;
         let hits = self.hits.checked_add(other.hits).ok_or_else(overflow)?;
@@ -86,10 +109,15 @@ impl<W: Witness> Outcome<W> {
         if !seconds.is_finite() {
             return Err(LabError::Merge("the seconds add up to more than a number holds".into()));
         }
-        if let Some(&first) = shards.first() {
-            self.common.shard = first;
-        }
-        (self.shards, self.queries, self.hits, self.seconds) = (shards, queries, hits, seconds);
+        let per_key = match (self.per_key.take(), other.per_key) {
+            (None, None) => None,
+            (Some(mut a), Some(b)) => {
+                a.add(&b).map_err(|e| LabError::Merge(e.to_string()))?;
+                Some(a)
+            }
+            _ => return Err(LabError::Merge("one part has per-key counts, the other not".into())),
+        };
+        (self.queries, self.hits, self.seconds, self.per_key) = (queries, hits, seconds, per_key);
         self.right = earliest(self.right, other.right, self.common.show);
         Ok(self)
     }
@@ -108,18 +136,84 @@ pub(crate) struct Tally<W> {
     pub(crate) queries: u64,
     pub(crate) hits: u64,
     pub(crate) right: Vec<W>,
+    /// Per-key runs: the complete key groups' hits (joined by adding).
+    pub(crate) per_key: Option<KeyHistogram>,
+    /// Per-key runs, in a batch: the hits of each key group it touches.
+    groups: Option<GroupHits>,
+}
+
+/// The hits of the key groups of a batch of queries, group `first + i` at `i`.
+struct GroupHits {
+    first: u64,
+    key_every: u64,
+    hits: Vec<u64>,
 }
 
 impl<W: Witness> Tally<W> {
     pub(crate) fn empty() -> Self {
-        Self { queries: 0, hits: 0, right: Vec::new() }
+        Self { queries: 0, hits: 0, right: Vec::new(), per_key: None, groups: None }
+    }
+
+    /// A batch's tally before its hits: queries `qs` done, none hit yet; in a
+    /// per-key run, with a counter for each key group `qs` touches. Batches
+    /// count their hits with [`Tally::hit`] (so every engine's batches feed
+    /// the per-key counts).
+    pub(crate) fn batch(c: &Common, qs: Range<u64>) -> Self {
+        let groups = c.per_key.then(|| {
+            let first = qs.start / c.key_every;
+            let last = qs.end.saturating_sub(1).max(qs.start) / c.key_every;
+            GroupHits { first, key_every: c.key_every, hits: vec![0; (last - first + 1) as usize] }
+        });
+        Self { queries: qs.end - qs.start, hits: 0, right: Vec::new(), per_key: None, groups }
+    }
+
+    /// Query `q` of this batch hit.
+    pub(crate) fn hit(&mut self, q: u64) {
+        self.hits += 1;
+        if let Some(g) = self.groups.as_mut() {
+            g.hits[(q / g.key_every - g.first) as usize] += 1;
+        }
+    }
+
+    /// A batch of whole key groups: its groups' hits into the per-key
+    /// histogram (runs whose batches cut across groups).
+    pub(crate) fn fold_groups(mut self, queries_per_key: u64) -> Self {
+        if let Some(g) = self.groups.take() {
+            let mut h = KeyHistogram::new(queries_per_key);
+            for hits in g.hits {
+                h.add_key(hits);
+            }
+            self.per_key = Some(h);
+        }
+        self
+    }
+
+    /// A key group's whole tally: its hits as one key of the per-key
+    /// histogram, when the group was done in full (`queries_per_key` queries;
+    /// a stopped run leaves some groups part done, and those out).
+    pub(crate) fn fold_group(mut self, per_key: bool, queries_per_key: u64) -> Self {
+        self.groups = None;
+        if per_key && self.queries == queries_per_key {
+            self.per_key = Some(KeyHistogram::one(queries_per_key, self.hits));
+        }
+        self
     }
 
     pub(crate) fn join(self, other: Self, show: usize) -> Self {
+        let per_key = match (self.per_key, other.per_key) {
+            (Some(mut a), Some(b)) => {
+                a.absorb(&b);
+                Some(a)
+            }
+            (a, b) => a.or(b),
+        };
         Self {
             queries: self.queries + other.queries,
             hits: self.hits + other.hits,
             right: earliest(self.right, other.right, show),
+            per_key,
+            // Batches' group counters are folded (or dropped) before joining.
+            groups: None,
         }
     }
 }

@@ -11,6 +11,7 @@ use crate::differential_linear::DifferentialLinear;
 use crate::error::LabError;
 use crate::findings::{Findings, HexWitness};
 use crate::outcome::{Outcome, Witness};
+use crate::per_key::{HistogramError, KeyHistogram};
 use crate::shard::Shard;
 use core::ops::Range;
 use skinny::hazmat::partial::TweakeyAt;
@@ -94,6 +95,7 @@ fn common(f: &Findings) -> Result<Common, FindingsError> {
     common.seed = f.seed;
     common.shard = Shard::new(index, count)?;
     common.show = f.show;
+    common.per_key = f.per_key.is_some();
     common.start_round = f.start_round;
     common.tk_at = match f.tk_at.as_str() {
         "master" => TweakeyAt::Master,
@@ -148,6 +150,10 @@ fn outcome<W: Witness>(
     if !(f.seconds.is_finite() && f.seconds >= 0.0) {
         return Err(FindingsError::Seconds);
     }
+    let per_key = match &f.per_key {
+        None => None,
+        Some(d) => Some(KeyHistogram::read_back(d, common.key_every, f.queries, f.hits, f.interrupted)?),
+    };
     let complete = !f.interrupted && shards.len() as u64 == common.shard.count;
     if f.complete != complete {
         return Err(FindingsError::Complete { claimed: f.complete });
@@ -181,6 +187,7 @@ fn outcome<W: Witness>(
         hits: f.hits,
         right,
         seconds: f.seconds,
+        per_key,
         interrupted: f.interrupted,
     })
 }
@@ -327,6 +334,9 @@ pub enum FindingsError {
     /// A `tk_at` other than `master` or `start`.
     #[error("tk_at must be master or start, not {0:?}")]
     TweakeyAt(String),
+    /// Per-key findings that do not fit their counts or parameters.
+    #[error("per-key counts: {0}")]
+    PerKey(#[from] HistogramError),
     /// A shard out of range, or an outcome that does not merge.
     #[error(transparent)]
     Lab(#[from] LabError),

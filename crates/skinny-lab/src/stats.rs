@@ -7,6 +7,13 @@
 //! Beta(x + 1, n - x). The beta CDF is the regularized incomplete beta function
 //! I_z(a, b), evaluated here with its continued fraction and inverted by
 //! bisection.
+//!
+//! The per-key dispersion test's p-value is a chi-square upper tail
+//! ([`chi_square_upper`], the regularized incomplete gamma function).
+
+mod chi_square;
+
+pub use chi_square::{chi_square_upper, reg_lower_gamma, reg_upper_gamma};
 
 /// An estimate of p = hits / queries with a two-sided confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -232,7 +239,7 @@ pub fn ln_gamma(x: f64) -> f64 {
 
 /// The tail of Stirling's series for ln Γ, 1/(12y) - 1/(360y^3) + ..., whose
 /// terms with y >= 16 are below 1e-17 after the fifth.
-fn stirling_series(y: f64) -> f64 {
+pub(crate) fn stirling_series(y: f64) -> f64 {
     let r = 1.0 / y;
     let r2 = r * r;
     r * (1.0 / 12.0 - r2 * (1.0 / 360.0 - r2 * (1.0 / 1260.0 - r2 * (1.0 / 1680.0 - r2 * (1.0 / 1188.0)))))

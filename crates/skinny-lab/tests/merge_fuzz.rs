@@ -5,14 +5,17 @@
 //! consistent: counts within the run, shards each once, `complete` only with
 //! every query, right pairs that read back.
 //!
-//! `PROPTEST_CASES` sets the cases of each test (defaults: 60 000 and
-//! 50 000, about 110 000 in all).
+//! Per-key reports have their histograms edited too (entries, keys, queries
+//! per key): what is accepted must still split the counts it claims.
+//!
+//! `PROPTEST_CASES` sets the cases of each test (defaults: 60 000, 50 000
+//! and 20 000, about 130 000 in all).
 
 mod reports;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence};
-use reports::{boomerang, differential, Reports, VERSION};
+use reports::{boomerang, differential, per_key_differential, Reports, VERSION};
 use serde_json::{json, Value};
 use skinny_lab::Findings;
 
@@ -21,7 +24,7 @@ fn config(default_cases: u32) -> Config {
     Config { cases, failure_persistence: Some(Box::new(FileFailurePersistence::Off)), ..Config::default() }
 }
 
-const FIELDS: [&str; 27] = [
+const FIELDS: [&str; 28] = [
     "experiment",
     "cipher",
     "rounds",
@@ -49,6 +52,7 @@ const FIELDS: [&str; 27] = [
     "threads",
     "show",
     "right",
+    "per_key",
 ];
 
 /// A replacement for `old`, chosen by `pick` (`x`: a random number).
@@ -141,11 +145,47 @@ fn edit_right(right: &mut Value, pick: u8, x: u64) {
     }
 }
 
-/// One edit of a report: a field replaced or removed, the right pairs edited.
+/// An edit of a per-key object: an entry's hits or keys, an entry added,
+/// removed or moved, the keys or queries per key.
+fn edit_per_key(per_key: &mut Value, pick: u8, x: u64) {
+    let Some(obj) = per_key.as_object_mut() else { return };
+    if pick % 6 >= 4 {
+        let field = if pick % 6 == 4 { "keys" } else { "queries_per_key" };
+        let old = obj.get(field).cloned().unwrap_or(Value::Null);
+        if let Some(v) = replacement(&old, (x >> 40) as u8, x) {
+            obj.insert(field.into(), v);
+        }
+        return;
+    }
+    let Some(list) = obj.get_mut("histogram").and_then(Value::as_array_mut) else { return };
+    if list.is_empty() || pick % 6 == 3 {
+        list.push(json!([x % 9, 1 + (x >> 8) % 3]));
+        return;
+    }
+    let i = (x as usize) % list.len();
+    match pick % 6 {
+        0 => {
+            list.remove(i);
+        }
+        1 => list.swap(0, i),
+        _ => {
+            let j = (x >> 16) as usize % 2;
+            let old = list[i][j].clone();
+            list[i][j] = replacement(&old, (x >> 24) as u8, x).unwrap_or(Value::Null);
+        }
+    }
+}
+
+/// One edit of a report: a field replaced or removed, the right pairs or the
+/// per-key histogram edited.
 fn edit(report: &mut Value, field: u8, pick: u8, x: u64) {
     let name = FIELDS[field as usize % FIELDS.len()];
     if name == "right" && pick.is_multiple_of(2) {
         edit_right(&mut report["right"], pick / 2, x);
+        return;
+    }
+    if name == "per_key" && !pick.is_multiple_of(4) {
+        edit_per_key(&mut report["per_key"], pick / 4, x);
         return;
     }
     let Some(obj) = report.as_object_mut() else { return };
@@ -198,9 +238,24 @@ fn consistent(parts: &[Findings], m: &Findings) {
     assert!(!m.interrupted || parts.len() == 1, "an interrupted run merges with nothing");
     assert_eq!(m.right.len() as u64, m.hits.min(m.show as u64));
     assert_eq!(m.version, VERSION);
+    if let Some(d) = &m.per_key {
+        // The histogram splits the counts: its keys the groups, its hits the
+        // hits (a stopped run's, the groups it finished: at most those).
+        let keys: u128 = d.histogram.iter().map(|e| u128::from(e[1])).sum();
+        let hits: u128 = d.histogram.iter().map(|e| u128::from(e[0]) * u128::from(e[1])).sum();
+        assert_eq!((d.queries_per_key, d.keys as u128), (m.key_every, keys));
+        let (queries, found) = (keys * u128::from(m.key_every), (u128::from(m.queries), u128::from(m.hits)));
+        if m.interrupted {
+            assert!(queries <= found.0 && hits <= found.1);
+        } else {
+            assert_eq!((queries, hits), found);
+        }
+        assert!(d.histogram.windows(2).all(|w| w[0][0] < w[1][0]) && d.histogram.iter().all(|e| e[1] > 0));
+    }
     // What the merge wrote reads back and merges again to itself.
     let again = Findings::merge(std::slice::from_ref(m), VERSION).expect("a merge's findings read back");
     assert_eq!((again.queries, again.hits, &again.right), (m.queries, m.hits, &m.right));
+    assert_eq!(again.per_key, m.per_key);
 }
 
 /// Parts chosen from `r` by `pick`, each edited by the edits aimed at it,
@@ -259,5 +314,17 @@ proptest! {
         garble in prop::option::weighted(0.2, any::<(u8, u8, u64)>()),
     ) {
         fuzz(boomerang(), &pick, &edits, garble);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(20_000))]
+    #[test]
+    fn mutated_per_key_reports(
+        pick in prop::collection::vec(0u8..4, 1..5),
+        edits in edits(),
+        garble in prop::option::weighted(0.2, any::<(u8, u8, u64)>()),
+    ) {
+        fuzz(per_key_differential(), &pick, &edits, garble);
     }
 }

@@ -100,7 +100,7 @@ fn run(py: Python<'_>, exp: Experiment, device: &str, threads: Option<usize>) ->
 /// A differential experiment: see `skinny/_skinny.pyi`.
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk=None, dc_mask=None, start_round=1, tk_at="master",
-                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None))]
+                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn differential(
     py: Python<'_>,
@@ -119,8 +119,10 @@ pub fn differential(
     show: usize,
     device: &str,
     threads: Option<usize>,
+    per_key: bool,
 ) -> PyResult<PyFindings> {
-    let c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
+    let mut c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
+    c.per_key = per_key;
     let mut d = Differential::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("dc", dc)?);
     if let Some(dk) = dk {
         d.dk = bytes_or_hex("dk", dk)?;
@@ -134,7 +136,7 @@ pub fn differential(
 /// A boomerang experiment: see `skinny/_skinny.pyi`.
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk1=None, dk2=None, start_round=1, tk_at="master",
-                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None))]
+                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn boomerang(
     py: Python<'_>,
@@ -153,8 +155,10 @@ pub fn boomerang(
     show: usize,
     device: &str,
     threads: Option<usize>,
+    per_key: bool,
 ) -> PyResult<PyFindings> {
-    let c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
+    let mut c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
+    c.per_key = per_key;
     let mut b = Boomerang::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("dc", dc)?);
     if let Some(k) = dk1 {
         b.dk1 = bytes_or_hex("dk1", k)?;
@@ -168,7 +172,7 @@ pub fn boomerang(
 /// A differential-linear experiment: see `skinny/_skinny.pyi`.
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, mask, *, queries, dk=None, start_round=1, tk_at="master",
-                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None))]
+                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn differential_linear(
     py: Python<'_>,
@@ -186,8 +190,10 @@ pub fn differential_linear(
     show: usize,
     device: &str,
     threads: Option<usize>,
+    per_key: bool,
 ) -> PyResult<PyFindings> {
-    let c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
+    let mut c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
+    c.per_key = per_key;
     let mut d = DifferentialLinear::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("mask", mask)?);
     if let Some(dk) = dk {
         d.dk = bytes_or_hex("dk", dk)?;
@@ -336,6 +342,11 @@ impl PyFindings {
     #[getter]
     fn threads(&self) -> Option<usize> {
         self.0.threads
+    }
+    /// The keys' histogram and its statistics (`per_key=True`; `None` otherwise).
+    #[getter]
+    fn per_key(&self) -> Option<crate::per_key::PyKeyDistribution> {
+        self.0.per_key.clone().map(crate::per_key::PyKeyDistribution)
     }
     /// The differences in hex, by name (`dp`, `dc`, `dk`, `dc_mask`, `dk1`, `dk2`).
     #[getter]

@@ -19,6 +19,7 @@ mod lab;
 mod many;
 mod modes;
 mod pairs;
+mod per_key;
 
 /// Whether this build has the GPU paths (the `cuda` feature): a GPU is still
 /// needed at run time.
@@ -52,6 +53,7 @@ fn _skinny(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lab::differential_linear, m)?)?;
     m.add_function(wrap_pyfunction!(lab::merge, m)?)?;
     m.add_class::<lab::PyFindings>()?;
+    m.add_class::<per_key::PyKeyDistribution>()?;
     m.add_function(wrap_pyfunction!(pairs::neural_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(built_with_cuda, m)?)?;
     m.add_function(wrap_pyfunction!(gpus, m)?)?;

@@ -21,6 +21,10 @@ pub struct LaunchCounts {
     pub recorded: Vec<u64>,
     /// More hits than the capacity: `recorded` is an arbitrary subset.
     pub overflow: bool,
+    /// With [`QueryKernel::run_counting_keys`]: the hits of each key group the
+    /// launch touches, from the group of its first query on (a group may
+    /// continue in the launches before or after).
+    pub key_hits: Vec<u32>,
 }
 
 /// One experiment loaded on a GPU: its kernel, constants and result buffers.
@@ -34,6 +38,9 @@ pub struct QueryKernel {
     hits: CudaSlice<u64>,
     rec_n: CudaSlice<u32>,
     rec: Option<CudaSlice<u64>>,
+    /// Per-key counters, one for each key group a launch can touch (made on
+    /// the first launch that counts keys).
+    key_hits: Option<CudaSlice<u32>>,
     /// A block per thread of a launch (the saved block of its queries).
     scratch: CudaSlice<u32>,
     /// Warps a block ([`warps_per_block`]).
@@ -70,7 +77,19 @@ impl QueryKernel {
         let threads = (LAUNCH_QUERIES / 32) as usize + (LAB_MAX_WARPS * 32) as usize;
         let words = threads * v.block_bytes() * 8;
         let scratch = stream.alloc_zeros::<u32>(words).map_err(GpuError::driver("allocating the lab scratch"))?;
-        Ok(Self { gpu: gpu.clone(), setup, stream, _module: module, func, hits, rec_n, rec: None, scratch, warps })
+        Ok(Self {
+            gpu: gpu.clone(),
+            setup,
+            stream,
+            _module: module,
+            func,
+            hits,
+            rec_n,
+            rec: None,
+            key_hits: None,
+            scratch,
+            warps,
+        })
     }
 
     /// The GPU.
@@ -102,6 +121,19 @@ impl QueryKernel {
     /// # Errors
     /// A launch or copy failure; `count` too large.
     pub fn run(&mut self, start: u64, count: u64, record: u32) -> Result<LaunchCounts, LabError> {
+        self.launch(start, count, record, false)
+    }
+
+    /// [`QueryKernel::run`], counting the hits of every key group too
+    /// ([`LaunchCounts::key_hits`]).
+    ///
+    /// # Errors
+    /// As [`QueryKernel::run`].
+    pub fn run_counting_keys(&mut self, start: u64, count: u64, record: u32) -> Result<LaunchCounts, LabError> {
+        self.launch(start, count, record, true)
+    }
+
+    fn launch(&mut self, start: u64, count: u64, record: u32, count_keys: bool) -> Result<LaunchCounts, LabError> {
         if count == 0 {
             return Ok(LaunchCounts::default());
         }
@@ -125,6 +157,22 @@ impl QueryKernel {
         };
         self.stream.memset_zeros(&mut self.hits).map_err(GpuError::driver("clearing lab counters"))?;
         self.stream.memset_zeros(&mut self.rec_n).map_err(GpuError::driver("clearing lab counters"))?;
+        let key_every = self.setup.key_every.max(1);
+        // The key groups of queries start .. start + count, relative to the first.
+        let groups = ((start + count - 1) / key_every - start / key_every + 1) as usize;
+        if count_keys {
+            if self.key_hits.is_none() {
+                // A launch of LAUNCH_QUERIES touches at most this many groups.
+                let most = (LAUNCH_QUERIES / key_every + 2) as usize;
+                self.key_hits = Some(
+                    self.stream.alloc_zeros::<u32>(most).map_err(GpuError::driver("allocating per-key counters"))?,
+                );
+            }
+            if let Some(k) = self.key_hits.as_mut() {
+                let mut used = k.slice_mut(..groups);
+                self.stream.memset_zeros(&mut used).map_err(GpuError::driver("clearing per-key counters"))?;
+            }
+        }
         let rounds = self.setup.rounds as i32;
         let cap = if record > 0 { record } else { 0 };
         {
@@ -144,16 +192,24 @@ impl QueryKernel {
                 None => b.arg(&null),
             };
             b.arg(&cap).arg(&mut self.scratch);
+            // Null unless keys are counted: the kernels then skip the counting.
+            match (count_keys, self.key_hits.as_mut()) {
+                (true, Some(k)) => b.arg(k),
+                _ => b.arg(&null),
+            };
             // The one unsafe call of this crate: a kernel launch, whose
             // arguments the compiler cannot check against the CUDA source.
             #[allow(unsafe_code)]
             // SAFETY: the arguments match the lab kernels' signature (start, count,
             // key_every, plain_state, key_state, rounds, hits, rec_n, rec,
-            // rec_cap, scratch); the kernel writes rec only below rec_cap, the
-            // record's length, and scratch in one slab of 32 lanes x the
-            // block's bits per warp of the grid (count <= LAUNCH_QUERIES, so
-            // within the scratch's length); the dynamic shared memory asked
-            // for is the kernel's layout.
+            // rec_cap, scratch, key_hits); the kernel writes rec only below
+            // rec_cap, the record's length, and scratch in one slab of 32
+            // lanes x the block's bits per warp of the grid (count <=
+            // LAUNCH_QUERIES, so within the scratch's length); key_hits is null
+            // or has LAUNCH_QUERIES / key_every + 2 counters, and the kernel
+            // adds only at the groups of queries start .. start + count
+            // relative to the first, fewer than that; the dynamic shared
+            // memory asked for is the kernel's layout.
             let launched = unsafe { b.launch(cfg) };
             launched.map_err(GpuError::driver("lab kernel launch"))?;
         }
@@ -166,6 +222,11 @@ impl QueryKernel {
                 recorded = self.stream.clone_dtoh(&rec.slice(..kept)).map_err(GpuError::driver("reading lab hits"))?;
             }
         }
-        Ok(LaunchCounts { hits, recorded, overflow: n > cap })
+        let mut key_hits = Vec::new();
+        if let (true, Some(k)) = (count_keys, self.key_hits.as_ref()) {
+            key_hits =
+                self.stream.clone_dtoh(&k.slice(..groups)).map_err(GpuError::driver("reading per-key counts"))?;
+        }
+        Ok(LaunchCounts { hits, recorded, overflow: n > cap, key_hits })
     }
 }

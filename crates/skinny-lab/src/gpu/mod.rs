@@ -15,12 +15,16 @@
 //! ([`split_queries`]), run at once; counts add up and each GPU keeps the first
 //! right pairs of its own range, so the pairs kept overall are the first of the
 //! whole range in index order: the same outcome as one GPU or the CPU, for
-//! any number of GPUs.
+//! any number of GPUs. Per-key runs cut the range at key groups
+//! ([`split_groups`]) and count each group's hits in the kernels; a group
+//! that spans launches is summed across them before it enters the histogram.
 
 mod kernel;
+mod per_key;
 mod tables;
 
 pub use kernel::{LaunchCounts, QueryKernel, LAUNCH_QUERIES};
+pub use per_key::split_groups;
 pub use tables::{kernel_constants, shared_bytes, warps_per_block, KernelQuery, KernelSetup, LfsrStep, TweakeyLayout};
 
 use crate::boomerang::{Boomerang, Quartet};
@@ -30,7 +34,9 @@ use crate::differential::{Differential, Pair};
 use crate::differential_linear::DifferentialLinear;
 use crate::error::LabError;
 use crate::outcome::{Outcome, Witness};
+use crate::per_key::KeyHistogram;
 use crate::rng::{CounterRng, Stream};
+use per_key::KeyCounts;
 use skinny_cuda::{Gpu, GpuError, GpuSet};
 use std::ops::Range;
 use std::sync::Arc;
@@ -165,6 +171,8 @@ struct Part<W> {
     queries: u64,
     hits: u64,
     right: Vec<W>,
+    /// Per-key runs: the histogram of the range's finished key groups.
+    per_key: Option<KeyHistogram>,
     complete: bool,
     /// From the kernel's first launch to the last (compiling and loading the
     /// kernels left out: a first compilation on a machine can take 30 s).
@@ -183,7 +191,12 @@ fn run_set<W: Witness>(
         return run(common, query.clone(), &gpus.gpus()[0], control, witness);
     }
     let range = common.shard_queries();
-    let ranges = split_queries(range.clone(), gpus.len());
+    // Per-key counts need each group on one GPU.
+    let ranges = if common.per_key {
+        split_groups(range.clone(), gpus.len(), common.key_every)
+    } else {
+        split_queries(range.clone(), gpus.len())
+    };
     let results: Vec<Result<Part<W>, LabError>> = std::thread::scope(|sc| {
         let handles: Vec<_> = ranges
             .iter()
@@ -204,6 +217,7 @@ fn run_set<W: Witness>(
             .collect()
     });
     let (mut queries, mut hits, mut right, mut complete) = (0u64, 0u64, Vec::new(), true);
+    let mut per_key = common.per_key.then(|| KeyHistogram::new(common.key_every));
     // The GPUs count side by side: the run lasts as long as its slowest part.
     let mut seconds = 0f64;
     for r in results {
@@ -214,6 +228,9 @@ fn run_set<W: Witness>(
         complete &= p.complete;
         // Ranges in order, each's pairs in order: the first pairs overall.
         right.extend(p.right);
+        if let (Some(all), Some(part)) = (per_key.as_mut(), p.per_key.as_ref()) {
+            all.absorb(part);
+        }
     }
     right.truncate(common.show);
     Ok(Outcome {
@@ -223,6 +240,7 @@ fn run_set<W: Witness>(
         hits,
         right,
         seconds,
+        per_key,
         interrupted: !complete,
     })
 }
@@ -243,6 +261,7 @@ fn run<W: Witness>(
         hits: p.hits,
         right: p.right,
         seconds: p.seconds,
+        per_key: p.per_key,
         interrupted: !p.complete,
     })
 }
@@ -271,10 +290,19 @@ fn run_range<W: Witness>(
     let step = kernel.launch_queries();
     let (mut q, mut hits) = (range.start, 0u64);
     let mut right: Vec<W> = Vec::new();
+    let mut keys = common.per_key.then(|| KeyCounts::new(common.key_every));
     while q < range.end && !control.stopped() {
         let n = step.min(range.end - q);
         let wanted = common.show - right.len();
-        let counts = kernel.run(q, n, if wanted > 0 { RECORD.max(wanted as u32) } else { 0 })?;
+        let record = if wanted > 0 { RECORD.max(wanted as u32) } else { 0 };
+        let counts = match keys.as_mut() {
+            Some(k) => {
+                let c = kernel.run_counting_keys(q, n, record)?;
+                k.add(q, n, &c.key_hits)?;
+                c
+            }
+            None => kernel.run(q, n, record)?,
+        };
         hits += counts.hits;
         if wanted > 0 && counts.hits > 0 {
             let mut found =
@@ -291,6 +319,8 @@ fn run_range<W: Witness>(
         queries: q - range.start,
         hits,
         right,
+        // A stopped run's unfinished group is left out, as on the CPU.
+        per_key: keys.map(|k| k.histogram),
         complete: q >= range.end,
         seconds: started.elapsed().as_secs_f64(),
     })

@@ -73,6 +73,25 @@ pub fn boomerang() -> &'static Reports {
     })
 }
 
+/// The differential above with per-key counts (3003 queries: 429 keys of 7).
+pub fn per_key_differential() -> &'static Reports {
+    static R: OnceLock<Reports> = OnceLock::new();
+    R.get_or_init(|| {
+        reports(|shard| {
+            let mut c = common(Variant::Skinny64_128, 2, 3003, 7, shard);
+            c.per_key = true;
+            let mut exp = Differential::new(
+                c,
+                hex::decode("1000000000000000").unwrap(),
+                hex::decode("0000000001000000").unwrap(),
+            );
+            exp.dc_mask = hex::decode("000000000f000000").unwrap();
+            let o = exp.run().unwrap();
+            Findings::of_differential(&exp, &o, by())
+        })
+    })
+}
+
 /// Reports as findings (each must read).
 pub fn findings(parts: &[Value]) -> Vec<Findings> {
     parts.iter().map(|v| serde_json::from_value(v.clone()).expect("a report")).collect()

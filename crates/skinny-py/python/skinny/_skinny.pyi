@@ -182,6 +182,37 @@ def built_with_cuda() -> bool:
 def gpus() -> List[str]:
     """The usable GPUs, one line each; raises ``GpuUnavailableError`` when there is none."""
 
+class KeyDistribution:
+    """How a per-key run's hits spread over its keys (``per_key=True``),
+    against one key-averaged probability p = hits / queries for every key.
+    Undefined values are ``None``."""
+
+    keys: int
+    """Keys (complete key groups of ``queries_per_key`` queries) counted."""
+    queries_per_key: int
+    histogram: Tuple[np.ndarray, np.ndarray]
+    """``(hits, keys)``, two uint64 arrays: ``keys[i]`` keys had ``hits[i]``
+    hits, in increasing order of hits."""
+    zero_hit_share: Optional[float]
+    """The share of keys without a hit."""
+    zero_hit_expected: Optional[float]
+    """Its expectation with one probability for every key, (1 - p)^Q."""
+    mean_hits: Optional[float]
+    variance_hits: Optional[float]
+    """Sample variance of the hits per key (divisor keys - 1)."""
+    dispersion: Optional[float]
+    """sum_k (h_k - Q p)^2 / (Q p (1 - p)); ``None`` when p is 0 or 1."""
+    dispersion_df: int
+    """keys - 1."""
+    dispersion_p_value: Optional[float]
+    """Chi-square upper tail of ``dispersion``: small when the keys differ
+    more than one probability explains."""
+    mean_correlation: Optional[float]
+    """Correlation experiments: the mean of c_k = 2 h_k / Q - 1."""
+    mean_squared_correlation: Optional[float]
+    """Correlation experiments: the mean of (Q c_k^2 - 1) / (Q - 1), an
+    unbiased estimate of the mean squared correlation over keys."""
+
 class Findings:
     """What a lab run found (one shard, or shards merged); pickles through JSON."""
 
@@ -210,6 +241,8 @@ class Findings:
     threads: Optional[int]
     differences: dict
     right: List[dict]
+    per_key: Optional[KeyDistribution]
+    """The keys' histogram and its statistics with ``per_key=True``."""
     @staticmethod
     def from_json(text: str) -> "Findings":
         """Findings from their JSON form (this class's ``to_json``, or the CLI's ``--json``)."""
@@ -235,13 +268,17 @@ def differential(
     show: int = 0,
     device: Device = "cpu",
     threads: Optional[int] = None,
+    per_key: bool = False,
 ) -> Findings:
     """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose ciphertexts differ by
     dc in the bits of dc_mask, over ``queries`` queries with a fresh random
     tweakey every ``key_every``; ``shard=(i, n)`` runs the i-th of n parts.
     ``start_round=s`` runs rounds s .. s+rounds-1 at their own place (round
     s's constants and tweakey state); ``tk_at`` says whether keys and tweakey
-    differences are given at the master tweakey or at round s."""
+    differences are given at the master tweakey or at round s.
+    ``per_key=True`` counts every key's hits too (``Findings.per_key``;
+    ``queries`` must then be a multiple of ``key_every``), for every
+    experiment."""
 
 def boomerang(
     cipher: str,
@@ -260,6 +297,7 @@ def boomerang(
     show: int = 0,
     device: Device = "cpu",
     threads: Optional[int] = None,
+    per_key: bool = False,
 ) -> Findings:
     """Counts boomerang quartets that return with difference dp (related
     tweakeys dk1 above, dk2 below)."""
@@ -280,6 +318,7 @@ def differential_linear(
     show: int = 0,
     device: Device = "cpu",
     threads: Optional[int] = None,
+    per_key: bool = False,
 ) -> Findings:
     """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose output difference has
     even parity under ``mask``: ``correlation`` = 2 hits / queries - 1, with

@@ -12,9 +12,17 @@ Experiments: :func:`differential`, :func:`boomerang` and
 :func:`differential_linear`, each from any start round (``start_round=``,
 ``tk_at=``). New kinds (linear, say) arrive as functions of the same shape,
 returning the same :class:`Findings`.
+
+``per_key=True`` (every experiment; ``queries`` a multiple of ``key_every``)
+also counts each key's hits: ``Findings.per_key`` is a
+:class:`KeyDistribution` with the histogram of hits per key (numpy arrays),
+the share of keys without a hit against its expectation under one
+key-averaged probability, a dispersion (chi-square) test of that model, and
+for correlations the mean per-key correlation and mean squared correlation.
+It merges exactly, like the counts.
 """
 
-from ._skinny import Findings, boomerang, differential, differential_linear
+from ._skinny import Findings, KeyDistribution, boomerang, differential, differential_linear
 from ._skinny import merge as _merge
 
 
@@ -36,4 +44,4 @@ def shards(n):
 
 EXPERIMENTS = ("differential", "boomerang", "differential-linear")
 
-__all__ = ["Findings", "differential", "boomerang", "differential_linear", "merge", "shards", "EXPERIMENTS"]
+__all__ = ["Findings", "KeyDistribution", "differential", "boomerang", "differential_linear", "merge", "shards", "EXPERIMENTS"]

@@ -99,6 +99,12 @@ pub struct CommonArgs {
     #[arg(long, value_name = "N", default_value = "0")]
     pub show: usize,
 
+    /// Count every key's hits too: the histogram of hits per key, the share
+    /// of keys without a hit and a dispersion test against one key-averaged
+    /// probability. --queries must be a multiple of --key-every.
+    #[arg(long)]
+    pub per_key: bool,
+
     /// One JSON object on stdout instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -271,6 +277,7 @@ fn common(a: &CommonArgs) -> Result<(Common, Vec<u8>), LabCommandError> {
     c.seed = a.seed;
     c.shard = a.shard.map_or(Shard::WHOLE, |s| s.0);
     c.show = a.show;
+    c.per_key = a.per_key;
     Ok((c, dp))
 }
 

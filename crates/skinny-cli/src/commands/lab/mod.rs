@@ -6,6 +6,7 @@
 
 mod args;
 mod error;
+mod per_key;
 mod table;
 mod text;
 mod watch;

@@ -1,5 +1,6 @@
 //! The findings as the table `skinny lab` prints without `--json`.
 
+use super::per_key;
 use super::text::printable;
 use crate::error::count;
 use skinny_lab::Findings;
@@ -48,6 +49,9 @@ pub(super) fn render(r: &Findings) -> String {
         let log2 = if c == 0.0 { "-inf".into() } else { format!("{:.3}", c.abs().log2()) };
         let _ = writeln!(s, "correlation {c:+.6e}   95% CI [{lo:+.6e}, {hi:+.6e}]   log2 |c| {log2}");
     }
+    if let Some(d) = &r.per_key {
+        s.push_str(&per_key::render(d));
+    }
     let _ = writeln!(s, "seconds     {:.3}", r.seconds);
     let _ = writeln!(s, "rate        {:.0} queries/s ({})", r.rate_per_s, printable(&r.backend));
     for w in &r.right {
@@ -91,6 +95,7 @@ mod tests {
             ci95: [None, Some(0.0)],
             correlation: Some(0.5),
             correlation_ci95: Some([0.25, 0.75]),
+            per_key: None,
             seconds: 0.0,
             rate_per_s: 0.0,
             backend: esc.clone(),
