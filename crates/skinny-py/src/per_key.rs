@@ -83,6 +83,13 @@ impl PyKeyDistribution {
     fn mean_correlation(&self) -> Option<f64> {
         self.0.mean_correlation
     }
+    /// An approximate 95 % interval for the key-averaged probability that
+    /// counts the spread between keys (normal, over keys; wants a few dozen
+    /// keys); `None` with fewer than two keys.
+    #[getter]
+    fn probability_ci95_over_keys(&self) -> Option<(f64, f64)> {
+        self.0.probability_ci95_over_keys.map(|[lo, hi]| (lo, hi))
+    }
     /// Correlation experiments: the mean squared per-key correlation, each
     /// key's 1/Q bias removed.
     #[getter]

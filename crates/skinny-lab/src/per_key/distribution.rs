@@ -48,6 +48,16 @@ pub struct KeyDistribution {
     /// small when the keys differ more than one probability explains.
     #[cfg_attr(feature = "serde", serde(default))]
     pub dispersion_p_value: Option<f64>,
+    /// An approximate 95 % interval for the key-averaged probability that
+    /// counts the spread between keys: `p ± 1.96 s / (Q √K)`, `s²` the
+    /// sample variance of the hits per key (the keys as independent
+    /// clusters; the normal approximation wants a few dozen keys or more),
+    /// clipped to [0, 1]. Where keys differ, the run's exact binomial
+    /// interval, which takes every query as independent, is too narrow and
+    /// can miss the true average; this one widens with the keys' spread.
+    /// `None` with fewer than two keys.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub probability_ci95_over_keys: Option<[f64; 2]>,
     /// Correlation experiments: the mean over keys of `c_k = 2 h_k / Q - 1`
     /// (equal to the run's correlation, the keys being of equal size).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
@@ -76,6 +86,7 @@ impl KeyDistribution {
             dispersion: None,
             dispersion_df: keys.saturating_sub(1),
             dispersion_p_value: None,
+            probability_ci95_over_keys: None,
             mean_correlation: None,
             mean_squared_correlation: None,
         };
@@ -103,7 +114,10 @@ impl KeyDistribution {
             })
             .sum();
         if keys >= 2 {
-            d.variance_hits = Some(squares / (k - 1.0));
+            let variance = squares / (k - 1.0);
+            d.variance_hits = Some(variance);
+            let half = 1.96 * variance.sqrt() / (q as f64 * k.sqrt());
+            d.probability_ci95_over_keys = Some([(p - half).max(0.0), (p + half).min(1.0)]);
         }
         if hits != 0 && hits != queries {
             let stat = squares / (q as f64 * p * miss);
@@ -148,6 +162,8 @@ mod tests {
         assert!(close(d.dispersion_p_value, 0.045_500_263_896_358_41), "{:?}", d.dispersion_p_value);
         // c = -1 and 1: mean 0; (2 * 1 - 1) / 1 = 1 each.
         assert!(close(d.mean_correlation, 0.0) && close(d.mean_squared_correlation, 1.0));
+        // s = √2, Q = 2, K = 2: half-width 1.96 √2 / (2 √2) = 0.98 about 1/2, clipped.
+        assert_eq!(d.probability_ci95_over_keys, Some([0.0, 1.0]));
         assert_eq!(hist(2, &[[0, 1], [2, 1]]).distribution(false).mean_correlation, None);
     }
 
@@ -170,6 +186,7 @@ mod tests {
             (one.dispersion, one.dispersion_df, one.dispersion_p_value, one.variance_hits),
             (Some(0.0), 0, None, None)
         );
+        assert_eq!(one.probability_ci95_over_keys, None);
         // Q = 1: no unbiased square.
         assert_eq!(hist(1, &[[0, 3], [1, 2]]).distribution(true).mean_squared_correlation, None);
     }
@@ -184,5 +201,9 @@ mod tests {
         // The squares about the mean 3 are 192 = 256 * Q p (1 - p): the
         // statistic is 256 (its expectation, the degrees of freedom, 255).
         assert!(close(d.dispersion, 256.0), "{:?}", d.dispersion);
+        // s² = 192 / 255, Q = 4, K = 256: 3/4 ± 1.96 s / 64.
+        let half = 1.96 * (192.0f64 / 255.0).sqrt() / 64.0;
+        let [lo, hi] = d.probability_ci95_over_keys.unwrap();
+        assert!((lo - (0.75 - half)).abs() < 1e-12 && (hi - (0.75 + half)).abs() < 1e-12, "{lo} {hi}");
     }
 }

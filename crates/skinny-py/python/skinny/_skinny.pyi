@@ -207,6 +207,11 @@ class KeyDistribution:
     dispersion_p_value: Optional[float]
     """Chi-square upper tail of ``dispersion``: small when the keys differ
     more than one probability explains."""
+    probability_ci95_over_keys: Optional[Tuple[float, float]]
+    """An approximate 95 % interval for the key-averaged probability that
+    counts the spread between keys, p +- 1.96 s / (Q sqrt(K)); ``None`` with
+    fewer than two keys. Where keys differ, the run's exact binomial interval
+    is too narrow."""
     mean_correlation: Optional[float]
     """Correlation experiments: the mean of c_k = 2 h_k / Q - 1."""
     mean_squared_correlation: Optional[float]

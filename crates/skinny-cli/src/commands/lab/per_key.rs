@@ -34,6 +34,9 @@ pub(super) fn render(d: &KeyDistribution) -> String {
         (None, _) => "undefined (no key hit, or every query hit)".into(),
     };
     let _ = writeln!(s, "dispersion  {dispersion}");
+    if let Some([lo, hi]) = d.probability_ci95_over_keys {
+        let _ = writeln!(s, "p over keys 95% [{lo:.6e}, {hi:.6e}] (spread between keys counted)");
+    }
     if let Some(c) = d.mean_correlation {
         let _ = writeln!(
             s,
