@@ -8,13 +8,14 @@ another machine, the CLI's ``skinny lab ... --json``: see
 :meth:`Findings.from_json`). Findings pickle (through JSON), so shards can
 run as Ray or multiprocessing tasks.
 
-Experiments: :func:`differential`, :func:`boomerang` and
-:func:`differential_linear`, each from any start round (``start_round=``,
-``tk_at=``). New kinds (linear, say) arrive as functions of the same shape,
-returning the same :class:`Findings`.
+Experiments: :func:`differential` (with a truncated difference too:
+``cells=``), :func:`boomerang`, :func:`differential_linear` and
+:func:`linear`, each from any start round (``start_round=``, ``tk_at=``). New
+kinds arrive as functions of the same shape, returning the same
+:class:`Findings`.
 """
 
-from ._skinny import Findings, boomerang, differential, differential_linear
+from ._skinny import Findings, boomerang, differential, differential_linear, linear
 from ._skinny import merge as _merge
 
 
@@ -34,6 +35,6 @@ def shards(n):
     return [(i, n) for i in range(n)]
 
 
-EXPERIMENTS = ("differential", "boomerang", "differential-linear")
+EXPERIMENTS = ("differential", "boomerang", "differential-linear", "linear")
 
-__all__ = ["Findings", "differential", "boomerang", "differential_linear", "merge", "shards", "EXPERIMENTS"]
+__all__ = ["Findings", "differential", "boomerang", "differential_linear", "linear", "merge", "shards", "EXPERIMENTS"]
