@@ -28,6 +28,9 @@ static u32* symbol(const std::string& s) {
     if (s == "lab_dc") return lab_dc;
     if (s == "lab_target") return lab_target;
     if (s == "lab_mask") return lab_mask;
+    if (s == "lab_in_mask") return lab_in_mask;
+    if (s == "lab_cell_zero") return lab_cell_zero;
+    if (s == "lab_cell_nonzero") return lab_cell_nonzero;
     if (s == "lab_delta_init") return lab_delta_init;
     if (s == "lab_delta_fin") return lab_delta_fin;
     return nullptr;
@@ -66,11 +69,13 @@ int main(int argc, char** argv) {
             std::vector<u32> key_hits((start + count - 1) / key_every - first + 1);
             for (u64 t = 0; t < threads; t++) {
                 const int mode = exp == "boomerang" ? LAB_BOOMERANG
-                                 : exp == "differential-linear" ? LAB_DIFFERENTIAL_LINEAR : LAB_DIFFERENTIAL;
+                             : exp == "differential-linear" ? LAB_DIFFERENTIAL_LINEAR
+                             : exp == "linear" ? LAB_LINEAR : LAB_DIFFERENTIAL;
 #define RUN_MODE(NW, CB, Z, M) lab_kernel<NW, CB, Z, M>(start, count, key_every, plain, key, rounds, &hits, &rec_n, rec.data(), (u32)rec.size(), scratch.data(), key_hits.data(), t, (u32)(t % LAB_T))
 #define RUN(NW, CB, Z)                                                                    \
     (mode == LAB_BOOMERANG ? RUN_MODE(NW, CB, Z, LAB_BOOMERANG)                             \
      : mode == LAB_DIFFERENTIAL_LINEAR ? RUN_MODE(NW, CB, Z, LAB_DIFFERENTIAL_LINEAR)      \
+     : mode == LAB_LINEAR ? RUN_MODE(NW, CB, Z, LAB_LINEAR)                                \
                                        : RUN_MODE(NW, CB, Z, LAB_DIFFERENTIAL))
                 if (bs == 16) { if (z == 1) RUN(4, 8, 1); else if (z == 2) RUN(4, 8, 2); else RUN(4, 8, 3); }
                 else { if (z == 1) RUN(2, 4, 1); else if (z == 2) RUN(2, 4, 2); else RUN(2, 4, 3); }

@@ -51,12 +51,21 @@
 // Differential-linear: the differential's two encryptions, then the parity
 // of (C ^ C') & mask (the output linear mask, lab_mask); a hit is parity 0.
 //
+// Linear: one encryption; P is still in the thread's saved slab (where the
+// plaintexts were drawn), so the hit test reads it back: the parity of
+// (P & lab_in_mask) ^ (C & lab_mask) is 0.
+//
+// Cell patterns (truncated differences, differential only): per cell, the OR
+// of its bit-slices of C ^ C' gives the lanes where the cell differs; a lane
+// fails where a cell of lab_cell_zero differs or one of lab_cell_nonzero does
+// not (both all zero without a pattern).
+//
 // Start rounds: the host's lab_rc holds the constants from the start round
 // on, and the tweakeys drawn are start-round states (differences given at the
 // master are advanced on the host), so the kernels need no change for them.
 //
 // Kernels (one per block width, tweakey size and experiment):
-//   lab{128,64}_tk{1,2,3}_{differential,boomerang,differential_linear}(start, count, key_every,
+//   lab{128,64}_tk{1,2,3}_{differential,boomerang,differential_linear,linear}(start, count, key_every,
 //       plain_state, key_state, rounds, hits, rec_n, rec, rec_cap, scratch, key_hits)
 // run queries start .. start+count, 32 a thread. Query q's plaintext
 // words and its key group's (g = q / key_every) tweakey words come from the
@@ -76,7 +85,10 @@ __constant__ u32 lab_load_cell[12 * 8];
 __constant__ u32 lab_dp[128];       // the plaintext difference, 0/~0 per state register
 __constant__ u32 lab_dc[128];       // the boomerang's ciphertext difference
 __constant__ u32 lab_target[128];   // what the compared difference must be
-__constant__ u32 lab_mask[128];     // which compared bits count
+__constant__ u32 lab_mask[128];     // which compared bits count (linear: the output mask)
+__constant__ u32 lab_in_mask[128];  // the linear experiment's input mask
+__constant__ u32 lab_cell_zero[16];     // 0/~0 a cell: its difference must be zero
+__constant__ u32 lab_cell_nonzero[16];  // 0/~0 a cell: its difference must not be zero
 __constant__ u32 lab_delta_init[1 + 384];  // count, then words to negate
 __constant__ u32 lab_delta_fin[1 + 384];
 
@@ -204,6 +216,7 @@ DEV void lab_load_tweakeys(char* col, u64 q0, u64 key_every, u64 key_state) {
 #define LAB_DIFFERENTIAL 0
 #define LAB_BOOMERANG 1
 #define LAB_DIFFERENTIAL_LINEAR 2
+#define LAB_LINEAR 3
 
 // One batch: queries q0 .. q0 + valid - 1. Returns the hit lanes.
 template <int NW, int CB, int Z, int MODE>
@@ -237,7 +250,9 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
 
     // Each experiment as a rolled loop over its two halves, so that the round
     // loops exist once in the code (also for the instruction cache).
-    if (MODE != LAB_BOOMERANG) {
+    if (MODE == LAB_LINEAR) {
+        lab_encrypt<CB, Z>(s, col, rounds);             // C = E_K(P); P stays saved
+    } else if (MODE != LAB_BOOMERANG) {
 #pragma unroll 1
         for (int half = 0; half < 2; half++) {
             lab_encrypt<CB, Z>(s, col, rounds);         // C = E_K(P); C' = E_K'(P')
@@ -260,12 +275,30 @@ DEV u32 lab_batch(u64 q0, int valid, u64 key_every, u64 plain_state, u64 key_sta
         }
     }
 
-    // Differential: (C' ^ C ^ dc) & mask == 0; boomerang: P4 ^ P3 ^ dp == 0;
-    // differential-linear: the parity of (C' ^ C) & mask is 0.
+    // Differential: (C' ^ C ^ dc) & mask == 0 and the cell pattern; boomerang:
+    // P4 ^ P3 ^ dp == 0; differential-linear: the parity of (C' ^ C) & mask
+    // is 0; linear: the parity of (P & in_mask) ^ (C & mask) is 0.
     u32 bad = 0;
     if (MODE == LAB_DIFFERENTIAL_LINEAR) {
 #pragma unroll
         for (int w = 0; w < NW * 32; w++) bad ^= (s[w] ^ __ldcg(saved + w * 32)) & lab_mask[w];
+    } else if (MODE == LAB_LINEAR) {
+#pragma unroll
+        for (int w = 0; w < NW * 32; w++) bad ^= (s[w] & lab_mask[w]) ^ (__ldcg(saved + w * 32) & lab_in_mask[w]);
+    } else if (MODE == LAB_DIFFERENTIAL) {
+        // Cell by cell (every word once), for the pattern's OR of each cell.
+#pragma unroll
+        for (int c = 0; c < 16; c++) {
+            u32 differs = 0;
+#pragma unroll
+            for (int i = 0; i < CB; i++) {
+                const int w = reg_of<CB>(c, i);
+                const u32 d = s[w] ^ __ldcg(saved + w * 32);
+                bad |= (d ^ lab_target[w]) & lab_mask[w];
+                differs |= d;
+            }
+            bad |= (differs & lab_cell_zero[c]) | (~differs & lab_cell_nonzero[c]);
+        }
     } else {
 #pragma unroll
         for (int w = 0; w < NW * 32; w++) bad |= (s[w] ^ __ldcg(saved + w * 32) ^ lab_target[w]) & lab_mask[w];
@@ -370,3 +403,9 @@ LAB_ENTRY(lab128_tk3_differential_linear, 4, 8, 3, LAB_DIFFERENTIAL_LINEAR)
 LAB_ENTRY(lab64_tk1_differential_linear, 2, 4, 1, LAB_DIFFERENTIAL_LINEAR)
 LAB_ENTRY(lab64_tk2_differential_linear, 2, 4, 2, LAB_DIFFERENTIAL_LINEAR)
 LAB_ENTRY(lab64_tk3_differential_linear, 2, 4, 3, LAB_DIFFERENTIAL_LINEAR)
+LAB_ENTRY(lab128_tk1_linear, 4, 8, 1, LAB_LINEAR)
+LAB_ENTRY(lab128_tk2_linear, 4, 8, 2, LAB_LINEAR)
+LAB_ENTRY(lab128_tk3_linear, 4, 8, 3, LAB_LINEAR)
+LAB_ENTRY(lab64_tk1_linear, 2, 4, 1, LAB_LINEAR)
+LAB_ENTRY(lab64_tk2_linear, 2, 4, 2, LAB_LINEAR)
+LAB_ENTRY(lab64_tk3_linear, 2, 4, 3, LAB_LINEAR)

@@ -213,21 +213,25 @@ pub enum LabExperiment {
     Boomerang,
     /// Pairs whose output difference has even parity under a linear mask.
     DifferentialLinear,
+    /// Known plaintexts whose input and output parities under two masks agree.
+    Linear,
 }
 
 /// The lab kernel for `experiment` on blocks of `width` cells with `tk_count`
 /// (1 to 3) tweakey arrays. A test checks every name against the source.
 pub fn lab_entry_point(width: CellWidth, tk_count: usize, experiment: LabExperiment) -> Option<&'static str> {
-    const NAMES: [[[&str; 3]; 3]; 2] = [
+    const NAMES: [[[&str; 3]; 4]; 2] = [
         [
             ["lab128_tk1_differential", "lab128_tk2_differential", "lab128_tk3_differential"],
             ["lab128_tk1_boomerang", "lab128_tk2_boomerang", "lab128_tk3_boomerang"],
             ["lab128_tk1_differential_linear", "lab128_tk2_differential_linear", "lab128_tk3_differential_linear"],
+            ["lab128_tk1_linear", "lab128_tk2_linear", "lab128_tk3_linear"],
         ],
         [
             ["lab64_tk1_differential", "lab64_tk2_differential", "lab64_tk3_differential"],
             ["lab64_tk1_boomerang", "lab64_tk2_boomerang", "lab64_tk3_boomerang"],
             ["lab64_tk1_differential_linear", "lab64_tk2_differential_linear", "lab64_tk3_differential_linear"],
+            ["lab64_tk1_linear", "lab64_tk2_linear", "lab64_tk3_linear"],
         ],
     ];
     let w = match width {
@@ -238,6 +242,7 @@ pub fn lab_entry_point(width: CellWidth, tk_count: usize, experiment: LabExperim
         LabExperiment::Differential => 0,
         LabExperiment::Boomerang => 1,
         LabExperiment::DifferentialLinear => 2,
+        LabExperiment::Linear => 3,
     };
     NAMES[w][e].get(tk_count.checked_sub(1)?).copied()
 }
@@ -315,9 +320,14 @@ mod tests {
         let mut registered: Vec<String> = [CellWidth::Byte, CellWidth::Nibble]
             .into_iter()
             .flat_map(|w| {
-                [LabExperiment::Differential, LabExperiment::Boomerang, LabExperiment::DifferentialLinear]
-                    .into_iter()
-                    .flat_map(move |e| (1..=3).map(move |z| lab_entry_point(w, z, e).expect("1..=3")))
+                [
+                    LabExperiment::Differential,
+                    LabExperiment::Boomerang,
+                    LabExperiment::DifferentialLinear,
+                    LabExperiment::Linear,
+                ]
+                .into_iter()
+                .flat_map(move |e| (1..=3).map(move |z| lab_entry_point(w, z, e).expect("1..=3")))
             })
             .map(String::from)
             .collect();

@@ -7,11 +7,13 @@
 
 use skinny::hazmat::partial::{encrypt_rounds, partial_cipher, TweakeyAt};
 use skinny::hazmat::spec::round::{mix_columns, shift_rows};
+use skinny::hazmat::spec::sbox::{sbox4, sbox8};
 use skinny::hazmat::spec::tweakey::load_tk;
-use skinny::hazmat::spec::{pack_cells, CellWidth};
+use skinny::hazmat::spec::{pack_cells, unpack_cells, CellWidth};
 use skinny::Variant;
 use skinny_lab::gpu::{kernel_constants, KernelQuery, KernelSetup};
 use skinny_lab::rng::mix64;
+use skinny_lab::{CellCondition, CellPattern};
 use std::fmt::Write as _;
 
 /// Item `index` of the stream whose seeded state is `state`, as
@@ -62,12 +64,19 @@ fn hits(setup: &KernelSetup, start: u64, count: u64) -> Vec<u64> {
         let p = item(setup.plain_state, q, v.block_bytes());
         let k = item(setup.key_state, q / setup.key_every, v.tweakey_bytes());
         let hit = match &setup.query {
-            KernelQuery::Differential { dp, dc, dc_mask, dk } => {
+            KernelQuery::Differential { dp, dc, dc_mask, dk, cells } => {
                 let mut c1 = p.clone();
                 cipher(&k).encrypt_block(&mut c1);
                 let mut c2 = xor(&p, dp);
                 cipher(&xor(&k, dk)).encrypt_block(&mut c2);
                 (0..c1.len()).all(|i| (c1[i] ^ c2[i]) & dc_mask[i] == dc[i] & dc_mask[i])
+                    && cells.is_none_or(|c| c.matches(v.cell_width(), &xor(&c1, &c2)))
+            }
+            KernelQuery::Linear { in_mask, out_mask } => {
+                let mut c = p.clone();
+                encrypt_rounds(v, &k, TweakeyAt::Start, setup.start_round, setup.rounds, &mut c).expect("valid");
+                let ones = |m: &[u8], x: &[u8]| (0..x.len()).map(|i| (m[i] & x[i]).count_ones()).sum::<u32>();
+                (ones(in_mask, &p) + ones(out_mask, &c)).is_multiple_of(2)
             }
             KernelQuery::Boomerang { dp, dc, dk1, dk2 } => {
                 let k2 = xor(&k, dk1);
@@ -96,6 +105,26 @@ fn hits(setup: &KernelSetup, start: u64, count: u64) -> Vec<u64> {
         }
     }
     out
+}
+
+/// The cell pattern of the output difference of query `q` of a differential
+/// (`dk` at the start state, as the kernels take it), with every cell whose
+/// bit is set in `free` left free: a pattern that some queries meet.
+fn pattern_of(setup: &KernelSetup, dp: &[u8], dk: &[u8], q: u64, free: u16) -> CellPattern {
+    let v = setup.variant;
+    let p = item(setup.plain_state, q, v.block_bytes());
+    let k = item(setup.key_state, q / setup.key_every, v.tweakey_bytes());
+    let mut c1 = p.clone();
+    encrypt_rounds(v, &k, TweakeyAt::Start, setup.start_round, setup.rounds, &mut c1).expect("valid");
+    let mut c2 = xor(&p, dp);
+    encrypt_rounds(v, &xor(&k, dk), TweakeyAt::Start, setup.start_round, setup.rounds, &mut c2).expect("valid");
+    let mut cells = [0u8; 16];
+    unpack_cells(v.cell_width(), &xor(&c1, &c2), &mut cells);
+    CellPattern::new(core::array::from_fn(|c| match (free >> c & 1, cells[c]) {
+        (1, _) => CellCondition::Free,
+        (_, 0) => CellCondition::Zero,
+        _ => CellCondition::NonZero,
+    }))
 }
 
 /// A 1-round boomerang that returns with the S-box's BCT probability: dp
@@ -137,8 +166,13 @@ fn main() {
                 start_round,
                 rounds,
                 key_every,
-                KernelQuery::Differential { dp: rng.sparse(bb, 2), dc, dc_mask, dk: rng.sparse(tk, 3) },
+                KernelQuery::Differential { dp: rng.sparse(bb, 2), dc, dc_mask, dk: rng.sparse(tk, 3), cells: None },
             ));
+        }
+        // Linear: about half the queries hit, whatever the rounds.
+        for (start_round, rounds, key_every) in [(1, 1, 1), (1, 2, 5), (3, 4, 64), (v.rounds() - 6, 7, 1)] {
+            let query = KernelQuery::Linear { in_mask: rng.sparse(bb, 3), out_mask: rng.sparse(bb, 2) };
+            cases.push((start_round, rounds, key_every, query));
         }
         // Differential-linear: about half the pairs hit, whatever the rounds;
         // from round 1 and from later rounds (their constants and states).
@@ -198,13 +232,9 @@ fn main() {
             3,
             KernelQuery::Boomerang { dp: rng.sparse(bb, 2), dc: vec![0; bb], dk1: rng.sparse(tk, 2), dk2: vec![0; tk] },
         ));
-        for (start_round, rounds, key_every, query) in cases {
-            let exp = match query {
-                KernelQuery::Differential { .. } => "differential",
-                KernelQuery::Boomerang { .. } => "boomerang",
-                KernelQuery::DifferentialLinear { .. } => "differential-linear",
-            };
-            let setup = KernelSetup {
+        let mut setups: Vec<KernelSetup> = cases
+            .into_iter()
+            .map(|(start_round, rounds, key_every, query)| KernelSetup {
                 variant: v,
                 rounds,
                 start_round,
@@ -212,6 +242,75 @@ fn main() {
                 plain_state: rng.next(),
                 key_state: rng.next(),
                 query,
+            })
+            .collect();
+        // Cell patterns. One round with cells 0 and 10 active (ShiftRows puts
+        // both in column 0): cells 0 and 12 of the output are zero exactly
+        // when the two S-box output differences are equal, so the pattern
+        // `0000 x000 x000 0000` is met by some queries, `x*** x*** x*** x***`
+        // by most; alone, with cell 4 fixed, and from a later round.
+        let two_cells = {
+            let mut cells = [0u8; 16];
+            (cells[0], cells[10]) = (1, 1);
+            let mut dp = vec![0u8; bb];
+            pack_cells(v.cell_width(), &cells, &mut dp);
+            dp
+        };
+        // Cell 4 is cell 0's S-box output difference: fixed to its likeliest.
+        let likeliest = {
+            let (n, s): (u16, fn(u8) -> u8) = if bb == 16 { (256, sbox8) } else { (16, sbox4) };
+            let times = |b: u8| (0..n).filter(|&x| s(x as u8) ^ s(x as u8 ^ 1) == b).count();
+            (1..n).map(|b| b as u8).max_by_key(|&b| times(b)).expect("some output")
+        };
+        let (mut cell4, mut cell4_value) = ([0u8; 16], [0u8; 16]);
+        (cell4[4], cell4_value[4]) = (if bb == 16 { 0xff } else { 0xf }, likeliest);
+        let mut cell4_diff = vec![0u8; bb];
+        let mut cell4_mask = vec![0u8; bb];
+        pack_cells(v.cell_width(), &cell4_value, &mut cell4_diff);
+        pack_cells(v.cell_width(), &cell4, &mut cell4_mask);
+        for (start_round, key_every, pattern, fixed) in [
+            (1, 1, "0000 x000 x000 0000", false),
+            (1, 7, "x*** x*** x*** x***", false),
+            (1, 32, "0000 x000 x000 0000", true),
+            (6, 3, "x*** x*** x*** x***", true),
+        ] {
+            let (dc_mask, dc) =
+                if fixed { (cell4_mask.clone(), cell4_diff.clone()) } else { (vec![0; bb], vec![0; bb]) };
+            let cells = Some(pattern.parse().expect("a pattern"));
+            let query = KernelQuery::Differential { dp: two_cells.clone(), dc, dc_mask, dk: vec![0; tk], cells };
+            let (plain_state, key_state) = (rng.next(), rng.next());
+            setups.push(KernelSetup { variant: v, rounds: 1, start_round, key_every, plain_state, key_state, query });
+        }
+        // Two rounds: the pattern of one query's output difference, some
+        // cells freed; and two cells flipped, which few queries meet.
+        for (start_round, key_every, flip) in [(1, 3, false), (5, 32, false), (1, 1, true)] {
+            let (dp, dk) = (rng.sparse(bb, 1), rng.sparse(tk, 1));
+            let mut setup = KernelSetup {
+                variant: v,
+                rounds: 2,
+                start_round,
+                key_every,
+                plain_state: rng.next(),
+                key_state: rng.next(),
+                query: KernelQuery::Linear { in_mask: vec![], out_mask: vec![] },
+            };
+            let mut pattern = pattern_of(&setup, &dp, &dk, start + 5, rng.next() as u16 & rng.next() as u16);
+            if flip {
+                let mut cells = *pattern.cells();
+                cells[(rng.next() % 16) as usize] = CellCondition::NonZero;
+                cells[(rng.next() % 16) as usize] = CellCondition::Zero;
+                pattern = CellPattern::new(cells);
+            }
+            let (dc, dc_mask) = (vec![0; bb], vec![0; bb]);
+            setup.query = KernelQuery::Differential { dp, dc, dc_mask, dk, cells: Some(pattern) };
+            setups.push(setup);
+        }
+        for setup in setups {
+            let exp = match setup.query {
+                KernelQuery::Differential { .. } => "differential",
+                KernelQuery::Boomerang { .. } => "boomerang",
+                KernelQuery::DifferentialLinear { .. } => "differential-linear",
+                KernelQuery::Linear { .. } => "linear",
             };
             let _ = writeln!(
                 out,
@@ -219,9 +318,9 @@ fn main() {
                 v.name(),
                 bb,
                 v.tk_count(),
-                rounds,
+                setup.rounds,
                 exp,
-                key_every,
+                setup.key_every,
                 setup.plain_state,
                 setup.key_state,
                 count

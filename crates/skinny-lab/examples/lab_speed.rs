@@ -1,15 +1,15 @@
 //! Queries per second of the lab's experiments on a GPU (and, for comparison,
 //! on every CPU core), for the figures in docs/lab.md: 18-round SKINNY-128-256
-//! by default, differential, boomerang and differential-linear, a fresh key
-//! every query and every
-//! 4096 queries. Also the kernels' registers and spills.
+//! by default, differential, boomerang, differential-linear and linear, a
+//! fresh key every query and every 4096 queries. Also the kernels' registers
+//! and spills.
 //!
 //! `cargo run --release -p skinny-lab --features cuda --example lab_speed -- [LOG2_QUERIES] [CPU_LOG2_QUERIES]`
 //! (CPU_LOG2_QUERIES = 0: GPU only)
 
 use skinny::Variant;
 use skinny_lab::gpu::{KernelQuery, KernelSetup, QueryKernel};
-use skinny_lab::{Boomerang, Common, Control, Differential, DifferentialLinear};
+use skinny_lab::{Boomerang, Common, Control, Differential, DifferentialLinear, Linear};
 
 fn main() {
     let log2: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(34);
@@ -40,10 +40,17 @@ fn main() {
         for (what, query) in [
             (
                 "differential",
-                KernelQuery::Differential { dp: one(0), dc: one(3), dc_mask: vec![0xff; 16], dk: dk.clone() },
+                KernelQuery::Differential {
+                    dp: one(0),
+                    dc: one(3),
+                    dc_mask: vec![0xff; 16],
+                    dk: dk.clone(),
+                    cells: None,
+                },
             ),
             ("boomerang", KernelQuery::Boomerang { dp: one(0), dc: one(3), dk1: dk.clone(), dk2: dk.clone() }),
             ("differential-linear", KernelQuery::DifferentialLinear { dp: one(0), mask: one(3), dk: dk.clone() }),
+            ("linear", KernelQuery::Linear { in_mask: one(0), out_mask: one(3) }),
         ] {
             let setup = KernelSetup {
                 variant: v,
@@ -66,7 +73,7 @@ fn main() {
         "experiment", "key every", "where", "queries", "seconds", "queries/s"
     );
     for key_every in [1u64, 4096] {
-        for exp in ["differential", "boomerang", "differential-linear"] {
+        for exp in ["differential", "boomerang", "differential-linear", "linear"] {
             let boom = exp == "boomerang";
             for on_gpu in [true, false] {
                 let l = if on_gpu { log2 - u32::from(boom) } else { cpu_log2 - u32::from(boom) };
@@ -82,6 +89,10 @@ fn main() {
                     let mut e = Boomerang::new(c, one(0), one(3));
                     e.dk1 = dk.clone();
                     e.dk2 = dk.clone();
+                    let o = if on_gpu { e.run_gpu(gpu.as_ref().unwrap(), &control) } else { e.run() }.expect("run");
+                    (o.queries, o.seconds)
+                } else if exp == "linear" {
+                    let e = Linear::new(c, one(0), one(3));
                     let o = if on_gpu { e.run_gpu(gpu.as_ref().unwrap(), &control) } else { e.run() }.expect("run");
                     (o.queries, o.seconds)
                 } else if exp == "differential-linear" {

@@ -1,6 +1,7 @@
 //! The differential experiment: right pairs of a (related-tweakey)
 //! differential, counted on the CPU and recomputed one by one.
 
+use crate::cells::CellPattern;
 use crate::common::{Common, Way};
 use crate::control::Control;
 use crate::cpu::{per_block, per_block_tweakeys, run_across_groups, run_batches, run_groups, KeyCipher};
@@ -9,7 +10,8 @@ use crate::outcome::{Outcome, Tally, Witness};
 use crate::xor::{xor, xor_each_block};
 
 /// The differential experiment: a hit when
-/// `(E_K(P) ^ E_{K ^ dk}(P ^ dp)) & dc_mask == dc & dc_mask`.
+/// `(E_K(P) ^ E_{K ^ dk}(P ^ dp)) & dc_mask == dc & dc_mask` and, with a cell
+/// pattern ([`Differential::cells`]), the difference meets it too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Differential {
     /// Variant, rounds, queries, keys, seed, shard, show.
@@ -20,8 +22,12 @@ pub struct Differential {
     pub dc: Vec<u8>,
     /// The tweakey difference (the variant's tweakey length; zero by default).
     pub dk: Vec<u8>,
-    /// Which ciphertext bits must match (one block; all ones by default).
+    /// Which ciphertext bits must match (one block; all ones by default,
+    /// none with [`Differential::truncated`]).
     pub dc_mask: Vec<u8>,
+    /// A truncated difference the ciphertext difference must also meet, cell
+    /// by cell (none by default).
+    pub cells: Option<CellPattern>,
 }
 
 /// One right pair of a differential experiment.
@@ -54,7 +60,24 @@ impl Differential {
     pub fn new(common: Common, dp: Vec<u8>, dc: Vec<u8>) -> Self {
         let block = common.variant.block_bytes();
         let tk = common.variant.tweakey_bytes();
-        Self { common, dp, dc, dk: vec![0; tk], dc_mask: vec![0xff; block] }
+        Self { common, dp, dc, dk: vec![0; tk], dc_mask: vec![0xff; block], cells: None }
+    }
+
+    /// A truncated differential: a hit when the ciphertext difference meets
+    /// `cells` (`dc` and `dc_mask` zero, `dk` zero: set them to add a
+    /// condition on bits, ANDed with the pattern).
+    pub fn truncated(common: Common, dp: Vec<u8>, cells: CellPattern) -> Self {
+        let block = common.variant.block_bytes();
+        let mut d = Self::new(common, dp, vec![0; block]);
+        d.dc_mask = vec![0; block];
+        d.cells = Some(cells);
+        d
+    }
+
+    /// Whether the ciphertexts `a` and `b` are a right pair.
+    fn hit(&self, a: &[u8], b: &[u8]) -> bool {
+        let bits = a.iter().zip(b).zip(&self.dc_mask).zip(&self.dc).all(|(((a, b), m), d)| (a ^ b) & m == d & m);
+        bits && self.cells.is_none_or(|p| p.matches_pair(self.common.variant.cell_width(), a, b))
     }
 
     /// Checks the parameters.
@@ -88,8 +111,10 @@ impl Differential {
     pub fn run_with(&self, control: &Control) -> Result<Outcome<Pair>, LabError> {
         self.check()?;
         let target: Vec<u8> = self.dc.iter().zip(&self.dc_mask).map(|(d, m)| d & m).collect();
+        let width = self.common.variant.cell_width();
         let hit = |a: &[u8], b: &[u8]| {
             a.iter().zip(b).zip(&self.dc_mask).zip(&target).all(|(((a, b), m), t)| (a ^ b) & m == *t)
+                && self.cells.is_none_or(|p| p.matches_pair(width, a, b))
         };
         Ok(run_pairs(&self.common, &self.dp, &self.dk, control, hit))
     }
@@ -97,9 +122,7 @@ impl Differential {
     /// Query `q` recomputed with the one-block specification code: its pair
     /// if it is a hit, `None` if not (for checking hits found elsewhere).
     pub fn pair_at(&self, q: u64) -> Option<Pair> {
-        pair_at(&self.common, &self.dp, &self.dk, q, |c1, c2| {
-            c1.iter().zip(c2).zip(&self.dc_mask).zip(&self.dc).all(|(((a, b), m), d)| (a ^ b) & m == d & m)
-        })
+        pair_at(&self.common, &self.dp, &self.dk, q, |c1, c2| self.hit(c1, c2))
     }
 }
 

@@ -5,6 +5,7 @@ use crate::common::Common;
 use crate::differential::Differential;
 use crate::differential_linear::DifferentialLinear;
 use crate::error::LabError;
+use crate::linear::Linear;
 
 /// One of the lab's experiments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,6 +16,8 @@ pub enum Experiment {
     Boomerang(Boomerang),
     /// Pairs of even output parity under a linear mask.
     DifferentialLinear(DifferentialLinear),
+    /// Known plaintexts whose parities under an input and an output mask agree.
+    Linear(Linear),
 }
 
 impl Experiment {
@@ -24,19 +27,21 @@ impl Experiment {
             Experiment::Differential(d) => &d.common,
             Experiment::Boomerang(b) => &b.common,
             Experiment::DifferentialLinear(d) => &d.common,
+            Experiment::Linear(l) => &l.common,
         }
     }
 
     /// Checks the parameters.
     ///
     /// # Errors
-    /// As [`Differential::check`], [`Boomerang::check`] and
-    /// [`DifferentialLinear::check`].
+    /// As [`Differential::check`], [`Boomerang::check`],
+    /// [`DifferentialLinear::check`] and [`Linear::check`].
     pub fn check(&self) -> Result<(), LabError> {
         match self {
             Experiment::Differential(d) => d.check(),
             Experiment::Boomerang(b) => b.check(),
             Experiment::DifferentialLinear(d) => d.check(),
+            Experiment::Linear(l) => l.check(),
         }
     }
 }
@@ -56,5 +61,11 @@ impl From<Boomerang> for Experiment {
 impl From<DifferentialLinear> for Experiment {
     fn from(d: DifferentialLinear) -> Self {
         Experiment::DifferentialLinear(d)
+    }
+}
+
+impl From<Linear> for Experiment {
+    fn from(l: Linear) -> Self {
+        Experiment::Linear(l)
     }
 }

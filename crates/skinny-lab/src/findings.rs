@@ -6,6 +6,7 @@
 use crate::boomerang::{Boomerang, Quartet};
 use crate::differential::{Differential, Pair};
 use crate::differential_linear::DifferentialLinear;
+use crate::linear::{KnownPlaintext, Linear};
 use crate::outcome::{Outcome, Witness};
 use crate::per_key::KeyDistribution;
 
@@ -18,7 +19,7 @@ use crate::per_key::KeyDistribution;
 // words the records have always been read with.
 #[cfg_attr(feature = "serde", serde(expecting = "struct Report"))]
 pub struct Findings {
-    /// `differential`, `boomerang` or `differential-linear`.
+    /// `differential`, `boomerang`, `differential-linear` or `linear`.
     pub experiment: String,
     /// The variant's name (`skinny-128-256`).
     pub cipher: String,
@@ -51,6 +52,17 @@ pub struct Findings {
     /// (its `dc` is empty).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub mask: Option<String>,
+    /// The cell pattern a differential's output difference must also meet
+    /// (16 of `0`, `x`, `*`, cell 0 first), if it has one.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub cells: Option<String>,
+    /// The input linear mask of a linear experiment, in hex (its `dp` and
+    /// `dc` are empty).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub in_mask: Option<String>,
+    /// The output linear mask of a linear experiment, in hex.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub out_mask: Option<String>,
     /// Queries done (this shard, or all merged).
     pub queries: u64,
     /// Queries of the whole run.
@@ -75,8 +87,9 @@ pub struct Findings {
     pub log2_p: Option<f64>,
     /// The 95 % Clopper-Pearson interval in log2; `None` for -inf.
     pub ci95: [Option<f64>; 2],
-    /// A differential-linear experiment's correlation, `2 hits / queries - 1`
-    /// (its hits are the pairs of even parity).
+    /// A differential-linear or linear experiment's correlation,
+    /// `2 hits / queries - 1` (its hits are the pairs of even parity, or the
+    /// known plaintexts whose parities agree).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub correlation: Option<f64>,
     /// The correlation's exact 95 % interval (Clopper-Pearson on the hits,
@@ -102,7 +115,8 @@ pub struct Findings {
     pub threads: Option<usize>,
     /// How many right pairs or quartets were asked for.
     pub show: usize,
-    /// The first `show` right pairs (differential) or quartets (boomerang).
+    /// The first `show` right pairs (differential), quartets (boomerang) or
+    /// known plaintexts (linear).
     pub right: Vec<HexWitness>,
 }
 
@@ -114,11 +128,11 @@ pub struct Findings {
 pub struct HexWitness {
     /// The query's index in the whole run.
     pub query: u64,
-    /// P, P' (differential); P1 .. P4 (boomerang).
+    /// P, P' (differential); P1 .. P4 (boomerang); P (linear).
     pub p: Vec<String>,
-    /// C, C'; C1 .. C4.
+    /// C, C'; C1 .. C4; C.
     pub c: Vec<String>,
-    /// K, K'; K1 .. K4.
+    /// K, K'; K1 .. K4; K.
     pub k: Vec<String>,
 }
 
@@ -139,6 +153,7 @@ impl Findings {
         let mut f = base("differential", o, &exp.dp, &exp.dc, by);
         f.dk = Some(hex::encode(&exp.dk));
         f.dc_mask = Some(hex::encode(&exp.dc_mask));
+        f.cells = exp.cells.map(|p| p.to_string());
         f.right = o
             .right
             .iter()
@@ -179,6 +194,30 @@ impl Findings {
     }
 }
 
+impl Findings {
+    /// The findings of a linear outcome: its hits kept are the first known
+    /// plaintexts whose parities agree (`p`, `c` and `k` one value each).
+    pub fn of_linear(exp: &Linear, o: &Outcome<KnownPlaintext>, by: CountedBy) -> Self {
+        let mut f = base("linear", o, &[], &[], by);
+        f.in_mask = Some(hex::encode(&exp.in_mask));
+        f.out_mask = Some(hex::encode(&exp.out_mask));
+        let c = o.correlation();
+        f.correlation = c.correlation;
+        f.correlation_ci95 = Some(c.interval);
+        f.right = o
+            .right
+            .iter()
+            .map(|w| HexWitness {
+                query: w.query,
+                p: vec![hex::encode(&w.p)],
+                c: vec![hex::encode(&w.c)],
+                k: vec![hex::encode(&w.k)],
+            })
+            .collect();
+        f
+    }
+}
+
 /// One pair in hex.
 fn pair_hex(p: &Pair) -> HexWitness {
     HexWitness {
@@ -206,6 +245,9 @@ fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], by: 
         dk1: None,
         dk2: None,
         mask: None,
+        cells: None,
+        in_mask: None,
+        out_mask: None,
         queries: o.queries,
         queries_total: c.queries,
         key_every: c.key_every,

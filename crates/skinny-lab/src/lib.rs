@@ -1,5 +1,5 @@
-//! Differential, boomerang and differential-linear experiments on
-//! reduced-round SKINNY, from any start round.
+//! Differential (with truncated differences), boomerang, differential-linear
+//! and linear experiments on reduced-round SKINNY, from any start round.
 //!
 //! An experiment draws queries from a seeded counter-based generator
 //! ([`rng::CounterRng`]): the plaintext of query `q` depends on (seed, q) only,
@@ -22,11 +22,13 @@
 //! The library never prints; [`stats`] turns counts into estimates.
 //!
 //! The rooms:
-//! - [`Differential`], [`Boomerang`] and [`DifferentialLinear`] (any:
-//!   [`Experiment`]) with their parameters ([`Common`], [`Shard`]; rounds
-//!   from any start round, [`TweakeyAt`]), their CPU runs, and each hit
-//!   recomputed with the specification code ([`Differential::pair_at`],
-//!   [`Boomerang::quartet_at`], [`DifferentialLinear::pair_at`]);
+//! - [`Differential`] (a cell pattern too: [`CellPattern`]), [`Boomerang`],
+//!   [`DifferentialLinear`] and [`Linear`] (any: [`Experiment`]) with their
+//!   parameters ([`Common`], [`Shard`]; rounds from any start round,
+//!   [`TweakeyAt`]), their CPU runs, and each hit recomputed with the
+//!   specification code ([`Differential::pair_at`],
+//!   [`Boomerang::quartet_at`], [`DifferentialLinear::pair_at`],
+//!   [`Linear::known_plaintext_at`]);
 //! - [`Outcome`]: what a run found, merged across shards; [`Control`]:
 //!   progress and a stop from another thread;
 //! - [`Rig`]: where the queries are counted ([`Placement`]; `auto`'s rule,
@@ -50,6 +52,7 @@
 #![warn(missing_docs)]
 
 mod boomerang;
+mod cells;
 mod common;
 mod control;
 mod cpu;
@@ -60,6 +63,7 @@ mod experiment;
 mod findings;
 #[cfg(feature = "cuda")]
 pub mod gpu;
+mod linear;
 mod merge;
 mod outcome;
 pub mod per_key;
@@ -71,6 +75,7 @@ pub mod stats;
 mod xor;
 
 pub use boomerang::{Boomerang, Quartet};
+pub use cells::{CellCondition, CellPattern, CellPatternError};
 pub use common::{Common, MAX_SHOW};
 pub use control::Control;
 pub use differential::{Differential, Pair};
@@ -78,6 +83,7 @@ pub use differential_linear::DifferentialLinear;
 pub use error::{GpuFailure, LabError};
 pub use experiment::Experiment;
 pub use findings::{CountedBy, Findings, HexWitness};
+pub use linear::{KnownPlaintext, Linear};
 pub use merge::MergeError;
 pub use outcome::{Outcome, Witness};
 pub use per_key::{HistogramError, KeyDistribution, KeyHistogram};

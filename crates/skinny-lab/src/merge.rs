@@ -41,8 +41,8 @@ pub enum MergeError {
         #[source]
         source: FindingsError,
     },
-    /// Part 0's experiment is not `differential`, `boomerang` or
-    /// `differential-linear`.
+    /// Part 0's experiment is not `differential`, `boomerang`,
+    /// `differential-linear` or `linear`.
     #[error("unknown experiment {0:?}")]
     UnknownExperiment(String),
     /// A difference or mask that is not hex.
@@ -88,7 +88,10 @@ impl Findings {
                 && r.dc_mask == first.dc_mask
                 && r.dk1 == first.dk1
                 && r.dk2 == first.dk2
-                && r.mask == first.mask;
+                && r.mask == first.mask
+                && r.cells == first.cells
+                && r.in_mask == first.in_mask
+                && r.out_mask == first.out_mask;
             if !same {
                 return Err(MergeError::OtherExperiment { part });
             }
@@ -114,6 +117,8 @@ impl Findings {
             first.dk1.as_ref(),
             first.dk2.as_ref(),
             first.mask.as_ref(),
+            first.in_mask.as_ref(),
+            first.out_mask.as_ref(),
         ]
         .into_iter()
         .flatten()
@@ -135,6 +140,11 @@ impl Findings {
                 let (mut exp, o) = merged(parts, readback::differential_linear)?;
                 exp.common = o.common.clone();
                 Ok(Findings::of_differential_linear(&exp, &o, by))
+            }
+            "linear" => {
+                let (mut exp, o) = merged(parts, readback::linear)?;
+                exp.common = o.common.clone();
+                Ok(Findings::of_linear(&exp, &o, by))
             }
             other => Err(MergeError::UnknownExperiment(other.to_string())),
         }

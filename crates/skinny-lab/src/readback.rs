@@ -5,11 +5,13 @@
 //! its shards and be one when recomputed with the specification code.
 
 use crate::boomerang::{Boomerang, Quartet};
+use crate::cells::{CellPattern, CellPatternError};
 use crate::common::Common;
 use crate::differential::{Differential, Pair};
 use crate::differential_linear::DifferentialLinear;
 use crate::error::LabError;
 use crate::findings::{Findings, HexWitness};
+use crate::linear::{KnownPlaintext, Linear};
 use crate::outcome::{Outcome, Witness};
 use crate::per_key::{HistogramError, KeyHistogram};
 use crate::shard::Shard;
@@ -22,9 +24,11 @@ pub(crate) fn differential(f: &Findings) -> Result<(Differential, Outcome<Pair>)
     absent(&f.dk1, "dk1", "differential")?;
     absent(&f.dk2, "dk2", "differential")?;
     absent(&f.mask, "mask", "differential")?;
+    no_linear_masks(f, "differential")?;
     let mut exp = Differential::new(common(f)?, unhex(&f.dp)?, unhex(&f.dc)?);
     exp.dk = unhex(f.dk.as_deref().unwrap_or_default())?;
     exp.dc_mask = unhex(f.dc_mask.as_deref().unwrap_or_default())?;
+    exp.cells = f.cells.as_deref().map(str::parse::<CellPattern>).transpose()?;
     exp.check()?;
     let o = outcome(f, &exp.common, |w| {
         let p = pair(w)?;
@@ -39,6 +43,8 @@ pub(crate) fn differential_linear(f: &Findings) -> Result<(DifferentialLinear, O
     absent(&f.dk1, "dk1", "differential-linear")?;
     absent(&f.dk2, "dk2", "differential-linear")?;
     absent(&f.dc_mask, "dc_mask", "differential-linear")?;
+    absent(&f.cells, "cells", "differential-linear")?;
+    no_linear_masks(f, "differential-linear")?;
     if !f.dc.is_empty() {
         return Err(FindingsError::Field { field: "dc", experiment: "differential-linear" });
     }
@@ -57,6 +63,8 @@ pub(crate) fn boomerang(f: &Findings) -> Result<(Boomerang, Outcome<Quartet>), F
     absent(&f.dk, "dk", "boomerang")?;
     absent(&f.dc_mask, "dc_mask", "boomerang")?;
     absent(&f.mask, "mask", "boomerang")?;
+    absent(&f.cells, "cells", "boomerang")?;
+    no_linear_masks(f, "boomerang")?;
     let mut exp = Boomerang::new(common(f)?, unhex(&f.dp)?, unhex(&f.dc)?);
     exp.dk1 = unhex(f.dk1.as_deref().unwrap_or_default())?;
     exp.dk2 = unhex(f.dk2.as_deref().unwrap_or_default())?;
@@ -66,6 +74,35 @@ pub(crate) fn boomerang(f: &Findings) -> Result<(Boomerang, Outcome<Quartet>), F
         confirmed(exp.quartet_at(q.query).as_ref() == Some(&q), q)
     })?;
     Ok((exp, o))
+}
+
+/// A linear experiment's findings back as the experiment and its outcome.
+pub(crate) fn linear(f: &Findings) -> Result<(Linear, Outcome<KnownPlaintext>), FindingsError> {
+    for (v, field) in [(&f.dk, "dk"), (&f.dc_mask, "dc_mask"), (&f.dk1, "dk1"), (&f.dk2, "dk2")] {
+        absent(v, field, "linear")?;
+    }
+    absent(&f.mask, "mask", "linear")?;
+    absent(&f.cells, "cells", "linear")?;
+    if !f.dp.is_empty() {
+        return Err(FindingsError::Field { field: "dp", experiment: "linear" });
+    }
+    if !f.dc.is_empty() {
+        return Err(FindingsError::Field { field: "dc", experiment: "linear" });
+    }
+    let mask = |m: &Option<String>| unhex(m.as_deref().unwrap_or_default());
+    let exp = Linear::new(common(f)?, mask(&f.in_mask)?, mask(&f.out_mask)?);
+    exp.check()?;
+    let o = outcome(f, &exp.common, |w| {
+        let k = known_plaintext(w)?;
+        confirmed(exp.known_plaintext_at(k.query).as_ref() == Some(&k), k)
+    })?;
+    Ok((exp, o))
+}
+
+/// No linear experiment's masks, which a report of another never has.
+fn no_linear_masks(f: &Findings, experiment: &'static str) -> Result<(), FindingsError> {
+    absent(&f.in_mask, "in_mask", experiment)?;
+    absent(&f.out_mask, "out_mask", experiment)
 }
 
 /// A field of the other experiment, which a report of this one never has.
@@ -232,6 +269,13 @@ fn pair(w: &HexWitness) -> Result<Pair, FindingsError> {
     Ok(Pair { query: w.query, p, p2, c, c2, k, k2 })
 }
 
+fn known_plaintext(w: &HexWitness) -> Result<KnownPlaintext, FindingsError> {
+    let one = |v: &[String]| -> Result<Vec<u8>, FindingsError> {
+        bytes(v, 1)?.pop().ok_or(FindingsError::WitnessValues { got: v.len(), want: 1 })
+    };
+    Ok(KnownPlaintext { query: w.query, p: one(&w.p)?, c: one(&w.c)?, k: one(&w.k)? })
+}
+
 fn quartet(w: &HexWitness) -> Result<Quartet, FindingsError> {
     let four = |v: &[String]| -> Result<[Vec<u8>; 4], FindingsError> {
         bytes(v, 4)?.try_into().map_err(|_| FindingsError::WitnessValues { got: v.len(), want: 4 })
@@ -257,7 +301,7 @@ pub enum FindingsError {
     WitnessValues {
         /// Values given.
         got: usize,
-        /// Values a pair (2) or quartet (4) has.
+        /// Values a known plaintext (1), pair (2) or quartet (4) has.
         want: usize,
     },
     /// A difference, mask or value of a right pair that is not hex.
@@ -337,6 +381,9 @@ pub enum FindingsError {
     /// Per-key findings that do not fit their counts or parameters.
     #[error("per-key counts: {0}")]
     PerKey(#[from] HistogramError),
+    /// A differential's cell pattern that is not one.
+    #[error(transparent)]
+    Cells(#[from] CellPatternError),
     /// A shard out of range, or an outcome that does not merge.
     #[error(transparent)]
     Lab(#[from] LabError),

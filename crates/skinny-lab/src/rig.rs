@@ -182,6 +182,13 @@ impl Rig {
             (Kind::Cpu(pool), Experiment::DifferentialLinear(d)) => {
                 pool.install(|| d.run_with(control)).map(|o| Findings::of_differential_linear(d, &o, by))
             }
+            (Kind::Cpu(pool), Experiment::Linear(l)) => {
+                pool.install(|| l.run_with(control)).map(|o| Findings::of_linear(l, &o, by))
+            }
+            #[cfg(feature = "cuda")]
+            (Kind::Gpus(set), Experiment::Linear(l)) => {
+                l.run_gpus(set, control).map(|o| Findings::of_linear(l, &o, by))
+            }
             #[cfg(feature = "cuda")]
             (Kind::Gpus(set), Experiment::DifferentialLinear(d)) => {
                 d.run_gpus(set, control).map(|o| Findings::of_differential_linear(d, &o, by))

@@ -97,8 +97,12 @@ fn what_must_not_merge_is_refused_naming_the_part() {
     other.dp = "2000000000000000".into();
     assert!(matches!(refuse(&[parts[0].clone(), other]), MergeError::OtherExperiment { part: 1 }));
     let mut other = parts[0].clone();
+    other.experiment = "impossible".into();
+    assert!(matches!(refuse(&[other]), MergeError::UnknownExperiment(e) if e == "impossible"));
+    // A differential's report named linear: fields a linear report never has.
+    let mut other = parts[0].clone();
     other.experiment = "linear".into();
-    assert!(matches!(refuse(&[other]), MergeError::UnknownExperiment(e) if e == "linear"));
+    assert!(matches!(refuse(&[other]), MergeError::Part { part: 0, source: FindingsError::Field { .. } }));
     let mut interrupted = parts[1].clone();
     interrupted.interrupted = true;
     assert!(matches!(refuse(&[parts[0].clone(), interrupted]), MergeError::Part { part: 1, .. }));

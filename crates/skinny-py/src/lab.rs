@@ -2,17 +2,17 @@
 //! [`PyFindings`] (counts, log2 p, exact interval, right pairs, shard), on the
 //! CPU or the GPU, and the exact merge of shards.
 //!
-//! A new kind of experiment (linear, say) is one more `#[pyfunction]` here
-//! that builds its `skinny_lab::Experiment` and calls [`run`]; `Findings`
-//! and [`merge`] need no change as long as the library's findings carry it.
+//! A new kind of experiment is one more `#[pyfunction]` (the linear one is in
+//! `lab_linear.rs`) that builds its `skinny_lab::Experiment` and calls
+//! [`run`]; `Findings` and [`merge`] need no change as long as the library's
+//! findings carry it.
 
 use crate::common::{self, Device};
 use crate::errors::{chain, Error, Kind, PyResultOf};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use skinny_lab::{
-    Boomerang, Common, Control, Differential, DifferentialLinear, Experiment, Findings, LabError, Rig, RigError, Shard,
-    TweakeyAt,
+    Boomerang, Common, Control, DifferentialLinear, Experiment, Findings, LabError, Rig, RigError, Shard, TweakeyAt,
 };
 
 /// The version findings are stamped with: only findings of one version merge,
@@ -21,7 +21,7 @@ use skinny_lab::{
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("SKINNY_GIT_COMMIT"), ")");
 
 /// A difference or mask: bytes, or a string of hex digits.
-fn bytes_or_hex(what: &str, obj: &Bound<'_, PyAny>) -> PyResultOf<Vec<u8>> {
+pub(crate) fn bytes_or_hex(what: &str, obj: &Bound<'_, PyAny>) -> PyResultOf<Vec<u8>> {
     if let Ok(s) = obj.extract::<String>() {
         let s: String = s.chars().filter(|c| !c.is_whitespace() && *c != '_').collect();
         return hex_decode(&s).ok_or_else(|| Error::input(format!("{what}: not hex digits")));
@@ -61,7 +61,7 @@ type Place<'a> = (usize, &'a str);
 
 /// The parameters every experiment shares, from Python's arguments.
 #[allow(clippy::too_many_arguments)]
-fn common(
+pub(crate) fn common(
     cipher: &str,
     rounds: usize,
     place: Place<'_>,
@@ -87,7 +87,7 @@ fn common(
 }
 
 /// Runs `exp` on `device` without the GIL held.
-fn run(py: Python<'_>, exp: Experiment, device: &str, threads: Option<usize>) -> PyResult<PyFindings> {
+pub(crate) fn run(py: Python<'_>, exp: Experiment, device: &str, threads: Option<usize>) -> PyResult<PyFindings> {
     exp.check().map_err(lab_error)?;
     let placement = Device::parse(device)?.placement(threads);
     let findings = py.detach(|| -> PyResultOf<Findings> {
@@ -99,18 +99,20 @@ fn run(py: Python<'_>, exp: Experiment, device: &str, threads: Option<usize>) ->
 
 /// A differential experiment: see `skinny/_skinny.pyi`.
 #[pyfunction]
-#[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk=None, dc_mask=None, start_round=1, tk_at="master",
-                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false))]
+#[pyo3(signature = (cipher, rounds, dp, dc=None, *, queries, dk=None, dc_mask=None, cells=None, start_round=1,
+                    tk_at="master", key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None,
+                    per_key=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn differential(
     py: Python<'_>,
     cipher: &str,
     rounds: usize,
     dp: &Bound<'_, PyAny>,
-    dc: &Bound<'_, PyAny>,
+    dc: Option<&Bound<'_, PyAny>>,
     queries: u64,
     dk: Option<&Bound<'_, PyAny>>,
     dc_mask: Option<&Bound<'_, PyAny>>,
+    cells: Option<&str>,
     start_round: usize,
     tk_at: &str,
     key_every: u64,
@@ -123,7 +125,7 @@ pub fn differential(
 ) -> PyResult<PyFindings> {
     let mut c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
     c.per_key = per_key;
-    let mut d = Differential::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("dc", dc)?);
+    let mut d = crate::lab_linear::differential_of(c, bytes_or_hex("dp", dp)?, dc, cells)?;
     if let Some(dk) = dk {
         d.dk = bytes_or_hex("dk", dk)?;
     }
@@ -268,12 +270,12 @@ impl PyFindings {
     fn tk_at(&self) -> &str {
         &self.0.tk_at
     }
-    /// The correlation 2 h / n - 1 (differential-linear; `None` otherwise).
+    /// The correlation 2 h / n - 1 (differential-linear, linear; `None` otherwise).
     #[getter]
     fn correlation(&self) -> Option<f64> {
         self.0.correlation
     }
-    /// Its exact 95 % interval (differential-linear; `None` otherwise).
+    /// Its exact 95 % interval (differential-linear, linear; `None` otherwise).
     #[getter]
     fn correlation_ci95(&self) -> Option<(f64, f64)> {
         self.0.correlation_ci95.map(|[a, b]| (a, b))
@@ -348,14 +350,25 @@ impl PyFindings {
     fn per_key(&self) -> Option<crate::per_key::PyKeyDistribution> {
         self.0.per_key.clone().map(crate::per_key::PyKeyDistribution)
     }
-    /// The differences in hex, by name (`dp`, `dc`, `dk`, `dc_mask`, `dk1`, `dk2`).
+    /// The differences and masks in hex, by name (`dp`, `dc`, `dk`, `dc_mask`,
+    /// `dk1`, `dk2`, `mask`, `in_mask`, `out_mask`), and a differential's
+    /// cell pattern (`cells`).
     #[getter]
     fn differences<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         let f = &self.0;
         d.set_item("dp", &f.dp)?;
         d.set_item("dc", &f.dc)?;
-        for (name, v) in [("dk", &f.dk), ("dc_mask", &f.dc_mask), ("dk1", &f.dk1), ("dk2", &f.dk2), ("mask", &f.mask)] {
+        for (name, v) in [
+            ("dk", &f.dk),
+            ("dc_mask", &f.dc_mask),
+            ("dk1", &f.dk1),
+            ("dk2", &f.dk2),
+            ("mask", &f.mask),
+            ("in_mask", &f.in_mask),
+            ("out_mask", &f.out_mask),
+            ("cells", &f.cells),
+        ] {
             if let Some(v) = v {
                 d.set_item(name, v)?;
             }

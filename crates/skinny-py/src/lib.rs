@@ -16,6 +16,7 @@ mod common;
 mod errors;
 mod hash;
 mod lab;
+mod lab_linear;
 mod many;
 mod modes;
 mod pairs;
@@ -51,6 +52,7 @@ fn _skinny(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lab::differential, m)?)?;
     m.add_function(wrap_pyfunction!(lab::boomerang, m)?)?;
     m.add_function(wrap_pyfunction!(lab::differential_linear, m)?)?;
+    m.add_function(wrap_pyfunction!(lab_linear::linear, m)?)?;
     m.add_function(wrap_pyfunction!(lab::merge, m)?)?;
     m.add_class::<lab::PyFindings>()?;
     m.add_class::<per_key::PyKeyDistribution>()?;

@@ -21,11 +21,13 @@
 
 mod kernel;
 mod per_key;
+mod query;
 mod tables;
 
 pub use kernel::{LaunchCounts, QueryKernel, LAUNCH_QUERIES};
 pub use per_key::split_groups;
-pub use tables::{kernel_constants, shared_bytes, warps_per_block, KernelQuery, KernelSetup, LfsrStep, TweakeyLayout};
+pub use query::KernelQuery;
+pub use tables::{kernel_constants, shared_bytes, warps_per_block, KernelSetup, LfsrStep, TweakeyLayout};
 
 use crate::boomerang::{Boomerang, Quartet};
 use crate::common::Common;
@@ -33,6 +35,7 @@ use crate::control::Control;
 use crate::differential::{Differential, Pair};
 use crate::differential_linear::DifferentialLinear;
 use crate::error::LabError;
+use crate::linear::{KnownPlaintext, Linear};
 use crate::outcome::{Outcome, Witness};
 use crate::per_key::KeyHistogram;
 use crate::rng::{CounterRng, Stream};
@@ -54,6 +57,7 @@ impl Differential {
             dc: self.dc.clone(),
             dc_mask: self.dc_mask.clone(),
             dk: self.common.at_start(&self.dk),
+            cells: self.cells,
         }
     }
 
@@ -144,6 +148,30 @@ impl DifferentialLinear {
         self.check()?;
         let query = self.gpu_query();
         run_set(&self.common, &query, gpus, control, &|q| self.pair_at(q))
+    }
+}
+
+impl Linear {
+    /// [`Linear::run_with`] on `gpu`.
+    ///
+    /// # Errors
+    /// See [`Linear::check`]; a GPU failure; a hit that the CPU does not
+    /// confirm ([`LabError::GpuMismatch`]).
+    pub fn run_gpu(&self, gpu: &Arc<Gpu>, control: &Control) -> Result<Outcome<KnownPlaintext>, LabError> {
+        self.check()?;
+        let query = KernelQuery::Linear { in_mask: self.in_mask.clone(), out_mask: self.out_mask.clone() };
+        run(&self.common, query, gpu, control, |q| self.known_plaintext_at(q))
+    }
+
+    /// [`Linear::run_with`] on every GPU of `gpus` at once: the same outcome
+    /// as on one GPU.
+    ///
+    /// # Errors
+    /// As [`Linear::run_gpu`], a GPU's error naming it.
+    pub fn run_gpus(&self, gpus: &GpuSet, control: &Control) -> Result<Outcome<KnownPlaintext>, LabError> {
+        self.check()?;
+        let query = KernelQuery::Linear { in_mask: self.in_mask.clone(), out_mask: self.out_mask.clone() };
+        run_set(&self.common, &query, gpus, control, &|q| self.known_plaintext_at(q))
     }
 }
 

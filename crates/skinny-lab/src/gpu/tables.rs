@@ -10,13 +10,13 @@
 //! kernels draw each query's plaintext and tweakey on the device from the
 //! seeded stream states of [`crate::rng`].
 
+use super::query::KernelQuery;
 use crate::error::LabError;
-use crate::xor::xor;
 use skinny::hazmat::spec::round::ROUND_CONSTANTS;
 use skinny::hazmat::spec::tweakey::PT;
 use skinny::{CellWidth, Variant};
 use skinny_cuda::constants::Symbol;
-use skinny_cuda::kernels::{LabExperiment, LAB_MAX_WARPS, LAB_THREADS, MAX_ROUNDS};
+use skinny_cuda::kernels::{LAB_MAX_WARPS, LAB_THREADS, MAX_ROUNDS};
 
 /// `SLOT_OF[c]`: the slot of cell `c` of rows 0-1 in round 0. The slots hold
 /// the cells in the order of the cycle of `P = PT[0..8] - 8` (0, 1, 7, 3, 5,
@@ -45,53 +45,6 @@ pub struct KernelSetup {
     pub key_state: u64,
     /// What is counted.
     pub query: KernelQuery,
-}
-
-/// The experiment's differences (lengths: a block, or the whole tweakey).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum KernelQuery {
-    /// A hit when `(E_K(P) ^ E_{K^dk}(P ^ dp)) & dc_mask == dc & dc_mask`.
-    Differential {
-        /// Plaintext difference.
-        dp: Vec<u8>,
-        /// Ciphertext difference.
-        dc: Vec<u8>,
-        /// Which ciphertext bits count.
-        dc_mask: Vec<u8>,
-        /// Tweakey difference.
-        dk: Vec<u8>,
-    },
-    /// The related-tweakey boomerang: K2 = K1^dk1, K3 = K1^dk2, K4 = K2^dk2,
-    /// a return when `D_K3(E_K1(P) ^ dc) ^ D_K4(E_K2(P ^ dp) ^ dc) == dp`.
-    Boomerang {
-        /// Plaintext difference.
-        dp: Vec<u8>,
-        /// Ciphertext difference.
-        dc: Vec<u8>,
-        /// Tweakey difference of the upper trail.
-        dk1: Vec<u8>,
-        /// Tweakey difference of the lower trail.
-        dk2: Vec<u8>,
-    },
-    /// A hit when the parity of `(E_K(P) ^ E_{K^dk}(P ^ dp)) & mask` is 0.
-    DifferentialLinear {
-        /// Plaintext difference.
-        dp: Vec<u8>,
-        /// The output linear mask.
-        mask: Vec<u8>,
-        /// Tweakey difference.
-        dk: Vec<u8>,
-    },
-}
-
-impl KernelQuery {
-    pub(crate) fn experiment(&self) -> LabExperiment {
-        match self {
-            KernelQuery::Differential { .. } => LabExperiment::Differential,
-            KernelQuery::Boomerang { .. } => LabExperiment::Boomerang,
-            KernelQuery::DifferentialLinear { .. } => LabExperiment::DifferentialLinear,
-        }
-    }
 }
 
 /// Register (and shared word, within one block-sized array) of bit `i` of
@@ -308,8 +261,6 @@ pub fn kernel_constants(setup: &KernelSetup) -> Result<Vec<Symbol>, LabError> {
     if setup.key_every == 0 {
         return Err(LabError::KeyEvery);
     }
-    let block = v.block_bytes();
-    let tk = v.tweakey_bytes();
     let tables = TweakeyLayout::new(v);
     let bytes = |w: u32| tables.byte_offset(w);
     let load_cell: Vec<u32> = tables.load_cells().into_iter().map(bytes).collect();
@@ -326,47 +277,21 @@ pub fn kernel_constants(setup: &KernelSetup) -> Result<Vec<Symbol>, LabError> {
         l.resize(385, 0);
         l
     };
-    let check = |what: &'static str, x: &[u8], expected: usize| {
-        if x.len() == expected {
-            Ok(())
-        } else {
-            Err(LabError::Length { what, variant: v, expected, got: x.len() })
-        }
-    };
-    let (dp, dc, target, mask, init, fin) = match &setup.query {
-        KernelQuery::Differential { dp, dc, dc_mask, dk } => {
-            check("dp", dp, block)?;
-            check("dc", dc, block)?;
-            check("dc_mask", dc_mask, block)?;
-            check("dk", dk, tk)?;
-            let target: Vec<u8> = dc.iter().zip(dc_mask).map(|(d, m)| d & m).collect();
-            (dp.clone(), vec![0; block], target, dc_mask.clone(), tables.scheduled_words(dk, 0), Vec::new())
-        }
-        KernelQuery::Boomerang { dp, dc, dk1, dk2 } => {
-            check("dp", dp, block)?;
-            check("dc", dc, block)?;
-            check("dk1", dk1, tk)?;
-            check("dk2", dk2, tk)?;
-            let init = tables.scheduled_words(&xor(dk1, dk2), 0);
-            let fin = tables.scheduled_words(dk2, setup.rounds);
-            (dp.clone(), dc.clone(), dp.clone(), vec![0xff; block], init, fin)
-        }
-        KernelQuery::DifferentialLinear { dp, mask, dk } => {
-            check("dp", dp, block)?;
-            check("mask", mask, block)?;
-            check("dk", dk, tk)?;
-            (dp.clone(), vec![0; block], vec![0; block], mask.clone(), tables.scheduled_words(dk, 0), Vec::new())
-        }
-    };
+    let q = setup.query.tables(v, setup.rounds, &tables)?;
+    // 0 / all ones a cell, for the cells whose difference must be zero, or non-zero.
+    let cell_words = |cells: u16| (0..16).map(|c| 0u32.wrapping_sub(u32::from(cells >> c & 1))).collect();
     Ok(vec![
         symbol("lab_load_cell", load_cell),
         symbol("lab_rc", rc),
-        symbol("lab_dp", block_masks(&dp)),
-        symbol("lab_dc", block_masks(&dc)),
-        symbol("lab_target", block_masks(&target)),
-        symbol("lab_mask", block_masks(&mask)),
-        symbol("lab_delta_init", list(init)),
-        symbol("lab_delta_fin", list(fin)),
+        symbol("lab_dp", block_masks(&q.dp)),
+        symbol("lab_dc", block_masks(&q.dc)),
+        symbol("lab_target", block_masks(&q.target)),
+        symbol("lab_mask", block_masks(&q.mask)),
+        symbol("lab_in_mask", block_masks(&q.in_mask)),
+        symbol("lab_cell_zero", cell_words(q.cells_zero)),
+        symbol("lab_cell_nonzero", cell_words(q.cells_nonzero)),
+        symbol("lab_delta_init", list(q.init)),
+        symbol("lab_delta_fin", list(q.fin)),
     ])
 }
 

@@ -260,11 +260,12 @@ def differential(
     cipher: str,
     rounds: int,
     dp: Hex,
-    dc: Hex,
+    dc: Optional[Hex] = None,
     *,
     queries: int,
     dk: Optional[Hex] = None,
     dc_mask: Optional[Hex] = None,
+    cells: Optional[str] = None,
     start_round: int = 1,
     tk_at: Literal["master", "start"] = "master",
     key_every: int = 4096,
@@ -283,7 +284,14 @@ def differential(
     differences are given at the master tweakey or at round s.
     ``per_key=True`` counts every key's hits too (``Findings.per_key``;
     ``queries`` must then be a multiple of ``key_every``), for every
-    experiment."""
+    experiment.
+
+    ``cells`` adds a truncated difference, ANDed with the bits: 16 characters
+    (cell 0 first, spaces allowed) of ``0`` (the cell's difference is zero),
+    ``x`` (non-zero) or ``*`` (free), such as ``"0000 x000 **** 0000"``. With
+    ``cells`` and no ``dc``, no bits are compared (``dc`` and ``dc_mask`` zero
+    unless ``dc_mask`` is given); with ``dc``, ``dc_mask`` defaults to all bits
+    as without a pattern. One of ``dc`` and ``cells`` is needed."""
 
 def boomerang(
     cipher: str,
@@ -328,6 +336,33 @@ def differential_linear(
     """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose output difference has
     even parity under ``mask``: ``correlation`` = 2 hits / queries - 1, with
     its exact interval ``correlation_ci95``."""
+
+def linear(
+    cipher: str,
+    rounds: int,
+    in_mask: Hex,
+    out_mask: Hex,
+    *,
+    queries: int,
+    start_round: int = 1,
+    tk_at: Literal["master", "start"] = "master",
+    key_every: int = 4096,
+    seed: int = 0,
+    shard: Tuple[int, int] = (0, 1),
+    show: int = 0,
+    device: Device = "cpu",
+    threads: Optional[int] = None,
+    per_key: bool = False,
+) -> Findings:
+    """Counts plaintexts P with parity(in_mask & P) == parity(out_mask & C),
+    C = E_K(P), one encryption a query: ``correlation`` = 2 hits / queries - 1
+    with its exact interval ``correlation_ci95``. ``key_every >= queries``
+    keeps one key (drawn from the seed) for the whole run: that key's
+    correlation; small ``key_every`` averages over fresh keys. Kept hits
+    (``right``) hold one P, C and K each. ``per_key=True`` adds the per-key
+    correlations (``Findings.per_key``: mean c and the mean of c^2 over keys,
+    each key's 1/Q bias removed), what the linear potential averaged over keys
+    needs."""
 
 def merge(parts: List[Findings]) -> Findings:
     """The exact merge of shards of one run."""

@@ -8,10 +8,11 @@ another machine, the CLI's ``skinny lab ... --json``: see
 :meth:`Findings.from_json`). Findings pickle (through JSON), so shards can
 run as Ray or multiprocessing tasks.
 
-Experiments: :func:`differential`, :func:`boomerang` and
-:func:`differential_linear`, each from any start round (``start_round=``,
-``tk_at=``). New kinds (linear, say) arrive as functions of the same shape,
-returning the same :class:`Findings`.
+Experiments: :func:`differential` (with a truncated difference too:
+``cells=``), :func:`boomerang`, :func:`differential_linear` and
+:func:`linear`, each from any start round (``start_round=``, ``tk_at=``). New
+kinds arrive as functions of the same shape, returning the same
+:class:`Findings`.
 
 ``per_key=True`` (every experiment; ``queries`` a multiple of ``key_every``)
 also counts each key's hits: ``Findings.per_key`` is a
@@ -22,7 +23,7 @@ for correlations the mean per-key correlation and mean squared correlation.
 It merges exactly, like the counts.
 """
 
-from ._skinny import Findings, KeyDistribution, boomerang, differential, differential_linear
+from ._skinny import Findings, KeyDistribution, boomerang, differential, differential_linear, linear
 from ._skinny import merge as _merge
 
 
@@ -42,6 +43,16 @@ def shards(n):
     return [(i, n) for i in range(n)]
 
 
-EXPERIMENTS = ("differential", "boomerang", "differential-linear")
+EXPERIMENTS = ("differential", "boomerang", "differential-linear", "linear")
 
-__all__ = ["Findings", "KeyDistribution", "differential", "boomerang", "differential_linear", "merge", "shards", "EXPERIMENTS"]
+__all__ = [
+    "Findings",
+    "KeyDistribution",
+    "differential",
+    "boomerang",
+    "differential_linear",
+    "linear",
+    "merge",
+    "shards",
+    "EXPERIMENTS",
+]

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use skinny::Variant;
 use skinny_bulk::backend::GpuSelection;
 use skinny_lab::{
-    Boomerang, Common, Differential, DifferentialLinear, Experiment, Placement, Shard, TweakeyAt, MAX_SHOW,
+    Boomerang, CellPattern, Common, Differential, DifferentialLinear, Experiment, Placement, Shard, TweakeyAt, MAX_SHOW,
 };
 use std::path::PathBuf;
 
@@ -25,7 +25,13 @@ Examples:
   # A differential-linear correlation over rounds 5..10 of SKINNY-64-64,
   # a fresh tweakey every query:
   skinny lab differential-linear --cipher skinny-64-64 --start-round 5 --rounds 6 \\
-      --dp ... --mask ... --queries 2^30 --key-every 1";
+      --dp ... --mask ... --queries 2^30 --key-every 1
+  # A linear correlation of one fixed key (one key group) over 2^32 plaintexts:
+  skinny lab linear --cipher skinny-128-256 --rounds 6 --in-mask ... --out-mask ... \\
+      --queries 2^32 --key-every 2^32
+  # A truncated differential: cell 4 non-zero, cells 8-11 free, the rest zero:
+  skinny lab differential --cipher skinny-64-64 --rounds 2 --dp ... \\
+      --cells 0000x000****0000 --queries 2^24";
 
 /// `skinny lab ...`.
 #[derive(Debug, Args)]
@@ -46,6 +52,9 @@ pub enum LabCommand {
     /// Count pairs with parity(mask & (E_K(P) ^ E_{K^dk}(P ^ dp))) = 0: the
     /// correlation 2 hits / queries - 1.
     DifferentialLinear(DifferentialLinearArgs),
+    /// Count plaintexts with parity(in_mask & P) = parity(out_mask & E_K(P)):
+    /// the correlation 2 hits / queries - 1.
+    Linear(super::linear_args::LinearArgs),
     /// Combine the JSON reports of shards of one experiment.
     Merge(MergeArgs),
 }
@@ -71,10 +80,6 @@ pub struct CommonArgs {
     /// master tweakey, or at the start round's tweakey state.
     #[arg(long, value_enum, default_value = "master", value_name = "AT")]
     pub tk_at: TweakeyAtName,
-
-    /// The plaintext difference in hex, one block.
-    #[arg(long, value_name = "HEX")]
-    pub dp: String,
 
     /// Queries in the whole run (all shards together); `1e9` and `2^30` work too.
     #[arg(long, value_name = "N", value_parser = parse_count)]
@@ -152,17 +157,29 @@ pub struct DifferentialArgs {
     #[command(flatten)]
     pub common: CommonArgs,
 
-    /// The ciphertext difference in hex, one block.
+    /// The plaintext difference in hex, one block.
     #[arg(long, value_name = "HEX")]
-    pub dc: String,
+    pub dp: String,
+
+    /// The ciphertext difference in hex, one block (optional with --cells:
+    /// without it only the pattern and --dc-mask's bits, against zero, count).
+    #[arg(long, value_name = "HEX", required_unless_present = "cells")]
+    pub dc: Option<String>,
 
     /// The tweakey difference in hex (the whole tweakey; default zero).
     #[arg(long, value_name = "HEX")]
     pub dk: Option<String>,
 
-    /// Which ciphertext bits must match, in hex (default all).
+    /// Which ciphertext bits must match, in hex (default all with --dc, none
+    /// without).
     #[arg(long, value_name = "HEX")]
     pub dc_mask: Option<String>,
+
+    /// A truncated difference the ciphertext difference must also meet: 16
+    /// cells (cell 0 first) of 0 (zero), x (non-zero) or * (free), such as
+    /// 0000x000****0000 (spaces allowed).
+    #[arg(long, value_name = "PATTERN", value_parser = super::linear_args::parse_cells)]
+    pub cells: Option<CellPattern>,
 }
 
 /// `skinny lab boomerang`.
@@ -170,6 +187,10 @@ pub struct DifferentialArgs {
 pub struct BoomerangArgs {
     #[command(flatten)]
     pub common: CommonArgs,
+
+    /// The plaintext difference in hex, one block.
+    #[arg(long, value_name = "HEX")]
+    pub dp: String,
 
     /// The ciphertext difference in hex, one block.
     #[arg(long, value_name = "HEX")]
@@ -189,6 +210,10 @@ pub struct BoomerangArgs {
 pub struct DifferentialLinearArgs {
     #[command(flatten)]
     pub common: CommonArgs,
+
+    /// The plaintext difference in hex, one block.
+    #[arg(long, value_name = "HEX")]
+    pub dp: String,
 
     /// The output linear mask in hex, one block.
     #[arg(long, value_name = "HEX")]
@@ -243,7 +268,7 @@ fn parse_count(s: &str) -> Result<u64, String> {
 }
 
 /// A hex value of exactly `len` bytes, or a one-line usage error naming the option.
-fn hex_of(
+pub(super) fn hex_of(
     option: &'static str,
     s: &str,
     len: usize,
@@ -259,15 +284,12 @@ fn hex_of(
     Ok(v)
 }
 
-/// The common parameters and the plaintext difference.
-fn common(a: &CommonArgs) -> Result<(Common, Vec<u8>), LabCommandError> {
+/// The common parameters.
+pub(super) fn common(a: &CommonArgs) -> Result<Common, LabCommandError> {
     if a.show > MAX_SHOW {
         return Err(LabCommandError::Show { most: MAX_SHOW, got: a.show });
     }
-    let variant = Variant::from(a.cipher);
-    let block = variant.block_bytes();
-    let dp = hex_of("--dp", &a.dp, block, variant, "one block")?;
-    let mut c = Common::new(variant, a.rounds, a.queries);
+    let mut c = Common::new(Variant::from(a.cipher), a.rounds, a.queries);
     c.start_round = a.start_round;
     c.tk_at = match a.tk_at {
         TweakeyAtName::Master => TweakeyAt::Master,
@@ -278,20 +300,25 @@ fn common(a: &CommonArgs) -> Result<(Common, Vec<u8>), LabCommandError> {
     c.shard = a.shard.map_or(Shard::WHOLE, |s| s.0);
     c.show = a.show;
     c.per_key = a.per_key;
-    Ok((c, dp))
+    Ok(c)
 }
 
-/// `--dc`, one block of `c`'s variant.
-fn dc_of(c: &Common, dc: &str) -> Result<Vec<u8>, LabCommandError> {
-    hex_of("--dc", dc, c.variant.block_bytes(), c.variant, "one block")
+/// `option`'s value, one block of `c`'s variant.
+fn block_of(c: &Common, option: &'static str, v: &str) -> Result<Vec<u8>, LabCommandError> {
+    hex_of(option, v, c.variant.block_bytes(), c.variant, "one block")
 }
 
 /// The experiment of `skinny lab differential`, checked.
 pub(super) fn differential(a: &DifferentialArgs) -> Result<Experiment, LabCommandError> {
-    let (c, dp) = common(&a.common)?;
-    let dc = dc_of(&c, &a.dc)?;
+    let c = common(&a.common)?;
+    let dp = block_of(&c, "--dp", &a.dp)?;
     let variant = c.variant;
-    let mut exp = Differential::new(c, dp, dc);
+    // Without --dc (only with --cells), the bits compared default to none.
+    let mut exp = match &a.dc {
+        Some(dc) => Differential::new(c.clone(), dp, block_of(&c, "--dc", dc)?),
+        None => Differential::truncated(c, dp, a.cells.unwrap_or(CellPattern::FREE)),
+    };
+    exp.cells = a.cells;
     if let Some(dk) = &a.dk {
         exp.dk = hex_of("--dk", dk, variant.tweakey_bytes(), variant, "the whole tweakey")?;
     }
@@ -304,8 +331,9 @@ pub(super) fn differential(a: &DifferentialArgs) -> Result<Experiment, LabComman
 
 /// The experiment of `skinny lab boomerang`, checked.
 pub(super) fn boomerang(a: &BoomerangArgs) -> Result<Experiment, LabCommandError> {
-    let (c, dp) = common(&a.common)?;
-    let dc = dc_of(&c, &a.dc)?;
+    let c = common(&a.common)?;
+    let dp = block_of(&c, "--dp", &a.dp)?;
+    let dc = block_of(&c, "--dc", &a.dc)?;
     let variant = c.variant;
     let mut exp = Boomerang::new(c, dp, dc);
     if let Some(dk) = &a.dk1 {
@@ -320,9 +348,10 @@ pub(super) fn boomerang(a: &BoomerangArgs) -> Result<Experiment, LabCommandError
 
 /// The experiment of `skinny lab differential-linear`, checked.
 pub(super) fn differential_linear(a: &DifferentialLinearArgs) -> Result<Experiment, LabCommandError> {
-    let (c, dp) = common(&a.common)?;
+    let c = common(&a.common)?;
+    let dp = block_of(&c, "--dp", &a.dp)?;
     let variant = c.variant;
-    let mask = hex_of("--mask", &a.mask, variant.block_bytes(), variant, "one block")?;
+    let mask = block_of(&c, "--mask", &a.mask)?;
     let mut exp = DifferentialLinear::new(c, dp, mask);
     if let Some(dk) = &a.dk {
         exp.dk = hex_of("--dk", dk, variant.tweakey_bytes(), variant, "the whole tweakey")?;

@@ -1,11 +1,12 @@
-//! `skinny lab`: differential, boomerang and differential-linear experiments
-//! on reduced-round SKINNY
+//! `skinny lab`: differential (with cell patterns), boomerang,
+//! differential-linear and linear experiments on reduced-round SKINNY
 //! (the `skinny-lab` crate), their findings, and merging the findings of
 //! shards. Arguments become the library's experiment and hardware, one call
 //! counts, and the findings are printed as JSON or as a table.
 
 mod args;
 mod error;
+mod linear_args;
 mod per_key;
 mod table;
 mod text;
@@ -34,6 +35,7 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
         LabCommand::Differential(a) => args::differential(a).and_then(|exp| count(&a.common, exp)),
         LabCommand::Boomerang(a) => args::boomerang(a).and_then(|exp| count(&a.common, exp)),
         LabCommand::DifferentialLinear(a) => args::differential_linear(a).and_then(|exp| count(&a.common, exp)),
+        LabCommand::Linear(a) => linear_args::linear(a).and_then(|exp| count(&a.common, exp)),
         LabCommand::Merge(a) => merge(&a.files).and_then(|f| print(&f, a.json)),
     };
     Ok(done?)

@@ -139,9 +139,23 @@ fn symbols_fit_the_kernel_arrays() {
         key_state: 2,
         query: KernelQuery::Boomerang { dp: vec![1; 16], dc: vec![2; 16], dk1: vec![0xff; 48], dk2: vec![0xff; 48] },
     };
-    let sizes = [12 * 8, MAX_ROUNDS * 6, 128, 128, 128, 128, 385, 385];
-    for (s, n) in kernel_constants(&setup).unwrap().iter().zip(sizes) {
-        assert_eq!(s.words.len(), n, "{}", s.name);
+    let sizes = [
+        ("lab_load_cell", 12 * 8),
+        ("lab_rc", MAX_ROUNDS * 6),
+        ("lab_dp", 128),
+        ("lab_dc", 128),
+        ("lab_target", 128),
+        ("lab_mask", 128),
+        ("lab_in_mask", 128),
+        ("lab_cell_zero", 16),
+        ("lab_cell_nonzero", 16),
+        ("lab_delta_init", 385),
+        ("lab_delta_fin", 385),
+    ];
+    let symbols = kernel_constants(&setup).unwrap();
+    assert_eq!(symbols.len(), sizes.len());
+    for (s, (name, n)) in symbols.iter().zip(sizes) {
+        assert_eq!((s.name, s.words.len()), (name, n));
         assert!(LAB.text.contains(&format!("{}[", s.name)), "{} is declared in lab.cu", s.name);
     }
     assert!(shared_bytes(Variant::Skinny128_384) <= 227 * 1024);
