@@ -19,6 +19,7 @@ using std::min;
 #include "../kernels/common.cuh"
 #include "../kernels/bitsliced_round.cuh"
 #include "../kernels/tweakey_slices.cuh"
+#include "../kernels/lab_key_counts.cuh"
 #include "../kernels/lab.cu"
 
 static u32* symbol(const std::string& s) {

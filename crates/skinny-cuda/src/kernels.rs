@@ -41,6 +41,7 @@ pub const LAB: KernelSource = KernelSource {
         include_str!("../kernels/common.cuh"),
         include_str!("../kernels/bitsliced_round.cuh"),
         include_str!("../kernels/tweakey_slices.cuh"),
+        include_str!("../kernels/lab_key_counts.cuh"),
         include_str!("../kernels/lab.cu")
     ),
 };
