@@ -173,9 +173,16 @@ impl KeyHistogram {
 
     /// One more key with `hits` hits.
     pub(crate) fn add_key(&mut self, hits: u64) {
+        self.add_keys(hits, 1);
+    }
+
+    /// `keys` more keys with `hits` hits each.
+    pub(crate) fn add_keys(&mut self, hits: u64, keys: u64) {
         debug_assert!(hits <= self.queries_per_key, "a key with more hits than queries");
-        let e = self.keys_by_hits.entry(hits).or_insert(0);
-        *e = e.saturating_add(1);
+        if keys != 0 {
+            let e = self.keys_by_hits.entry(hits).or_insert(0);
+            *e = e.saturating_add(keys);
+        }
     }
 
     /// Checks the histogram against counts it claims to split: `groups` keys

@@ -16,6 +16,10 @@ pub fn split_groups(range: Range<u64>, parts: usize, key_every: u64) -> Vec<Rang
     split_queries(0..groups, parts).into_iter().map(|g| at(g.start)..at(g.end)).collect()
 }
 
+/// Groups of at most this many queries are tallied in a dense table (of
+/// `key_every + 1` counts) before they enter the histogram.
+const DENSE_MOST: u64 = 1 << 16;
+
 /// The per-key histogram of launches in order: each launch's group counts
 /// added to the group they continue, a group entering the histogram once its
 /// last query has run.
@@ -35,21 +39,59 @@ impl KeyCounts {
     pub(super) fn add(&mut self, start: u64, count: u64, key_hits: &[u32]) -> Result<(), LabError> {
         let first = start / self.key_every;
         let end = start + count;
-        for (i, &h) in key_hits.iter().enumerate() {
-            let g = first + i as u64;
-            let hits = match self.open.take() {
-                Some((open, before)) if open == g => before + u64::from(h),
-                None if g.saturating_mul(self.key_every) >= start => u64::from(h),
-                _ => return Err(LabError::Internal("launches that do not continue their key groups")),
-            };
-            if (g + 1).saturating_mul(self.key_every) <= end {
-                if hits > self.key_every {
-                    return Err(LabError::Internal("the GPU counted more hits in a key group than it has queries"));
-                }
-                self.histogram.add_key(hits);
-            } else {
-                self.open = Some((g, hits));
+        let too_many = || LabError::Internal("the GPU counted more hits in a key group than it has queries");
+        let Some((&head, rest)) = key_hits.split_first() else { return Ok(()) };
+        // The first group may continue one the launches before began.
+        let mut h0 = match self.open.take() {
+            Some((open, before)) if open == first => before + u64::from(head),
+            None if first.saturating_mul(self.key_every) >= start => u64::from(head),
+            _ => return Err(LabError::Internal("launches that do not continue their key groups")),
+        };
+        // The last group may go on in the next launch.
+        let last = first + key_hits.len() as u64 - 1;
+        let last_open = (last + 1).saturating_mul(self.key_every) > end;
+        if key_hits.len() == 1 {
+            if last_open {
+                self.open = Some((first, h0));
+                return Ok(());
             }
+            if h0 > self.key_every {
+                return Err(too_many());
+            }
+            self.histogram.add_key(h0);
+            return Ok(());
+        }
+        let (middle, tail) = rest.split_at(rest.len() - 1);
+        if h0 > self.key_every {
+            return Err(too_many());
+        }
+        self.histogram.add_key(core::mem::take(&mut h0));
+        // Whole groups: counted in a dense table when groups are small (up to
+        // 2^25 of them a launch with a fresh key every query), so the host
+        // keeps up with the GPU; in the histogram's map otherwise.
+        if self.key_every <= DENSE_MOST {
+            let mut dense = vec![0u64; self.key_every as usize + 1];
+            for &h in middle {
+                *dense.get_mut(h as usize).ok_or_else(too_many)? += 1;
+            }
+            for (hits, &keys) in dense.iter().enumerate() {
+                self.histogram.add_keys(hits as u64, keys);
+            }
+        } else {
+            for &h in middle {
+                if u64::from(h) > self.key_every {
+                    return Err(too_many());
+                }
+                self.histogram.add_key(u64::from(h));
+            }
+        }
+        let t = u64::from(tail[0]);
+        if last_open {
+            self.open = Some((last, t));
+        } else if t > self.key_every {
+            return Err(too_many());
+        } else {
+            self.histogram.add_key(t);
         }
         Ok(())
     }
@@ -88,5 +130,36 @@ mod tests {
         let mut k = KeyCounts::new(10);
         k.add(0, 25, &[0, 0, 1]).unwrap();
         assert!(k.add(30, 10, &[1]).is_err());
+    }
+
+    #[test]
+    fn launches_of_any_size_give_the_groups_histogram() {
+        // Hits per query from a fixed pattern; groups of 1, 3, 7 and 70000
+        // (dense table and map); launches of uneven sizes cutting groups.
+        let hit = |q: u64| (q * 2_654_435_761 % 7) < 3;
+        for &k in &[1u64, 3, 7, 70_000] {
+            let total = 9 * k + 2 * k.min(5);
+            let total = total - total % k;
+            let mut want = crate::per_key::KeyHistogram::new(k);
+            for g in 0..total / k {
+                want.add_key((g * k..(g + 1) * k).filter(|&q| hit(q)).count() as u64);
+            }
+            let mut counts = KeyCounts::new(k);
+            let (mut start, mut step) = (0u64, 1u64);
+            while start < total {
+                let n = step.min(total - start);
+                let first = start / k;
+                let last = (start + n - 1) / k;
+                let mut key_hits = vec![0u32; (last - first + 1) as usize];
+                for q in start..start + n {
+                    key_hits[(q / k - first) as usize] += u32::from(hit(q));
+                }
+                counts.add(start, n, &key_hits).unwrap();
+                start += n;
+                step = step * 3 + 1;
+            }
+            assert_eq!(counts.open, None, "key_every {k}");
+            assert_eq!(counts.histogram.pairs(), want.pairs(), "key_every {k}");
+        }
     }
 }
