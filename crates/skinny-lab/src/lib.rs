@@ -33,6 +33,9 @@
 //!   [`gpu_repays`], defined once here), which runs an experiment into its
 //!   [`Findings`] (plain values, with the `serde` feature serializable), and
 //!   [`Findings::merge`] for the findings of shards;
+//! - [`SegmentedRun`]: a shard counted in segments of its key groups, each
+//!   ending in a [`Checkpoint`] that a stopped run resumes from, with the
+//!   counts of a run that never stopped ([`Outcome::then`], [`Findings::then`]);
 //! - `gpu` (feature `cuda`): the same experiments on NVIDIA GPUs, the lab
 //!   kernels' tables and launches;
 //! - [`rng`]: the counter-based generator; [`stats`]: estimates and exact
@@ -46,6 +49,7 @@
 #![warn(missing_docs)]
 
 mod boomerang;
+mod checkpoint;
 mod common;
 mod control;
 mod cpu;
@@ -66,6 +70,7 @@ pub mod stats;
 mod xor;
 
 pub use boomerang::{Boomerang, Quartet};
+pub use checkpoint::{Checkpoint, CheckpointError, ResumeError, SegmentedRun, Step};
 pub use common::{Common, MAX_SHOW};
 pub use control::Control;
 pub use differential::{Differential, Pair};
