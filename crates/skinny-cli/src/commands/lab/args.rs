@@ -118,6 +118,9 @@ pub struct CommonArgs {
     /// per GPU: same counts, same right pairs, whatever the number of GPUs.
     #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
     pub gpus: GpuSelection,
+
+    #[command(flatten)]
+    pub checkpoint: super::checkpoint::CheckpointArgs,
 }
 
 /// `--backend` of the lab.
