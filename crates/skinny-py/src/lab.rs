@@ -8,6 +8,7 @@
 
 use crate::common::{self, Device};
 use crate::errors::{chain, Error, Kind, PyResultOf};
+use crate::lab_checkpoint::Checkpointing;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use skinny_lab::{
@@ -38,7 +39,7 @@ fn hex_decode(s: &str) -> Option<Vec<u8>> {
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
 }
 
-fn lab_error(e: LabError) -> Error {
+pub(crate) fn lab_error(e: LabError) -> Error {
     let kind = match &e {
         LabError::Gpu(_) => Kind::GpuFailure,
         LabError::Internal(_) | LabError::GpuMismatch { .. } => Kind::Other,
@@ -54,6 +55,9 @@ fn rig_error(e: RigError) -> Error {
     };
     Error::new(kind, chain(&e))
 }
+
+/// `checkpoint=` and `checkpoint_every=`.
+type CheckpointArgs = (Option<std::path::PathBuf>, f64);
 
 /// Where the rounds run: the first round (from 1) and where tweakeys and
 /// their differences are given (`"master"` or `"start"`).
@@ -86,13 +90,24 @@ fn common(
     Ok(c)
 }
 
-/// Runs `exp` on `device` without the GIL held.
-fn run(py: Python<'_>, exp: Experiment, device: &str, threads: Option<usize>) -> PyResult<PyFindings> {
+/// Runs `exp` on `device` without the GIL held, from and to a checkpoint
+/// file where one is given.
+fn run(
+    py: Python<'_>,
+    exp: Experiment,
+    device: &str,
+    threads: Option<usize>,
+    ck: CheckpointArgs,
+) -> PyResult<PyFindings> {
     exp.check().map_err(lab_error)?;
     let placement = Device::parse(device)?.placement(threads);
+    let ck = Checkpointing::of(ck.0, ck.1)?;
     let findings = py.detach(|| -> PyResultOf<Findings> {
         let rig = Rig::open(&placement, exp.common()).map_err(rig_error)?;
-        rig.run(&exp, &Control::new(), VERSION).map_err(lab_error)
+        match &ck {
+            Some(c) => crate::lab_checkpoint::run(&rig, exp, c, VERSION),
+            None => rig.run(&exp, &Control::new(), VERSION).map_err(lab_error),
+        }
     })?;
     Ok(PyFindings(findings))
 }
@@ -100,7 +115,8 @@ fn run(py: Python<'_>, exp: Experiment, device: &str, threads: Option<usize>) ->
 /// A differential experiment: see `skinny/_skinny.pyi`.
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk=None, dc_mask=None, start_round=1, tk_at="master",
-                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None))]
+                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None,
+                    checkpoint=None, checkpoint_every=30.0))]
 #[allow(clippy::too_many_arguments)]
 pub fn differential(
     py: Python<'_>,
@@ -119,6 +135,8 @@ pub fn differential(
     show: usize,
     device: &str,
     threads: Option<usize>,
+    checkpoint: Option<std::path::PathBuf>,
+    checkpoint_every: f64,
 ) -> PyResult<PyFindings> {
     let c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
     let mut d = Differential::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("dc", dc)?);
@@ -128,13 +146,14 @@ pub fn differential(
     if let Some(m) = dc_mask {
         d.dc_mask = bytes_or_hex("dc_mask", m)?;
     }
-    run(py, Experiment::Differential(d), device, threads)
+    run(py, Experiment::Differential(d), device, threads, (checkpoint, checkpoint_every))
 }
 
 /// A boomerang experiment: see `skinny/_skinny.pyi`.
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk1=None, dk2=None, start_round=1, tk_at="master",
-                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None))]
+                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None,
+                    checkpoint=None, checkpoint_every=30.0))]
 #[allow(clippy::too_many_arguments)]
 pub fn boomerang(
     py: Python<'_>,
@@ -153,6 +172,8 @@ pub fn boomerang(
     show: usize,
     device: &str,
     threads: Option<usize>,
+    checkpoint: Option<std::path::PathBuf>,
+    checkpoint_every: f64,
 ) -> PyResult<PyFindings> {
     let c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
     let mut b = Boomerang::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("dc", dc)?);
@@ -162,13 +183,14 @@ pub fn boomerang(
     if let Some(k) = dk2 {
         b.dk2 = bytes_or_hex("dk2", k)?;
     }
-    run(py, Experiment::Boomerang(b), device, threads)
+    run(py, Experiment::Boomerang(b), device, threads, (checkpoint, checkpoint_every))
 }
 
 /// A differential-linear experiment: see `skinny/_skinny.pyi`.
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, mask, *, queries, dk=None, start_round=1, tk_at="master",
-                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None))]
+                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None,
+                    checkpoint=None, checkpoint_every=30.0))]
 #[allow(clippy::too_many_arguments)]
 pub fn differential_linear(
     py: Python<'_>,
@@ -186,13 +208,15 @@ pub fn differential_linear(
     show: usize,
     device: &str,
     threads: Option<usize>,
+    checkpoint: Option<std::path::PathBuf>,
+    checkpoint_every: f64,
 ) -> PyResult<PyFindings> {
     let c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
     let mut d = DifferentialLinear::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("mask", mask)?);
     if let Some(dk) = dk {
         d.dk = bytes_or_hex("dk", dk)?;
     }
-    run(py, Experiment::DifferentialLinear(d), device, threads)
+    run(py, Experiment::DifferentialLinear(d), device, threads, (checkpoint, checkpoint_every))
 }
 
 /// Merges the findings of shards: see `skinny/_skinny.pyi`.

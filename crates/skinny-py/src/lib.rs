@@ -16,6 +16,7 @@ mod common;
 mod errors;
 mod hash;
 mod lab;
+mod lab_checkpoint;
 mod many;
 mod modes;
 mod pairs;

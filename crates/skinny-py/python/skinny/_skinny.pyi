@@ -1,5 +1,6 @@
 """Typed stubs of the native module ``skinny._skinny`` (re-exported by ``skinny``)."""
 
+import os
 from typing import List, Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
@@ -235,13 +236,23 @@ def differential(
     show: int = 0,
     device: Device = "cpu",
     threads: Optional[int] = None,
+    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+    checkpoint_every: float = 30.0,
 ) -> Findings:
     """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose ciphertexts differ by
     dc in the bits of dc_mask, over ``queries`` queries with a fresh random
     tweakey every ``key_every``; ``shard=(i, n)`` runs the i-th of n parts.
     ``start_round=s`` runs rounds s .. s+rounds-1 at their own place (round
     s's constants and tweakey state); ``tk_at`` says whether keys and tweakey
-    differences are given at the master tweakey or at round s."""
+    differences are given at the master tweakey or at round s.
+
+    ``checkpoint=PATH`` counts the shard in segments of about
+    ``checkpoint_every`` seconds and keeps the findings so far in PATH
+    (replaced atomically after each): called again with the same arguments
+    after a death (a lost Ray worker, a killed job), it goes on from PATH, and
+    returns exactly the findings of a run that never stopped; PATH is removed
+    when the shard is done. A PATH of another run or version, or damaged, is
+    refused (InputError) and left as it is. Every experiment takes both."""
 
 def boomerang(
     cipher: str,
@@ -260,6 +271,8 @@ def boomerang(
     show: int = 0,
     device: Device = "cpu",
     threads: Optional[int] = None,
+    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+    checkpoint_every: float = 30.0,
 ) -> Findings:
     """Counts boomerang quartets that return with difference dp (related
     tweakeys dk1 above, dk2 below)."""
@@ -280,6 +293,8 @@ def differential_linear(
     show: int = 0,
     device: Device = "cpu",
     threads: Optional[int] = None,
+    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+    checkpoint_every: float = 30.0,
 ) -> Findings:
     """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose output difference has
     even parity under ``mask``: ``correlation`` = 2 hits / queries - 1, with
