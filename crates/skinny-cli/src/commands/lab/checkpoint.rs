@@ -48,8 +48,14 @@ pub(super) fn count(
 ) -> Result<Findings, LabCommandError> {
     let mut run = match read(path)? {
         None => SegmentedRun::new(exp, every).map_err(LabCommandError::Refused)?,
-        Some(c) => SegmentedRun::resume(exp, every, &c, VERSION)
-            .map_err(|source| LabCommandError::Checkpoint { path: path.to_path_buf(), source })?,
+        Some(c) => {
+            let run = SegmentedRun::resume(exp, every, &c, VERSION)
+                .map_err(|source| LabCommandError::Checkpoint { path: path.to_path_buf(), source })?;
+            // Worth a line in a batch job's log: the run was stopped before.
+            let shown = super::text::printable(&path.display().to_string());
+            eprintln!("skinny: going on from {shown}: {} queries of the shard already counted", c.findings.queries);
+            run
+        }
     };
     let rest = run.rest();
     watch::watched(bar, rest.common(), |control| loop {
