@@ -102,7 +102,7 @@ const MOST_GROWTH: u64 = 16;
 /// One shard of an experiment counted in consecutive segments of its key
 /// groups, from its start or from a [`Checkpoint`]. Each [`step`] counts
 /// one segment, sized to take about the time asked for (from the rate of
-/// the one before: the first is [`FIRST_SEGMENT_QUERIES`] queries or one
+/// the one before: the first is 2^20 queries or one
 /// key group; one key group is the least), and hands back the checkpoint to
 /// keep. The library stores nothing itself: the caller writes each
 /// checkpoint where it will find it again.
