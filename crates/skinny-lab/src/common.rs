@@ -37,6 +37,11 @@ pub struct Common {
     pub seed: u64,
     /// Which part of the run this is.
     pub shard: Shard,
+    /// Only these key groups of the shard (indices in the whole run), a
+    /// contiguous part of its own: a segment, so that a long shard can run
+    /// in pieces and resume after a stop ([`SegmentedRun`](crate::SegmentedRun)).
+    /// `None`: all the shard's groups.
+    pub segment: Option<core::ops::Range<u64>>,
     /// How many right pairs (or quartets) to keep, the earliest in query
     /// order; at most [`MAX_SHOW`].
     pub show: usize,
@@ -62,6 +67,7 @@ impl Common {
             key_every: 4096,
             seed: 0,
             shard: Shard::WHOLE,
+            segment: None,
             show: 0,
             per_key: false,
         }
@@ -82,6 +88,17 @@ impl Common {
             return Err(LabError::PerKeyGroups { queries: self.queries, key_every: self.key_every });
         }
         Shard::new(self.shard.index, self.shard.count)?;
+        if let Some(s) = &self.segment {
+            let shard = self.shard.groups(self.groups());
+            if s.start > s.end || s.start < shard.start || s.end > shard.end {
+                return Err(LabError::Segment {
+                    start: s.start,
+                    end: s.end,
+                    first: shard.start,
+                    end_of_shard: shard.end,
+                });
+            }
+        }
         if self.show > MAX_SHOW {
             return Err(LabError::Show { most: MAX_SHOW, got: self.show });
         }
@@ -100,9 +117,26 @@ impl Common {
         self.queries.div_ceil(self.key_every)
     }
 
-    /// The queries of this shard (its key groups' queries, one range).
+    /// The key groups run: the shard's, or the part of them that
+    /// [`Common::segment`] selects.
+    pub fn shard_groups(&self) -> core::ops::Range<u64> {
+        let shard = self.shard.groups(self.groups());
+        match &self.segment {
+            // Within the shard's, whatever was set (checks refuse more).
+            Some(s) => s.start.clamp(shard.start, shard.end)..s.end.clamp(shard.start, shard.end),
+            None => shard,
+        }
+    }
+
+    /// Whether every key group of the shard is run: no segment, or one that
+    /// holds them all.
+    pub fn whole_shard(&self) -> bool {
+        self.segment.as_ref().is_none_or(|s| *s == self.shard.groups(self.groups()))
+    }
+
+    /// The queries run: those of [`Common::shard_groups`], one range.
     pub fn shard_queries(&self) -> core::ops::Range<u64> {
-        let groups = self.shard.groups(self.groups());
+        let groups = self.shard_groups();
         let start = groups.start.saturating_mul(self.key_every).min(self.queries);
         start..groups.end.saturating_mul(self.key_every).min(self.queries)
     }

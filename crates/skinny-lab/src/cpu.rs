@@ -76,7 +76,7 @@ where
 {
     let start = Instant::now();
     let show = common.show;
-    let groups = common.shard.groups(common.groups());
+    let groups = common.shard_groups();
     let planned = common.shard_queries().end - common.shard_queries().start;
     // `while_some` ends the whole parallel walk at the first stop seen: a
     // check per item alone would still visit every one of up to 2^64 groups.

@@ -59,6 +59,21 @@ pub enum LabError {
         /// n
         count: u64,
     },
+    /// A segment that is not a range of the shard's key groups.
+    #[error("key groups {start}..{end} are not a segment of the shard's groups {first}..{end_of_shard}")]
+    Segment {
+        /// The segment's first group.
+        start: u64,
+        /// The group after its last.
+        end: u64,
+        /// The shard's first group.
+        first: u64,
+        /// The group after the shard's last.
+        end_of_shard: u64,
+    },
+    /// Segments that do not follow each other in one shard.
+    #[error("cannot join segments: {0}")]
+    Segments(String),
     /// More right pairs or quartets asked to be kept than a run keeps.
     #[error("at most {most} right pairs or quartets can be kept, not {got}")]
     Show {

@@ -31,6 +31,16 @@ impl Experiment {
         }
     }
 
+    /// The parameters common to all, to change (a segment to run, say).
+    pub(crate) fn common_mut(&mut self) -> &mut Common {
+        match self {
+            Experiment::Differential(d) => &mut d.common,
+            Experiment::Boomerang(b) => &mut b.common,
+            Experiment::DifferentialLinear(d) => &mut d.common,
+            Experiment::Linear(l) => &mut l.common,
+        }
+    }
+
     /// Checks the parameters.
     ///
     /// # Errors

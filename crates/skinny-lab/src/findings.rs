@@ -75,6 +75,12 @@ pub struct Findings {
     pub shard: String,
     /// The shard indices covered (one unless merged).
     pub shards: Vec<u64>,
+    /// The key groups counted, `[first, end)`, when these findings are of a
+    /// segment of the shard (a checkpoint's: see
+    /// [`SegmentedRun`](crate::SegmentedRun)); absent: all the shard's.
+    /// Such findings are never complete and do not merge with other shards.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub segment: Option<[u64; 2]>,
     /// Whether every shard of the run is in these findings.
     pub complete: bool,
     /// Stopped early: the counts cover part of the shard; such findings are
@@ -254,6 +260,10 @@ fn base<W: Witness>(experiment: &str, o: &Outcome<W>, dp: &[u8], dc: &[u8], by: 
         seed: c.seed,
         shard: format!("{}/{}", c.shard.index, c.shard.count),
         shards: o.shards.iter().map(|s| s.index).collect(),
+        segment: (!c.whole_shard()).then(|| {
+            let g = c.shard_groups();
+            [g.start, g.end]
+        }),
         complete: o.is_complete() && !o.interrupted,
         interrupted: o.interrupted,
         hits: o.hits,

@@ -35,6 +35,9 @@
 //!   [`gpu_repays`], defined once here), which runs an experiment into its
 //!   [`Findings`] (plain values, with the `serde` feature serializable), and
 //!   [`Findings::merge`] for the findings of shards;
+//! - [`SegmentedRun`]: a shard counted in segments of its key groups, each
+//!   ending in a [`Checkpoint`] that a stopped run resumes from, with the
+//!   counts of a run that never stopped ([`Outcome::then`], [`Findings::then`]);
 //! - `gpu` (feature `cuda`): the same experiments on NVIDIA GPUs, the lab
 //!   kernels' tables and launches;
 //! - [`per_key`]: with [`Common::per_key`], every key group's hits as a
@@ -53,6 +56,7 @@
 
 mod boomerang;
 mod cells;
+mod checkpoint;
 mod common;
 mod control;
 mod cpu;
@@ -76,6 +80,7 @@ mod xor;
 
 pub use boomerang::{Boomerang, Quartet};
 pub use cells::{CellCondition, CellPattern, CellPatternError};
+pub use checkpoint::{Checkpoint, CheckpointError, ResumeError, SegmentedRun, Step};
 pub use common::{Common, MAX_SHOW};
 pub use control::Control;
 pub use differential::{Differential, Pair};

@@ -3,6 +3,7 @@
 //! with [`Outcome::merge`], which checks that they are disjoint shards of one
 //! experiment and sums with checked arithmetic.
 
+use crate::experiment::Experiment;
 use crate::findings::{CountedBy, Findings};
 use crate::outcome::{Outcome, Witness};
 use crate::readback::{self, FindingsError};
@@ -77,77 +78,111 @@ impl Findings {
     /// interrupted run with other parts, counts that do not fit the
     /// parameters). Interrupted findings alone read back as they are.
     pub fn merge(parts: &[Findings], version: &str) -> Result<Findings, MergeError> {
-        let first = parts.first().ok_or(MergeError::Empty)?;
-        for (part, r) in parts.iter().enumerate() {
-            let same = r.experiment == first.experiment
-                && r.start_round == first.start_round
-                && r.tk_at == first.tk_at
-                && r.dp == first.dp
-                && r.dc == first.dc
-                && r.dk == first.dk
-                && r.dc_mask == first.dc_mask
-                && r.dk1 == first.dk1
-                && r.dk2 == first.dk2
-                && r.mask == first.mask
-                && r.cells == first.cells
-                && r.in_mask == first.in_mask
-                && r.out_mask == first.out_mask;
-            if !same {
-                return Err(MergeError::OtherExperiment { part });
-            }
-            if r.version != first.version {
-                return Err(MergeError::OtherVersion {
-                    part,
-                    version: r.version.clone(),
-                    first: first.version.clone(),
-                });
-            }
+        combine(parts, version, Join::Shards).map(|(_, f)| f)
+    }
+
+    /// The findings of consecutive segments of one shard's key groups
+    /// ([`Findings::segment`]): `self`, groups `a..b`, then `next`, groups
+    /// `b..c`, as the findings of `a..c` (whole, without a segment, once that
+    /// is the shard), exactly what one run of `a..c` finds. Both are read
+    /// back trusting nothing, as for [`Findings::merge`]; the backend and
+    /// threads are kept where both parts agree.
+    ///
+    /// # Errors
+    /// As [`Findings::merge`], and parts that are not consecutive segments
+    /// of one shard, or a first part that was interrupted.
+    pub fn then(&self, next: &Findings, version: &str) -> Result<Findings, MergeError> {
+        let (_, mut f) = combine(&[self.clone(), next.clone()], version, Join::Segments)?;
+        // One shard's run in pieces, on the same hardware unless resumed elsewhere.
+        f.threads = self.threads.filter(|_| self.threads == next.threads);
+        Ok(f)
+    }
+
+    /// The experiment these findings are of, read back trusting nothing (as
+    /// one part of [`Findings::merge`]), with the segment they cover.
+    pub(crate) fn experiment(&self) -> Result<Experiment, MergeError> {
+        combine(core::slice::from_ref(self), &self.version, Join::Shards).map(|(e, _)| e)
+    }
+}
+
+/// How parts are combined: disjoint shards, or consecutive segments of one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Join {
+    Shards,
+    Segments,
+}
+
+/// The experiment of `parts` and their findings together, combined as `join` says.
+fn combine(parts: &[Findings], version: &str, join: Join) -> Result<(Experiment, Findings), MergeError> {
+    let first = parts.first().ok_or(MergeError::Empty)?;
+    for (part, r) in parts.iter().enumerate() {
+        let same = r.experiment == first.experiment
+            && r.start_round == first.start_round
+            && r.tk_at == first.tk_at
+            && r.dp == first.dp
+            && r.dc == first.dc
+            && r.dk == first.dk
+            && r.dc_mask == first.dc_mask
+            && r.dk1 == first.dk1
+            && r.dk2 == first.dk2
+            && r.mask == first.mask
+            && r.cells == first.cells
+            && r.in_mask == first.in_mask
+            && r.out_mask == first.out_mask;
+        if !same {
+            return Err(MergeError::OtherExperiment { part });
         }
-        // Backends count the same queries, so shards may come from different
-        // ones (each backend was checked as the parts were read).
-        let backend =
-            if parts.iter().all(|r| r.backend == first.backend) { first.backend.clone() } else { "mixed".into() };
-        let by = CountedBy { backend, threads: None, version: version.into() };
-        // The differences, the same in every part (checked above).
-        for d in [
-            Some(&first.dp),
-            Some(&first.dc),
-            first.dk.as_ref(),
-            first.dc_mask.as_ref(),
-            first.dk1.as_ref(),
-            first.dk2.as_ref(),
-            first.mask.as_ref(),
-            first.in_mask.as_ref(),
-            first.out_mask.as_ref(),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            hex::decode(d).map_err(|_| MergeError::NotHex(d.clone()))?;
+        if r.version != first.version {
+            return Err(MergeError::OtherVersion { part, version: r.version.clone(), first: first.version.clone() });
         }
-        match first.experiment.as_str() {
-            "differential" => {
-                let (mut exp, o) = merged(parts, readback::differential)?;
-                exp.common = o.common.clone();
-                Ok(Findings::of_differential(&exp, &o, by))
-            }
-            "boomerang" => {
-                let (mut exp, o) = merged(parts, readback::boomerang)?;
-                exp.common = o.common.clone();
-                Ok(Findings::of_boomerang(&exp, &o, by))
-            }
-            "differential-linear" => {
-                let (mut exp, o) = merged(parts, readback::differential_linear)?;
-                exp.common = o.common.clone();
-                Ok(Findings::of_differential_linear(&exp, &o, by))
-            }
-            "linear" => {
-                let (mut exp, o) = merged(parts, readback::linear)?;
-                exp.common = o.common.clone();
-                Ok(Findings::of_linear(&exp, &o, by))
-            }
-            other => Err(MergeError::UnknownExperiment(other.to_string())),
+    }
+    // Backends count the same queries, so shards may come from different
+    // ones (each backend was checked as the parts were read).
+    let backend = if parts.iter().all(|r| r.backend == first.backend) { first.backend.clone() } else { "mixed".into() };
+    let by = CountedBy { backend, threads: None, version: version.into() };
+    // The differences, the same in every part (checked above).
+    for d in [
+        Some(&first.dp),
+        Some(&first.dc),
+        first.dk.as_ref(),
+        first.dc_mask.as_ref(),
+        first.dk1.as_ref(),
+        first.dk2.as_ref(),
+        first.mask.as_ref(),
+        first.in_mask.as_ref(),
+        first.out_mask.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        hex::decode(d).map_err(|_| MergeError::NotHex(d.clone()))?;
+    }
+    match first.experiment.as_str() {
+        "differential" => {
+            let (mut exp, o) = merged(parts, join, readback::differential)?;
+            exp.common = o.common.clone();
+            let f = Findings::of_differential(&exp, &o, by);
+            Ok((exp.into(), f))
         }
+        "boomerang" => {
+            let (mut exp, o) = merged(parts, join, readback::boomerang)?;
+            exp.common = o.common.clone();
+            let f = Findings::of_boomerang(&exp, &o, by);
+            Ok((exp.into(), f))
+        }
+        "differential-linear" => {
+            let (mut exp, o) = merged(parts, join, readback::differential_linear)?;
+            exp.common = o.common.clone();
+            let f = Findings::of_differential_linear(&exp, &o, by);
+            Ok((exp.into(), f))
+        }
+        "linear" => {
+            let (mut exp, o) = merged(parts, join, readback::linear)?;
+            exp.common = o.common.clone();
+            let f = Findings::of_linear(&exp, &o, by);
+            Ok((exp.into(), f))
+        }
+        other => Err(MergeError::UnknownExperiment(other.to_string())),
     }
 }
 
@@ -155,6 +190,7 @@ impl Findings {
 /// `read`), merged in order.
 fn merged<E, W: Witness>(
     parts: &[Findings],
+    join: Join,
     read: impl Fn(&Findings) -> Result<(E, Outcome<W>), FindingsError>,
 ) -> Result<(E, Outcome<W>), MergeError> {
     let mut acc: Option<(E, Outcome<W>)> = None;
@@ -163,7 +199,13 @@ fn merged<E, W: Witness>(
         let (exp, o) = read(r).map_err(bad)?;
         acc = Some(match acc {
             None => (exp, o),
-            Some((e, a)) => (e, a.merge(o).map_err(|e| bad(e.into()))?),
+            Some((e, a)) => {
+                let joined = match join {
+                    Join::Shards => a.merge(o),
+                    Join::Segments => a.then(o),
+                };
+                (e, joined.map_err(|e| bad(e.into()))?)
+            }
         });
     }
     let (exp, o) = acc.ok_or(MergeError::Empty)?;

@@ -54,10 +54,12 @@ impl<W: Witness> Outcome<W> {
         }
     }
 
-    /// Whether every shard of the run is here.
+    /// Whether every shard of the run is here (whole: no segment of one).
     pub fn is_complete(&self) -> bool {
         let n = self.common.shard.count;
-        self.shards.len() as u64 == n && self.shards.iter().enumerate().all(|(i, s)| s.index == i as u64)
+        self.common.whole_shard()
+            && self.shards.len() as u64 == n
+            && self.shards.iter().enumerate().all(|(i, s)| s.index == i as u64)
     }
 
     /// Combines two results of the same experiment on different shards: sums the
@@ -71,55 +73,93 @@ impl<W: Witness> Outcome<W> {
         if self.interrupted || other.interrupted {
             return Err(LabError::Merge("an interrupted run covers part of its shard and cannot be merged".into()));
         }
+        if !(self.common.whole_shard() && other.common.whole_shard()) {
+            return Err(LabError::Merge(
+                "a segment of a shard (a checkpoint) covers part of it and cannot be merged".into(),
+            ));
+        }
         let mut a = self.common.clone();
         let mut b = other.common.clone();
-        a.shard.index = 0;
-        b.shard.index = 0;
+        (a.shard.index, a.segment) = (0, None);
+        (b.shard.index, b.segment) = (0, None);
         if a != b {
             return Err(LabError::Merge(format!("different experiments: {a:?} and {b:?}")));
         }
-        let mut shards = self.shards;
+        let mut shards = self.shards.clone();
         shards.extend(other.shards.iter().copied());
         shards.sort_by_key(|s| s.index);
         if let Some(w) = shards.windows(2).find(|w| w[0].index == w[1].index) {
             return Err(LabError::Merge(format!("shard {}/{} is in both", w[0].index, w[0].count)));
         }
+        self.add(other).map_err(LabError::Merge)?;
         if let Some(&first) = shards.first() {
             self.common.shard = first;
         }
-        self.shards = shards;
-        self.add_counts(other)
+        (self.shards, self.common.segment) = (shards, None);
+        Ok(self)
     }
 
-    /// `other`'s counts added to these: queries, hits, seconds and the
-    /// per-key histograms summed (checked), the earliest right pairs kept.
-    /// The one place where two outcomes' additive fields combine, for
-    /// disjoint parts of one run (shards: [`Outcome::merge`], which checks
-    /// them first; or consecutive pieces of one shard): the caller sees to
-    /// it that they are such parts, and keeps these parameters and shards.
+    /// Joins the outcomes of consecutive segments of one shard: `self`, key
+    /// groups `a..b` ([`Common::segment`]), then `next`, groups `b..c`, give
+    /// groups `a..c` (no segment once that is the whole shard), with counts
+    /// summed and the earliest right pairs kept, exactly as one run of
+    /// `a..c`. `next` may be interrupted (the result then is); `self` may not.
     ///
     /// # Errors
-    /// [`LabError::Merge`] when a sum passes 2^64 - 1 (or a number), or one
-    /// has per-key counts and the other not, or of other queries per key.
-    pub fn add_counts(mut self, other: Self) -> Result<Self, LabError> {
-        let overflow = || LabError::Merge("the counts add up to more than 2^64 - 1".into());
+    /// [`LabError::Segments`] if the experiments differ, `self` was
+    /// interrupted or merged, or the groups do not follow on.
+    pub fn then(mut self, next: Self) -> Result<Self, LabError> {
+        let refuse = |why: &str| Err(LabError::Segments(why.into()));
+        if self.interrupted {
+            return refuse("the first segment was interrupted: its counts are not those of its groups");
+        }
+        let mut a = self.common.clone();
+        let mut b = next.common.clone();
+        (a.segment, b.segment) = (None, None);
+        if a != b {
+            return refuse("segments of different experiments or shards");
+        }
+        if self.shards != [self.common.shard] || next.shards != [next.common.shard] {
+            return refuse("merged shards are not segments");
+        }
+        let (first, second) = (self.common.shard_groups(), next.common.shard_groups());
+        if first.end != second.start {
+            return Err(LabError::Segments(format!(
+                "key groups {}..{} do not follow {}..{}",
+                second.start, second.end, first.start, first.end
+            )));
+        }
+        self.interrupted = next.interrupted;
+        self.add(next).map_err(LabError::Segments)?;
+        self.common.segment = Some(first.start..second.end);
+        if self.common.whole_shard() {
+            self.common.segment = None;
+        }
+        Ok(self)
+    }
+
+    /// Adds `other`'s counts to these: every field that sums over disjoint
+    /// parts of a run (the one place both [`Outcome::merge`] and
+    /// [`Outcome::then`] combine them), with checked arithmetic.
+    fn add(&mut self, other: Self) -> Result<(), String> {
+        let overflow = || "the counts add up to more than 2^64 - 1".to_string();
         let queries = self.queries.checked_add(other.queries).ok_or_else(overflow)?;
         let hits = self.hits.checked_add(other.hits).ok_or_else(overflow)?;
         let seconds = self.seconds + other.seconds;
         if !seconds.is_finite() {
-            return Err(LabError::Merge("the seconds add up to more than a number holds".into()));
+            return Err("the seconds add up to more than a number holds".into());
         }
         let per_key = match (self.per_key.take(), other.per_key) {
             (None, None) => None,
             (Some(mut a), Some(b)) => {
-                a.add(&b).map_err(|e| LabError::Merge(e.to_string()))?;
+                a.add(&b).map_err(|e| e.to_string())?;
                 Some(a)
             }
-            _ => return Err(LabError::Merge("one part has per-key counts, the other not".into())),
+            _ => return Err("one part has per-key counts, the other not".into()),
         };
         (self.queries, self.hits, self.seconds, self.per_key) = (queries, hits, seconds, per_key);
-        self.right = earliest(self.right, other.right, self.common.show);
-        Ok(self)
+        self.right = earliest(core::mem::take(&mut self.right), other.right, self.common.show);
+        Ok(())
     }
 }
 

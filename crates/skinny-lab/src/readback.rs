@@ -131,6 +131,8 @@ fn common(f: &Findings) -> Result<Common, FindingsError> {
     common.key_every = f.key_every;
     common.seed = f.seed;
     common.shard = Shard::new(index, count)?;
+    // Checked against the shard by the experiment's `check`.
+    common.segment = f.segment.map(|[first, end]| first..end);
     common.show = f.show;
     common.per_key = f.per_key.is_some();
     common.start_round = f.start_round;
@@ -162,6 +164,9 @@ fn outcome<W: Witness>(
     witness: impl Fn(&HexWitness) -> Result<W, FindingsError>,
 ) -> Result<Outcome<W>, FindingsError> {
     let shards = shards(f, common.shard)?;
+    if !common.whole_shard() && shards.len() != 1 {
+        return Err(FindingsError::SegmentOfShards);
+    }
     // Each shard's queries: the run's definition of its share.
     let ranges: Vec<Range<u64>> = shards
         .iter()
@@ -191,7 +196,7 @@ fn outcome<W: Witness>(
         None => None,
         Some(d) => Some(KeyHistogram::read_back(d, common.key_every, f.queries, f.hits, f.interrupted)?),
     };
-    let complete = !f.interrupted && shards.len() as u64 == common.shard.count;
+    let complete = !f.interrupted && common.whole_shard() && shards.len() as u64 == common.shard.count;
     if f.complete != complete {
         return Err(FindingsError::Complete { claimed: f.complete });
     }
@@ -375,6 +380,9 @@ pub enum FindingsError {
         /// Its query.
         query: u64,
     },
+    /// A segment of key groups in findings of more than one shard.
+    #[error("a segment of key groups in the findings of several shards")]
+    SegmentOfShards,
     /// A `tk_at` other than `master` or `start`.
     #[error("tk_at must be master or start, not {0:?}")]
     TweakeyAt(String),

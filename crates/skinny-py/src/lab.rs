@@ -1,19 +1,19 @@
-//! The lab of `skinny-lab`: every experiment as a function returning a
-//! [`PyFindings`] (counts, log2 p, exact interval, right pairs, shard), on the
-//! CPU or the GPU, and the exact merge of shards.
+//! The lab of `skinny-lab`: what every experiment's function (in
+//! `lab_experiments.rs`) shares: the common parameters, the run on the CPU or
+//! the GPU ([`run`], from and to a checkpoint), the findings it returns
+//! ([`PyFindings`]: counts, log2 p, exact interval, right pairs, shard, per-key
+//! distribution) and the exact merge of shards.
 //!
-//! A new kind of experiment is one more `#[pyfunction]` (the linear one is in
-//! `lab_linear.rs`) that builds its `skinny_lab::Experiment` and calls
-//! [`run`]; `Findings` and [`merge`] need no change as long as the library's
-//! findings carry it.
+//! A new kind of experiment is one more `#[pyfunction]` there that builds its
+//! `skinny_lab::Experiment` and calls [`run`]; `Findings` and [`merge`] need
+//! no change as long as the library's findings carry it.
 
 use crate::common::{self, Device};
 use crate::errors::{chain, Error, Kind, PyResultOf};
+use crate::lab_checkpoint::Checkpointing;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
-use skinny_lab::{
-    Boomerang, Common, Control, DifferentialLinear, Experiment, Findings, LabError, Rig, RigError, Shard, TweakeyAt,
-};
+use skinny_lab::{Common, Control, Experiment, Findings, LabError, Rig, RigError, Shard, TweakeyAt};
 
 /// The version findings are stamped with: only findings of one version merge,
 /// and this is the CLI's form (version and commit), so shards counted by the
@@ -38,7 +38,7 @@ fn hex_decode(s: &str) -> Option<Vec<u8>> {
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
 }
 
-fn lab_error(e: LabError) -> Error {
+pub(crate) fn lab_error(e: LabError) -> Error {
     let kind = match &e {
         LabError::Gpu(_) => Kind::GpuFailure,
         LabError::Internal(_) | LabError::GpuMismatch { .. } => Kind::Other,
@@ -54,6 +54,9 @@ fn rig_error(e: RigError) -> Error {
     };
     Error::new(kind, chain(&e))
 }
+
+/// `checkpoint=` and `checkpoint_every=`.
+type CheckpointArgs = (Option<std::path::PathBuf>, f64);
 
 /// Where the rounds run: the first round (from 1) and where tweakeys and
 /// their differences are given (`"master"` or `"start"`).
@@ -86,121 +89,26 @@ pub(crate) fn common(
     Ok(c)
 }
 
-/// Runs `exp` on `device` without the GIL held.
-pub(crate) fn run(py: Python<'_>, exp: Experiment, device: &str, threads: Option<usize>) -> PyResult<PyFindings> {
+/// Runs `exp` on `device` without the GIL held, from and to a checkpoint
+/// file where one is given.
+pub(crate) fn run(
+    py: Python<'_>,
+    exp: Experiment,
+    device: &str,
+    threads: Option<usize>,
+    ck: CheckpointArgs,
+) -> PyResult<PyFindings> {
     exp.check().map_err(lab_error)?;
     let placement = Device::parse(device)?.placement(threads);
+    let ck = Checkpointing::of(ck.0, ck.1)?;
     let findings = py.detach(|| -> PyResultOf<Findings> {
         let rig = Rig::open(&placement, exp.common()).map_err(rig_error)?;
-        rig.run(&exp, &Control::new(), VERSION).map_err(lab_error)
+        match &ck {
+            Some(c) => crate::lab_checkpoint::run(&rig, exp, c, VERSION),
+            None => rig.run(&exp, &Control::new(), VERSION).map_err(lab_error),
+        }
     })?;
     Ok(PyFindings(findings))
-}
-
-/// A differential experiment: see `skinny/_skinny.pyi`.
-#[pyfunction]
-#[pyo3(signature = (cipher, rounds, dp, dc=None, *, queries, dk=None, dc_mask=None, cells=None, start_round=1,
-                    tk_at="master", key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None,
-                    per_key=false))]
-#[allow(clippy::too_many_arguments)]
-pub fn differential(
-    py: Python<'_>,
-    cipher: &str,
-    rounds: usize,
-    dp: &Bound<'_, PyAny>,
-    dc: Option<&Bound<'_, PyAny>>,
-    queries: u64,
-    dk: Option<&Bound<'_, PyAny>>,
-    dc_mask: Option<&Bound<'_, PyAny>>,
-    cells: Option<&str>,
-    start_round: usize,
-    tk_at: &str,
-    key_every: u64,
-    seed: u64,
-    shard: (u64, u64),
-    show: usize,
-    device: &str,
-    threads: Option<usize>,
-    per_key: bool,
-) -> PyResult<PyFindings> {
-    let mut c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
-    c.per_key = per_key;
-    let mut d = crate::lab_linear::differential_of(c, bytes_or_hex("dp", dp)?, dc, cells)?;
-    if let Some(dk) = dk {
-        d.dk = bytes_or_hex("dk", dk)?;
-    }
-    if let Some(m) = dc_mask {
-        d.dc_mask = bytes_or_hex("dc_mask", m)?;
-    }
-    run(py, Experiment::Differential(d), device, threads)
-}
-
-/// A boomerang experiment: see `skinny/_skinny.pyi`.
-#[pyfunction]
-#[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk1=None, dk2=None, start_round=1, tk_at="master",
-                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false))]
-#[allow(clippy::too_many_arguments)]
-pub fn boomerang(
-    py: Python<'_>,
-    cipher: &str,
-    rounds: usize,
-    dp: &Bound<'_, PyAny>,
-    dc: &Bound<'_, PyAny>,
-    queries: u64,
-    dk1: Option<&Bound<'_, PyAny>>,
-    dk2: Option<&Bound<'_, PyAny>>,
-    start_round: usize,
-    tk_at: &str,
-    key_every: u64,
-    seed: u64,
-    shard: (u64, u64),
-    show: usize,
-    device: &str,
-    threads: Option<usize>,
-    per_key: bool,
-) -> PyResult<PyFindings> {
-    let mut c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
-    c.per_key = per_key;
-    let mut b = Boomerang::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("dc", dc)?);
-    if let Some(k) = dk1 {
-        b.dk1 = bytes_or_hex("dk1", k)?;
-    }
-    if let Some(k) = dk2 {
-        b.dk2 = bytes_or_hex("dk2", k)?;
-    }
-    run(py, Experiment::Boomerang(b), device, threads)
-}
-
-/// A differential-linear experiment: see `skinny/_skinny.pyi`.
-#[pyfunction]
-#[pyo3(signature = (cipher, rounds, dp, mask, *, queries, dk=None, start_round=1, tk_at="master",
-                    key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false))]
-#[allow(clippy::too_many_arguments)]
-pub fn differential_linear(
-    py: Python<'_>,
-    cipher: &str,
-    rounds: usize,
-    dp: &Bound<'_, PyAny>,
-    mask: &Bound<'_, PyAny>,
-    queries: u64,
-    dk: Option<&Bound<'_, PyAny>>,
-    start_round: usize,
-    tk_at: &str,
-    key_every: u64,
-    seed: u64,
-    shard: (u64, u64),
-    show: usize,
-    device: &str,
-    threads: Option<usize>,
-    per_key: bool,
-) -> PyResult<PyFindings> {
-    let mut c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
-    c.per_key = per_key;
-    let mut d = DifferentialLinear::new(c, bytes_or_hex("dp", dp)?, bytes_or_hex("mask", mask)?);
-    if let Some(dk) = dk {
-        d.dk = bytes_or_hex("dk", dk)?;
-    }
-    run(py, Experiment::DifferentialLinear(d), device, threads)
 }
 
 /// Merges the findings of shards: see `skinny/_skinny.pyi`.

@@ -40,3 +40,23 @@ def test_shards_as_ray_tasks_merge_exactly(ray_cluster):
     assert (merged.hits, merged.queries, merged.right) == (whole.hits, whole.queries, whole.right)
     assert merged.log2_p == whole.log2_p and merged.ci95 == whole.ci95
     assert skinny.lab.merge(parts[:3] + parts[5:]).complete is False
+
+
+def test_ray_tasks_with_checkpoints_merge_exactly(ray_cluster, tmp_path):
+    # What docs/lab.md shows: each task keeps its shard's checkpoint in a
+    # folder every worker sees (here, one machine's), so a retried task goes
+    # on from it; a finished shard's checkpoint is gone.
+    ray = ray_cluster
+
+    @ray.remote(max_retries=3)
+    def shard(i, n, folder):
+        import skinny.lab
+
+        return skinny.lab.differential(**ARGS, shard=(i, n), checkpoint=f"{folder}/part-{i}.ckpt",
+                                       checkpoint_every=0.01)
+
+    n = 4
+    parts = ray.get([shard.remote(i, n, str(tmp_path)) for i in range(n)])
+    merged, whole = lab.merge(parts), lab.differential(**ARGS)
+    assert merged.complete and (merged.hits, merged.right) == (whole.hits, whole.right)
+    assert list(tmp_path.iterdir()) == []

@@ -1,5 +1,6 @@
 """Typed stubs of the native module ``skinny._skinny`` (re-exported by ``skinny``)."""
 
+import os
 from typing import List, Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
@@ -275,6 +276,8 @@ def differential(
     device: Device = "cpu",
     threads: Optional[int] = None,
     per_key: bool = False,
+    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+    checkpoint_every: float = 30.0,
 ) -> Findings:
     """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose ciphertexts differ by
     dc in the bits of dc_mask, over ``queries`` queries with a fresh random
@@ -291,7 +294,15 @@ def differential(
     ``x`` (non-zero) or ``*`` (free), such as ``"0000 x000 **** 0000"``. With
     ``cells`` and no ``dc``, no bits are compared (``dc`` and ``dc_mask`` zero
     unless ``dc_mask`` is given); with ``dc``, ``dc_mask`` defaults to all bits
-    as without a pattern. One of ``dc`` and ``cells`` is needed."""
+    as without a pattern. One of ``dc`` and ``cells`` is needed.
+
+    ``checkpoint=PATH`` counts the shard in segments of about
+    ``checkpoint_every`` seconds and keeps the findings so far in PATH
+    (replaced atomically after each): called again with the same arguments
+    after a death (a lost Ray worker, a killed job), it goes on from PATH, and
+    returns exactly the findings of a run that never stopped; PATH is removed
+    when the shard is done. A PATH of another run or version, or damaged, is
+    refused (InputError) and left as it is. Every experiment takes both."""
 
 def boomerang(
     cipher: str,
@@ -311,6 +322,8 @@ def boomerang(
     device: Device = "cpu",
     threads: Optional[int] = None,
     per_key: bool = False,
+    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+    checkpoint_every: float = 30.0,
 ) -> Findings:
     """Counts boomerang quartets that return with difference dp (related
     tweakeys dk1 above, dk2 below)."""
@@ -332,6 +345,8 @@ def differential_linear(
     device: Device = "cpu",
     threads: Optional[int] = None,
     per_key: bool = False,
+    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+    checkpoint_every: float = 30.0,
 ) -> Findings:
     """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose output difference has
     even parity under ``mask``: ``correlation`` = 2 hits / queries - 1, with
@@ -353,6 +368,8 @@ def linear(
     device: Device = "cpu",
     threads: Optional[int] = None,
     per_key: bool = False,
+    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+    checkpoint_every: float = 30.0,
 ) -> Findings:
     """Counts plaintexts P with parity(in_mask & P) == parity(out_mask & C),
     C = E_K(P), one encryption a query: ``correlation`` = 2 hits / queries - 1

@@ -2,6 +2,7 @@
 //! the library's types (checked: every refusal is one usage line naming the
 //! option).
 
+use super::count_args::{parse_count, parse_shard, ShardArg};
 use super::error::LabCommandError;
 use crate::args::{gpus_parser, threads_parser, CipherName, PlaceOn, PlacementArgs, Trimmed};
 use clap::{Args, Subcommand};
@@ -129,6 +130,9 @@ pub struct CommonArgs {
     /// per GPU: same counts, same right pairs, whatever the number of GPUs.
     #[arg(long, default_value = "all", value_name = "all|N|LIST", value_parser = gpus_parser)]
     pub gpus: GpuSelection,
+
+    #[command(flatten)]
+    pub checkpoint: super::checkpoint::CheckpointArgs,
 }
 
 /// `--backend` of the lab.
@@ -234,37 +238,6 @@ pub struct MergeArgs {
     /// One JSON object on stdout instead of the table.
     #[arg(long)]
     pub json: bool,
-}
-
-/// `--shard I/N`.
-#[derive(Clone, Copy, Debug)]
-pub struct ShardArg(Shard);
-
-fn parse_shard(s: &str) -> Result<ShardArg, String> {
-    let (i, n) = s.trim().split_once('/').ok_or("expected I/N, such as 0/8")?;
-    let i: u64 = i.trim().parse().map_err(|_| "I in I/N must be a whole number")?;
-    let n: u64 = n.trim().parse().map_err(|_| "N in I/N must be a whole number")?;
-    Shard::new(i, n).map(ShardArg).map_err(|_| format!("shard {i}/{n}: need N >= 1 and 0 <= I < N"))
-}
-
-/// A count: decimal, `1e9`-style or `2^30`-style, at least 1.
-fn parse_count(s: &str) -> Result<u64, String> {
-    let s = s.trim().replace('_', "");
-    let v = if let Some((b, e)) = s.split_once('^') {
-        let b: u64 = b.parse().map_err(|_| format!("bad base in {s}"))?;
-        let e: u32 = e.parse().map_err(|_| format!("bad exponent in {s}"))?;
-        b.checked_pow(e).ok_or_else(|| format!("{s} is too large"))?
-    } else if let Some((m, e)) = s.split_once(['e', 'E']) {
-        let m: u64 = m.parse().map_err(|_| format!("bad mantissa in {s}"))?;
-        let e: u32 = e.parse().map_err(|_| format!("bad exponent in {s}"))?;
-        10u64.checked_pow(e).and_then(|p| p.checked_mul(m)).ok_or_else(|| format!("{s} is too large"))?
-    } else {
-        s.parse().map_err(|_| format!("{s} is not a whole number"))?
-    };
-    if v == 0 {
-        return Err("must be at least 1".into());
-    }
-    Ok(v)
 }
 
 /// A hex value of exactly `len` bytes, or a one-line usage error naming the option.
@@ -383,16 +356,5 @@ mod tests {
         // `--show`'s "at most 1024" is the library's bound.
         assert_eq!(skinny_lab::AUTO_GPU_QUERIES, 1 << 26);
         assert_eq!(MAX_SHOW, 1024);
-    }
-
-    #[test]
-    fn counts_in_every_spelling() {
-        assert_eq!(parse_count("1e9"), Ok(1_000_000_000));
-        assert_eq!(parse_count("2^30"), Ok(1 << 30));
-        assert_eq!(parse_count(" 1_000 "), Ok(1000));
-        assert!(parse_count("0").is_err());
-        assert!(parse_count("2^64").is_err());
-        assert!(parse_shard("3/3").is_err());
-        assert_eq!(parse_shard("1/4").map(|s| s.0), Ok(Shard { index: 1, count: 4 }));
     }
 }

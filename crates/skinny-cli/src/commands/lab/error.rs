@@ -102,6 +102,35 @@ pub enum LabCommandError {
         #[source]
         source: MergeError,
     },
+    /// A `--checkpoint` file that is not a checkpoint (damaged, another file).
+    #[error("--checkpoint {}: not a `skinny lab` checkpoint ({source}): refused, left as it is", path.display())]
+    NotACheckpoint {
+        /// The file.
+        path: PathBuf,
+        /// Why it does not read as one.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A `--checkpoint` file of another run, or edited.
+    #[error("--checkpoint {}: {source}: refused, left as it is", path.display())]
+    Checkpoint {
+        /// The file.
+        path: PathBuf,
+        /// Why this run cannot go on from it.
+        #[source]
+        source: skinny_lab::ResumeError,
+    },
+    /// A `--checkpoint` file that cannot be written or removed.
+    #[error("--checkpoint {}: cannot {doing} it: {}", path.display(), reason(source))]
+    CheckpointFile {
+        /// What was being done: write, remove.
+        doing: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
     /// The findings could not be written as JSON.
     #[error("cannot write the report: {0}")]
     Json(#[source] serde_json::Error),
@@ -169,10 +198,12 @@ impl From<LabCommandError> for CliError {
             | L::Refused(_)
             | L::Selection { .. }
             | L::NotAReport { .. }
+            | L::NotACheckpoint { .. }
+            | L::Checkpoint { .. }
             | L::Merge { .. } => CliError::Usage(message),
             L::NoCuda | L::GpuOpen(_) | L::GpuRun(_) => CliError::Gpu(message),
             L::Mismatch(_) => CliError::Check(message),
-            L::Rig(_) | L::Read { .. } | L::Json(_) => CliError::Io(message),
+            L::Rig(_) | L::Read { .. } | L::CheckpointFile { .. } | L::Json(_) => CliError::Io(message),
             // The top level words a broken pipe and a full disk its own way.
             L::Output(e) => CliError::Output(e),
             L::Interrupted { signal, .. } => CliError::Interrupted { message, signal },

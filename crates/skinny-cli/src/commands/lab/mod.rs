@@ -5,6 +5,8 @@
 //! counts, and the findings are printed as JSON or as a table.
 
 mod args;
+mod checkpoint;
+mod count_args;
 mod error;
 mod linear_args;
 mod per_key;
@@ -56,9 +58,15 @@ fn count(a: &CommonArgs, exp: Experiment) -> Result<(), LabCommandError> {
     }
     rig.prepare().map_err(LabCommandError::from_run)?;
     let bar = if a.json { Bar::Hidden } else { Bar::WhereSeen };
-    let findings = watch::watched(bar, exp.common(), |control| rig.run(&exp, control, VERSION))
-        .map_err(LabCommandError::from_run)?;
+    let findings = match &a.checkpoint.checkpoint {
+        Some(path) => checkpoint::count(&rig, exp, bar, path, a.checkpoint.checkpoint_every)?,
+        None => watch::watched(bar, exp.common(), |control| rig.run(&exp, control, VERSION))
+            .map_err(LabCommandError::from_run)?,
+    };
     print(&findings, a.json)?;
+    if let (Some(path), false) = (&a.checkpoint.checkpoint, findings.interrupted) {
+        checkpoint::remove(path)?;
+    }
     watch::interrupted(&findings)
 }
 

@@ -91,6 +91,7 @@ mod tests {
             seed: 0,
             shard: format!("0/{esc}"),
             shards: vec![0],
+            segment: None,
             complete: false,
             interrupted: false,
             hits: 0,
