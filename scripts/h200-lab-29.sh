@@ -9,7 +9,9 @@
 #
 # Here (with Rust): `scripts/h200-lab-29.sh --stage` builds into
 # .gpu-bin/lab29/ (carry it as .gpu-bin/lab29.tgz: see the end of --stage).
-# There: `OUT=... scripts/h200-lab-29.sh [all|checks|validate|speed]`.
+# There: `OUT=... scripts/h200-lab-29.sh [all|checks|validate|speed|resume|second]`
+# (second: the checks again, a checkpointed GPU run stopped and resumed, and
+# per-key with a fresh key every query).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=.gpu-bin/lab29
@@ -102,11 +104,49 @@ speed() {
   lab linear-key1 linear "${l[@]}" --key-every 1
   lab linear-per-key linear "${l[@]}" --key-every 2^20 --per-key
 }
+resume() {
+  echo "== a GPU run stopped (SIGTERM) after its first checkpoint and resumed, against one that never stopped and the CPU"
+  local a=(lab differential -c skinny-128-256 --rounds 10 --dp 01000000000000000000000000000000
+    --dc 00000000000000000000000000000000 --dc-mask 00000000000000000000000000000000 --queries 2^34
+    --key-every 4096 --seed 7 --show 10 --per-key --json)
+  local ck=$OUT/ck.json
+  rm -f "$ck"
+  "$S" "${a[@]}" --backend gpu > "$OUT/whole.json" 2> "$OUT/whole.err"
+  echo "uninterrupted: exit $?"
+  "$S" "${a[@]}" --backend gpu --checkpoint "$ck" --checkpoint-every 0.2 > "$OUT/stopped.json" 2> "$OUT/stopped.err" &
+  local pid=$!
+  for _ in $(seq 1 200); do [ -s "$ck" ] && break; sleep 0.05; done
+  sleep 0.3
+  kill -TERM $pid; wait $pid
+  echo "stopped: exit $?; checkpoint $( [ -s "$ck" ] && echo kept || echo MISSING ); $(tail -1 "$OUT/stopped.err")"
+  "$S" "${a[@]}" --backend gpu --checkpoint "$ck" --checkpoint-every 0.2 > "$OUT/resumed.json" 2> "$OUT/resumed.err"
+  echo "resumed: exit $?; $(head -1 "$OUT/resumed.err"); checkpoint $( [ -e "$ck" ] && echo LEFT || echo removed )"
+  "$S" "${a[@]}" --backend cpu --queries 2^26 > "$OUT/cpu-small.json" 2>/dev/null
+  "$S" "${a[@]}" --backend gpu --queries 2^26 > "$OUT/gpu-small.json" 2>/dev/null
+  python3 - "$OUT" <<'PY'
+import json, sys
+d = sys.argv[1]
+load = lambda n: json.load(open(f"{d}/{n}.json"))
+same = lambda a, b: all(a[k] == b[k] for k in ("queries", "hits", "right", "per_key", "complete"))
+w, r = load("whole"), load("resumed")
+print(f"resumed == uninterrupted (queries, hits, right pairs, per-key, complete): {same(w, r)}; hits {w['hits']} of {w['queries']}")
+c, g = load("cpu-small"), load("gpu-small")
+print(f"2^26 queries, CPU == GPU: {same(c, g)}; hits {c['hits']}")
+PY
+}
 header 2>&1 | tee "$OUT/header.txt"
 case $what in
   checks) checks 2>&1 | tee "$OUT/checks.txt" ;;
   validate) validate 2>&1 | tee "$OUT/validate.txt" ;;
   speed) speed 2>&1 | tee "$OUT/speed.txt" ;;
+  resume) resume 2>&1 | tee "$OUT/resume.txt" ;;
+  second)
+    checks 2>&1 | tee "$OUT/checks.txt"
+    resume 2>&1 | tee "$OUT/resume.txt"
+    echo "== per-key with a fresh key every query (host fold)"
+    lab diff-key1-per-key differential -c skinny-128-256 --rounds 18 --dp 00000000000000000006000000000000 \
+      --dc 00000000000000000000000000000000 --queries 2^34 --seed 3 --key-every 1 --per-key 2>&1 | tee -a "$OUT/speed.txt"
+    ;;
   *)
     checks 2>&1 | tee "$OUT/checks.txt"
     validate 2>&1 | tee "$OUT/validate.txt"
