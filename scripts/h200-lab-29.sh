@@ -107,19 +107,19 @@ speed() {
 resume() {
   echo "== a GPU run stopped (SIGTERM) after its first checkpoint and resumed, against one that never stopped and the CPU"
   local a=(lab differential -c skinny-128-256 --rounds 10 --dp 01000000000000000000000000000000
-    --dc 00000000000000000000000000000000 --dc-mask 00000000000000000000000000000000 --queries 2^34
+    --dc 00000000000000000000000000000000 --dc-mask 00000000000000000000000000000000
     --key-every 4096 --seed 7 --show 10 --per-key --json)
   local ck=$OUT/ck.json
   rm -f "$ck"
-  "$S" "${a[@]}" --backend gpu > "$OUT/whole.json" 2> "$OUT/whole.err"
+  "$S" "${a[@]}" --queries 2^34 --backend gpu > "$OUT/whole.json" 2> "$OUT/whole.err"
   echo "uninterrupted: exit $?"
-  "$S" "${a[@]}" --backend gpu --checkpoint "$ck" --checkpoint-every 0.2 > "$OUT/stopped.json" 2> "$OUT/stopped.err" &
+  "$S" "${a[@]}" --queries 2^34 --backend gpu --checkpoint "$ck" --checkpoint-every 0.2 > "$OUT/stopped.json" 2> "$OUT/stopped.err" &
   local pid=$!
   for _ in $(seq 1 200); do [ -s "$ck" ] && break; sleep 0.05; done
   sleep 0.3
   kill -TERM $pid; wait $pid
   echo "stopped: exit $?; checkpoint $( [ -s "$ck" ] && echo kept || echo MISSING ); $(tail -1 "$OUT/stopped.err")"
-  "$S" "${a[@]}" --backend gpu --checkpoint "$ck" --checkpoint-every 0.2 > "$OUT/resumed.json" 2> "$OUT/resumed.err"
+  "$S" "${a[@]}" --queries 2^34 --backend gpu --checkpoint "$ck" --checkpoint-every 0.2 > "$OUT/resumed.json" 2> "$OUT/resumed.err"
   echo "resumed: exit $?; $(head -1 "$OUT/resumed.err"); checkpoint $( [ -e "$ck" ] && echo LEFT || echo removed )"
   "$S" "${a[@]}" --backend cpu --queries 2^26 > "$OUT/cpu-small.json" 2>/dev/null
   "$S" "${a[@]}" --backend gpu --queries 2^26 > "$OUT/gpu-small.json" 2>/dev/null
