@@ -10,35 +10,8 @@
 mod support;
 
 use skinny::Variant;
-use skinny_lab::{Boomerang, Common, Control, Differential, Outcome, Shard, Witness};
-use support::gpu;
-
-/// xorshift bytes, a few bits set (`bits` > 0) or all random (`bits` == 0).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn bytes(&mut self, n: usize, bits: usize) -> Vec<u8> {
-        if bits == 0 {
-            return (0..n).map(|_| self.next() as u8).collect();
-        }
-        let mut v = vec![0u8; n];
-        for _ in 0..bits {
-            let b = (self.next() % (8 * n as u64)) as usize;
-            v[b / 8] |= 1 << (b % 8);
-        }
-        v
-    }
-}
-
-fn same<W: Witness + PartialEq + std::fmt::Debug>(what: &str, gpu: &Outcome<W>, cpu: &Outcome<W>) {
-    assert_eq!((gpu.queries, gpu.hits, gpu.interrupted), (cpu.queries, cpu.hits, cpu.interrupted), "{what}");
-    assert_eq!(gpu.right, cpu.right, "{what}: right pairs");
-}
+use skinny_lab::{Boomerang, Common, Control, Differential, Shard};
+use support::{gpu, same, Rng};
 
 fn differentials_match_the_cpu() {
     let g = gpu();

@@ -13,31 +13,12 @@ mod support;
 use skinny::Variant;
 use skinny_lab::gpu::LAUNCH_QUERIES;
 use skinny_lab::{Boomerang, Common, Control, Differential, DifferentialLinear, Outcome, Shard, Witness};
-use support::gpu;
+use support::{gpu, Rng};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn sparse(&mut self, n: usize, bits: usize) -> Vec<u8> {
-        let mut v = vec![0u8; n];
-        for _ in 0..bits {
-            let b = (self.next() % (8 * n as u64)) as usize;
-            v[b / 8] |= 1 << (b % 8);
-        }
-        v
-    }
-}
-
+/// As `support::same`, with per-key counts on the CPU.
 fn same<W: Witness + PartialEq + std::fmt::Debug>(what: &str, gpu: &Outcome<W>, cpu: &Outcome<W>) {
-    assert_eq!((gpu.queries, gpu.hits, gpu.interrupted), (cpu.queries, cpu.hits, cpu.interrupted), "{what}");
-    assert_eq!(gpu.right, cpu.right, "{what}: pairs");
     assert!(cpu.per_key.is_some(), "{what}: per-key counts on the CPU");
-    assert_eq!(gpu.per_key, cpu.per_key, "{what}: per-key histograms");
+    support::same(what, gpu, cpu);
 }
 
 fn common(v: Variant, rounds: usize, key_every: u64, groups: u64, rng: &mut Rng) -> Common {

@@ -10,32 +10,8 @@
 mod support;
 
 use skinny::Variant;
-use skinny_lab::{Boomerang, Common, Control, Differential, DifferentialLinear, Outcome, TweakeyAt, Witness};
-use support::gpu;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    /// `bits` random bits set.
-    fn sparse(&mut self, n: usize, bits: usize) -> Vec<u8> {
-        let mut v = vec![0u8; n];
-        for _ in 0..bits {
-            let b = (self.next() % (8 * n as u64)) as usize;
-            v[b / 8] |= 1 << (b % 8);
-        }
-        v
-    }
-}
-
-fn same<W: Witness + PartialEq + std::fmt::Debug>(what: &str, gpu: &Outcome<W>, cpu: &Outcome<W>) {
-    assert_eq!((gpu.queries, gpu.hits, gpu.interrupted), (cpu.queries, cpu.hits, cpu.interrupted), "{what}");
-    assert_eq!(gpu.right, cpu.right, "{what}: pairs");
-}
+use skinny_lab::{Boomerang, Common, Control, Differential, DifferentialLinear, TweakeyAt};
+use support::{gpu, same, Rng};
 
 fn common(v: Variant, start: usize, rounds: usize, key_every: u64, queries: u64, rng: &mut Rng) -> Common {
     let mut c = Common::new(v, rounds, queries);

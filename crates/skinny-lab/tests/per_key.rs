@@ -5,30 +5,14 @@
 //! merged shards must equal the unsharded run's, through findings too; runs
 //! that are not whole key groups are refused.
 
+mod support;
+use support::Rng;
+
 use skinny::Variant;
 use skinny_lab::{
     Boomerang, Common, Control, Differential, DifferentialLinear, Experiment, Findings, KeyHistogram, LabError,
     Outcome, Placement, Rig, Shard, Threads, Witness,
 };
-
-/// xorshift bytes with a few bits set.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn sparse(&mut self, n: usize, bits: usize) -> Vec<u8> {
-        let mut v = vec![0u8; n];
-        for _ in 0..bits {
-            let b = (self.next() % (8 * n as u64)) as usize;
-            v[b / 8] |= 1 << (b % 8);
-        }
-        v
-    }
-}
 
 fn common(v: Variant, start: usize, rounds: usize, key_every: u64, groups: u64, seed: u64) -> Common {
     let mut c = Common::new(v, rounds, key_every * groups);
