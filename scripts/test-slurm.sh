@@ -35,10 +35,15 @@ if ! command -v slurmctld > /dev/null || ! command -v slurmd > /dev/null || ! co
 fi
 
 if [ -z "${SKINNY:-}" ]; then
-    CARGO_PROFILE_DEV_OPT_LEVEL=2 cargo build --quiet -p skinny-cli --bin skinny
-    SKINNY="$root/target/debug/skinny"
+    CARGO_PROFILE_DEV_OPT_LEVEL=2 cargo build --quiet --locked -p skinny-cli --bin skinny
+    # Where cargo put it (CARGO_TARGET_DIR or the build configuration may move it).
+    target=$(cargo metadata --format-version 1 --no-deps --locked |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+    SKINNY="$target/debug/skinny"
 fi
-SKINNY="$(cd "$(dirname "$SKINNY")" && pwd)/$(basename "$SKINNY")"
+[ -x "$SKINNY" ] || { echo "test-slurm: no skinny binary at $SKINNY" >&2; exit 1; }
+dir=$(cd "$(dirname "$SKINNY")" && pwd)
+SKINNY="$dir/$(basename "$SKINNY")"
 
 work="$(mktemp -d /tmp/skinny-slurm.XXXXXX)"
 chmod 755 "$work"
