@@ -25,7 +25,10 @@ if ! command -v valgrind >/dev/null; then
 fi
 start=$(date +%s)
 cargo build --locked --profile ct -p skinny-ct-check --bin skinny-ct-check
-bin=target/ct/skinny-ct-check
+# Where cargo put it (CARGO_TARGET_DIR or the build configuration may move it).
+target=$(cargo metadata --format-version 1 --no-deps --locked |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+bin=$target/ct/skinny-ct-check
 
 flags=$(grep -m1 '^flags' /proc/cpuinfo || true)
 expect=portable-u64
