@@ -3,11 +3,12 @@
 //! --test stack`): a small differential and a small boomerang on rayon's
 //! global pool (built with 64 KiB stacks in each child process, so the
 //! batches' work is held to the bound too) and through a CPU [`Rig`] (whose
-//! pool has skinny-exec's worker stacks). Each call runs in a child process
+//! pool has skinny-exec's worker stacks); a linear run and a per-key run.
+//! Each call runs in a child process
 //! (see `skinny_test_support::stack`), so an overflow names the call.
 
 use skinny::Variant;
-use skinny_lab::{Boomerang, Common, Control, Differential, Experiment, Placement, Rig, Threads};
+use skinny_lab::{Boomerang, Common, Control, Differential, Experiment, Linear, Placement, Rig, Threads};
 use skinny_test_support::stack::{check, Case, LIMIT};
 
 fn global_pool_of_small_stacks() {
@@ -45,6 +46,16 @@ fn the_cpu_runs_start_from_64_kib_of_stack() {
         cases.push(Case::new(format!("Boomerang::run {v}"), move || {
             global_pool_of_small_stacks();
             boomerang(v).run().expect("runs");
+        }));
+        cases.push(Case::new(format!("Linear::run and per-key Differential::run {v}"), move || {
+            global_pool_of_small_stacks();
+            let b = v.block_bytes();
+            let mut mask = vec![0; b];
+            mask[0] = 0x01;
+            Linear::new(common(v), mask.clone(), mask).run().expect("runs");
+            let mut d = differential(v);
+            d.common.per_key = true;
+            d.run().expect("runs");
         }));
         cases.push(Case::new(format!("Rig (cpu, 2 threads) differential and boomerang {v}"), move || {
             let placement = Placement::Cpu { threads: Threads::from_count(Some(2)) };
