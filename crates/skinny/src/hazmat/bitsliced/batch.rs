@@ -9,7 +9,7 @@ use super::keys::SlicedTweakeys;
 use super::round::{RoundWord, State};
 use super::transpose::transpose64;
 use super::word::Word;
-use super::work::{halves, states, with_words, PadBuffer, MAX_BATCH_BYTES, STATE_WORDS};
+use super::work::{halves, states, PadBuffer, Words, MAX_BATCH_BYTES, STATE_WORDS};
 
 /// Which way blocks go through the cipher.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,22 +173,21 @@ pub(crate) fn crypt_blocks<W: RoundWord, const BITS: usize>(
     data: &mut [u8],
 ) {
     let batch_bytes = 64 * W::LANES * 2 * BITS;
-    with_words::<W, { 3 * STATE_WORDS }, _>(3 * STATE_WORDS, |words| {
-        let (pair, scratch) = words.split_at_mut(2 * STATE_WORDS);
-        let [a, b] = states(pair) else { unreachable!("two states") };
-        let halves = halves(scratch);
-        let mut pad = PadBuffer::new();
-        for chunk in data.chunks_mut(batch_bytes) {
-            // Whole batches and the padded tail share one call of the batch
-            // function, so its body (the transpositions) is compiled once per
-            // caller, not twice. The branch is on the public length only.
-            let n = chunk.len();
-            let whole = n == batch_bytes;
-            let batch: &mut [u8] = if whole { &mut *chunk } else { pad.padded(chunk, batch_bytes) };
-            crypt_batch::<W, BITS>(keys, rounds, dir, batch, a, b, halves);
-            if !whole {
-                chunk.copy_from_slice(pad.head(n));
-            }
+    let mut words = Words::<W, { 3 * STATE_WORDS }>::zeroed(3 * STATE_WORDS);
+    let (pair, scratch) = words.as_mut().split_at_mut(2 * STATE_WORDS);
+    let [a, b] = states(pair) else { unreachable!("two states") };
+    let halves = halves(scratch);
+    let mut pad = PadBuffer::new();
+    for chunk in data.chunks_mut(batch_bytes) {
+        // Whole batches and the padded tail share one call of the batch
+        // function, so its body (the transpositions) is compiled once per
+        // caller, not twice. The branch is on the public length only.
+        let n = chunk.len();
+        let whole = n == batch_bytes;
+        let batch: &mut [u8] = if whole { &mut *chunk } else { pad.padded(chunk, batch_bytes) };
+        crypt_batch::<W, BITS>(keys, rounds, dir, batch, a, b, halves);
+        if !whole {
+            chunk.copy_from_slice(pad.head(n));
         }
-    });
+    }
 }

@@ -22,6 +22,10 @@
 pub(crate) trait Word: Copy {
     /// Lanes of 64 blocks each (1 for `u64`, 4 for an AVX2 register).
     const LANES: usize;
+    /// All bits zero, made without any instruction of the word's target
+    /// feature: the call's buffers are made outside the `#[target_feature]`
+    /// functions that use them (see `work::Words`).
+    const ZERO: Self;
     /// Every lane set to `x`.
     fn splat(x: u64) -> Self;
     /// Every bit set to the bits of `m`, which is 0 or all ones (a round-tweakey
@@ -115,6 +119,7 @@ pub(crate) fn write_u64(bytes: &mut [u8], at: usize, v: u64) {
 }
 
 impl Word for u64 {
+    const ZERO: Self = 0;
     const LANES: usize = 1;
 
     #[cfg_attr(skinny_unoptimized, inline(never))]
@@ -200,6 +205,7 @@ pub(crate) struct TernaryU64(pub(crate) u64);
 #[cfg(test)]
 impl Word for TernaryU64 {
     const LANES: usize = 1;
+    const ZERO: Self = Self(0);
     const TERNARY: bool = true;
 
     fn splat(x: u64) -> Self {

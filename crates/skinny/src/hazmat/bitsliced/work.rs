@@ -20,21 +20,50 @@ pub(super) const MAX_BATCH_BYTES: usize = 512 * 16;
 /// Words in one [`State`] (or one transposition scratch, `[[W; 64]; 2]`).
 pub(super) const STATE_WORDS: usize = 128;
 
-/// Runs `f` on `n` zeroed words (`n` a multiple of [`STATE_WORDS`]; at most
-/// `N`, the size of the stack array without `alloc`). With `alloc`: one
-/// allocation, freed when `f` returns (the caller wipes what held secrets).
-#[inline(always)]
-pub(super) fn with_words<W: Word, const N: usize, R>(n: usize, f: impl FnOnce(&mut [W]) -> R) -> R {
-    debug_assert!(n <= N && n.is_multiple_of(STATE_WORDS));
+/// `n` zeroed words (`n` a multiple of [`STATE_WORDS`]; at most `N`, the size
+/// of the stack array without `alloc`). With `alloc`: one allocation, freed
+/// when the value drops (the caller wipes what held secrets).
+///
+/// A value, not a function taking a closure: the batch loops that use it are
+/// inlined into each path's `#[target_feature]` function, and a closure made
+/// in generic code outside that function would be compiled without the
+/// path's features, every word operation in it an out-of-line call (which
+/// made the AVX2 path 20-40x slower once).
+pub(super) struct Words<W, const N: usize> {
     #[cfg(feature = "alloc")]
-    {
-        let mut words = alloc::vec![W::splat(0); n];
-        f(&mut words)
-    }
+    words: alloc::vec::Vec<W>,
     #[cfg(not(feature = "alloc"))]
-    {
-        let mut words = [W::splat(0); N];
-        f(&mut words[..n])
+    words: [W; N],
+    #[cfg(not(feature = "alloc"))]
+    len: usize,
+}
+
+impl<W: Word, const N: usize> Words<W, N> {
+    /// `n` zeroed words.
+    #[inline(always)]
+    pub(super) fn zeroed(n: usize) -> Self {
+        debug_assert!(n <= N && n.is_multiple_of(STATE_WORDS));
+        #[cfg(feature = "alloc")]
+        {
+            Self { words: alloc::vec![W::ZERO; n] }
+        }
+        #[cfg(not(feature = "alloc"))]
+        {
+            Self { words: [W::ZERO; N], len: n }
+        }
+    }
+
+    /// The words.
+    #[inline(always)]
+    pub(super) fn as_mut(&mut self) -> &mut [W] {
+        #[cfg(feature = "alloc")]
+        {
+            &mut self.words
+        }
+        #[cfg(not(feature = "alloc"))]
+        {
+            &mut self.words[..self.len]
+        }
     }
 }
 

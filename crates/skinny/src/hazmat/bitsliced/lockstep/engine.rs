@@ -7,7 +7,7 @@ use crate::hazmat::bitsliced::per_block::{step, Tks, TK1_CELLS};
 use crate::hazmat::bitsliced::round::{RoundKey, RoundWord, State};
 use crate::hazmat::bitsliced::transpose::transpose64;
 use crate::hazmat::bitsliced::word::Word;
-use crate::hazmat::bitsliced::work::{states, with_words, STATE_WORDS};
+use crate::hazmat::bitsliced::work::{states, Words, STATE_WORDS};
 use crate::spec::round::ROUND_CONSTANTS;
 
 /// The 128 slices of a 16-byte-block state, flattened: slice `8·cell + bit`.
@@ -163,10 +163,9 @@ fn mask(bits: u64, i: usize) -> u32 {
 fn expand<W: RoundWord, const Z: usize>(rounds: usize, rest: &[u8], out: &mut [u8]) {
     // The TK arrays (up to 24 KiB on AVX-512) in the call's buffer (module
     // `work`: on the heap with `alloc`); one expansion per key setup.
-    with_words::<W, { 3 * STATE_WORDS }, _>(Z * STATE_WORDS, |words| {
-        let tks = <&mut Tks<W, Z>>::try_from(states(words)).unwrap_or_else(|_| unreachable!("Z TK arrays"));
-        expand_in::<W, Z>(rounds, rest, out, tks);
-    });
+    let mut words = Words::<W, { 3 * STATE_WORDS }>::zeroed(Z * STATE_WORDS);
+    let tks = <&mut Tks<W, Z>>::try_from(states(words.as_mut())).unwrap_or_else(|_| unreachable!("Z TK arrays"));
+    expand_in::<W, Z>(rounds, rest, out, tks);
 }
 
 /// [`expand`] in the TK arrays `tks` (zero).

@@ -12,9 +12,12 @@
 use crate::hazmat::bitsliced::batch::{crypt_blocks, Direction};
 use crate::hazmat::bitsliced::keys::SlicedTweakeys;
 use crate::hazmat::bitsliced::per_block::{
-    crypt_blocks as crypt_per_block_keyed, crypt_blocks_for, crypt_blocks_lfsr, BlockKeys, FixedKey, PerBlockWord,
+    crypt_blocks_for, crypt_blocks_in as crypt_per_block_keyed, crypt_blocks_lfsr, BlockKeys, FixedKeys, PerBlockWord,
+    Tks,
 };
-use crate::hazmat::bitsliced::round::{decrypt_round, encrypt_round, RoundKey, RoundWord, State};
+use crate::hazmat::bitsliced::round::{
+    decrypt_pairs, decrypt_round, encrypt_pairs, encrypt_round, RoundKey, RoundWord, State,
+};
 use crate::hazmat::bitsliced::word::Word;
 use crate::spec::tweakey::RoundTweakeys;
 use crate::spec::CellWidth;
@@ -41,6 +44,8 @@ struct Avx2Word(__m256i);
 
 impl Word for Avx2Word {
     const LANES: usize = 4;
+    // SAFETY: every bit pattern is a valid `__m256i`; no instruction runs.
+    const ZERO: Self = Self(unsafe { core::mem::transmute::<[u64; 4], __m256i>([0; 4]) });
 
     #[cfg_attr(skinny_unoptimized, inline(never))]
     #[cfg_attr(not(skinny_unoptimized), inline(always))]
@@ -151,6 +156,26 @@ impl Word for Avx2Word {
 
 impl RoundWord for Avx2Word {
     #[inline(always)]
+    fn encrypt_pairs<const BITS: usize>(
+        a: &mut State<Avx2Word>,
+        b: &mut State<Avx2Word>,
+        keys: &SlicedTweakeys,
+        paired: usize,
+    ) {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
+        unsafe { encrypt_pairs_avx2::<BITS>(a, b, keys, paired) }
+    }
+    #[inline(always)]
+    fn decrypt_pairs<const BITS: usize>(
+        a: &mut State<Avx2Word>,
+        b: &mut State<Avx2Word>,
+        keys: &SlicedTweakeys,
+        paired: usize,
+    ) {
+        // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
+        unsafe { decrypt_pairs_avx2::<BITS>(a, b, keys, paired) }
+    }
+    #[inline(always)]
     fn encrypt_round<const BITS: usize, K: RoundKey<Self>>(s: &State<Self>, out: &mut State<Self>, key: &K) {
         // SAFETY: AVX2 was detected before any Avx2Word exists (module rule).
         unsafe { encrypt_round_avx2::<BITS, K>(s, out, key) }
@@ -184,6 +209,31 @@ fn decrypt_round_avx2<const BITS: usize, K: RoundKey<Avx2Word>>(
     key: &K,
 ) {
     decrypt_round::<Avx2Word, BITS, K>(s, out, key);
+}
+
+/// The round pairs of one-tweakey batches (`round::encrypt_pairs`) compiled
+/// with AVX2, the states as arguments (see `RoundWord::encrypt_pairs`).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn encrypt_pairs_avx2<const BITS: usize>(
+    a: &mut State<Avx2Word>,
+    b: &mut State<Avx2Word>,
+    keys: &SlicedTweakeys,
+    paired: usize,
+) {
+    encrypt_pairs::<Avx2Word, BITS>(a, b, keys, paired);
+}
+
+/// The decryption pairs as [`encrypt_pairs_avx2`].
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn decrypt_pairs_avx2<const BITS: usize>(
+    a: &mut State<Avx2Word>,
+    b: &mut State<Avx2Word>,
+    keys: &SlicedTweakeys,
+    paired: usize,
+) {
+    decrypt_pairs::<Avx2Word, BITS>(a, b, keys, paired);
 }
 
 /// Runs the batches of one cell width with every Avx2Word operation compiled
@@ -229,17 +279,22 @@ pub(crate) fn crypt(keys: &SlicedTweakeys, width: CellWidth, rounds: usize, dir:
 }
 
 impl PerBlockWord for Avx2Word {
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn crypt_blocks_keyed<const BITS: usize, const Z: usize, F: FixedKey<Self>, G: Fn(usize) -> F>(
+    fn crypt_blocks_keyed<const BITS: usize, const Z: usize, G: FixedKeys<Self>>(
         rounds: usize,
         dir: Direction,
         data: &mut [u8],
         tweakeys: &[u8],
         fixed: &G,
+        a: &mut State<Self>,
+        b: &mut State<Self>,
+        tks: &mut Tks<Self, Z>,
+        halves: &mut [[Self; 64]; 2],
     ) {
         // SAFETY: only `crypt_blocks_for::<Self>` calls this, and only from
         // `crypt_per_block`, after AVX2 was detected.
-        unsafe { per_block_keyed_avx2::<BITS, Z, F, G>(rounds, dir, data, tweakeys, fixed) }
+        unsafe { per_block_keyed_avx2::<BITS, Z, G>(rounds, dir, data, tweakeys, fixed, a, b, tks, halves) }
     }
     #[inline(always)]
     fn crypt_blocks_counted(
@@ -257,15 +312,20 @@ impl PerBlockWord for Avx2Word {
 
 /// One per-block keying's batches compiled with AVX2, a frame of its own.
 #[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn per_block_keyed_avx2<const BITS: usize, const Z: usize, F: FixedKey<Avx2Word>, G: Fn(usize) -> F>(
+fn per_block_keyed_avx2<const BITS: usize, const Z: usize, G: FixedKeys<Avx2Word>>(
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
     tweakeys: &[u8],
     fixed: &G,
+    a: &mut State<Avx2Word>,
+    b: &mut State<Avx2Word>,
+    tks: &mut Tks<Avx2Word, Z>,
+    halves: &mut [[Avx2Word; 64]; 2],
 ) {
-    crypt_per_block_keyed::<Avx2Word, BITS, Z, F>(rounds, dir, data, tweakeys, fixed);
+    crypt_per_block_keyed::<Avx2Word, BITS, Z, G>(rounds, dir, data, tweakeys, fixed, [a, b], tks, halves);
 }
 
 /// The LFSR-counter batches compiled with AVX2, a frame of their own.

@@ -60,6 +60,8 @@ impl Avx512Word {
 
 impl Word for Avx512Word {
     const LANES: usize = 8;
+    // SAFETY: every bit pattern is a valid `__m512i`; no instruction runs.
+    const ZERO: Self = Self(unsafe { core::mem::transmute::<[u64; 8], __m512i>([0; 8]) });
     const TERNARY: bool = true;
 
     #[cfg_attr(skinny_unoptimized, inline(never))]

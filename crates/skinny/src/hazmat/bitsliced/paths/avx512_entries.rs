@@ -6,22 +6,29 @@ use super::{detected, Avx512Word};
 use crate::hazmat::bitsliced::batch::Direction;
 use crate::hazmat::bitsliced::keys::SlicedTweakeys;
 use crate::hazmat::bitsliced::per_block::{
-    crypt_blocks as crypt_per_block_keyed, crypt_blocks_for, crypt_blocks_lfsr, BlockKeys, FixedKey, PerBlockWord,
+    crypt_blocks_for, crypt_blocks_in as crypt_per_block_keyed, crypt_blocks_lfsr, BlockKeys, FixedKeys, PerBlockWord,
+    Tks,
 };
+use crate::hazmat::bitsliced::round::State;
 use crate::spec::CellWidth;
 
 impl PerBlockWord for Avx512Word {
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn crypt_blocks_keyed<const BITS: usize, const Z: usize, F: FixedKey<Self>, G: Fn(usize) -> F>(
+    fn crypt_blocks_keyed<const BITS: usize, const Z: usize, G: FixedKeys<Self>>(
         rounds: usize,
         dir: Direction,
         data: &mut [u8],
         tweakeys: &[u8],
         fixed: &G,
+        a: &mut State<Self>,
+        b: &mut State<Self>,
+        tks: &mut Tks<Self, Z>,
+        halves: &mut [[Self; 64]; 2],
     ) {
         // SAFETY: only `crypt_blocks_for::<Self>` calls this, and only from
         // `crypt_per_block`, after AVX-512F was detected.
-        unsafe { per_block_keyed_avx512::<BITS, Z, F, G>(rounds, dir, data, tweakeys, fixed) }
+        unsafe { per_block_keyed_avx512::<BITS, Z, G>(rounds, dir, data, tweakeys, fixed, a, b, tks, halves) }
     }
     #[inline(always)]
     fn crypt_blocks_counted(
@@ -39,15 +46,20 @@ impl PerBlockWord for Avx512Word {
 
 /// One per-block keying's batches compiled with AVX512, a frame of its own.
 #[target_feature(enable = "avx512f")]
+#[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn per_block_keyed_avx512<const BITS: usize, const Z: usize, F: FixedKey<Avx512Word>, G: Fn(usize) -> F>(
+fn per_block_keyed_avx512<const BITS: usize, const Z: usize, G: FixedKeys<Avx512Word>>(
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
     tweakeys: &[u8],
     fixed: &G,
+    a: &mut State<Avx512Word>,
+    b: &mut State<Avx512Word>,
+    tks: &mut Tks<Avx512Word, Z>,
+    halves: &mut [[Avx512Word; 64]; 2],
 ) {
-    crypt_per_block_keyed::<Avx512Word, BITS, Z, F>(rounds, dir, data, tweakeys, fixed);
+    crypt_per_block_keyed::<Avx512Word, BITS, Z, G>(rounds, dir, data, tweakeys, fixed, [a, b], tks, halves);
 }
 
 /// The LFSR-counter batches compiled with AVX512, a frame of their own.

@@ -3,13 +3,13 @@
 //! place that turns a cell width and keying into the code's const parameters.
 
 use super::lfsr_counter::crypt_blocks_lfsr;
-use super::round_key::{FixedKey, PerBlockKey, RoundConstantMasks};
+use super::round_key::{FixedKeys, PerBlockKey, RoundConstants};
 use super::schedule::{step, step_back, Tks};
 use crate::hazmat::bitsliced::batch::{load_gathered, load_with, store_with, Direction, MAX_ROW_BYTES};
 use crate::hazmat::bitsliced::keys::SlicedTweakeys;
 use crate::hazmat::bitsliced::round::{RoundWord, State};
 use crate::hazmat::bitsliced::word::Word;
-use crate::hazmat::bitsliced::work::{halves, states, with_words, PadBuffer, STATE_WORDS};
+use crate::hazmat::bitsliced::work::{halves, states, PadBuffer, Words, STATE_WORDS};
 use crate::spec::CellWidth;
 
 /// Secret scratch of the batches, kept across them and wiped once at the end
@@ -65,13 +65,13 @@ impl<W: Word, const Z: usize> Scratch<'_, W, Z> {
 /// constant (`a`, `b`: the call's states).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn crypt_batch<'s, W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>(
+fn crypt_batch<'s, W: RoundWord, const BITS: usize, const Z: usize, G: FixedKeys<W>>(
     scratch: &mut Scratch<'_, W, Z>,
     rounds: usize,
     dir: Direction,
     blocks: &mut [u8],
     tweakeys: &[u8],
-    fixed: &impl Fn(usize) -> F,
+    fixed: &G,
     mut a: &'s mut State<W>,
     mut b: &'s mut State<W>,
 ) {
@@ -84,13 +84,13 @@ fn crypt_batch<'s, W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<
     match dir {
         Direction::Encrypt => {
             for r in (0..paired).step_by(2) {
-                W::encrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
+                W::encrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 0, r, fixed: fixed.round(r) });
                 step::<W, BITS, Z>(tks, 1);
-                W::encrypt_round::<BITS, _>(b, a, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
+                W::encrypt_round::<BITS, _>(b, a, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed.round(r + 1) });
                 step::<W, BITS, Z>(tks, 0);
             }
             if rounds > paired {
-                W::encrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
+                W::encrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed.round(paired) });
                 core::mem::swap(&mut a, &mut b);
             }
         }
@@ -105,14 +105,14 @@ fn crypt_batch<'s, W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<
                 step::<W, BITS, Z>(tks, 1);
             }
             if rounds > paired {
-                W::decrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed(paired) });
+                W::decrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 0, r: paired, fixed: fixed.round(paired) });
                 step_back::<W, BITS, Z>(tks, 0);
                 core::mem::swap(&mut a, &mut b);
             }
             for r in (0..paired).step_by(2).rev() {
-                W::decrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed(r + 1) });
+                W::decrypt_round::<BITS, _>(a, b, &PerBlockKey { tks, h: 1, r: r + 1, fixed: fixed.round(r + 1) });
                 step_back::<W, BITS, Z>(tks, 1);
-                W::decrypt_round::<BITS, _>(b, a, &PerBlockKey { tks, h: 0, r, fixed: fixed(r) });
+                W::decrypt_round::<BITS, _>(b, a, &PerBlockKey { tks, h: 0, r, fixed: fixed.round(r) });
                 step_back::<W, BITS, Z>(tks, 0);
             }
         }
@@ -127,16 +127,24 @@ fn crypt_batch<'s, W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<
 /// the generic loops; the vector words override both to call copies compiled
 /// with their target features.
 pub(crate) trait PerBlockWord: RoundWord {
-    /// [`crypt_blocks`], out of line.
+    /// [`crypt_blocks_in`], out of line, in the call's buffers (`a`, `b`,
+    /// `tks`, `halves`: each its own argument, so that the compiler knows
+    /// they never overlap each other or the data; see
+    /// `RoundWord::encrypt_pairs`).
+    #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn crypt_blocks_keyed<const BITS: usize, const Z: usize, F: FixedKey<Self>, G: Fn(usize) -> F>(
+    fn crypt_blocks_keyed<const BITS: usize, const Z: usize, G: FixedKeys<Self>>(
         rounds: usize,
         dir: Direction,
         data: &mut [u8],
         tweakeys: &[u8],
         fixed: &G,
+        a: &mut State<Self>,
+        b: &mut State<Self>,
+        tks: &mut Tks<Self, Z>,
+        halves: &mut [[Self; 64]; 2],
     ) {
-        crypt_blocks::<Self, BITS, Z, F>(rounds, dir, data, tweakeys, fixed);
+        crypt_blocks_in::<Self, BITS, Z, G>(rounds, dir, data, tweakeys, fixed, [a, b], tks, halves);
     }
     /// [`crypt_blocks_lfsr`], out of line.
     #[inline(never)]
@@ -190,23 +198,20 @@ pub(crate) fn crypt_blocks_for<W: PerBlockWord>(
 ) {
     match keys {
         BlockKeys::Whole { tk_count, tweakeys } => {
-            let constants = RoundConstantMasks::<W>::new;
+            let constants = RoundConstants;
             match (width, tk_count) {
-                (CellWidth::Nibble, 1) => W::crypt_blocks_keyed::<4, 1, _, _>(rounds, dir, data, tweakeys, &constants),
-                (CellWidth::Nibble, 2) => W::crypt_blocks_keyed::<4, 2, _, _>(rounds, dir, data, tweakeys, &constants),
-                (CellWidth::Nibble, _) => W::crypt_blocks_keyed::<4, 3, _, _>(rounds, dir, data, tweakeys, &constants),
-                (CellWidth::Byte, 1) => W::crypt_blocks_keyed::<8, 1, _, _>(rounds, dir, data, tweakeys, &constants),
-                (CellWidth::Byte, 2) => W::crypt_blocks_keyed::<8, 2, _, _>(rounds, dir, data, tweakeys, &constants),
-                (CellWidth::Byte, _) => W::crypt_blocks_keyed::<8, 3, _, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Nibble, 1) => crypt_blocks::<W, 4, 1, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Nibble, 2) => crypt_blocks::<W, 4, 2, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Nibble, _) => crypt_blocks::<W, 4, 3, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, 1) => crypt_blocks::<W, 8, 1, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, 2) => crypt_blocks::<W, 8, 2, _>(rounds, dir, data, tweakeys, &constants),
+                (CellWidth::Byte, _) => crypt_blocks::<W, 8, 3, _>(rounds, dir, data, tweakeys, &constants),
             }
         }
-        BlockKeys::Tk1 { shared, tk1 } => {
-            let masks = |r: usize| shared.round(r);
-            match width {
-                CellWidth::Nibble => W::crypt_blocks_keyed::<4, 1, _, _>(rounds, dir, data, tk1, &masks),
-                CellWidth::Byte => W::crypt_blocks_keyed::<8, 1, _, _>(rounds, dir, data, tk1, &masks),
-            }
-        }
+        BlockKeys::Tk1 { shared, tk1 } => match width {
+            CellWidth::Nibble => crypt_blocks::<W, 4, 1, _>(rounds, dir, data, tk1, shared),
+            CellWidth::Byte => crypt_blocks::<W, 8, 1, _>(rounds, dir, data, tk1, shared),
+        },
         BlockKeys::Lfsr { shared, start, bits } => {
             debug_assert!(width == CellWidth::Byte, "16-byte blocks only");
             debug_assert!(bits == 24 || bits == 64, "24- or 64-bit counters only");
@@ -217,45 +222,61 @@ pub(crate) fn crypt_blocks_for<W: PerBlockWord>(
 
 /// Encrypts or decrypts whole blocks in place, block `i` with tweakey bytes
 /// `i·t .. (i+1)·t` of `tweakeys` (`t = Z · block`: its per-block TK arrays)
-/// and `fixed(r)` added in round `r` for all blocks, one batch at a time. A
+/// and `fixed(r)` added in round `r` for all blocks: the call's buffers made
+/// (module `work`: two states, `Z` TK arrays and the transposition's
+/// scratch), then [`PerBlockWord::crypt_blocks_keyed`] in them.
+#[inline(always)]
+pub(crate) fn crypt_blocks<W: PerBlockWord, const BITS: usize, const Z: usize, G: FixedKeys<W>>(
+    rounds: usize,
+    dir: Direction,
+    data: &mut [u8],
+    tweakeys: &[u8],
+    fixed: &G,
+) {
+    let mut words = Words::<W, { 6 * STATE_WORDS }>::zeroed((3 + Z) * STATE_WORDS);
+    let (states_and_tks, halves_words) = words.as_mut().split_at_mut((2 + Z) * STATE_WORDS);
+    let (pair, tks) = states(states_and_tks).split_at_mut(2);
+    let [a, b] = pair else { unreachable!("two states") };
+    let tks = <&mut Tks<W, Z>>::try_from(tks).unwrap_or_else(|_| unreachable!("Z TK arrays"));
+    W::crypt_blocks_keyed::<BITS, Z, G>(rounds, dir, data, tweakeys, fixed, a, b, tks, halves(halves_words));
+}
+
+/// The batches of [`crypt_blocks`], one at a time, in the call's buffers. A
 /// tail shorter than a batch runs in a zero-padded batch (zero data, zero
 /// tweakeys), so it takes the same time whatever its content; the padding is
 /// wiped, as is every scratch that held tweakey bits.
 ///
 /// Inlined into [`PerBlockWord::crypt_blocks_keyed`], one frame per (cell
 /// width, keying).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub(crate) fn crypt_blocks<W: RoundWord, const BITS: usize, const Z: usize, F: FixedKey<W>>(
+pub(crate) fn crypt_blocks_in<W: RoundWord, const BITS: usize, const Z: usize, G: FixedKeys<W>>(
     rounds: usize,
     dir: Direction,
     data: &mut [u8],
     tweakeys: &[u8],
-    fixed: &impl Fn(usize) -> F,
+    fixed: &G,
+    [a, b]: [&mut State<W>; 2],
+    tks: &mut Tks<W, Z>,
+    halves: &mut [[W; 64]; 2],
 ) {
     let batch_blocks = 64 * W::LANES;
     let block = 2 * BITS;
     debug_assert_eq!(data.len() / block * Z * block, tweakeys.len());
-    // Two states, Z TK arrays and the transposition's scratch (module `work`).
-    with_words::<W, { 6 * STATE_WORDS }, _>((3 + Z) * STATE_WORDS, |words| {
-        let (states_and_tks, halves_words) = words.split_at_mut((2 + Z) * STATE_WORDS);
-        let (pair, tks) = states(states_and_tks).split_at_mut(2);
-        let [a, b] = pair else { unreachable!("two states") };
-        let tks = <&mut Tks<W, Z>>::try_from(tks).unwrap_or_else(|_| unreachable!("Z TK arrays"));
-        let mut scratch: Scratch<W, Z> = Scratch { tks, halves: halves(halves_words), gathered: [0; MAX_ROW_BYTES] };
-        let mut pad = PadBuffer::new();
-        // As in `bitsliced::batch::crypt_blocks`: whole batches and the padded
-        // tail (whose missing blocks get zero tweakeys, see
-        // `Scratch::load_tweakeys`) share one call of the batch function, so it
-        // is compiled once per keying. The branch is on the public length only.
-        for (chunk, tk) in data.chunks_mut(batch_blocks * block).zip(tweakeys.chunks(batch_blocks * Z * block)) {
-            let n = chunk.len();
-            let whole = n == batch_blocks * block;
-            let batch: &mut [u8] = if whole { &mut *chunk } else { pad.padded(chunk, batch_blocks * block) };
-            crypt_batch::<W, BITS, Z, F>(&mut scratch, rounds, dir, batch, tk, fixed, a, b);
-            if !whole {
-                chunk.copy_from_slice(pad.head(n));
-            }
+    let mut scratch: Scratch<W, Z> = Scratch { tks, halves, gathered: [0; MAX_ROW_BYTES] };
+    let mut pad = PadBuffer::new();
+    // As in `bitsliced::batch::crypt_blocks`: whole batches and the padded
+    // tail (whose missing blocks get zero tweakeys, see
+    // `Scratch::load_tweakeys`) share one call of the batch function, so it
+    // is compiled once per keying. The branch is on the public length only.
+    for (chunk, tk) in data.chunks_mut(batch_blocks * block).zip(tweakeys.chunks(batch_blocks * Z * block)) {
+        let n = chunk.len();
+        let whole = n == batch_blocks * block;
+        let batch: &mut [u8] = if whole { &mut *chunk } else { pad.padded(chunk, batch_blocks * block) };
+        crypt_batch::<W, BITS, Z, G>(&mut scratch, rounds, dir, batch, tk, fixed, a, b);
+        if !whole {
+            chunk.copy_from_slice(pad.head(n));
         }
-        scratch.wipe();
-    });
+    }
+    scratch.wipe();
 }

@@ -9,7 +9,7 @@ use crate::hazmat::bitsliced::keys::SlicedTweakeys;
 use crate::hazmat::bitsliced::round::{RoundWord, State};
 use crate::hazmat::bitsliced::transpose::transpose64;
 use crate::hazmat::bitsliced::word::Word;
-use crate::hazmat::bitsliced::work::{halves, states, with_words, PadBuffer, STATE_WORDS};
+use crate::hazmat::bitsliced::work::{halves, states, PadBuffer, Words, STATE_WORDS};
 
 /// The LFSR counter of SKINNY-AEAD on `N` bits (24 or 64) one step on:
 /// multiplication by x modulo x^N + x^4 + x^3 + x + 1. Branch-free.
@@ -79,14 +79,13 @@ pub(crate) fn crypt_blocks_lfsr<W: RoundWord>(
 ) {
     // Two states, TK1's slices, the transposition's scratch and the counter
     // rows: the call's buffers (module `work`).
-    with_words::<W, { 5 * STATE_WORDS }, _>(5 * STATE_WORDS, |words| {
-        let (three, rest) = words.split_at_mut(3 * STATE_WORDS);
-        let [a, b, tk1] = states(three) else { unreachable!("three states") };
-        let (halves_words, rows) = rest.split_at_mut(STATE_WORDS);
-        let rows = <&mut [W; 64]>::try_from(&mut rows[..64]).unwrap_or_else(|_| unreachable!("64 words"));
-        let tks = core::array::from_mut(tk1);
-        crypt_lfsr_in::<W>(shared, rounds, dir, data, start, bits, [a, b], tks, rows, halves(halves_words));
-    });
+    let mut words = Words::<W, { 5 * STATE_WORDS }>::zeroed(5 * STATE_WORDS);
+    let (three, rest) = words.as_mut().split_at_mut(3 * STATE_WORDS);
+    let [a, b, tk1] = states(three) else { unreachable!("three states") };
+    let (halves_words, rows) = rest.split_at_mut(STATE_WORDS);
+    let rows = <&mut [W; 64]>::try_from(&mut rows[..64]).unwrap_or_else(|_| unreachable!("64 words"));
+    let tks = core::array::from_mut(tk1);
+    crypt_lfsr_in::<W>(shared, rounds, dir, data, start, bits, [a, b], tks, rows, halves(halves_words));
 }
 
 /// [`crypt_blocks_lfsr`] in the call's buffers: `a`, `b` the states, `tks`

@@ -28,10 +28,10 @@ mod lfsr_counter;
 mod round_key;
 mod schedule;
 
-pub(crate) use batch::{crypt_blocks, crypt_blocks_for, BlockKeys, PerBlockWord};
+pub(crate) use batch::{crypt_blocks_for, crypt_blocks_in, BlockKeys, PerBlockWord};
 pub(crate) use lfsr_counter::crypt_blocks_lfsr;
 pub(crate) use lfsr_counter::lfsr_advance;
 #[cfg(test)]
 pub(crate) use lfsr_counter::lfsr_step;
-pub(crate) use round_key::FixedKey;
+pub(crate) use round_key::FixedKeys;
 pub(crate) use schedule::{step, Tks, TK1_CELLS};

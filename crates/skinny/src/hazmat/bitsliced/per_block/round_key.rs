@@ -3,7 +3,7 @@
 //! the shared TK arrays' masks with the constants folded in).
 
 use super::schedule::{Tks, TK1_CELLS};
-use crate::hazmat::bitsliced::keys::RoundMasks;
+use crate::hazmat::bitsliced::keys::{RoundMasks, SlicedTweakeys};
 use crate::hazmat::bitsliced::round::RoundKey;
 use crate::hazmat::bitsliced::word::Word;
 use crate::spec::round::ROUND_CONSTANTS;
@@ -19,10 +19,46 @@ pub(crate) trait FixedKey<W: Word> {
     fn term(&self, cell: usize, b: usize) -> Option<W>;
 }
 
+/// Where each round's [`FixedKey`] comes from: a type rather than a closure,
+/// so that making a round's terms is code of the batch loop, compiled with
+/// the path's target features (a closure made outside the path's
+/// `#[target_feature]` function was called once a round, out of line, with
+/// every word operation in it a call).
+pub(crate) trait FixedKeys<W: Word> {
+    /// One round's terms.
+    type Round<'a>: FixedKey<W>
+    where
+        Self: 'a;
+    /// Round `r`'s terms.
+    fn round(&self, r: usize) -> Self::Round<'_>;
+}
+
+/// The round constants alone (every TK array is per block).
+pub(super) struct RoundConstants;
+
+impl<W: Word> FixedKeys<W> for RoundConstants {
+    type Round<'a> = RoundConstantMasks<W>;
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
+    fn round(&self, r: usize) -> RoundConstantMasks<W> {
+        RoundConstantMasks::new(r)
+    }
+}
+
+/// The shared TK arrays' masks, with the constants folded in.
+impl<W: Word> FixedKeys<W> for SlicedTweakeys {
+    type Round<'a> = &'a RoundMasks;
+    #[cfg_attr(skinny_unoptimized, inline(never))]
+    #[cfg_attr(not(skinny_unoptimized), inline(always))]
+    fn round(&self, r: usize) -> &RoundMasks {
+        SlicedTweakeys::round(self, r)
+    }
+}
+
 /// The round constants c0 (cell 0) and c1 (cell 4) of one round as masks, for
 /// per-block tweakeys whose every TK array is per block (the shared masks of
 /// `BlockKeys::Tk1` hold them already). Public: they depend on the round only.
-pub(super) struct RoundConstantMasks<W> {
+pub(crate) struct RoundConstantMasks<W> {
     /// Bits 0..6 of the round constant: c0 = bits 0..4 into cell 0, c1 = bits
     /// 4..6 into cell 4.
     rc: [W; 6],
