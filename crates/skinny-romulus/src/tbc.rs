@@ -13,7 +13,7 @@
 //! A path can be forced for tests ([`crate::hazmat::force_single_block_path`]).
 
 use core::sync::atomic::{AtomicU8, Ordering};
-use skinny::hazmat::single::{FixedTweakeyPart, Path};
+use skinny::hazmat::single::{self, FixedTweakeyPart, Path};
 use skinny::Variant;
 use zeroize::Zeroize;
 
@@ -106,11 +106,6 @@ impl Tbc {
         result.unwrap_or_else(|_| unreachable!("the lengths fit the fixed part; forced paths are checked"));
     }
 
-    /// With TK2 ‖ TK3 fixed: TK1 given whole (Romulus-H).
-    pub(crate) fn encrypt_tk1(&self, tk1: &Block, block: &mut Block) {
-        self.run(tk1, block);
-    }
-
     /// With TK2 ‖ TK3 fixed: TK1 = counter ‖ domain ‖ 0^64.
     pub(crate) fn encrypt(&self, counter: Counter, domain: u8, block: &mut Block) {
         self.run(&tk1(counter, domain), block);
@@ -134,6 +129,16 @@ impl Tbc {
         self.run(&per_call, block);
         per_call.zeroize();
     }
+}
+
+/// Two blocks under one whole tweakey TK1 ‖ TK2 ‖ TK3 (Romulus-H's
+/// compression function), side by side, on the forced path if any.
+pub(crate) fn encrypt_pair(tweakey: &[u8; 3 * BLOCK], blocks: &mut [Block; 2]) {
+    let result = match FORCED.load(Ordering::Relaxed) {
+        0 => single::encrypt_lanes(tweakey, ROUNDS, blocks),
+        code => single::encrypt_lanes_with(Path::ALL[usize::from(code) - 1], tweakey, ROUNDS, blocks),
+    };
+    result.unwrap_or_else(|_| unreachable!("48 bytes, 40 rounds and two blocks fit; forced paths are checked"));
 }
 
 /// Romulus's TK1: counter ‖ domain ‖ 0^64 (public values).
