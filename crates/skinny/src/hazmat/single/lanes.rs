@@ -52,23 +52,50 @@ pub fn encrypt_lanes(tweakey: &[u8], rounds: usize, blocks: &mut [[u8; 16]]) -> 
     encrypt_lanes_with(Path::best_for(CellWidth::Byte), tweakey, rounds, blocks)
 }
 
+/// [`encrypt_lanes`] with the tweakey as its TK arrays (one to three), for
+/// callers that keep the arrays apart and change one between calls (Romulus:
+/// TK1 per call, nonce and key fixed): nothing is copied from them.
+///
+/// # Errors
+/// As [`encrypt_lanes`] (a tweakey length is three arrays' at most).
+pub fn encrypt_lanes_arrays(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) -> Result<(), LanesError> {
+    lanes_on(Path::best_for(CellWidth::Byte), tk, rounds, blocks)
+}
+
+/// [`encrypt_lanes_arrays`] on `path`.
+///
+/// # Errors
+/// As [`encrypt_lanes_with`].
+pub fn encrypt_lanes_arrays_with(
+    path: Path,
+    tk: &[&TweakeyArray],
+    rounds: usize,
+    blocks: &mut [[u8; 16]],
+) -> Result<(), LanesError> {
+    lanes_on(path, tk, rounds, blocks)
+}
+
 /// [`encrypt_lanes`] on `path` (for tests and benchmarks): `Avx512Vbmi` and
 /// `Ssse3Split` (two blocks a 256-bit register where the CPU has AVX2) run
 /// the blocks together; the other paths one at a time from round tweakeys.
 ///
 /// # Errors
 /// As [`encrypt_lanes`], and [`LanesError::Path`].
-pub fn encrypt_lanes_with(
-    path: Path,
-    tweakey: &[u8],
-    rounds: usize,
-    blocks: &mut [[u8; 16]],
-) -> Result<(), LanesError> {
-    let variant = match tweakey.len() {
-        16 => Variant::Skinny128_128,
-        32 => Variant::Skinny128_256,
-        48 => Variant::Skinny128_384,
-        n => return Err(LanesError::TweakeyLength(n)),
+pub fn encrypt_lanes_with(path: Path, tweakey: &[u8], rounds: usize, blocks: &mut [[u8; 16]]) -> Result<(), LanesError> {
+    let (tk, rest) = tweakey.as_chunks::<16>();
+    if !rest.is_empty() || tk.len() > 3 {
+        return Err(LanesError::TweakeyLength(tweakey.len()));
+    }
+    let refs: [&TweakeyArray; 3] = core::array::from_fn(|i| tk.get(i).unwrap_or(&[0; 16]));
+    lanes_on(path, &refs[..tk.len()], rounds, blocks)
+}
+
+fn lanes_on(path: Path, tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) -> Result<(), LanesError> {
+    let variant = match tk.len() {
+        1 => Variant::Skinny128_128,
+        2 => Variant::Skinny128_256,
+        3 => Variant::Skinny128_384,
+        n => return Err(LanesError::TweakeyLength(16 * n)),
     };
     if blocks.len() > MAX_LANES {
         return Err(LanesError::Blocks(blocks.len()));
@@ -79,30 +106,24 @@ pub fn encrypt_lanes_with(
     if !path.is_available() {
         return Err(LanesError::Path(PathUnavailable(path)));
     }
-    let z = tweakey.len() / 16;
-    let mut tk = [[0u8; 16]; 3];
-    for (slot, array) in tk.iter_mut().zip(tweakey.chunks_exact(16)) {
-        slot.copy_from_slice(array);
-    }
-    run(path, variant, &tk, z, rounds, blocks);
-    tk.zeroize();
+    run(path, variant, tk, rounds, blocks);
     Ok(())
 }
 
-fn run(path: Path, variant: Variant, tk: &[TweakeyArray; 3], z: usize, rounds: usize, blocks: &mut [[u8; 16]]) {
+fn run(path: Path, variant: Variant, tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
     #[cfg(target_arch = "x86_64")]
     match path {
-        Path::Avx512Vbmi => return super::vbmi::encrypt_lanes(tk, z, rounds, blocks),
+        Path::Avx512Vbmi => return super::vbmi::encrypt_lanes(tk, rounds, blocks),
         Path::Ssse3Split if crate::hazmat::bitsliced::Path::Avx2.is_available() => {
-            return super::split_avx2::encrypt_lanes(tk, z, rounds, blocks)
+            return super::split_avx2::encrypt_lanes(tk, rounds, blocks)
         }
         _ => {}
     }
     let mut whole = [0u8; 48];
-    for (dst, src) in whole.chunks_exact_mut(16).zip(tk.iter()).take(z) {
-        dst.copy_from_slice(src);
+    for (dst, src) in whole.chunks_exact_mut(16).zip(tk) {
+        dst.copy_from_slice(*src);
     }
-    let rtk = RoundTweakeys::expand_rounds(variant, &whole[..16 * z], rounds);
+    let rtk = RoundTweakeys::expand_rounds(variant, &whole[..16 * tk.len()], rounds);
     whole.zeroize();
     for block in blocks {
         super::crypt(path, true, CellWidth::Byte, &rtk, block);

@@ -161,10 +161,11 @@ fn store_pair((hi, lo): (__m256i, __m256i), blocks: &mut [[u8; 16]], s: usize) {
 /// Up to two blocks under the `TKS` arrays of `tk`: the schedule beside the
 /// rounds, in the same loop (nothing stored).
 #[inline(always)]
-fn pair<const TKS: usize>(tk: &[TweakeyArray; 3], rounds: usize, blocks: &mut [[u8; 16]]) {
+fn pair<const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
     let c = consts();
     let mut x = load_pair(blocks, 0);
-    let (tk1, mut tk2, mut tk3) = (splat(&tk[0]), splat(&tk[1]), splat(&tk[2]));
+    let array = |i: usize| splat(tk.get(i).copied().unwrap_or(&[0; 16]));
+    let (tk1, mut tk2, mut tk3) = (array(0), array(1), array(2));
     for r in 0..rounds {
         if r % 2 == 1 {
             if TKS >= 2 {
@@ -190,7 +191,7 @@ fn pair<const TKS: usize>(tk: &[TweakeyArray; 3], rounds: usize, blocks: &mut [[
 /// the same loop would not fit the 16 vector registers beside the eight S-box
 /// tables, and recomputing the schedule costs less than storing it.
 #[inline(always)]
-fn lanes<const TKS: usize>(tk: &[TweakeyArray; 3], rounds: usize, blocks: &mut [[u8; 16]]) {
+fn lanes<const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
     let (first, second) = blocks.split_at_mut(blocks.len().min(2));
     pair::<TKS>(tk, rounds, first);
     if !second.is_empty() {
@@ -199,21 +200,21 @@ fn lanes<const TKS: usize>(tk: &[TweakeyArray; 3], rounds: usize, blocks: &mut [
 }
 
 #[target_feature(enable = "avx2")]
-fn lanes_avx2<const TKS: usize>(tk: &[TweakeyArray; 3], rounds: usize, blocks: &mut [[u8; 16]]) {
+fn lanes_avx2<const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
     lanes::<TKS>(tk, rounds, blocks);
 }
 
-/// Encrypts up to four blocks under one tweakey given as `z` TK arrays of
-/// `tk` (the others zero), `rounds` rounds.
+/// Encrypts up to four blocks under one tweakey given as its TK arrays `tk`
+/// (one to three), `rounds` rounds.
 ///
 /// # Panics
 /// Without AVX2 (callers check), or with more than four blocks.
-pub(crate) fn encrypt_lanes(tk: &[TweakeyArray; 3], z: usize, rounds: usize, blocks: &mut [[u8; 16]]) {
+pub(crate) fn encrypt_lanes(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
     assert!(crate::hazmat::bitsliced::Path::Avx2.is_available(), "the split AVX2 lanes need AVX2");
     assert!(blocks.len() <= 4 && rounds <= ROUND_ADDITION.len(), "at most four blocks");
     // SAFETY: AVX2 was just detected.
     unsafe {
-        match z {
+        match tk.len() {
             1 => lanes_avx2::<1>(tk, rounds, blocks),
             2 => lanes_avx2::<2>(tk, rounds, blocks),
             _ => lanes_avx2::<3>(tk, rounds, blocks),

@@ -22,7 +22,7 @@ pub(crate) struct VbmiRoundKeys {
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
 fn expand_vbmi(tk: &[TweakeyArray; 3], out: &mut VbmiRoundKeys) {
-    let mut arrays = Arrays::<X>::new(tk);
+    let mut arrays = Arrays::<X>::new(&[&tk[0], &tk[1], &tk[2]]);
     for (r, key) in out.keys.iter_mut().enumerate().take(out.rounds) {
         let k = arrays.part::<3>(r).xor(X::splat(&CONSTANTS_AFTER_LINEAR[r]));
         let mut bytes = [0u8; 16];
@@ -58,7 +58,7 @@ fn encrypt_tk1_vbmi(fixed: &VbmiRoundKeys, tk1: &TweakeyArray, block: &mut [u8; 
 fn encrypt_arrays_vbmi<const TKS: usize>(fixed: &VbmiRoundKeys, tk: &[TweakeyArray; 3], block: &mut [u8; 16]) {
     let t = Table::load(&S8_TABLE);
     let c = Consts::<X>::new();
-    let mut arrays = Arrays::<X>::new(tk);
+    let mut arrays = Arrays::<X>::new(&[&tk[0], &tk[1], &tk[2]]);
     let mut x = X::splat(block);
     for r in 0..fixed.rounds {
         let addition = arrays.part::<TKS>(r).xor(stored(fixed, r));

@@ -126,7 +126,7 @@ fn load_lanes<const L: usize>(blocks: &[[u8; 16]]) -> [u8; 64] {
 
 /// The rounds of [`encrypt_lanes`] on registers of `R::LANES` blocks.
 #[inline(always)]
-fn lanes<R: Reg, const TKS: usize>(tk: &[TweakeyArray; 3], rounds: usize, x: R) -> R {
+fn lanes<R: Reg, const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, x: R) -> R {
     let t = Table::load(&S8_TABLE);
     let c = Consts::<R>::new();
     let mut arrays = Arrays::<R>::new(tk);
@@ -139,7 +139,7 @@ fn lanes<R: Reg, const TKS: usize>(tk: &[TweakeyArray; 3], rounds: usize, x: R) 
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-fn lanes2_vbmi<const TKS: usize>(tk: &[TweakeyArray; 3], rounds: usize, blocks: &mut [[u8; 16]]) {
+fn lanes2_vbmi<const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
     let mut bytes = load_lanes::<2>(blocks);
     // SAFETY: 32-byte unaligned load and store within a 64-byte array.
     unsafe {
@@ -154,7 +154,7 @@ fn lanes2_vbmi<const TKS: usize>(tk: &[TweakeyArray; 3], rounds: usize, blocks: 
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-fn lanes4_vbmi<const TKS: usize>(tk: &[TweakeyArray; 3], rounds: usize, blocks: &mut [[u8; 16]]) {
+fn lanes4_vbmi<const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
     let mut bytes = load_lanes::<4>(blocks);
     // SAFETY: 64-byte unaligned load and store of a 64-byte array.
     unsafe {
@@ -168,19 +168,19 @@ fn lanes4_vbmi<const TKS: usize>(tk: &[TweakeyArray; 3], rounds: usize, blocks: 
     bytes.zeroize();
 }
 
-/// Encrypts up to four blocks under one tweakey given as `z` TK arrays
-/// (`tk`, the unused slots zero), `rounds` rounds, the schedule run in the
+/// Encrypts up to four blocks under one tweakey given as its TK arrays `tk`
+/// (one to three), `rounds` rounds, the schedule run in the
 /// rounds: one or two blocks in a 256-bit register, three or four in a
 /// 512-bit one.
 ///
 /// # Panics
 /// Without the CPU features (callers check), or with more than four blocks.
-pub(crate) fn encrypt_lanes(tk: &[TweakeyArray; 3], z: usize, rounds: usize, blocks: &mut [[u8; 16]]) {
+pub(crate) fn encrypt_lanes(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
     assert!(detected(), "the VBMI path needs AVX-512 VBMI and GFNI");
     assert!(blocks.len() <= 4 && rounds <= MAX_ROUNDS, "at most four blocks");
     // SAFETY: the features were just detected.
     unsafe {
-        match (blocks.len() <= 2, z) {
+        match (blocks.len() <= 2, tk.len()) {
             (true, 1) => lanes2_vbmi::<1>(tk, rounds, blocks),
             (true, 2) => lanes2_vbmi::<2>(tk, rounds, blocks),
             (true, _) => lanes2_vbmi::<3>(tk, rounds, blocks),

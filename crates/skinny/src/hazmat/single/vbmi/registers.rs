@@ -220,8 +220,8 @@ pub(super) struct Arrays<R> {
 
 impl<R: Reg> Arrays<R> {
     #[inline(always)]
-    pub(super) fn new(tk: &[TweakeyArray; 3]) -> Self {
-        Self { tk: [R::splat(&tk[0]), R::splat(&tk[1]), R::splat(&tk[2])] }
+    pub(super) fn new(tk: &[&TweakeyArray]) -> Self {
+        Self { tk: core::array::from_fn(|i| R::splat(tk.get(i).copied().unwrap_or(&[0; 16]))) }
     }
 
     /// Round `r`'s part through the linear layer; rounds must be asked for in
