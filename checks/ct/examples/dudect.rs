@@ -15,7 +15,9 @@
 //! ```
 //!
 //! Targets: `bitsliced-<path>` (one key, one batch), `per-block-<path>` (a
-//! tweakey per block), `per-block-tk1-<path>`, `single-<path>`, and the
+//! tweakey per block), `per-block-tk1-<path>`, `single-<path>`,
+//! `single-decrypt-<path>`, `lanes-<path>` (three blocks under one whole
+//! tweakey, as a hash's compression function), and the
 //! positive control `leaky-compare` (a byte compare that stops at the first
 //! difference: its |t| must be large, or the test has no power). By default
 //! every target this CPU runs. Times with `rdtsc` between `lfence`s on
@@ -96,6 +98,8 @@ fn available() -> Vec<String> {
     }
     for p in single::Path::ALL.into_iter().filter(|p| p.is_available()) {
         v.push(format!("single-{}", p.name()));
+        v.push(format!("single-decrypt-{}", p.name()));
+        v.push(format!("lanes-{}", p.name()));
     }
     v.push("leaky-compare".into());
     v
@@ -111,6 +115,11 @@ enum Target {
     PerBlockTk1(bitsliced::Path),
     /// One block on a single-block path.
     Single(single::Path),
+    /// One block decrypted on a single-block path.
+    SingleDecrypt(single::Path),
+    /// Three blocks under one whole tweakey (`single::encrypt_lanes_with`, a
+    /// hash's compression function).
+    Lanes(single::Path),
     /// A compare that stops at the first differing byte (must leak).
     LeakyCompare,
 }
@@ -130,8 +139,14 @@ impl Target {
         if let Some(p) = name.strip_prefix("bitsliced-") {
             return bs(p).map(Target::Bitsliced);
         }
-        let p = name.strip_prefix("single-")?;
-        single::Path::ALL.into_iter().find(|q| q.name() == p && q.is_available()).map(Target::Single)
+        let one = |p: &str| single::Path::ALL.into_iter().find(|q| q.name() == p && q.is_available());
+        if let Some(p) = name.strip_prefix("single-decrypt-") {
+            return one(p).map(Target::SingleDecrypt);
+        }
+        if let Some(p) = name.strip_prefix("lanes-") {
+            return one(p).map(Target::Lanes);
+        }
+        one(name.strip_prefix("single-")?).map(Target::Single)
     }
 
     /// The variant (the widest tweakey: the most key material per call).
@@ -160,6 +175,15 @@ impl Target {
                 let rtk = round_tweakeys(&c);
                 cycles(|| single::encrypt_block_with(p, v.cell_width(), rtk, data).expect("available"))
             }
+            Target::SingleDecrypt(p) => {
+                let c = Skinny::new(v, &key[..48]).expect("tweakey length");
+                let rtk = round_tweakeys(&c);
+                cycles(|| single::decrypt_block_with(p, v.cell_width(), rtk, data).expect("available"))
+            }
+            Target::Lanes(p) => {
+                let (blocks, _) = data.as_chunks_mut::<16>();
+                cycles(|| single::encrypt_lanes_with(p, &key[..48], v.rounds(), blocks).expect("available"))
+            }
             Target::LeakyCompare => {
                 let reference = [0x5au8; 64];
                 cycles(|| {
@@ -175,7 +199,8 @@ impl Target {
             Target::Bitsliced(p) => (48, p.batch_blocks() * 16),
             Target::PerBlock(p) => (p.batch_blocks() * 48, p.batch_blocks() * 16),
             Target::PerBlockTk1(p) => (48 + p.batch_blocks() * 16, p.batch_blocks() * 16),
-            Target::Single(_) => (48, 16),
+            Target::Single(_) | Target::SingleDecrypt(_) => (48, 16),
+            Target::Lanes(_) => (48, 48),
             Target::LeakyCompare => (64, 0),
         }
     }

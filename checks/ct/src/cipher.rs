@@ -127,6 +127,28 @@ pub fn single_block() {
     }
 }
 
+/// `single::encrypt_lanes`: one to four blocks under one whole tweakey
+/// (secret, as a hash's state is), every tweakey size and path.
+pub fn lanes() {
+    for z in 1..=3usize {
+        let tweakey = secret(250 + z as u64, 16 * z);
+        let rounds = [40, 48, 56][z - 1];
+        for n in 1..=single::MAX_LANES {
+            let plain = bytes(260 + 10 * z as u64 + n as u64, 16 * n);
+            let mut want = secret_copy(&plain);
+            let (blocks, _) = want.as_chunks_mut::<16>();
+            single::encrypt_lanes_with(single::Path::Portable, &tweakey, rounds, blocks).expect("a valid call");
+            public(&want);
+            for path in single_paths() {
+                let mut b = secret_copy(&plain);
+                let (blocks, _) = b.as_chunks_mut::<16>();
+                single::encrypt_lanes_with(path, &tweakey, rounds, blocks).expect("available path");
+                same(&b, &want, "lanes: paths differ");
+            }
+        }
+    }
+}
+
 /// `FixedTweakeyPart`: the last arrays fixed (secret), the first given per
 /// call (secret too here), on every single-block path and the default one.
 pub fn fixed_tweakey_part() {

@@ -37,10 +37,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// The checks, in the order they run.
-const CHECKS: [(&str, fn()); 13] = [
+const CHECKS: [(&str, fn()); 14] = [
     ("bitsliced-one-key", cipher::bitsliced_one_key),
     ("bitsliced-per-block", cipher::bitsliced_per_block),
     ("single-block", cipher::single_block),
+    ("lanes", cipher::lanes),
     ("fixed-tweakey-part", cipher::fixed_tweakey_part),
     ("rustcrypto-types", cipher::rustcrypto_types),
     ("skinny-aead", schemes::skinny_aead),

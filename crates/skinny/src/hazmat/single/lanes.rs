@@ -81,7 +81,12 @@ pub fn encrypt_lanes_arrays_with(
 ///
 /// # Errors
 /// As [`encrypt_lanes`], and [`LanesError::Path`].
-pub fn encrypt_lanes_with(path: Path, tweakey: &[u8], rounds: usize, blocks: &mut [[u8; 16]]) -> Result<(), LanesError> {
+pub fn encrypt_lanes_with(
+    path: Path,
+    tweakey: &[u8],
+    rounds: usize,
+    blocks: &mut [[u8; 16]],
+) -> Result<(), LanesError> {
     let (tk, rest) = tweakey.as_chunks::<16>();
     if !rest.is_empty() || tk.len() > 3 {
         return Err(LanesError::TweakeyLength(tweakey.len()));

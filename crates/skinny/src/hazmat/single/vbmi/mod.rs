@@ -37,13 +37,9 @@ pub(crate) use fixed::VbmiRoundKeys;
 
 use super::circuit::{linear_inv_shuffles, round_constant_lo};
 use crate::spec::tweakey::{RoundTweakeys, TweakeyArray, MAX_ROUNDS};
-use core::arch::x86_64::{
-    __m128i, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_loadu_si512, _mm512_storeu_si512, _mm_cvtsi64_si128,
-    _mm_storeu_si128,
-};
+use core::arch::x86_64::{__m128i, _mm_cvtsi64_si128, _mm_storeu_si128};
 use registers::{Arrays, Consts, Reg, Table, X, Y, Z};
 use tables::{C2, C2_AFTER_LINEAR, CONSTANTS_AFTER_LINEAR, S8_INV_TABLE, S8_TABLE};
-use zeroize::Zeroize;
 
 // One CPUID (and XGETBV) the first time, then a cached answer, also without std.
 cpufeatures::new!(vbmi_cpuid, "avx512f", "avx512bw", "avx512vl", "avx512vbmi", "gfni");
@@ -114,64 +110,29 @@ pub(crate) fn decrypt_block(rtk: &RoundTweakeys, block: &mut [u8; 16]) {
     unsafe { decrypt_rtk_vbmi(rtk, block) }
 }
 
-/// `blocks` (one register's worth or fewer) into lanes, zero in the rest.
+/// The rounds of [`encrypt_lanes`] on a register of blocks, `blocks` in
+/// its lanes (missing ones zero) and back.
 #[inline(always)]
-fn load_lanes<const L: usize>(blocks: &[[u8; 16]]) -> [u8; 64] {
-    let mut lanes = [0u8; 64];
-    for (lane, b) in lanes.chunks_exact_mut(16).zip(blocks).take(L) {
-        lane.copy_from_slice(b);
-    }
-    lanes
-}
-
-/// The rounds of [`encrypt_lanes`] on registers of `R::LANES` blocks.
-#[inline(always)]
-fn lanes<R: Reg, const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, x: R) -> R {
+fn lanes<R: Reg, const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
     let t = Table::load(&S8_TABLE);
     let c = Consts::<R>::new();
     let mut arrays = Arrays::<R>::new(tk);
-    let mut x = x;
+    let mut x = R::load(blocks);
     for (r, constants) in CONSTANTS_AFTER_LINEAR.iter().enumerate().take(rounds) {
         let addition = arrays.part::<TKS>(r).xor(R::splat(constants));
         x = c.round(&t, x, addition);
     }
-    x
+    x.store(blocks);
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-fn lanes2_vbmi<const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
-    let mut bytes = load_lanes::<2>(blocks);
-    // SAFETY: 32-byte unaligned load and store within a 64-byte array.
-    unsafe {
-        let x = Y(_mm256_loadu_si256(bytes.as_ptr().cast()));
-        let y = lanes::<Y, TKS>(tk, rounds, x);
-        _mm256_storeu_si256(bytes.as_mut_ptr().cast(), y.0);
-    }
-    for (b, lane) in blocks.iter_mut().zip(bytes.chunks_exact(16)) {
-        b.copy_from_slice(lane);
-    }
-    bytes.zeroize();
-}
-
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-fn lanes4_vbmi<const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
-    let mut bytes = load_lanes::<4>(blocks);
-    // SAFETY: 64-byte unaligned load and store of a 64-byte array.
-    unsafe {
-        let x = Z(_mm512_loadu_si512(bytes.as_ptr().cast()));
-        let y = lanes::<Z, TKS>(tk, rounds, x);
-        _mm512_storeu_si512(bytes.as_mut_ptr().cast(), y.0);
-    }
-    for (b, lane) in blocks.iter_mut().zip(bytes.chunks_exact(16)) {
-        b.copy_from_slice(lane);
-    }
-    bytes.zeroize();
+fn lanes_vbmi<R: Reg, const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
+    lanes::<R, TKS>(tk, rounds, blocks);
 }
 
 /// Encrypts up to four blocks under one tweakey given as its TK arrays `tk`
-/// (one to three), `rounds` rounds, the schedule run in the
-/// rounds: one or two blocks in a 256-bit register, three or four in a
-/// 512-bit one.
+/// (one to three), `rounds` rounds, the schedule run in the rounds: one
+/// block in a 128-bit register, two in 256 bits, three or four in 512.
 ///
 /// # Panics
 /// Without the CPU features (callers check), or with more than four blocks.
@@ -180,13 +141,16 @@ pub(crate) fn encrypt_lanes(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[
     assert!(blocks.len() <= 4 && rounds <= MAX_ROUNDS, "at most four blocks");
     // SAFETY: the features were just detected.
     unsafe {
-        match (blocks.len() <= 2, tk.len()) {
-            (true, 1) => lanes2_vbmi::<1>(tk, rounds, blocks),
-            (true, 2) => lanes2_vbmi::<2>(tk, rounds, blocks),
-            (true, _) => lanes2_vbmi::<3>(tk, rounds, blocks),
-            (false, 1) => lanes4_vbmi::<1>(tk, rounds, blocks),
-            (false, 2) => lanes4_vbmi::<2>(tk, rounds, blocks),
-            (false, _) => lanes4_vbmi::<3>(tk, rounds, blocks),
+        match (blocks.len(), tk.len()) {
+            (0..=1, 1) => lanes_vbmi::<X, 1>(tk, rounds, blocks),
+            (0..=1, 2) => lanes_vbmi::<X, 2>(tk, rounds, blocks),
+            (0..=1, _) => lanes_vbmi::<X, 3>(tk, rounds, blocks),
+            (2, 1) => lanes_vbmi::<Y, 1>(tk, rounds, blocks),
+            (2, 2) => lanes_vbmi::<Y, 2>(tk, rounds, blocks),
+            (2, _) => lanes_vbmi::<Y, 3>(tk, rounds, blocks),
+            (_, 1) => lanes_vbmi::<Z, 1>(tk, rounds, blocks),
+            (_, 2) => lanes_vbmi::<Z, 2>(tk, rounds, blocks),
+            (_, _) => lanes_vbmi::<Z, 3>(tk, rounds, blocks),
         }
     }
 }

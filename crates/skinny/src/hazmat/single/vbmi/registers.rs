@@ -11,18 +11,25 @@ use super::super::split::KEY_CONTROLS;
 use super::tables::{LFSR2_MATRIX, LFSR3_MATRIX};
 use crate::spec::tweakey::TweakeyArray;
 use core::arch::x86_64::{
-    __m128i, __m256i, __m512i, _mm256_broadcastsi128_si256, _mm256_gf2p8affine_epi64_epi8, _mm256_mask_blend_epi8,
+    __m128i, __m256i, __m512i, _mm256_broadcastsi128_si256, _mm256_castsi128_si256, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_gf2p8affine_epi64_epi8, _mm256_inserti128_si256, _mm256_mask_blend_epi8,
     _mm256_movepi8_mask, _mm256_set1_epi64x, _mm256_shuffle_epi8, _mm256_ternarylogic_epi64, _mm256_xor_si256,
     _mm512_broadcast_i32x4, _mm512_castsi128_si512, _mm512_castsi256_si512, _mm512_castsi512_si128,
-    _mm512_castsi512_si256, _mm512_gf2p8affine_epi64_epi8, _mm512_loadu_si512, _mm512_mask_blend_epi8,
-    _mm512_movepi8_mask, _mm512_permutex2var_epi8, _mm512_set1_epi64, _mm512_shuffle_epi8, _mm512_ternarylogic_epi64,
-    _mm512_xor_si512, _mm_gf2p8affine_epi64_epi8, _mm_loadu_si128, _mm_mask_blend_epi8, _mm_movepi8_mask,
-    _mm_set1_epi64x, _mm_shuffle_epi8, _mm_ternarylogic_epi64, _mm_xor_si128,
+    _mm512_castsi512_si256, _mm512_extracti64x4_epi64, _mm512_gf2p8affine_epi64_epi8, _mm512_inserti64x4,
+    _mm512_loadu_si512, _mm512_mask_blend_epi8, _mm512_movepi8_mask, _mm512_permutex2var_epi8, _mm512_set1_epi64,
+    _mm512_shuffle_epi8, _mm512_ternarylogic_epi64, _mm512_xor_si512, _mm_gf2p8affine_epi64_epi8, _mm_loadu_si128,
+    _mm_mask_blend_epi8, _mm_movepi8_mask, _mm_set1_epi64x, _mm_setzero_si128, _mm_shuffle_epi8, _mm_storeu_si128,
+    _mm_ternarylogic_epi64, _mm_xor_si128,
 };
 
 /// A register of one, two or four blocks (one per 128-bit lane) with the
 /// operations of a round; every lane runs the same round on its own block.
 pub(super) trait Reg: Copy {
+    /// `blocks` (as many as the register has lanes, or fewer) in its lanes,
+    /// zero in the others.
+    fn load(blocks: &[[u8; 16]]) -> Self;
+    /// The lanes back into `blocks` (those there are).
+    fn store(self, blocks: &mut [[u8; 16]]);
     /// A 16-byte constant in every lane.
     fn splat(bytes: &[u8; 16]) -> Self;
     /// The same 128 bits in every lane.
@@ -84,7 +91,35 @@ pub(super) struct Z(pub(super) __m512i);
 // SAFETY (every `unsafe` block below): the register types only exist inside
 // the entry points, which run after `detected` (module rule); loads read the
 // 16 bytes of a constant array.
+/// Lane `i` of `blocks` as a register (zero if there is none).
+#[inline(always)]
+fn lane(blocks: &[[u8; 16]], i: usize) -> __m128i {
+    match blocks.get(i) {
+        // SAFETY: a 16-byte unaligned load of a block; SSE2 is part of x86-64.
+        Some(b) => unsafe { _mm_loadu_si128(b.as_ptr().cast()) },
+        // SAFETY: SSE2 is part of x86-64.
+        None => unsafe { _mm_setzero_si128() },
+    }
+}
+
+/// `x` into block `i` of `blocks`, if there is one.
+#[inline(always)]
+fn put(blocks: &mut [[u8; 16]], i: usize, x: __m128i) {
+    if let Some(b) = blocks.get_mut(i) {
+        // SAFETY: a 16-byte unaligned store into a block; SSE2.
+        unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), x) }
+    }
+}
+
 impl Reg for X {
+    #[inline(always)]
+    fn load(blocks: &[[u8; 16]]) -> Self {
+        Self(lane(blocks, 0))
+    }
+    #[inline(always)]
+    fn store(self, blocks: &mut [[u8; 16]]) {
+        put(blocks, 0, self.0);
+    }
     #[inline(always)]
     fn splat(bytes: &[u8; 16]) -> Self {
         Self(unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) })
@@ -125,6 +160,15 @@ impl Reg for X {
 
 impl Reg for Y {
     #[inline(always)]
+    fn load(blocks: &[[u8; 16]]) -> Self {
+        Self(unsafe { _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lane(blocks, 0)), lane(blocks, 1)) })
+    }
+    #[inline(always)]
+    fn store(self, blocks: &mut [[u8; 16]]) {
+        put(blocks, 0, unsafe { _mm256_castsi256_si128(self.0) });
+        put(blocks, 1, unsafe { _mm256_extracti128_si256::<1>(self.0) });
+    }
+    #[inline(always)]
     fn splat(bytes: &[u8; 16]) -> Self {
         Self::broadcast(X::splat(bytes).0)
     }
@@ -160,6 +204,19 @@ impl Reg for Y {
 }
 
 impl Reg for Z {
+    #[inline(always)]
+    fn load(blocks: &[[u8; 16]]) -> Self {
+        let low = Y::load(blocks).0;
+        let high = Y::load(blocks.get(2..).unwrap_or(&[])).0;
+        Self(unsafe { _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high) })
+    }
+    #[inline(always)]
+    fn store(self, blocks: &mut [[u8; 16]]) {
+        Y(unsafe { _mm512_castsi512_si256(self.0) }).store(blocks);
+        if let Some(rest) = blocks.get_mut(2..) {
+            Y(unsafe { _mm512_extracti64x4_epi64::<1>(self.0) }).store(rest);
+        }
+    }
     #[inline(always)]
     fn splat(bytes: &[u8; 16]) -> Self {
         Self::broadcast(X::splat(bytes).0)
