@@ -10,18 +10,27 @@ use std::fmt::Write as _;
 pub fn print_header(machine: &Machine, settings: Settings) {
     println!("speed guard: {}", machine.summary());
     println!(
-        "{} pairs of {} ms samples a ratio ({}), median of the pair ratios (q1-q3); a ratio below its threshold is measured again with twice the pairs",
+        "{} pairs of {} ms samples a ratio ({}), median of the pair ratios (q1-q3); a ratio below its threshold is measured again, twice the pairs, in up to {} fresh processes",
         settings.pairs,
         settings.sample.as_secs_f64() * 1e3,
-        settings.clock.name()
+        settings.clock.name(),
+        crate::retry::FRESH_PROCESSES
     );
     println!("{:>8} {:>9} {:>15}  ratio", "value", "threshold", "q1-q3");
 }
 
 pub fn print_row(r: &Record) {
-    let c = r.second.unwrap_or(r.first);
+    let c = r.retries.last().map_or(r.first, |(c, _)| *c);
     let mark = if r.passed() { "" } else { "  FAILED" };
-    let again = if r.second.is_some() { format!(" (first {:.2})", r.first.median) } else { String::new() };
+    let again = if r.retries.is_empty() {
+        String::new()
+    } else {
+        let all: Vec<String> = std::iter::once(r.first.median)
+            .chain(r.retries.iter().map(|(c, _)| c.median))
+            .map(|m| format!("{m:.2}"))
+            .collect();
+        format!(" (measured {})", all.join(", "))
+    };
     println!(
         "{:>8.2} {:>9} {:>15}  {}{again}{mark}",
         r.value(),
@@ -68,15 +77,15 @@ pub fn json(machine: &Machine, settings: Settings, records: &[Record], skipped: 
     for (i, r) in records.iter().enumerate() {
         let _ = write!(
             o,
-            "    {{\"name\": {}, \"unit\": {}, \"value\": {}, \"threshold\": {}, \"passed\": {}, \"floor\": {}, \"first\": {}, \"second\": {}}}",
+            "    {{\"name\": {}, \"unit\": {}, \"value\": {}, \"threshold\": {}, \"passed\": {}, \"floor\": {}, \"first\": {}, \"retries\": [{}]}}",
             quote(&r.name),
             quote(r.unit),
             number(r.value()),
             number(r.limit.threshold),
             r.passed(),
             quote(&squeeze(r.limit.floor)),
-            comparison(&r.first),
-            r.second.as_ref().map_or("null".into(), comparison)
+            comparison(&r.first, None),
+            r.retries.iter().map(|(c, fresh)| comparison(c, Some(*fresh))).collect::<Vec<_>>().join(", ")
         );
         o.push_str(if i + 1 < records.len() { ",\n" } else { "\n" });
     }
@@ -87,9 +96,11 @@ pub fn json(machine: &Machine, settings: Settings, records: &[Record], skipped: 
     o
 }
 
-fn comparison(c: &Comparison) -> String {
+/// One measurement; a retry also says whether it ran in a fresh process.
+fn comparison(c: &Comparison, fresh_process: Option<bool>) -> String {
+    let fresh = fresh_process.map_or(String::new(), |f| format!(", \"fresh_process\": {f}"));
     format!(
-        "{{\"median\": {}, \"q1\": {}, \"q3\": {}, \"best_over_best\": {}, \"best_rates_per_s\": [{}, {}], \"pairs\": {}}}",
+        "{{\"median\": {}, \"q1\": {}, \"q3\": {}, \"best_over_best\": {}, \"best_rates_per_s\": [{}, {}], \"pairs\": {}{fresh}}}",
         number(c.median),
         number(c.quartiles.0),
         number(c.quartiles.1),
