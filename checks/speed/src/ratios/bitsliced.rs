@@ -33,7 +33,7 @@ const SIMD_OVER_PORTABLE: [Limit; 2] = [
     Limit {
         threshold: 1.5,
         floor: "AVX2: 4x the lanes of u64 (256 against 64 blocks a batch) with the same operation count a batch; \
-                measured 2.4-4.8x (two speeds, one per process: the AVX2 path is address-sensitive)",
+                measured 2.5-4.2x (two speeds, one per process: the AVX2 path is address-sensitive)",
     },
     Limit {
         threshold: 2.0,
@@ -51,7 +51,7 @@ const OVER_ONE_BLOCK: [Limit; 3] = [
                 about 30 a round for one block (ssse3-split's vector operations, or the portable path's scalar \
                 ones); measured 2.3-2.5x; a batch should never lose to block by block",
     },
-    Limit { threshold: 3.0, floor: "AVX2: 256 blocks a batch; measured 6.4-9.9x" },
+    Limit { threshold: 3.0, floor: "AVX2: 256 blocks a batch; measured 6.2-10.0x" },
     Limit { threshold: 4.0, floor: "AVX-512: 512 blocks a batch, about twice AVX2's speed: 12-20x expected" },
 ];
 
@@ -60,7 +60,7 @@ const PER_BLOCK_SIMD_OVER_PORTABLE: [Limit; 2] = [
     Limit {
         threshold: 1.5,
         floor: "AVX2: 4x the lanes of u64, the same operations (rounds and the bitsliced schedule); \
-                measured 2.5-3.1x",
+                measured 2.2-3.2x",
     },
     Limit { threshold: 2.0, floor: "AVX-512: 8x the lanes of u64; 1.4-2.0x AVX2 in docs/cpu-bitsliced.md" },
 ];
@@ -71,11 +71,11 @@ const PER_BLOCK_SIMD_OVER_PORTABLE: [Limit; 2] = [
 const PER_BLOCK_OVER_SCHEDULE_EACH: [Limit; 3] = [
     Limit {
         threshold: 2.0,
-        floor: "portable-u64: the schedule bitsliced with the data, about a third of AVX2's 15-28x",
+        floor: "portable-u64: the schedule bitsliced with the data, about a third of AVX2's 12-29x",
     },
     Limit {
         threshold: 5.0,
-        floor: "AVX2: the schedule bitsliced with the data; measured 15-18x (SKINNY-128-384) and 24-28x \
+        floor: "AVX2: the schedule bitsliced with the data; measured 12-18x (SKINNY-128-384) and 26-29x \
                 (SKINNY-64-128); edc130c put SKINNY-128-384 at 1.9",
     },
     Limit { threshold: 5.0, floor: "AVX-512: as AVX2, 1.4-2.0x faster" },

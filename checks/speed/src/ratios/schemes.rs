@@ -34,7 +34,7 @@ const CHAIN: usize = 64;
 const ROMULUS_N: Limit = Limit {
     threshold: 0.5,
     floor: "each block's call on the single-block path with TK1 added in the rounds (nonce ‖ key expanded \
-            once a message), plus rho: near 1; measured 0.81-0.83. A whole schedule each call (about two \
+            once a message), plus rho: near 1; measured 0.81-0.82. A whole schedule each call (about two \
             blocks' cost) would give about 0.3, the specification code about 0.15",
 };
 
@@ -49,7 +49,7 @@ const ROMULUS_M: Limit = Limit {
 const ROMULUS_H: Limit = Limit {
     threshold: 0.3,
     floor: "two calls per 32 bytes under one fresh 384-bit tweakey, so a schedule each time; the two are \
-            independent, so run interleaved they could pass 1; measured 0.53-0.56",
+            independent, so run interleaved they could pass 1; measured 0.54-0.55",
 };
 
 /// SKINNY-tk3-Hash: three SKINNY-128-384 calls per 16 bytes under the state
