@@ -9,7 +9,8 @@
 # 1/8/16 threads against the single-message path, the GPU engine.
 #
 # Here (with Rust): `scripts/h200-romulus-many.sh --stage` builds into
-# .gpu-bin/ (carried). There: `OUT=... scripts/h200-romulus-many.sh [checks|speed|all]`.
+# .gpu-bin/ and `scripts/peers/stage.sh --no-build` puts the peer's sources in
+# .peer/ (carry both). There: `OUT=... scripts/h200-romulus-many.sh [checks|speed|all]`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=.gpu-bin
@@ -71,13 +72,9 @@ checks() {
 }
 speed() {
   echo "== Romulus single messages against aadomn/skinny (one core, taskset -c 2)"
-  P=.peer/flat; PB=/tmp/peer-bin; mkdir -p $PB
-  if command -v gcc >/dev/null && [ -d $P ]; then
-    for s in romulus-n romulus-m; do
-      gcc -O3 -march=native -DNAME="\"aadomn-$s\"" -I$P/$s $P/bench.c $P/$s/encrypt.c $P/$s/romulus_*.c $P/$s/skinny128.c -o $PB/bench-$s
-    done
-    echo "peer built here: $(gcc --version | head -1), -O3 -march=native"
-    timeout 200 taskset -c 2 bash scripts/romulus-peer-compare.sh $PB/bench-romulus-n $PB/bench-romulus-m $B/romulus_speed 5 5 2>/dev/null
+  # The peer's sources staged by scripts/peers/stage.sh (carry .peer), built here.
+  if command -v gcc >/dev/null && [ -d .peer/aadomn ]; then
+    timeout 300 scripts/peers/compare.sh --bin $B --core 2 --yardstick-mib 0 2>/dev/null
   else
     echo "no gcc or no peer sources: peer not run"; timeout 60 taskset -c 2 $B/romulus_speed 5 nm
   fi

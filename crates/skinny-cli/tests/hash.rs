@@ -190,3 +190,33 @@ fn a_closed_stdout_is_one_line_that_offers_no_output_option() {
          >/dev/null to discard it)\n"
     );
 }
+
+#[test]
+fn files_hashed_on_threads_print_as_one_thread_does() {
+    let dir = tempfile::tempdir().unwrap();
+    // Earlier files are larger, so later ones finish first on other threads;
+    // every seventh is missing, and stdin comes in the middle.
+    let mut names: Vec<String> = (0..30).map(|i| format!("f{i:02}")).collect();
+    for (i, name) in names.iter().enumerate() {
+        if i % 7 != 3 {
+            std::fs::write(dir.path().join(name), common::bytes(i as u64, (30 - i) * 30_000)).unwrap();
+        }
+    }
+    std::fs::write(dir.path().join("empty"), b"").unwrap();
+    names.insert(12, "-".into());
+    names.push("empty".into());
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let serial = run_in(Some(dir.path()), &[&["hash", "--threads", "1"], &names[..]].concat(), &msg32());
+    assert_eq!(serial.status.code(), Some(1), "{}", stderr(&serial));
+    let lines = stdout(&serial);
+    assert_eq!(lines.lines().count(), names.len() - 4);
+    assert!(lines.contains(&format!("{}  -\n", KATS[0].2.to_lowercase())), "{lines}");
+    assert!(lines.ends_with(&format!("{}  empty\n", KATS[0].1.to_lowercase())), "{lines}");
+    assert!(stderr(&serial).ends_with("skinny: 4 files could not be read\n"), "{}", stderr(&serial));
+    for threads in [&["--threads", "4"][..], &[]] {
+        let spread = run_in(Some(dir.path()), &[&["hash"], threads, &names[..]].concat(), &msg32());
+        assert_eq!(spread.status.code(), Some(1), "{threads:?}");
+        assert_eq!(stdout(&spread), lines, "{threads:?}");
+        assert_eq!(stderr(&spread), stderr(&serial), "{threads:?}");
+    }
+}

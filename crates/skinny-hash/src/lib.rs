@@ -34,8 +34,9 @@
 //!   bytes.
 //! - These are plain hash functions: not a MAC by themselves (use a keyed
 //!   construction), and not a password hash.
-//! - Constant time: F runs `skinny`'s single-block code (table-free S-boxes,
-//!   no secret-dependent branch or index) and its tweakey schedule, which
+//! - Constant time: F runs `skinny`'s single-block code (S-boxes as circuits
+//!   or register lookups, no secret-dependent branch or memory index) and its
+//!   tweakey schedule, which
 //!   depends on the state only through XORs, cell moves and LFSRs; the sponge
 //!   branches and indexes on lengths only. So secret data can be hashed
 //!   without timing leaks; comparing digests that stand for secrets still
@@ -45,10 +46,13 @@
 //!
 //! # Speed
 //!
-//! Every permutation call runs a full SKINNY key schedule before its block
-//! encryptions, since the state is the tweakey, and SKINNY-tk2-Hash absorbs
-//! only 4 bytes per call: these are slow hashes in software, made for small
-//! hardware. Nothing here is optimised yet.
+//! The state is the tweakey, so every permutation call has a tweakey of its
+//! own: the schedule runs inside the rounds, and the call's 3 (or 2) blocks
+//! run side by side in one register where the CPU allows (see
+//! `skinny::hazmat::single::encrypt_lanes`). SKINNY-tk2-Hash still absorbs
+//! only 4 bytes a call, so it is about a third as fast as SKINNY-tk3-Hash;
+//! both are far slower than SHA-256 in software: they were made for small
+//! hardware. Figures per machine: `docs/bench.md`.
 //!
 //! `no_std` and no allocator; the default feature `alloc` only adds
 //! [`digest::DynDigest`]'s boxing.

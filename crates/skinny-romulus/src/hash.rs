@@ -3,7 +3,7 @@
 //! the RustCrypto [`digest`] traits (see `reference::romulus_h` for the
 //! specification's form).
 
-use crate::tbc::{Block, Tbc, BLOCK};
+use crate::tbc::{Block, BLOCK};
 use digest::consts::U32;
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 use zeroize::Zeroize;
@@ -28,24 +28,24 @@ impl HashState {
     }
 
     /// CF: with the tweakey R ‖ B, L' = E(L) ⊕ L and R' = E(L ⊕ 1) ⊕ L ⊕ 1 (the
-    /// lowest bit of L's first byte flipped); one key schedule for both calls.
+    /// lowest bit of L's first byte flipped). The two calls share their
+    /// tweakey and are independent, so they run side by side
+    /// (`single::encrypt_lanes`: one register where the CPU allows), the
+    /// schedule in the rounds.
     fn compress(&mut self, block: &[u8; HASH_BLOCK]) {
-        let (tk2, tk3) = block.split_at(BLOCK);
-        let cipher = Tbc::with_tk2_tk3(
-            tk2.try_into().unwrap_or_else(|_| unreachable!("32 bytes")),
-            tk3.try_into().unwrap_or_else(|_| unreachable!("32 bytes")),
-        );
+        let mut tweakey = [0u8; 3 * BLOCK];
+        tweakey[..BLOCK].copy_from_slice(&self.r);
+        tweakey[BLOCK..].copy_from_slice(block);
         let mut l1 = self.l;
         l1[0] ^= 1;
-        let (mut new_l, mut new_r) = (self.l, l1);
-        cipher.encrypt_tk1(&self.r, &mut new_l);
-        cipher.encrypt_tk1(&self.r, &mut new_r);
+        let mut blocks = [self.l, l1];
+        crate::tbc::encrypt_pair(&tweakey, &mut blocks);
         for k in 0..BLOCK {
-            self.l[k] ^= new_l[k];
-            self.r[k] = new_r[k] ^ l1[k];
+            self.l[k] ^= blocks[0][k];
+            self.r[k] = blocks[1][k] ^ l1[k];
         }
-        new_l.zeroize();
-        new_r.zeroize();
+        blocks.zeroize();
+        tweakey.zeroize();
         l1.zeroize();
     }
 

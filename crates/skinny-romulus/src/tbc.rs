@@ -13,7 +13,7 @@
 //! A path can be forced for tests ([`crate::hazmat::force_single_block_path`]).
 
 use core::sync::atomic::{AtomicU8, Ordering};
-use skinny::hazmat::single::{FixedTweakeyPart, Path};
+use skinny::hazmat::single::{self, FixedTweakeyPart, Path};
 use skinny::Variant;
 use zeroize::Zeroize;
 
@@ -64,76 +64,134 @@ pub(crate) fn force(path: Option<Path>) {
     FORCED.store(code, Ordering::Relaxed);
 }
 
-/// SKINNY-128-384+ with its last TK arrays fixed (TK2 ‖ TK3, TK3, or none);
-/// each call gives TK1 (and the TK arrays not fixed). Wiped when dropped.
-pub(crate) struct Tbc(FixedTweakeyPart);
+/// Calls above which a [`Tbc`] expands its fixed arrays once instead of
+/// giving the whole tweakey to every call with the schedule run in the rounds:
+/// a message's expansion costs about as much as the schedules of a score of
+/// calls (it stores 40 rounds' additions and is moved and wiped), so short
+/// messages skip it.
+const EXPAND_ABOVE_CALLS: usize = 16;
 
-impl Tbc {
-    fn with_fixed(fixed: &[u8]) -> Self {
-        Self(
-            FixedTweakeyPart::new(Variant::Skinny128_384, fixed, ROUNDS)
-                .unwrap_or_else(|_| unreachable!("whole arrays and 40 rounds fit SKINNY-128-384")),
-        )
+/// SKINNY-128-384+ with its last TK arrays fixed for a message (TK2 ‖ TK3,
+/// TK3, or none); each call gives TK1 (and the TK arrays not fixed). For more
+/// than [`EXPAND_ABOVE_CALLS`] calls the fixed arrays' part is expanded once
+/// ([`FixedTweakeyPart`]); otherwise each call runs the whole schedule beside
+/// its rounds (`single::encrypt_lanes_arrays`). The expanded part (1.8 KiB)
+/// lives in a slot of the caller's, so that a short message's `Tbc` is small
+/// and never copies it. Wiped when dropped.
+pub(crate) struct Tbc<'s> {
+    /// The fixed arrays, last first in place: `[TK2, TK3]`, `[_, TK3]` or
+    /// none, as `fixed` says.
+    arrays: [Block; 2],
+    /// How many of the last TK arrays are fixed (2, 1 or 0).
+    fixed: usize,
+    expanded: Option<&'s FixedTweakeyPart>,
+}
+
+/// Where a [`Tbc`] puts its expanded part, if it makes one.
+pub(crate) type Slot = Option<FixedTweakeyPart>;
+
+impl<'s> Tbc<'s> {
+    fn new(arrays: [Block; 2], fixed: usize, calls: usize, slot: &'s mut Slot) -> Self {
+        let expanded = (calls > EXPAND_ABOVE_CALLS && fixed > 0).then(|| {
+            let mut bytes = [0u8; 2 * BLOCK];
+            let first = 2 - fixed;
+            for (dst, src) in bytes.chunks_exact_mut(BLOCK).zip(&arrays[first..]) {
+                dst.copy_from_slice(src);
+            }
+            let part = FixedTweakeyPart::new(Variant::Skinny128_384, &bytes[..fixed * BLOCK], ROUNDS)
+                .unwrap_or_else(|_| unreachable!("whole arrays and 40 rounds fit SKINNY-128-384"));
+            bytes.zeroize();
+            &*slot.insert(part)
+        });
+        Self { arrays, fixed, expanded }
     }
 
-    /// TK2 and TK3 fixed.
-    pub(crate) fn with_tk2_tk3(tk2: &Block, tk3: &Block) -> Self {
-        let mut fixed = [0u8; 2 * BLOCK];
-        fixed[..BLOCK].copy_from_slice(tk2);
-        fixed[BLOCK..].copy_from_slice(tk3);
-        let tbc = Self::with_fixed(&fixed);
-        fixed.zeroize();
-        tbc
+    /// TK2 and TK3 fixed, for a message of about `calls` calls.
+    pub(crate) fn with_tk2_tk3(tk2: &Block, tk3: &Block, calls: usize, slot: &'s mut Slot) -> Self {
+        Self::new([*tk2, *tk3], 2, calls, slot)
     }
 
-    /// TK3 fixed.
-    pub(crate) fn with_tk3(tk3: &Block) -> Self {
-        Self::with_fixed(tk3)
+    /// TK3 fixed, for about `calls` calls.
+    pub(crate) fn with_tk3(tk3: &Block, calls: usize, slot: &'s mut Slot) -> Self {
+        Self::new([[0; BLOCK], *tk3], 1, calls, slot)
     }
 
     /// Nothing fixed (Romulus-T, whose block key changes every call).
     pub(crate) fn with_nothing_fixed() -> Self {
-        Self::with_fixed(&[])
+        Self { arrays: [[0; BLOCK]; 2], fixed: 0, expanded: None }
     }
 
-    /// Encrypts `block` in place; `per_call` is TK1 followed by the arrays
-    /// not fixed.
-    fn run(&self, per_call: &[u8], block: &mut Block) {
-        let result = match FORCED.load(Ordering::Relaxed) {
-            0 => self.0.encrypt_block(per_call, block),
-            code => self.0.encrypt_block_with(Path::ALL[usize::from(code) - 1], per_call, block),
+    /// Encrypts `block` in place under TK1 = `tk1` and `given`, the arrays
+    /// not fixed after it (none, TK2, or TK2 and TK3).
+    fn run(&self, tk1: &Block, given: &[&Block], block: &mut Block) {
+        let forced = match FORCED.load(Ordering::Relaxed) {
+            0 => None,
+            code => Some(Path::ALL[usize::from(code) - 1]),
         };
-        result.unwrap_or_else(|_| unreachable!("the lengths fit the fixed part; forced paths are checked"));
-    }
-
-    /// With TK2 ‖ TK3 fixed: TK1 given whole (Romulus-H).
-    pub(crate) fn encrypt_tk1(&self, tk1: &Block, block: &mut Block) {
-        self.run(tk1, block);
+        let result = match self.expanded {
+            Some(part) => {
+                let mut per_call = [0u8; 3 * BLOCK];
+                per_call[..BLOCK].copy_from_slice(tk1);
+                for (dst, src) in per_call[BLOCK..].chunks_exact_mut(BLOCK).zip(given) {
+                    dst.copy_from_slice(*src);
+                }
+                let per_call_bytes = (1 + given.len()) * BLOCK;
+                let r = match forced {
+                    None => part.encrypt_block(&per_call[..per_call_bytes], block),
+                    Some(path) => part.encrypt_block_with(path, &per_call[..per_call_bytes], block),
+                };
+                per_call[BLOCK..].zeroize();
+                r.map_err(|_| ())
+            }
+            None => {
+                let mut tk: [&Block; 3] = [tk1, &self.arrays[0], &self.arrays[1]];
+                for (slot, array) in tk[1..].iter_mut().zip(given) {
+                    *slot = array;
+                }
+                let blocks = core::slice::from_mut(block);
+                match forced {
+                    None => single::encrypt_lanes_arrays(&tk, ROUNDS, blocks),
+                    Some(path) => single::encrypt_lanes_arrays_with(path, &tk, ROUNDS, blocks),
+                }
+                .map_err(|_| ())
+            }
+        };
+        result.unwrap_or_else(|()| unreachable!("the lengths fit the fixed part; forced paths are checked"));
     }
 
     /// With TK2 ‖ TK3 fixed: TK1 = counter ‖ domain ‖ 0^64.
     pub(crate) fn encrypt(&self, counter: Counter, domain: u8, block: &mut Block) {
-        self.run(&tk1(counter, domain), block);
+        debug_assert_eq!(self.fixed, 2);
+        self.run(&tk1(counter, domain), &[], block);
     }
 
     /// With TK3 fixed: TK1 = counter ‖ domain ‖ 0^64, then `tk2`.
     pub(crate) fn encrypt_tk2(&self, counter: Counter, domain: u8, tk2: &Block, block: &mut Block) {
-        let mut per_call = [0u8; 2 * BLOCK];
-        per_call[..BLOCK].copy_from_slice(&tk1(counter, domain));
-        per_call[BLOCK..].copy_from_slice(tk2);
-        self.run(&per_call, block);
-        per_call.zeroize();
+        debug_assert_eq!(self.fixed, 1);
+        self.run(&tk1(counter, domain), &[tk2], block);
     }
 
     /// With nothing fixed: TK1 = counter ‖ domain ‖ 0^64, then `tk2`, `tk3`.
     pub(crate) fn encrypt_tk2_tk3(&self, counter: Counter, domain: u8, tk2: &Block, tk3: &Block, block: &mut Block) {
-        let mut per_call = [0u8; 3 * BLOCK];
-        per_call[..BLOCK].copy_from_slice(&tk1(counter, domain));
-        per_call[BLOCK..2 * BLOCK].copy_from_slice(tk2);
-        per_call[2 * BLOCK..].copy_from_slice(tk3);
-        self.run(&per_call, block);
-        per_call.zeroize();
+        debug_assert_eq!(self.fixed, 0);
+        self.run(&tk1(counter, domain), &[tk2, tk3], block);
     }
+}
+
+impl Drop for Tbc<'_> {
+    fn drop(&mut self) {
+        self.arrays.zeroize();
+    }
+}
+
+/// Two blocks under one whole tweakey TK1 ‖ TK2 ‖ TK3 (Romulus-H's
+/// compression function), side by side, on the forced path if any.
+pub(crate) fn encrypt_pair(tweakey: &[u8; 3 * BLOCK], blocks: &mut [Block; 2]) {
+    let result = match FORCED.load(Ordering::Relaxed) {
+        0 => single::encrypt_lanes(tweakey, ROUNDS, blocks),
+        code => single::encrypt_lanes_with(Path::ALL[usize::from(code) - 1], tweakey, ROUNDS, blocks),
+    };
+    result.unwrap_or_else(|_| unreachable!("48 bytes, 40 rounds and two blocks fit; forced paths are checked"));
 }
 
 /// Romulus's TK1: counter ‖ domain ‖ 0^64 (public values).
@@ -147,10 +205,14 @@ fn tk1(counter: Counter, domain: u8) -> Block {
 /// G on a block: every byte (x7 .. x0) becomes (x0 ⊕ x7, x7, .., x1), on the
 /// block as one 128-bit word (shifts and masks, no table).
 pub(crate) fn g(s: &Block) -> Block {
-    let x = u128::from_le_bytes(*s);
+    g128(u128::from_le_bytes(*s)).to_le_bytes()
+}
+
+/// [`g`] on a block held as a little-endian `u128`.
+pub(crate) fn g128(x: u128) -> u128 {
     let low7 = 0x7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_u128;
     let high = 0x8080_8080_8080_8080_8080_8080_8080_8080_u128;
-    (((x >> 1) & low7) ^ ((x ^ (x << 7)) & high)).to_le_bytes()
+    ((x >> 1) & low7) ^ ((x ^ (x << 7)) & high)
 }
 
 /// XORs `x` (up to a block) into the front of `acc`.

@@ -70,16 +70,24 @@ fn every_available_path_matches_the_specification() {
 #[test]
 fn best_paths_are_available_and_as_documented() {
     assert!(Path::Portable.is_available());
-    // 8-bit cells: the nibble-split path where the CPU has it, else portable.
+    // 8-bit cells: the VBMI path, else the nibble-split path, else portable.
     let byte = Path::best_for(spec::CellWidth::Byte);
-    let expected = if Path::Ssse3Split.is_available() { Path::Ssse3Split } else { Path::Portable };
+    let expected = if Path::Avx512Vbmi.is_available() {
+        Path::Avx512Vbmi
+    } else if Path::Ssse3Split.is_available() {
+        Path::Ssse3Split
+    } else {
+        Path::Portable
+    };
     assert_eq!(byte, expected);
     // 4-bit cells: the fastest available of the paths with their own 4-bit
     // code, i.e. every such path after it in `ALL` (slowest first) is
-    // unavailable (the split path runs the SSSE3 code for 4-bit cells).
+    // unavailable (the split path runs the SSSE3 code for 4-bit cells, the
+    // VBMI path the AVX-512/GFNI code).
     let best = Path::best_for(spec::CellWidth::Nibble);
     assert!(best.is_available());
-    for &p in Path::ALL.iter().filter(|&&p| p != Path::Ssse3Split).skip_while(|&&p| p != best).skip(1) {
+    let own_nibble_code = |p: &&Path| **p != Path::Ssse3Split && **p != Path::Avx512Vbmi;
+    for &p in Path::ALL.iter().filter(own_nibble_code).skip_while(|&&p| p != best).skip(1) {
         assert!(!p.is_available(), "{} is available but best_for chose {}", p.name(), best.name());
     }
 }

@@ -2,11 +2,14 @@
 //! (`<64 hex>  <name>`), and `--check` of such lists, over Romulus-H and the
 //! two SKINNY-Hash members.
 //!
-//! Files are read in 64 KiB pieces, so memory does not grow with them. A file
-//! that cannot be read is reported on its own line and the others are still
-//! done; the command then fails (exit 1) once all are, as `sha256sum` does.
+//! Files are read in 64 KiB pieces, so memory does not grow with them. Several
+//! files are hashed at once on worker threads (`hash_spread`), their lines
+//! printed in the order given. A file that cannot be read is reported on its
+//! own line and the others are still done; the command then fails (exit 1)
+//! once all are, as `sha256sum` does.
 
 use crate::commands::hash_args::{HashAlgo, HashArgs};
+use crate::commands::hash_spread;
 use crate::error::{count, reason, redact, CliError};
 use skinny_romulus::digest::Digest;
 use std::borrow::Cow;
@@ -122,27 +125,37 @@ pub fn run(a: &HashArgs) -> Result<(), CliError> {
     let stdin = [PathBuf::from("-")];
     let files = if a.files.is_empty() { &stdin[..] } else { &a.files[..] };
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let result = if a.check { check(a.algo, files, &mut out) } else { hash(a.algo, files, &mut out) };
+    let result = if a.check {
+        check(a.algo, files, &mut out)
+    } else {
+        hash(a.algo, files, hash_spread::workers_for(files, a.threads), &mut out)
+    };
     // A write error that the buffer held back is still an error.
     let flushed = out.flush().map_err(HashError::Output);
     result.and(flushed).map_err(CliError::from)
 }
 
-/// Prints `<hex>  <name>` for each file.
-fn hash(algo: HashAlgo, files: &[PathBuf], out: &mut impl Write) -> Result<(), HashError> {
+/// Prints `<hex>  <name>` for each file, in order, hashing on `workers` threads.
+fn hash(algo: HashAlgo, files: &[PathBuf], workers: usize, out: &mut impl Write) -> Result<(), HashError> {
     let mut unreadable = 0;
-    for path in files {
-        match digest_path(algo, path) {
-            Ok(digest) => {
-                let line = [hex::encode(digest).as_bytes(), b"  ", &name_bytes(path), b"\n"].concat();
-                out.write_all(&line).map_err(HashError::Output)?;
+    hash_spread::in_order(
+        files,
+        workers,
+        |path| digest_path(algo, path),
+        |path, result| {
+            match result {
+                Ok(digest) => {
+                    let line = [hex::encode(digest).as_bytes(), b"  ", &name_bytes(path), b"\n"].concat();
+                    out.write_all(&line).map_err(HashError::Output)?;
+                }
+                Err(e) => {
+                    unreadable += 1;
+                    warn(path, &e);
+                }
             }
-            Err(e) => {
-                unreadable += 1;
-                warn(path, &e);
-            }
-        }
-    }
+            Ok(())
+        },
+    )?;
     if unreadable > 0 {
         return Err(HashError::Unreadable { files: unreadable });
     }

@@ -13,6 +13,10 @@ pub struct HashArgs {
     /// named file against its digest.
     #[arg(short, long)]
     pub check: bool,
+    /// Files hashed at once (default: all cores); stdin and --check go one
+    /// at a time. The output keeps the order the files were given in.
+    #[arg(long, value_name = "N", value_parser = crate::args::threads_parser())]
+    pub threads: Option<usize>,
     /// The files to hash (or with --check, the lists to read); none or `-`: stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,

@@ -3,6 +3,7 @@
 pub mod crypt;
 pub mod hash;
 pub mod hash_args;
+pub mod hash_spread;
 pub mod info;
 pub mod keygen;
 pub mod lab;

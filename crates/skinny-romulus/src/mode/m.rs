@@ -3,7 +3,7 @@
 //! mode from the tag (see `reference::romulus_m`). Every domain byte has the
 //! member bit 32.
 
-use super::{blocks, check_lengths, read_block, write_block, Absorber, D_AD, D_MSG};
+use super::{blocks, check_lengths, read_block, read_whole, write_block, write_whole, Absorber, D_AD, D_MSG};
 use crate::tbc::{self, Block, Counter, Tbc, BLOCK};
 use aead::inout::InOutBuf;
 use aead::Error;
@@ -35,7 +35,8 @@ fn mac(key: &Block, message: &Tbc, ad: &[u8], msg: &[u8]) -> Block {
     if m_last < BLOCK {
         w |= 1;
     }
-    let mut absorber = Absorber::new(key);
+    let mut slot = None;
+    let mut absorber = Absorber::new(key, a + m, &mut slot);
     absorber.push_all(ad, D_AD | MEMBER);
     absorber.push_all(msg, D_PAIR_WITH_MESSAGE | MEMBER);
     let mut s = absorber.finish(w | MEMBER, message);
@@ -46,26 +47,34 @@ fn mac(key: &Block, message: &Tbc, ad: &[u8], msg: &[u8]) -> Block {
 
 /// The OFB-like pass: S = the tag; for each block S ← E(S) (counter from 1,
 /// domain 4, TK2 = the nonce), output = input ⊕ G(S), S ⊕= the plaintext block
-/// (the last block's plaintext is not needed: nothing follows it).
+/// (the last block's plaintext is not needed: nothing follows it). Whole
+/// blocks go through as `u128`s in registers.
 fn crypt(message: &Tbc, tag: &Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Direction) {
     if buf.is_empty() {
         return;
     }
-    let (count, _) = blocks(buf.len());
+    let (count, last_len) = blocks(buf.len());
     let mut s = *tag;
     let mut counter = Counter::ONE;
     for i in 0..count {
         message.encrypt(counter, D_MSG | MEMBER, &mut s);
         counter.step();
-        let (mut input, len) = read_block(buf, i);
-        let mut out = tbc::g(&s);
-        tbc::xor_into(&mut out, &input[..len]);
-        write_block(buf, i, &out, len);
-        if i + 1 < count {
-            tbc::xor_into(&mut s, if direction == Direction::Encrypt { &input } else { &out });
+        let state = u128::from_le_bytes(s);
+        if i + 1 < count || last_len == BLOCK {
+            let input = read_whole(buf, i);
+            let out = tbc::g128(state) ^ input;
+            write_whole(buf, i, out);
+            if i + 1 < count {
+                s = (state ^ if direction == Direction::Encrypt { input } else { out }).to_le_bytes();
+            }
+        } else {
+            let (mut input, len) = read_block(buf, i);
+            let mut out = tbc::g128(state).to_le_bytes();
+            tbc::xor_into(&mut out, &input[..len]);
+            write_block(buf, i, &out, len);
+            input.zeroize();
+            out.zeroize();
         }
-        input.zeroize();
-        out.zeroize();
     }
     s.zeroize();
 }
@@ -76,7 +85,8 @@ fn crypt(message: &Tbc, tag: &Block, buf: &mut InOutBuf<'_, '_, u8>, direction: 
 /// Only for inputs too long for the block counter (nothing written).
 pub(crate) fn seal(key: &Block, nonce: &Block, ad: &[u8], mut buf: InOutBuf<'_, '_, u8>) -> Result<Block, Error> {
     check_lengths(ad.len(), buf.len())?;
-    let message = Tbc::with_tk2_tk3(nonce, key);
+    let mut slot = None;
+    let message = Tbc::with_tk2_tk3(nonce, key, blocks(buf.len()).0 + 1, &mut slot);
     let tag = mac(key, &message, ad, buf.get_in());
     crypt(&message, &tag, &mut buf, Direction::Encrypt);
     Ok(tag)
@@ -96,7 +106,8 @@ pub(crate) fn open(
     tag: &Block,
 ) -> Result<(), Error> {
     check_lengths(ad.len(), buf.len())?;
-    let message = Tbc::with_tk2_tk3(nonce, key);
+    let mut slot = None;
+    let message = Tbc::with_tk2_tk3(nonce, key, blocks(buf.len()).0 + 1, &mut slot);
     crypt(&message, tag, &mut buf, Direction::Decrypt);
     let mut expected = mac(key, &message, ad, buf.get_out());
     // Public from here (`declassify`: for the constant-time check).

@@ -4,7 +4,7 @@
 //! Every function here branches and indexes on lengths only; the state, the
 //! keys and the data go through XORs, G and SKINNY, all table-free.
 
-use crate::tbc::{self, Block, Counter, Tbc, BLOCK};
+use crate::tbc::{self, Block, Counter, Slot, Tbc, BLOCK};
 use aead::inout::InOutBuf;
 use aead::Error;
 use zeroize::Zeroize;
@@ -46,8 +46,12 @@ pub(crate) fn blocks(len: usize) -> (usize, usize) {
 /// every block. The last block must come padded. Wipes itself when dropped.
 pub(crate) struct Absorber<'k> {
     key: &'k Block,
-    /// The key's part of the pairs' calls (TK3), expanded at the first pair.
-    pairs: Option<Tbc>,
+    /// About how many pairs will be absorbed (for [`Tbc::with_tk3`]).
+    pair_calls: usize,
+    /// Where the pairs' [`Tbc`] keeps an expanded part.
+    slot: Option<&'k mut Slot>,
+    /// The key's part of the pairs' calls (TK3), made at the first pair.
+    pairs: Option<Tbc<'k>>,
     s: Block,
     counter: Counter,
     /// Whether the next block is the first of a pair.
@@ -55,8 +59,11 @@ pub(crate) struct Absorber<'k> {
 }
 
 impl<'k> Absorber<'k> {
-    pub(crate) fn new(key: &'k Block) -> Self {
-        Self { key, pairs: None, s: [0; BLOCK], counter: Counter::ONE, first: true }
+    /// An absorber of about `blocks` blocks; `slot` is where the pairs'
+    /// [`Tbc`] may expand the key's part.
+    pub(crate) fn new(key: &'k Block, blocks: usize, slot: &'k mut Slot) -> Self {
+        let pair_calls = blocks / 2;
+        Self { key, pair_calls, slot: Some(slot), pairs: None, s: [0; BLOCK], counter: Counter::ONE, first: true }
     }
 
     /// Absorbs one block; `domain` is used if it is the second of its pair.
@@ -64,8 +71,10 @@ impl<'k> Absorber<'k> {
         if self.first {
             tbc::xor_into(&mut self.s, block);
         } else {
-            let key = self.key;
-            let pairs = self.pairs.get_or_insert_with(|| Tbc::with_tk3(key));
+            let (key, calls, slot) = (self.key, self.pair_calls, &mut self.slot);
+            let pairs = self.pairs.get_or_insert_with(|| {
+                Tbc::with_tk3(key, calls, slot.take().unwrap_or_else(|| unreachable!("made once")))
+            });
             pairs.encrypt_tk2(self.counter, domain, block, &mut self.s);
         }
         self.counter.step();
@@ -100,6 +109,18 @@ impl Drop for Absorber<'_> {
     fn drop(&mut self) {
         self.s.zeroize();
     }
+}
+
+/// Block `i` of `buf`'s input, which must be whole, as a little-endian `u128`
+/// (in registers: no copy left on the stack to wipe).
+pub(crate) fn read_whole(buf: &InOutBuf<'_, '_, u8>, i: usize) -> u128 {
+    let (blocks, _) = buf.get_in().as_chunks::<BLOCK>();
+    u128::from_le_bytes(blocks[i])
+}
+
+/// Writes `x` as whole block `i` of `buf`'s output.
+pub(crate) fn write_whole(buf: &mut InOutBuf<'_, '_, u8>, i: usize, x: u128) {
+    buf.get_out()[i * BLOCK..(i + 1) * BLOCK].copy_from_slice(&x.to_le_bytes());
 }
 
 /// Copies block `i` (whole or the short last one) of `buf`'s input into a

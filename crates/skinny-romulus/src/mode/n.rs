@@ -2,7 +2,7 @@
 //! through ρ and one call, the tag G(S) (see `reference::romulus_n` for the
 //! specification's form).
 
-use super::{blocks, check_lengths, read_block, write_block, Absorber, D_AD, D_MSG};
+use super::{blocks, check_lengths, read_block, read_whole, write_block, write_whole, Absorber, D_AD, D_MSG};
 use crate::tbc::{self, Block, Counter, Tbc, BLOCK};
 use aead::inout::InOutBuf;
 use aead::Error;
@@ -19,38 +19,52 @@ const D_MSG_LAST_PARTIAL: u8 = 21;
 
 /// The state after the AD.
 fn absorb_ad(key: &Block, message: &Tbc, ad: &[u8]) -> Block {
-    let mut absorber = Absorber::new(key);
+    let (count, last) = blocks(ad.len());
+    let mut slot = None;
+    let mut absorber = Absorber::new(key, count, &mut slot);
     absorber.push_all(ad, D_AD);
-    let (_, last) = blocks(ad.len());
     absorber.finish(if last == BLOCK { D_AD_LAST_FULL } else { D_AD_LAST_PARTIAL }, message)
 }
 
 /// The message phase from the state `s` after the AD: `buf`'s input to its
 /// output; returns the tag. The state absorbs the plaintext: each block's
 /// output is G(S) ⊕ input, and S ⊕= the plaintext block (padded for the last).
-/// `message` holds the nonce ‖ key part of the calls.
-fn crypt(message: &Tbc, mut s: Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Direction) -> Block {
+/// `message` holds the nonce ‖ key part of the calls. Whole blocks go through
+/// as `u128`s in registers; the short last one through a block that is wiped.
+fn crypt(message: &Tbc, s: Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Direction) -> Block {
     let (count, last_len) = blocks(buf.len());
     let mut counter = Counter::ONE;
+    let mut s = u128::from_le_bytes(s);
     for i in 0..count {
-        let (mut input, len) = read_block(buf, i);
-        let mut out = tbc::g(&s);
-        tbc::xor_into(&mut out, &input[..len]);
-        let mut plain = if direction == Direction::Encrypt { tbc::pad(&input[..len]) } else { tbc::pad(&out[..len]) };
-        tbc::xor_into(&mut s, &plain);
-        write_block(buf, i, &out, len);
+        let last = i + 1 == count;
+        if !last || last_len == BLOCK {
+            let input = read_whole(buf, i);
+            let out = tbc::g128(s) ^ input;
+            write_whole(buf, i, out);
+            s ^= if direction == Direction::Encrypt { input } else { out };
+        } else {
+            let (mut input, len) = read_block(buf, i);
+            let mut out = tbc::g(&s.to_le_bytes());
+            tbc::xor_into(&mut out, &input[..len]);
+            let mut plain = tbc::pad(if direction == Direction::Encrypt { &input[..len] } else { &out[..len] });
+            s ^= u128::from_le_bytes(plain);
+            write_block(buf, i, &out, len);
+            input.zeroize();
+            out.zeroize();
+            plain.zeroize();
+        }
         counter.step();
-        let domain = match (i + 1 == count, last_len == BLOCK) {
+        let domain = match (last, last_len == BLOCK) {
             (false, _) => D_MSG,
             (true, true) => D_MSG_LAST_FULL,
             (true, false) => D_MSG_LAST_PARTIAL,
         };
-        message.encrypt(counter, domain, &mut s);
-        input.zeroize();
-        out.zeroize();
-        plain.zeroize();
+        let mut block = s.to_le_bytes();
+        message.encrypt(counter, domain, &mut block);
+        s = u128::from_le_bytes(block);
+        block.zeroize();
     }
-    let tag = tbc::g(&s);
+    let tag = tbc::g128(s).to_le_bytes();
     s.zeroize();
     tag
 }
@@ -61,7 +75,8 @@ fn crypt(message: &Tbc, mut s: Block, buf: &mut InOutBuf<'_, '_, u8>, direction:
 /// Only for inputs too long for the block counter (nothing written).
 pub(crate) fn seal(key: &Block, nonce: &Block, ad: &[u8], mut buf: InOutBuf<'_, '_, u8>) -> Result<Block, Error> {
     check_lengths(ad.len(), buf.len())?;
-    let message = Tbc::with_tk2_tk3(nonce, key);
+    let mut slot = None;
+    let message = Tbc::with_tk2_tk3(nonce, key, blocks(buf.len()).0 + 1, &mut slot);
     let s = absorb_ad(key, &message, ad);
     Ok(crypt(&message, s, &mut buf, Direction::Encrypt))
 }
@@ -79,7 +94,8 @@ pub(crate) fn open(
     tag: &Block,
 ) -> Result<(), Error> {
     check_lengths(ad.len(), buf.len())?;
-    let message = Tbc::with_tk2_tk3(nonce, key);
+    let mut slot = None;
+    let message = Tbc::with_tk2_tk3(nonce, key, blocks(buf.len()).0 + 1, &mut slot);
     let s = absorb_ad(key, &message, ad);
     let mut expected = crypt(&message, s, &mut buf, Direction::Decrypt);
     // Public from here (`declassify`: for the constant-time check).

@@ -92,7 +92,7 @@ fn tag(key: &Block, nonce: &Block, ad: &[u8], ct: &[u8], counter: Counter) -> Bl
     let (mut first, mut second) = ([0u8; BLOCK], [0u8; BLOCK]);
     first.copy_from_slice(&digest[..BLOCK]);
     second.copy_from_slice(&digest[BLOCK..]);
-    Tbc::with_tk3(key).encrypt_tk2(Counter::ZERO, D_TAG, &second, &mut first);
+    Tbc::with_tk3(key, 1, &mut None).encrypt_tk2(Counter::ZERO, D_TAG, &second, &mut first);
     digest.zeroize();
     second.zeroize();
     first

@@ -84,6 +84,9 @@ enum Expanded {
     /// Through the linear layer, split, with the constants ([`Path::Ssse3Split`]).
     #[cfg(target_arch = "x86_64")]
     Split(super::split_x86::SplitRoundKeys),
+    /// Through the linear layer, with the constants ([`Path::Avx512Vbmi`]).
+    #[cfg(target_arch = "x86_64")]
+    Vbmi(super::vbmi::VbmiRoundKeys),
     /// As round tweakeys, for every other path.
     Cells(RoundTweakeys),
 }
@@ -136,9 +139,12 @@ impl FixedTweakeyPart {
 
     fn expand(variant: Variant, rounds: usize, per_call: usize, arrays: &[TweakeyArray; 3]) -> Expanded {
         #[cfg(target_arch = "x86_64")]
-        if variant.cell_width() == crate::CellWidth::Byte && Path::best_for(crate::CellWidth::Byte) == Path::Ssse3Split
-        {
-            return Expanded::Split(super::split_x86::SplitRoundKeys::expand(arrays, rounds));
+        if variant.cell_width() == crate::CellWidth::Byte {
+            match Path::best_for(crate::CellWidth::Byte) {
+                Path::Avx512Vbmi => return Expanded::Vbmi(super::vbmi::VbmiRoundKeys::expand(arrays, rounds)),
+                Path::Ssse3Split => return Expanded::Split(super::split_x86::SplitRoundKeys::expand(arrays, rounds)),
+                _ => {}
+            }
         }
         let mut rtk = RoundTweakeys::zero(rounds);
         for (z, tk) in arrays.iter().enumerate().take(variant.tk_count()).skip(per_call) {
@@ -187,7 +193,7 @@ impl FixedTweakeyPart {
         let mut rtk = match &self.expanded {
             Expanded::Cells(fixed) => fixed.clone(),
             #[cfg(target_arch = "x86_64")]
-            Expanded::Split(_) => {
+            Expanded::Split(_) | Expanded::Vbmi(_) => {
                 let mut rtk = RoundTweakeys::zero(self.rounds);
                 for (z, tk) in self.fixed.iter().enumerate().take(self.variant.tk_count()).skip(self.per_call) {
                     let mut tk = *tk;
@@ -213,8 +219,10 @@ impl FixedTweakeyPart {
     /// (nothing written).
     pub fn encrypt_block(&self, per_call: &[u8], block: &mut [u8]) -> Result<(), TweakeyPartError> {
         #[cfg(target_arch = "x86_64")]
-        if let Expanded::Split(keys) = &self.expanded {
-            return self.encrypt_split(keys, per_call, block);
+        match &self.expanded {
+            Expanded::Split(keys) => return self.encrypt_split(keys, per_call, block),
+            Expanded::Vbmi(keys) => return self.encrypt_vbmi(keys, per_call, block),
+            Expanded::Cells(_) => {}
         }
         let mut arrays = self.arrays(per_call, block)?;
         let rtk = self.schedule(&arrays);
@@ -249,6 +257,30 @@ impl FixedTweakeyPart {
         Ok(())
     }
 
+    /// [`FixedTweakeyPart::encrypt_block`] on [`Path::Avx512Vbmi`].
+    #[cfg(target_arch = "x86_64")]
+    fn encrypt_vbmi(
+        &self,
+        keys: &super::vbmi::VbmiRoundKeys,
+        per_call: &[u8],
+        block: &mut [u8],
+    ) -> Result<(), TweakeyPartError> {
+        let expected = self.per_call_bytes();
+        if per_call.len() != expected {
+            return Err(TweakeyPartError::PerCallLength { expected, got: per_call.len() });
+        }
+        let got = block.len();
+        let block: &mut [u8; 16] = block.try_into().map_err(|_| TweakeyPartError::BlockLength { expected: 16, got })?;
+        let (arrays, _) = per_call.as_chunks::<16>();
+        match arrays {
+            [tk1] => keys.encrypt_tk1(tk1, block),
+            [tk1, tk2] => keys.encrypt_arrays(&[*tk1, *tk2, [0; 16]], 2, block),
+            [tk1, tk2, tk3] => keys.encrypt_arrays(&[*tk1, *tk2, *tk3], 3, block),
+            _ => unreachable!("one to three arrays per call"),
+        }
+        Ok(())
+    }
+
     /// [`FixedTweakeyPart::encrypt_block`] on `path` (for tests and
     /// benchmarks; paths other than the one the fixed part was expanded for
     /// build each call's round tweakeys first).
@@ -260,7 +292,9 @@ impl FixedTweakeyPart {
             return Err(TweakeyPartError::Path(PathUnavailable(path)));
         }
         #[cfg(target_arch = "x86_64")]
-        if path == Path::Ssse3Split && matches!(self.expanded, Expanded::Split(_)) {
+        if (path == Path::Ssse3Split && matches!(self.expanded, Expanded::Split(_)))
+            || (path == Path::Avx512Vbmi && matches!(self.expanded, Expanded::Vbmi(_)))
+        {
             return self.encrypt_block(per_call, block);
         }
         let mut arrays = self.arrays(per_call, block)?;

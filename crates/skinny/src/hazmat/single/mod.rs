@@ -33,14 +33,22 @@
 
 mod circuit;
 mod fixed_part;
+mod lanes;
 mod portable;
 mod split;
 #[cfg(target_arch = "x86_64")]
+mod split_avx2;
+#[cfg(target_arch = "x86_64")]
 mod split_x86;
+#[cfg(target_arch = "x86_64")]
+mod vbmi;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
 pub use fixed_part::{FixedTweakeyPart, TweakeyPartError};
+pub use lanes::{
+    encrypt_lanes, encrypt_lanes_arrays, encrypt_lanes_arrays_with, encrypt_lanes_with, LanesError, MAX_LANES,
+};
 
 use crate::spec::tweakey::RoundTweakeys;
 use crate::spec::CellWidth;
@@ -58,11 +66,16 @@ pub enum Path {
     /// 8-bit cells as two XMM registers of nibbles, S8 by register lookups;
     /// x86-64 with SSSE3 only.
     Ssse3Split,
+    /// 8-bit cells in one register with the whole S-box as two 128-byte
+    /// register lookups (`vpermi2b`) and a blend, encryption and decryption;
+    /// x86-64 with AVX-512F, -BW, -VL, -VBMI and GFNI only. (4-bit cells run
+    /// the [`Path::Avx512Gfni`] code.)
+    Avx512Vbmi,
 }
 
 impl Path {
     /// Every path, slowest first.
-    pub const ALL: [Path; 4] = [Path::Portable, Path::Ssse3, Path::Avx512Gfni, Path::Ssse3Split];
+    pub const ALL: [Path; 5] = [Path::Portable, Path::Ssse3, Path::Avx512Gfni, Path::Ssse3Split, Path::Avx512Vbmi];
 
     /// Short name, e.g. for benchmark tables.
     pub const fn name(self) -> &'static str {
@@ -71,6 +84,7 @@ impl Path {
             Path::Ssse3 => "ssse3",
             Path::Avx512Gfni => "avx512-gfni",
             Path::Ssse3Split => "ssse3-split",
+            Path::Avx512Vbmi => "avx512-vbmi",
         }
     }
 
@@ -84,6 +98,8 @@ impl Path {
             Path::Ssse3 | Path::Ssse3Split => x86::ssse3_detected(),
             #[cfg(target_arch = "x86_64")]
             Path::Avx512Gfni => x86::avx512_gfni_detected(),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512Vbmi => vbmi::detected() && x86::avx512_gfni_detected(),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -100,6 +116,7 @@ impl Path {
     #[inline]
     pub fn best_for(width: CellWidth) -> Path {
         match width {
+            CellWidth::Byte if Path::Avx512Vbmi.is_available() => Path::Avx512Vbmi,
             CellWidth::Byte if Path::Ssse3Split.is_available() => Path::Ssse3Split,
             CellWidth::Byte => Path::Portable,
             CellWidth::Nibble if Path::Avx512Gfni.is_available() => Path::Avx512Gfni,
@@ -202,6 +219,18 @@ fn crypt(path: Path, encrypt: bool, width: CellWidth, rtk: &RoundTweakeys, block
             // The split path has no decryption (S8⁻¹ has no such split found).
             CellWidth::Byte => portable::decrypt_block(width, rtk, block),
             CellWidth::Nibble => x86::crypt_block(Path::Ssse3, encrypt, width, rtk, block),
+        },
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512Vbmi => match width {
+            CellWidth::Byte => {
+                let block = <&mut [u8; 16]>::try_from(block).unwrap_or_else(|_| unreachable!("length checked"));
+                if encrypt {
+                    vbmi::encrypt_block(rtk, block);
+                } else {
+                    vbmi::decrypt_block(rtk, block);
+                }
+            }
+            CellWidth::Nibble => x86::crypt_block(Path::Avx512Gfni, encrypt, width, rtk, block),
         },
         #[cfg(target_arch = "x86_64")]
         _ => x86::crypt_block(path, encrypt, width, rtk, block),

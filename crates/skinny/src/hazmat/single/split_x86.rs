@@ -236,7 +236,7 @@ impl Arrays {
     }
 }
 
-#[target_feature(enable = "ssse3")]
+#[target_feature(enable = "ssse3,avx")]
 fn encrypt_rtk_ssse3(rtk: &RoundTweakeys, block: &mut [u8; 16]) {
     let cells = rtk.as_cells();
     encrypt(block, cells.len(), |r| {
@@ -246,7 +246,7 @@ fn encrypt_rtk_ssse3(rtk: &RoundTweakeys, block: &mut [u8; 16]) {
     });
 }
 
-#[target_feature(enable = "ssse3")]
+#[target_feature(enable = "ssse3,avx")]
 fn expand_ssse3(tk: &[TweakeyArray; 3], out: &mut SplitRoundKeys) {
     let mut arrays = Arrays::new(tk);
     let rounds = out.rounds;
@@ -259,7 +259,7 @@ fn expand_ssse3(tk: &[TweakeyArray; 3], out: &mut SplitRoundKeys) {
     }
 }
 
-#[target_feature(enable = "ssse3")]
+#[target_feature(enable = "ssse3,avx")]
 fn encrypt_tk1_ssse3(fixed: &SplitRoundKeys, tk1: &TweakeyArray, block: &mut [u8; 16]) {
     let tk1 = load(tk1);
     // TK1 has no LFSR: split it once, then each round is one shuffle per half.
@@ -270,13 +270,13 @@ fn encrypt_tk1_ssse3(fixed: &SplitRoundKeys, tk1: &TweakeyArray, block: &mut [u8
     });
 }
 
-#[target_feature(enable = "ssse3")]
+#[target_feature(enable = "ssse3,avx")]
 fn encrypt_arrays_ssse3(fixed: &SplitRoundKeys, tk: &[TweakeyArray; 3], block: &mut [u8; 16]) {
     let mut arrays = Arrays::new(tk);
     encrypt(block, fixed.rounds, |r| xor2(arrays.part(r), pair128(&fixed.keys[r])));
 }
 
-#[target_feature(enable = "ssse3")]
+#[target_feature(enable = "ssse3,avx")]
 fn encrypt_tk1_tk2_ssse3(fixed: &SplitRoundKeys, tk: &[TweakeyArray; 3], block: &mut [u8; 16]) {
     let mut arrays = Arrays::new(tk);
     encrypt(block, fixed.rounds, |r| xor2(arrays.part_without_tk3(r), pair128(&fixed.keys[r])));

@@ -314,6 +314,6 @@ pub(crate) fn crypt_block(path: Path, encrypt: bool, width: CellWidth, rtk: &Rou
             // SAFETY: AVX-512F, AVX-512VL, GFNI and SSSE3 were just detected.
             unsafe { crypt_avx512_gfni(encrypt, width, rtk, block) }
         }
-        Path::Portable | Path::Ssse3Split => unreachable!("not one of the one-register x86 paths"),
+        Path::Portable | Path::Ssse3Split | Path::Avx512Vbmi => unreachable!("not one of the one-register x86 paths"),
     }
 }
