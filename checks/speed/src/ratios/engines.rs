@@ -58,8 +58,8 @@ const LONG_MESSAGE_BYTES: usize = 1024;
 /// The engine (Romulus-N in lockstep groups) against one message per call.
 const MANY_OVER_ONE_PER_CALL: Limit = Limit {
     threshold: 1.3,
-    floor: "a bitsliced batch of messages against one latency-bound chain at a time: measured 2.2x on AVX2 \
-            (3.0-3.5x before 5bf6a74 made one message per call faster; 3.45x on one H200-host thread before \
+    floor: "a bitsliced batch of messages against one latency-bound chain at a time: measured 2.0-2.4x on \
+            AVX2 (3.0-3.5x before 5bf6a74 made one message per call faster; 3.45x on one H200-host thread before \
             that, README); the engine is there only while it beats one message per call",
 };
 
@@ -76,7 +76,7 @@ const GROUPS_OVER_LANES: Limit = Limit {
 const LANES_OVER_ONE_PER_CALL: Limit = Limit {
     threshold: 1.2,
     floor: "per-block tweakeys over a batch of calls against one latency-bound chain at a time; measured \
-            1.9x on AVX2 (2.8-3.0x before 5bf6a74); edc130c put it at 0.54",
+            1.6-2.0x on AVX2 (2.8-3.0x before 5bf6a74); edc130c put it at 0.54",
 };
 
 pub fn run(r: &mut Runner) {
