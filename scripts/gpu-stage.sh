@@ -7,9 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .gpu-bin
 cargo build --release --locked \
-  -p skinny -p skinny-cli -p skinny-cuda -p skinny-bulk -p skinny-lab -p skinny-aead \
+  -p skinny -p skinny-cli -p skinny-cuda -p skinny-bulk -p skinny-lab -p skinny-aead -p skinny-speed-guard \
   --features "skinny-cli/cuda skinny-bulk/cuda skinny-lab/cuda skinny-aead/cuda" \
-  --bin skinny \
+  --bin skinny --bin speed-guard \
   --example gpu_bench --example datapath --example multigpu --example cpu_speed --example lab_speed \
   --example gpu_aead_speed --example aead_speed --example sealed_speed --example small_calls \
   --test gpu --test multigpu --test published --test sealed_gpu \
