@@ -18,7 +18,7 @@ import json, shutil, sys
 dest_dir = sys.argv[1]
 short = {"skinny": "core", "skinny-aead": "aead", "skinny-romulus": "romulus", "skinny-many": "many",
          "skinny-lab": "lab", "skinny-cuda": "cuda", "skinny-cli": "cli", "skinny-seal": "seal",
-         "skinny-bulk": "bulk", "skinny-hash": "hash", "skinny-ct-check": "ct"}
+         "skinny-bulk": "bulk", "skinny-hash": "hash", "skinny-ct-check": "ct", "skinny-speed-guard": "speed"}
 for line in open(f"{dest_dir}/stage.json"):
     m = json.loads(line)
     if m.get("reason") != "compiler-artifact" or not m.get("executable"):
