@@ -8,6 +8,7 @@ use core::marker::PhantomData;
 use digest::common::{AlgorithmName, BlockSizeUser};
 use digest::consts::U32;
 use digest::{CollisionResistance, FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
+use skinny::hazmat::single::Lanes;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// The domain bit's byte (the IV's bit and pad10*'s first bit).
@@ -22,6 +23,9 @@ const ONE_BIT: u8 = 0x80;
 /// [`Debug`](fmt::Debug) never shows it.
 pub struct SkinnyHash<P: Parameters> {
     state: [u8; MAX_STATE_BYTES],
+    /// The permutation's kernel, chosen once (reading the CPU's features per
+    /// call costs a few percent of a call).
+    lanes: Lanes,
     /// Message bytes XORed into the rate since the last permutation call:
     /// always less than the rate.
     absorbed: usize,
@@ -46,10 +50,10 @@ impl<P: Parameters> SkinnyHash<P> {
         // block (already zero in the XOR); a whole block of padding when the
         // message filled its last block.
         self.state[self.absorbed] ^= ONE_BIT;
-        permute(member, &mut self.state);
+        permute(&self.lanes, member, &mut self.state);
         for (i, chunk) in out.chunks_exact_mut(SQUEEZE_BYTES).enumerate() {
             if i > 0 {
-                permute(member, &mut self.state);
+                permute(&self.lanes, member, &mut self.state);
             }
             chunk.copy_from_slice(&self.state[..SQUEEZE_BYTES]);
         }
@@ -62,13 +66,13 @@ impl<P: Parameters> Default for SkinnyHash<P> {
     fn default() -> Self {
         let mut state = [0u8; MAX_STATE_BYTES];
         state[P::MEMBER.rate_bytes()] = ONE_BIT;
-        Self { state, absorbed: 0, member: PhantomData }
+        Self { state, lanes: Lanes::best(), absorbed: 0, member: PhantomData }
     }
 }
 
 impl<P: Parameters> Clone for SkinnyHash<P> {
     fn clone(&self) -> Self {
-        Self { state: self.state, absorbed: self.absorbed, member: PhantomData }
+        Self { state: self.state, lanes: self.lanes, absorbed: self.absorbed, member: PhantomData }
     }
 }
 
@@ -84,7 +88,7 @@ impl<P: Parameters> Update for SkinnyHash<P> {
             self.absorbed += take;
             data = rest;
             if self.absorbed == rate {
-                permute(P::MEMBER, &mut self.state);
+                permute(&self.lanes, P::MEMBER, &mut self.state);
                 self.absorbed = 0;
             }
         }

@@ -11,11 +11,12 @@
 //! (SKINNY-tk2-Hash), the blocks' chains running side by side.
 
 use crate::member::{Member, MAX_STATE_BYTES};
-use skinny::hazmat::single;
+use skinny::hazmat::single::Lanes;
 use zeroize::Zeroize;
 
-/// F on the first `member.state_bytes()` bytes of `state`.
-pub(crate) fn permute(member: Member, state: &mut [u8; MAX_STATE_BYTES]) {
+/// F on the first `member.state_bytes()` bytes of `state`, with the kernel
+/// `lanes` (chosen once per hasher).
+pub(crate) fn permute(lanes: &Lanes, member: Member, state: &mut [u8; MAX_STATE_BYTES]) {
     let n = member.state_bytes();
     // The i-th constant block: i in the first byte (i < 3), zeros elsewhere.
     let mut blocks = [[0u8; 16]; 3];
@@ -23,7 +24,10 @@ pub(crate) fn permute(member: Member, state: &mut [u8; MAX_STATE_BYTES]) {
         b[0] = i as u8;
     }
     let blocks = &mut blocks[..n / 16];
-    single::encrypt_lanes(&state[..n], member.variant().rounds(), blocks)
+    let (arrays, _) = state.as_chunks::<16>();
+    let tk: [&[u8; 16]; 3] = [&arrays[0], &arrays[1], &arrays[2]];
+    lanes
+        .encrypt(&tk[..n / 16], member.variant().rounds(), blocks)
         .unwrap_or_else(|_| unreachable!("the state is a whole tweakey and at most three blocks"));
     for (dst, b) in state.chunks_exact_mut(16).zip(blocks.iter_mut()) {
         dst.copy_from_slice(b);
@@ -48,7 +52,7 @@ mod tests {
                 }
                 let mut expected = state;
                 spec::f(member, &mut expected);
-                permute(member, &mut state);
+                permute(&Lanes::best(), member, &mut state);
                 assert_eq!(state, expected, "{member}, step {round}");
             }
         }

@@ -6,6 +6,7 @@
 use crate::tbc::{Block, BLOCK};
 use digest::consts::U32;
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
+use skinny::hazmat::single::Lanes;
 use zeroize::Zeroize;
 
 /// Bytes in one message block of the hash (TK2 ‖ TK3 of its two calls).
@@ -14,6 +15,8 @@ const HASH_BLOCK: usize = 32;
 /// The chaining value (L, R) and the bytes of a block not yet complete.
 #[derive(Clone)]
 pub(crate) struct HashState {
+    /// The compression function's kernel, chosen once.
+    lanes: Lanes,
     l: Block,
     r: Block,
     buffer: [u8; HASH_BLOCK],
@@ -24,7 +27,7 @@ pub(crate) struct HashState {
 
 impl HashState {
     pub(crate) fn new() -> Self {
-        Self { l: [0; BLOCK], r: [0; BLOCK], buffer: [0; HASH_BLOCK], filled: 0 }
+        Self { lanes: crate::tbc::lanes(), l: [0; BLOCK], r: [0; BLOCK], buffer: [0; HASH_BLOCK], filled: 0 }
     }
 
     /// CF: with the tweakey R ‖ B, L' = E(L) ⊕ L and R' = E(L ⊕ 1) ⊕ L ⊕ 1 (the
@@ -33,19 +36,18 @@ impl HashState {
     /// (`single::encrypt_lanes`: one register where the CPU allows), the
     /// schedule in the rounds.
     fn compress(&mut self, block: &[u8; HASH_BLOCK]) {
-        let mut tweakey = [0u8; 3 * BLOCK];
-        tweakey[..BLOCK].copy_from_slice(&self.r);
-        tweakey[BLOCK..].copy_from_slice(block);
+        let (tk2, tk3) = block.split_at(BLOCK);
+        let tk2: &Block = tk2.try_into().unwrap_or_else(|_| unreachable!("16 bytes"));
+        let tk3: &Block = tk3.try_into().unwrap_or_else(|_| unreachable!("16 bytes"));
         let mut l1 = self.l;
         l1[0] ^= 1;
         let mut blocks = [self.l, l1];
-        crate::tbc::encrypt_pair(&tweakey, &mut blocks);
+        crate::tbc::encrypt_pair(&self.lanes, [&self.r, tk2, tk3], &mut blocks);
         for k in 0..BLOCK {
             self.l[k] ^= blocks[0][k];
             self.r[k] = blocks[1][k] ^ l1[k];
         }
         blocks.zeroize();
-        tweakey.zeroize();
         l1.zeroize();
     }
 

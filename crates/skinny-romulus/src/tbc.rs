@@ -13,7 +13,7 @@
 //! A path can be forced for tests ([`crate::hazmat::force_single_block_path`]).
 
 use core::sync::atomic::{AtomicU8, Ordering};
-use skinny::hazmat::single::{self, FixedTweakeyPart, Path};
+use skinny::hazmat::single::{FixedTweakeyPart, Lanes, Path};
 use skinny::Variant;
 use zeroize::Zeroize;
 
@@ -75,7 +75,7 @@ const EXPAND_ABOVE_CALLS: usize = 16;
 /// TK3, or none); each call gives TK1 (and the TK arrays not fixed). For more
 /// than [`EXPAND_ABOVE_CALLS`] calls the fixed arrays' part is expanded once
 /// ([`FixedTweakeyPart`]); otherwise each call runs the whole schedule beside
-/// its rounds (`single::encrypt_lanes_arrays`). The expanded part (1.8 KiB)
+/// its rounds (`single::Lanes`). The expanded part (1.8 KiB)
 /// lives in a slot of the caller's, so that a short message's `Tbc` is small
 /// and never copies it. Wiped when dropped.
 pub(crate) struct Tbc<'s> {
@@ -85,6 +85,8 @@ pub(crate) struct Tbc<'s> {
     /// How many of the last TK arrays are fixed (2, 1 or 0).
     fixed: usize,
     expanded: Option<&'s FixedTweakeyPart>,
+    /// The kernel of the calls without an expanded part.
+    lanes: Lanes,
 }
 
 /// Where a [`Tbc`] puts its expanded part, if it makes one.
@@ -103,7 +105,7 @@ impl<'s> Tbc<'s> {
             bytes.zeroize();
             &*slot.insert(part)
         });
-        Self { arrays, fixed, expanded }
+        Self { arrays, fixed, expanded, lanes: lanes() }
     }
 
     /// TK2 and TK3 fixed, for a message of about `calls` calls.
@@ -118,18 +120,15 @@ impl<'s> Tbc<'s> {
 
     /// Nothing fixed (Romulus-T, whose block key changes every call).
     pub(crate) fn with_nothing_fixed() -> Self {
-        Self { arrays: [[0; BLOCK]; 2], fixed: 0, expanded: None }
+        Self { arrays: [[0; BLOCK]; 2], fixed: 0, expanded: None, lanes: lanes() }
     }
 
     /// Encrypts `block` in place under TK1 = `tk1` and `given`, the arrays
     /// not fixed after it (none, TK2, or TK2 and TK3).
     fn run(&self, tk1: &Block, given: &[&Block], block: &mut Block) {
-        let forced = match FORCED.load(Ordering::Relaxed) {
-            0 => None,
-            code => Some(Path::ALL[usize::from(code) - 1]),
-        };
         let result = match self.expanded {
             Some(part) => {
+                let forced = forced();
                 let mut per_call = [0u8; 3 * BLOCK];
                 per_call[..BLOCK].copy_from_slice(tk1);
                 for (dst, src) in per_call[BLOCK..].chunks_exact_mut(BLOCK).zip(given) {
@@ -148,12 +147,7 @@ impl<'s> Tbc<'s> {
                 for (slot, array) in tk[1..].iter_mut().zip(given) {
                     *slot = array;
                 }
-                let blocks = core::slice::from_mut(block);
-                match forced {
-                    None => single::encrypt_lanes_arrays(&tk, ROUNDS, blocks),
-                    Some(path) => single::encrypt_lanes_arrays_with(path, &tk, ROUNDS, blocks),
-                }
-                .map_err(|_| ())
+                self.lanes.encrypt(&tk, ROUNDS, core::slice::from_mut(block)).map_err(|_| ())
             }
         };
         result.unwrap_or_else(|()| unreachable!("the lengths fit the fixed part; forced paths are checked"));
@@ -184,14 +178,26 @@ impl Drop for Tbc<'_> {
     }
 }
 
+/// The path forced for tests, if any.
+fn forced() -> Option<Path> {
+    match FORCED.load(Ordering::Relaxed) {
+        0 => None,
+        code => Some(Path::ALL[usize::from(code) - 1]),
+    }
+}
+
+/// The lanes kernel: the forced path's, else the best.
+pub(crate) fn lanes() -> Lanes {
+    match forced() {
+        None => Lanes::best(),
+        Some(path) => Lanes::on_path(path).unwrap_or_else(|_| unreachable!("forced paths are checked")),
+    }
+}
+
 /// Two blocks under one whole tweakey TK1 ‖ TK2 ‖ TK3 (Romulus-H's
-/// compression function), side by side, on the forced path if any.
-pub(crate) fn encrypt_pair(tweakey: &[u8; 3 * BLOCK], blocks: &mut [Block; 2]) {
-    let result = match FORCED.load(Ordering::Relaxed) {
-        0 => single::encrypt_lanes(tweakey, ROUNDS, blocks),
-        code => single::encrypt_lanes_with(Path::ALL[usize::from(code) - 1], tweakey, ROUNDS, blocks),
-    };
-    result.unwrap_or_else(|_| unreachable!("48 bytes, 40 rounds and two blocks fit; forced paths are checked"));
+/// compression function), side by side.
+pub(crate) fn encrypt_pair(lanes: &Lanes, tk: [&Block; 3], blocks: &mut [Block; 2]) {
+    lanes.encrypt(&tk, ROUNDS, blocks).unwrap_or_else(|_| unreachable!("three arrays, 40 rounds and two blocks fit"));
 }
 
 /// Romulus's TK1: counter ‖ domain ‖ 0^64 (public values).

@@ -46,9 +46,7 @@ mod vbmi;
 mod x86;
 
 pub use fixed_part::{FixedTweakeyPart, TweakeyPartError};
-pub use lanes::{
-    encrypt_lanes, encrypt_lanes_arrays, encrypt_lanes_arrays_with, encrypt_lanes_with, LanesError, MAX_LANES,
-};
+pub use lanes::{encrypt_lanes, encrypt_lanes_with, Lanes, LanesError, MAX_LANES};
 
 use crate::spec::tweakey::RoundTweakeys;
 use crate::spec::CellWidth;

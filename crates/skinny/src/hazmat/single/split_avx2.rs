@@ -204,15 +204,24 @@ fn lanes_avx2<const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, blocks: &mu
     lanes::<TKS>(tk, rounds, blocks);
 }
 
+/// Proof that AVX2 was detected: the entry point that takes one need not ask
+/// again (a lanes engine asks once, at its making, not per call).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Detected(());
+
+/// A [`Detected`] where the CPU has AVX2.
+pub(crate) fn token() -> Option<Detected> {
+    crate::hazmat::bitsliced::Path::Avx2.is_available().then_some(Detected(()))
+}
+
 /// Encrypts up to four blocks under one tweakey given as its TK arrays `tk`
 /// (one to three), `rounds` rounds.
 ///
 /// # Panics
-/// Without AVX2 (callers check), or with more than four blocks.
-pub(crate) fn encrypt_lanes(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
-    assert!(crate::hazmat::bitsliced::Path::Avx2.is_available(), "the split AVX2 lanes need AVX2");
+/// With more than four blocks.
+pub(crate) fn encrypt_lanes(_: Detected, tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
     assert!(blocks.len() <= 4 && rounds <= ROUND_ADDITION.len(), "at most four blocks");
-    // SAFETY: AVX2 was just detected.
+    // SAFETY: AVX2 was detected when the `Detected` was made.
     unsafe {
         match tk.len() {
             1 => lanes_avx2::<1>(tk, rounds, blocks),

@@ -51,6 +51,16 @@ pub(crate) fn detected() -> bool {
     vbmi_cpuid::get()
 }
 
+/// Proof that [`detected`] said yes: the entry points that take one need not
+/// ask again (a lanes engine asks once, at its making, not per call).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Detected(());
+
+/// A [`Detected`] where the CPU has the features.
+pub(crate) fn token() -> Option<Detected> {
+    detected().then_some(Detected(()))
+}
+
 /// A register's worth of the eight round-tweakey cells of round `r` with c0
 /// and c1, as rows 0 and 1.
 #[inline(always)]
@@ -135,11 +145,10 @@ fn lanes_vbmi<R: Reg, const TKS: usize>(tk: &[&TweakeyArray], rounds: usize, blo
 /// block in a 128-bit register, two in 256 bits, three or four in 512.
 ///
 /// # Panics
-/// Without the CPU features (callers check), or with more than four blocks.
-pub(crate) fn encrypt_lanes(tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
-    assert!(detected(), "the VBMI path needs AVX-512 VBMI and GFNI");
+/// With more than four blocks.
+pub(crate) fn encrypt_lanes(_: Detected, tk: &[&TweakeyArray], rounds: usize, blocks: &mut [[u8; 16]]) {
     assert!(blocks.len() <= 4 && rounds <= MAX_ROUNDS, "at most four blocks");
-    // SAFETY: the features were just detected.
+    // SAFETY: the features were detected when the `Detected` was made.
     unsafe {
         match (blocks.len(), tk.len()) {
             (0..=1, 1) => lanes_vbmi::<X, 1>(tk, rounds, blocks),
