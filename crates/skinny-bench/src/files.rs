@@ -125,6 +125,7 @@ pub fn run(plan: &Plan, out: &mut dyn Write) -> Result<(), FilesError> {
             Err(e) => w(writeln!(out, "# {choice}: cannot be used here ({e}), left out"))?,
         }
     }
+    w(writeln!(out, "# {}", crate::system::cpu_line_here()))?;
     w(writeln!(
         out,
         "# file to file in {} ({} {mode} encryption through skinny_bulk::stream::pipe), median of {} runs after one warm-up",

@@ -58,6 +58,10 @@ fn cpu_run_prints_tables_and_writes_csv_json_svg() {
     // Header and one paper-style table per mode.
     assert!(stdout.contains("skinny bench: skinny "), "{stdout}");
     assert!(stdout.contains("CPU: ") && stdout.contains("GPU: "), "{stdout}");
+    // The machine's instruction sets and the CPU paths that ran, so figures
+    // from one machine class are not read as another's.
+    let cpu_line = stdout.lines().find(|l| l.starts_with("CPU: ")).unwrap();
+    assert!(cpu_line.contains(" logical CPUs; ISA: ") && cpu_line.contains("; paths: bitsliced "), "{cpu_line}");
     assert!(stdout.contains("Cipher skinny-128-256; modes ecb, ctr"), "{stdout}");
     for mode in ["ECB", "CTR"] {
         assert!(stdout.contains(&format!("{mode} encrypt, skinny-128-256: cpu against cpu-serial")), "{stdout}");
@@ -77,10 +81,12 @@ fn cpu_run_prints_tables_and_writes_csv_json_svg() {
     }
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 12);
+    assert_eq!(head.last(), Some(&"machine"));
     let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
     for r in &rows {
         assert_eq!(r.len(), head.len(), "{r:?}");
         assert_eq!(r[col("runs")], "2");
+        assert!(r[col("machine")].contains(" logical CPUs; "), "{r:?}");
         assert_eq!(r[col("timing")], "end-to-end");
         let median: f64 = r[col("median_ms")].parse().unwrap();
         let gbps: f64 = r[col("gbps")].parse().unwrap();
@@ -98,6 +104,7 @@ fn cpu_run_prints_tables_and_writes_csv_json_svg() {
     assert_eq!(obj["tool"], "skinny bench");
     assert!(obj.contains_key("commit") && obj.contains_key("cpu") && obj.contains_key("gpus"));
     assert_eq!(obj["gpu_found"], !stdout.contains("GPU: none"));
+    assert!(obj["isa"].is_array() && obj["cpu_paths"]["bitsliced"].is_string(), "{json}");
     let recs = obj["records"].as_array().expect("records");
     assert_eq!(recs.len(), 12);
     for r in recs {
@@ -231,6 +238,7 @@ fn files_mode_times_file_to_file_beside_a_copy() {
     let out = text(&o.stdout);
     assert!(o.status.success(), "{}{}", out, text(&o.stderr));
     assert!(out.contains("file to file"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("# CPU: ") && l.contains("; ISA: ")), "{out}");
     let header = out.lines().find(|l| l.contains("copy ms")).expect("a header line");
     assert!(header.contains("cpu ms") && header.contains("auto ms"), "{header}");
     let rows: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).collect();

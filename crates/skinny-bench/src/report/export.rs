@@ -4,16 +4,19 @@ use super::format::csv_field;
 use super::Report;
 use crate::measure::Setup;
 use crate::record::{dir_name, Record, SpeedUp};
+use crate::system::{CpuPaths, MACHINE_COLUMN};
 use serde::Serialize;
 
 impl Report {
-    /// CSV: a header line, then one line per record.
+    /// CSV: a header line, then one line per record: [`CSV_FIELDS`], then
+    /// [`MACHINE_COLUMN`].
     pub fn csv(&self) -> String {
-        let mut s = CSV_FIELDS.join(",");
-        s.push('\n');
+        let mut s = format!("{},{MACHINE_COLUMN}\n", CSV_FIELDS.join(","));
+        let machine = csv_field(&self.info.machine_cell());
         for r in &self.records {
             let f = fields(r);
-            let cells: Vec<String> = f.iter().map(|v| v.csv()).collect();
+            let mut cells: Vec<String> = f.iter().map(|v| v.csv()).collect();
+            cells.push(machine.clone());
             s.push_str(&cells.join(","));
             s.push('\n');
         }
@@ -35,6 +38,8 @@ impl Report {
             started: &i.started,
             cpu: &i.cpu,
             logical_cpus: i.cores,
+            isa: &i.isa,
+            cpu_paths: i.paths,
             gpu_found: i.gpu_found,
             gpus: &i.gpus,
             plan: JsonPlan {
@@ -74,6 +79,8 @@ struct JsonReport<'a> {
     started: &'a str,
     cpu: &'a str,
     logical_cpus: usize,
+    isa: &'a [&'static str],
+    cpu_paths: CpuPaths,
     gpu_found: bool,
     gpus: &'a [String],
     plan: JsonPlan<'a>,

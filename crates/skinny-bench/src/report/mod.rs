@@ -40,7 +40,7 @@ impl Report {
         let (i, p) = (&self.info, &self.plan);
         let mut s = String::new();
         let _ = writeln!(s, "skinny bench: skinny {} (commit {}), started {}", i.version, i.commit, i.started);
-        let _ = writeln!(s, "CPU: {}, {} logical CPUs", i.cpu, i.cores);
+        let _ = writeln!(s, "{}", i.cpu_line());
         for g in &i.gpus {
             let _ = writeln!(s, "GPU: {g}");
         }

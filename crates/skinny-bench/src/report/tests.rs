@@ -1,6 +1,7 @@
 use super::*;
 use crate::record::add_speedups;
 use crate::record::tests::rec;
+use crate::system::CpuPaths;
 use crate::timing::Timing;
 use skinny_bulk::backend::{BackendChoice, GpuSelection};
 
@@ -8,6 +9,12 @@ fn info() -> SystemInfo {
     SystemInfo {
         cpu: "Test CPU, \"quoted\"".into(),
         cores: 16,
+        isa: vec!["avx2", "avx512f"],
+        paths: CpuPaths {
+            bitsliced: "avx512",
+            single_block_8bit_cells: "ssse3-split",
+            single_block_4bit_cells: "ssse3",
+        },
         gpus: vec!["Test GPU".into()],
         gpu_found: true,
         version: "0.0.0",
@@ -57,6 +64,14 @@ fn gpu_run_gives_one_paper_table_per_gpu_series() {
         "{row}"
     );
     assert!(report.header().contains("Skipped gpu-paper: no GPU"), "{}", report.header());
+    assert!(
+        report.header().contains(
+            "\nCPU: Test CPU, \"quoted\", 16 logical CPUs; ISA: avx2 avx512f (not ssse3 avx512bw avx512vl avx512vbmi \
+             gfni); paths: bitsliced avx512, one block ssse3-split (8-bit cells) / ssse3 (4-bit cells)\n"
+        ),
+        "{}",
+        report.header()
+    );
 }
 
 #[test]
@@ -65,6 +80,8 @@ fn csv_and_json_have_the_same_columns() {
     let json = report.json().unwrap();
     let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
     assert_eq!(v["cpu"], "Test CPU, \"quoted\"", "{json}");
+    assert_eq!(v["isa"], serde_json::json!(["avx2", "avx512f"]), "{json}");
+    assert_eq!(v["cpu_paths"]["bitsliced"], "avx512", "{json}");
     assert_eq!(v["skipped"][0]["backend"], "gpu-paper", "{json}");
     let recs = v["records"].as_array().unwrap();
     assert_eq!(recs.iter().filter(|r| r["timing"] == "kernel").count(), 2);
@@ -80,9 +97,13 @@ fn csv_and_json_have_the_same_columns() {
     assert!(recs[0]["speedup_vs_cpu_serial"].is_null(), "{json}");
     let csv = report.csv();
     assert_eq!(csv.lines().count(), 1 + 8);
+    // The CSV's rows carry the machine, quoted where it has a comma.
+    assert_eq!(csv.lines().next().unwrap(), format!("{},machine", CSV_FIELDS.join(",")));
+    let machine = ",\"Test CPU, \"\"quoted\"\"; 16 logical CPUs; avx2 avx512f\"";
+    assert!(csv.lines().skip(1).all(|l| l.ends_with(machine)), "{csv}");
     assert!(csv.lines().nth(4).unwrap().contains(",gpu,kernel,gpu kernel,16,3,1,"), "{csv}");
-    // Every run is kept: the last cell lists the three times (1, 2, 0.5 ms).
-    assert!(csv.lines().nth(4).unwrap().ends_with(",1;2;0.5"), "{csv}");
+    // Every run is kept: the cell before the machine lists the three times (1, 2, 0.5 ms).
+    assert!(csv.lines().nth(4).unwrap().contains(",1;2;0.5,\"Test CPU"), "{csv}");
     // At the means: cpu-serial (100 + 200 + 50) / 3 against (1 + 2 + 0.5) / 3.
     assert!((recs[3]["speedup_mean_vs_cpu_serial"].as_f64().unwrap() - 100.0).abs() < 1e-9, "{json}");
 }
@@ -91,6 +112,6 @@ fn csv_and_json_have_the_same_columns() {
 fn charts_carry_the_machine() {
     let report = report();
     for svg in [report.throughput_svg(), report.speedup_svg()] {
-        assert!(svg.contains("Test CPU, &quot;quoted&quot;, 16 CPUs; Test GPU"), "{svg}");
+        assert!(svg.contains("Test CPU, &quot;quoted&quot;, 16 CPUs, avx2 avx512f; Test GPU"), "{svg}");
     }
 }

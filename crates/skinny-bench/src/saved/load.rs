@@ -12,7 +12,7 @@ use skinny_bulk::mode::{Direction, Mode};
 /// One saved run: its machine line and its records.
 #[derive(Clone, Debug)]
 pub struct Loaded {
-    /// `skinny VERSION (COMMIT), CPU, N CPUs; GPUs`.
+    /// `skinny VERSION (COMMIT), CPU, N CPUs, ISA; GPUs`.
     pub machine: String,
     /// The records, speed-ups as saved.
     pub records: Vec<Record>,
@@ -47,11 +47,18 @@ pub fn parse(json: &str) -> Result<Loaded, String> {
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
+    // Reports written before the ISA was recorded say so rather than guess.
+    let isa = match v.get("isa").and_then(Value::as_array) {
+        Some(a) if a.is_empty() => "none of ssse3, avx2, avx512*, gfni".to_string(),
+        Some(a) => a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "),
+        None => "ISA not recorded".to_string(),
+    };
     let machine = machine_line(
         v.get("version").and_then(Value::as_str).unwrap_or("?"),
         v.get("commit").and_then(Value::as_str).unwrap_or("?"),
         v.get("cpu").and_then(Value::as_str).unwrap_or("?"),
         v.get("logical_cpus").and_then(Value::as_u64).unwrap_or(0) as usize,
+        &isa,
         &if gpus.is_empty() { "no GPU".to_string() } else { gpus.join("; ") },
     );
     let mut records = Vec::new();

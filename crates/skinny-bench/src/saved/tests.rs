@@ -18,7 +18,10 @@ fn reads_saved_results_and_pools_repeats() {
     assert_eq!(a.records.len(), 2);
     assert_eq!(a.records[1].timing, Timing::Cold);
     assert_eq!(a.records[1].backend, "gpu-paper");
-    assert!(a.machine.contains("Test CPU, 16 CPUs; G"), "{}", a.machine);
+    // Written before the ISA was recorded: said so, not guessed.
+    assert!(a.machine.contains("Test CPU, 16 CPUs, ISA not recorded; G"), "{}", a.machine);
+    let with_isa = JSON.replacen(r#""logical_cpus":16,"#, r#""logical_cpus":16,"isa":["avx2"],"#, 1);
+    assert!(parse(&with_isa).unwrap().machine.contains("Test CPU, 16 CPUs, avx2; G"));
     // A second repeat with only the GPU series: the baseline comes from the first.
     let mut b = a.clone();
     b.records.remove(0);

@@ -7,7 +7,7 @@ use super::plan::SchemePlan;
 use crate::plan::MIN_RUNS_UNDER_BUDGET;
 use crate::report::format::{columns, csv_field, fmt_ms};
 use crate::size::size_label;
-use crate::system::SystemInfo;
+use crate::system::{CpuPaths, SystemInfo, MACHINE_COLUMN};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -53,7 +53,7 @@ impl SchemeReport {
         let (i, p) = (&self.info, &self.plan);
         let mut s = String::new();
         let _ = writeln!(s, "skinny bench: skinny {} (commit {}), started {}", i.version, i.commit, i.started);
-        let _ = writeln!(s, "CPU: {}, {} logical CPUs", i.cpu, i.cores);
+        let _ = writeln!(s, "{}", i.cpu_line());
         let _ = writeln!(
             s,
             "Schemes {}; one message per call ({} route), no associated data, on the CPU; {} sizes {}..{}; \
@@ -137,10 +137,11 @@ impl SchemeReport {
         s
     }
 
-    /// CSV: a header line, then one line per record, in [`SCHEME_FIELDS`] order.
+    /// CSV: a header line, then one line per record, in [`SCHEME_FIELDS`] order
+    /// and then [`MACHINE_COLUMN`].
     pub fn csv(&self) -> String {
-        let mut s = SCHEME_FIELDS.join(",");
-        s.push('\n');
+        let mut s = format!("{},{MACHINE_COLUMN}\n", SCHEME_FIELDS.join(","));
+        let machine = csv_field(&self.info.machine_cell());
         for r in &self.records {
             let j = JsonRecord::from(r);
             let num = |x: f64| if x.is_finite() { x.to_string() } else { String::new() };
@@ -166,6 +167,7 @@ impl SchemeReport {
                 j.floor_rounds.to_string(),
                 num(j.ns_per_round),
                 j.times_ms.iter().map(f64::to_string).collect::<Vec<_>>().join(";"),
+                machine.clone(),
             ];
             s.push_str(&cells.join(","));
             s.push('\n');
@@ -189,6 +191,8 @@ impl SchemeReport {
             started: &i.started,
             cpu: &i.cpu,
             logical_cpus: i.cores,
+            isa: &i.isa,
+            cpu_paths: i.paths,
             plan: JsonPlan {
                 algorithms: p.algorithms.iter().map(|a| a.name()).collect(),
                 families: Family::ALL
@@ -246,6 +250,8 @@ struct JsonReport<'a> {
     started: &'a str,
     cpu: &'a str,
     logical_cpus: usize,
+    isa: &'a [&'static str],
+    cpu_paths: CpuPaths,
     plan: JsonPlan<'a>,
     units: JsonUnits,
     records: Vec<JsonRecord<'a>>,

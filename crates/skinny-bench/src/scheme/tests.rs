@@ -38,8 +38,12 @@ fn every_algorithm_runs_and_its_records_are_well_formed() {
 
     let csv = r.csv();
     let mut lines = csv.lines();
-    assert_eq!(lines.next().unwrap(), SCHEME_FIELDS.join(","));
-    assert!(lines.all(|l| l.split(',').count() == SCHEME_FIELDS.len()), "{csv}");
+    assert_eq!(lines.next().unwrap(), format!("{},machine", SCHEME_FIELDS.join(",")));
+    let machine = format!(",{}", crate::report::format::csv_field(&r.info.machine_cell()));
+    assert!(
+        lines.all(|l| l.ends_with(&machine) && l[..l.len() - machine.len()].split(',').count() == SCHEME_FIELDS.len()),
+        "{csv}"
+    );
     let text = r.json().unwrap();
     // The first record's keys come in SCHEME_FIELDS order.
     let first = &text[text.find("\"records\"").unwrap()..];
@@ -47,6 +51,9 @@ fn every_algorithm_runs_and_its_records_are_well_formed() {
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["report"], "schemes");
+    assert_eq!(json["isa"], serde_json::json!(r.info.isa));
+    assert_eq!(json["cpu_paths"]["single_block_8bit_cells"], r.info.paths.single_block_8bit_cells);
+    assert!(r.header().contains(&format!("\n{}\n", r.info.cpu_line())), "{}", r.header());
     let records = json["records"].as_array().unwrap();
     assert_eq!(records.len(), r.records.len());
     assert_eq!(records[0].as_object().unwrap().len(), SCHEME_FIELDS.len());

@@ -8,7 +8,7 @@ use crate::plan::MIN_RUNS_UNDER_BUDGET;
 use crate::report::format::{columns, csv_field, fmt_ms};
 use crate::scheme::Route;
 use crate::size::size_label;
-use crate::system::SystemInfo;
+use crate::system::{CpuPaths, SystemInfo, MACHINE_COLUMN};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -67,7 +67,7 @@ impl ManyReport {
         let (i, p) = (&self.info, &self.plan);
         let mut s = String::new();
         let _ = writeln!(s, "skinny bench: skinny {} (commit {}), started {}", i.version, i.commit, i.started);
-        let _ = writeln!(s, "CPU: {}, {} logical CPUs", i.cpu, i.cores);
+        let _ = writeln!(s, "{}", i.cpu_line());
         for g in &i.gpus {
             let _ = writeln!(s, "GPU: {g}");
         }
@@ -181,10 +181,11 @@ impl ManyReport {
         s
     }
 
-    /// CSV: a header line, then one line per record, in [`MANY_FIELDS`] order.
+    /// CSV: a header line, then one line per record, in [`MANY_FIELDS`] order
+    /// and then [`MACHINE_COLUMN`].
     pub fn csv(&self) -> String {
-        let mut s = MANY_FIELDS.join(",");
-        s.push('\n');
+        let mut s = format!("{},{MACHINE_COLUMN}\n", MANY_FIELDS.join(","));
+        let machine = csv_field(&self.info.machine_cell());
         let num = |x: f64| if x.is_finite() { x.to_string() } else { String::new() };
         let list = |v: &[f64]| v.iter().map(f64::to_string).collect::<Vec<_>>().join(";");
         for r in &self.records {
@@ -222,6 +223,7 @@ impl ManyReport {
                 num(j.single_warmup_ms),
                 list(j.times_ms),
                 list(j.single_times_ms),
+                machine.clone(),
             ];
             s.push_str(&cells.join(","));
             s.push('\n');
@@ -245,6 +247,8 @@ impl ManyReport {
             started: &i.started,
             cpu: &i.cpu,
             logical_cpus: i.cores,
+            isa: &i.isa,
+            cpu_paths: i.paths,
             gpus: &i.gpus,
             plan: serde_json::json!({
                 "algorithms": p.algorithms.iter().map(|a| a.name()).collect::<Vec<_>>(),
@@ -295,6 +299,8 @@ struct JsonReport<'a> {
     started: &'a str,
     cpu: &'a str,
     logical_cpus: usize,
+    isa: &'a [&'static str],
+    cpu_paths: CpuPaths,
     gpus: &'a [String],
     plan: serde_json::Value,
     units: serde_json::Value,

@@ -45,14 +45,23 @@ fn every_scheme_runs_on_the_cpu_engine_and_its_records_are_well_formed() {
 
     let csv = r.csv();
     let mut lines = csv.lines();
-    assert_eq!(lines.next().unwrap(), MANY_FIELDS.join(","));
-    assert!(lines.all(|l| l.split(',').count() == MANY_FIELDS.len()), "{csv}");
+    assert_eq!(lines.next().unwrap(), format!("{},machine", MANY_FIELDS.join(",")));
+    let machine = format!(",{}", crate::report::format::csv_field(&r.info.machine_cell()));
+    assert!(
+        lines.all(|l| l.ends_with(&machine) && l[..l.len() - machine.len()].split(',').count() == MANY_FIELDS.len()),
+        "{csv}"
+    );
     let text = r.json().unwrap();
     let first = &text[text.find("\"records\"").unwrap()..];
     let at: Vec<usize> = MANY_FIELDS.iter().map(|f| first.find(&format!("\"{f}\":")).unwrap()).collect();
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!((json["report"].as_str(), json["plan"]["threads"].as_u64()), (Some("many"), Some(2)));
+    assert_eq!(
+        (json["isa"].clone(), json["cpu_paths"]["bitsliced"].as_str()),
+        (serde_json::json!(r.info.isa), Some(r.info.paths.bitsliced))
+    );
+    assert!(r.header().contains(&format!("\n{}\n", r.info.cpu_line())), "{}", r.header());
     let records = json["records"].as_array().unwrap();
     assert_eq!(records.len(), r.records.len());
     assert!(records.iter().all(|x| x["route"] == "many" && x["backend"] == "cpu"));
