@@ -109,6 +109,8 @@ fn scratch(what: &'static str) -> impl Fn(io::Error) -> FilesError {
 pub fn run(plan: &Plan, out: &mut dyn Write) -> Result<(), FilesError> {
     let cipher = random_cipher(plan.variant)?;
     let w = |r: io::Result<()>| r.map_err(FilesError::Output);
+    // The machine first: file-to-file figures hold only for the machine class they ran on.
+    w(writeln!(out, "# {}", crate::system::cpu_line_here()))?;
     let scratch = Scratch::new()?;
     let mode =
         if plan.modes.contains(&Mode::Ctr) { Mode::Ctr } else { plan.modes.first().copied().unwrap_or(Mode::Ctr) };
@@ -125,7 +127,6 @@ pub fn run(plan: &Plan, out: &mut dyn Write) -> Result<(), FilesError> {
             Err(e) => w(writeln!(out, "# {choice}: cannot be used here ({e}), left out"))?,
         }
     }
-    w(writeln!(out, "# {}", crate::system::cpu_line_here()))?;
     w(writeln!(
         out,
         "# file to file in {} ({} {mode} encryption through skinny_bulk::stream::pipe), median of {} runs after one warm-up",
