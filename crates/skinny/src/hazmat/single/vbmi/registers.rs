@@ -12,14 +12,13 @@ use super::tables::{LFSR2_MATRIX, LFSR3_MATRIX};
 use crate::spec::tweakey::TweakeyArray;
 use core::arch::x86_64::{
     __m128i, __m256i, __m512i, _mm256_broadcastsi128_si256, _mm256_castsi128_si256, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_gf2p8affine_epi64_epi8, _mm256_inserti128_si256, _mm256_mask_blend_epi8,
-    _mm256_movepi8_mask, _mm256_set1_epi64x, _mm256_shuffle_epi8, _mm256_ternarylogic_epi64, _mm256_xor_si256,
-    _mm512_broadcast_i32x4, _mm512_castsi128_si512, _mm512_castsi256_si512, _mm512_castsi512_si128,
-    _mm512_castsi512_si256, _mm512_extracti64x4_epi64, _mm512_gf2p8affine_epi64_epi8, _mm512_inserti64x4,
-    _mm512_loadu_si512, _mm512_mask_blend_epi8, _mm512_movepi8_mask, _mm512_permutex2var_epi8, _mm512_set1_epi64,
-    _mm512_shuffle_epi8, _mm512_ternarylogic_epi64, _mm512_xor_si512, _mm_gf2p8affine_epi64_epi8, _mm_loadu_si128,
-    _mm_mask_blend_epi8, _mm_movepi8_mask, _mm_set1_epi64x, _mm_setzero_si128, _mm_shuffle_epi8, _mm_storeu_si128,
-    _mm_ternarylogic_epi64, _mm_xor_si128,
+    _mm256_extracti128_si256, _mm256_gf2p8affine_epi64_epi8, _mm256_inserti128_si256, _mm256_set1_epi64x,
+    _mm256_set1_epi8, _mm256_shuffle_epi8, _mm256_ternarylogic_epi64, _mm256_xor_si256, _mm512_broadcast_i32x4,
+    _mm512_castsi128_si512, _mm512_castsi256_si512, _mm512_castsi512_si128, _mm512_castsi512_si256,
+    _mm512_extracti64x4_epi64, _mm512_gf2p8affine_epi64_epi8, _mm512_inserti64x4, _mm512_loadu_si512,
+    _mm512_permutex2var_epi8, _mm512_set1_epi64, _mm512_set1_epi8, _mm512_shuffle_epi8, _mm512_ternarylogic_epi64,
+    _mm512_xor_si512, _mm_gf2p8affine_epi64_epi8, _mm_loadu_si128, _mm_set1_epi64x, _mm_set1_epi8, _mm_setzero_si128,
+    _mm_shuffle_epi8, _mm_storeu_si128, _mm_ternarylogic_epi64, _mm_xor_si128,
 };
 
 /// A register of one, two or four blocks (one per 128-bit lane) with the
@@ -73,7 +72,10 @@ impl Table {
         unsafe {
             let lo = _mm512_permutex2var_epi8(self.lo_a, x, self.lo_b);
             let hi = _mm512_permutex2var_epi8(self.hi_a, x, self.hi_b);
-            _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi)
+            // All ones where bit 7 of the index is clear: `pshufb` zeroes
+            // exactly those bytes of an all-ones table whose control has bit 7.
+            let low_half = _mm512_shuffle_epi8(_mm512_set1_epi8(-1), x);
+            _mm512_ternarylogic_epi64::<0xca>(low_half, lo, hi)
         }
     }
 }
@@ -149,7 +151,8 @@ impl Reg for X {
             let x = _mm512_castsi128_si512(self.0);
             let lo = _mm512_castsi512_si128(_mm512_permutex2var_epi8(t.lo_a, x, t.lo_b));
             let hi = _mm512_castsi512_si128(_mm512_permutex2var_epi8(t.hi_a, x, t.hi_b));
-            Self(_mm_mask_blend_epi8(_mm_movepi8_mask(self.0), lo, hi))
+            let low_half = _mm_shuffle_epi8(_mm_set1_epi8(-1), self.0);
+            Self(_mm_ternarylogic_epi64::<0xca>(low_half, lo, hi))
         }
     }
     #[inline(always)]
@@ -194,7 +197,8 @@ impl Reg for Y {
             let x = _mm512_castsi256_si512(self.0);
             let lo = _mm512_castsi512_si256(_mm512_permutex2var_epi8(t.lo_a, x, t.lo_b));
             let hi = _mm512_castsi512_si256(_mm512_permutex2var_epi8(t.hi_a, x, t.hi_b));
-            Self(_mm256_mask_blend_epi8(_mm256_movepi8_mask(self.0), lo, hi))
+            let low_half = _mm256_shuffle_epi8(_mm256_set1_epi8(-1), self.0);
+            Self(_mm256_ternarylogic_epi64::<0xca>(low_half, lo, hi))
         }
     }
     #[inline(always)]
