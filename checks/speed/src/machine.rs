@@ -32,7 +32,7 @@ impl Machine {
             cpu_family_model: format!("{}/{}", field("cpu family"), field("model")),
             isa: isa(),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            commit: env!("SPEED_GUARD_COMMIT"),
+            commit: env!("SKINNY_GIT_COMMIT"),
         }
     }
 
