@@ -13,6 +13,7 @@
 mod machine;
 mod measure;
 mod ratios;
+mod record;
 mod report;
 mod retry;
 

@@ -3,7 +3,7 @@
 
 use crate::machine::Machine;
 use crate::measure::{Comparison, Settings};
-use crate::ratios::Record;
+use crate::record::Record;
 use std::fmt::Write as _;
 
 /// The header of the rows [`print_row`] prints.
