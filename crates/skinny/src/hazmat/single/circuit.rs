@@ -21,6 +21,7 @@
 //! and 3 all ones, see [`COMPLEMENT_FIX`]) is folded into the round constants.
 
 use crate::spec::round::{ROUND_CONSTANTS, SHIFT_ROWS, SHIFT_ROWS_INV};
+use crate::spec::tweakey::MAX_ROUNDS;
 
 /// One gate of an S-box layer on the complemented state: bit `target` ^= bit `a`
 /// & bit `b` (the specification's `target ^= NOR(a, b)` on the true state).
@@ -235,6 +236,23 @@ pub(crate) const fn linear(s: [u8; 16]) -> [u8; 16] {
     }
     o
 }
+
+/// Every round's constants (c0 in cell 0, c1 in cell 4, c2 = 2 in cell 8)
+/// through the linear layer, which is linear: what a round adds besides its
+/// round tweakey, after the linear layer.
+pub(crate) const CONSTANTS_AFTER_LINEAR: [[u8; 16]; MAX_ROUNDS] = {
+    let mut out = [[0u8; 16]; MAX_ROUNDS];
+    let mut r = 0;
+    while r < MAX_ROUNDS {
+        let mut s = [0u8; 16];
+        s[0] = ROUND_CONSTANTS[r] & 0xf;
+        s[4] = ROUND_CONSTANTS[r] >> 4;
+        s[8] = 2;
+        out[r] = linear(s);
+        r += 1;
+    }
+    out
+};
 
 /// Source rows of each output row of MixColumns (`[[0,2,3],[0],[1,2],[0,2]]`),
 /// padded with `NONE`.

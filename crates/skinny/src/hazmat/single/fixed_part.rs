@@ -231,8 +231,24 @@ impl FixedTweakeyPart {
         Ok(())
     }
 
-    /// [`FixedTweakeyPart::encrypt_block`] on [`Path::Ssse3Split`]: 8-bit
-    /// cells, so the arrays are the bytes as given.
+    /// A call's lengths checked for the register paths (8-bit cells, so the
+    /// arrays are the bytes as given): the per-call arrays and the block.
+    #[cfg(target_arch = "x86_64")]
+    fn call_arrays<'a>(
+        &self,
+        per_call: &'a [u8],
+        block: &'a mut [u8],
+    ) -> Result<(&'a [[u8; 16]], &'a mut [u8; 16]), TweakeyPartError> {
+        let expected = self.per_call_bytes();
+        if per_call.len() != expected {
+            return Err(TweakeyPartError::PerCallLength { expected, got: per_call.len() });
+        }
+        let got = block.len();
+        let block: &mut [u8; 16] = block.try_into().map_err(|_| TweakeyPartError::BlockLength { expected: 16, got })?;
+        Ok((per_call.as_chunks::<16>().0, block))
+    }
+
+    /// [`FixedTweakeyPart::encrypt_block`] on [`Path::Ssse3Split`].
     #[cfg(target_arch = "x86_64")]
     fn encrypt_split(
         &self,
@@ -241,17 +257,10 @@ impl FixedTweakeyPart {
         block: &mut [u8],
     ) -> Result<(), TweakeyPartError> {
         use super::split_x86::PerCallTk3;
-        let expected = self.per_call_bytes();
-        if per_call.len() != expected {
-            return Err(TweakeyPartError::PerCallLength { expected, got: per_call.len() });
-        }
-        let got = block.len();
-        let block: &mut [u8; 16] = block.try_into().map_err(|_| TweakeyPartError::BlockLength { expected: 16, got })?;
-        let (arrays, _) = per_call.as_chunks::<16>();
-        match arrays {
-            [tk1] => keys.encrypt_tk1(tk1, block),
-            [tk1, tk2] => keys.encrypt_arrays(&[*tk1, *tk2, [0; 16]], PerCallTk3::Fixed, block),
-            [tk1, tk2, tk3] => keys.encrypt_arrays(&[*tk1, *tk2, *tk3], PerCallTk3::Given, block),
+        match self.call_arrays(per_call, block)? {
+            ([tk1], block) => keys.encrypt_tk1(tk1, block),
+            ([tk1, tk2], block) => keys.encrypt_arrays(&[*tk1, *tk2, [0; 16]], PerCallTk3::Fixed, block),
+            ([tk1, tk2, tk3], block) => keys.encrypt_arrays(&[*tk1, *tk2, *tk3], PerCallTk3::Given, block),
             _ => unreachable!("one to three arrays per call"),
         }
         Ok(())
@@ -265,17 +274,10 @@ impl FixedTweakeyPart {
         per_call: &[u8],
         block: &mut [u8],
     ) -> Result<(), TweakeyPartError> {
-        let expected = self.per_call_bytes();
-        if per_call.len() != expected {
-            return Err(TweakeyPartError::PerCallLength { expected, got: per_call.len() });
-        }
-        let got = block.len();
-        let block: &mut [u8; 16] = block.try_into().map_err(|_| TweakeyPartError::BlockLength { expected: 16, got })?;
-        let (arrays, _) = per_call.as_chunks::<16>();
-        match arrays {
-            [tk1] => keys.encrypt_tk1(tk1, block),
-            [tk1, tk2] => keys.encrypt_arrays(&[*tk1, *tk2, [0; 16]], 2, block),
-            [tk1, tk2, tk3] => keys.encrypt_arrays(&[*tk1, *tk2, *tk3], 3, block),
+        match self.call_arrays(per_call, block)? {
+            ([tk1], block) => keys.encrypt_tk1(tk1, block),
+            ([tk1, tk2], block) => keys.encrypt_arrays(&[*tk1, *tk2, [0; 16]], 2, block),
+            ([tk1, tk2, tk3], block) => keys.encrypt_arrays(&[*tk1, *tk2, *tk3], 3, block),
             _ => unreachable!("one to three arrays per call"),
         }
         Ok(())

@@ -27,8 +27,7 @@
 //! Each table `T` comes as two: `T_HI` (the high nibble of each entry) and
 //! `T_LO` (the low nibble), since each output nibble goes to its own register.
 
-use super::circuit::linear_shuffles;
-use crate::spec::round::ROUND_CONSTANTS;
+use super::circuit::{linear_shuffles, CONSTANTS_AFTER_LINEAR};
 use crate::spec::sbox::sbox8;
 use crate::spec::tweakey::{MAX_ROUNDS, PT};
 
@@ -115,11 +114,7 @@ pub(crate) const ROUND_ADDITION: [[[u8; 16]; 2]; MAX_ROUNDS] = {
     let mut out = [[[0u8; 16]; 2]; MAX_ROUNDS];
     let mut r = 0;
     while r < MAX_ROUNDS {
-        let mut s = [0u8; 16];
-        s[0] = ROUND_CONSTANTS[r] & 0xf;
-        s[4] = ROUND_CONSTANTS[r] >> 4;
-        s[8] = 2;
-        let l = super::circuit::linear(s);
+        let l = CONSTANTS_AFTER_LINEAR[r];
         let mut i = 0;
         while i < 16 {
             out[r][0][i] = l[i] >> 4;

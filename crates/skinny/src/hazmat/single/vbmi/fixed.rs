@@ -3,10 +3,11 @@
 //! layer, each call's arrays added in the rounds.
 #![allow(unsafe_code)]
 
+use super::super::circuit::CONSTANTS_AFTER_LINEAR;
 use super::super::split::KEY_CONTROLS;
 use super::detected;
 use super::registers::{Arrays, Consts, Reg, Table, X};
-use super::tables::{CONSTANTS_AFTER_LINEAR, S8_TABLE};
+use super::tables::S8_TABLE;
 use crate::spec::tweakey::{TweakeyArray, MAX_ROUNDS};
 use core::arch::x86_64::{_mm_loadu_si128, _mm_storeu_si128};
 use zeroize::{Zeroize, ZeroizeOnDrop};

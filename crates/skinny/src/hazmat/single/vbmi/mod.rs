@@ -35,11 +35,12 @@ mod tables;
 
 pub(crate) use fixed::VbmiRoundKeys;
 
+use super::circuit::CONSTANTS_AFTER_LINEAR;
 use super::circuit::{linear_inv_shuffles, round_constant_lo};
 use crate::spec::tweakey::{RoundTweakeys, TweakeyArray, MAX_ROUNDS};
 use core::arch::x86_64::{__m128i, _mm_cvtsi64_si128, _mm_storeu_si128};
 use registers::{Arrays, Consts, Reg, Table, X, Y, Z};
-use tables::{C2, C2_AFTER_LINEAR, CONSTANTS_AFTER_LINEAR, S8_INV_TABLE, S8_TABLE};
+use tables::{C2, C2_AFTER_LINEAR, S8_INV_TABLE, S8_TABLE};
 
 // One CPUID (and XGETBV) the first time, then a cached answer, also without std.
 cpufeatures::new!(vbmi_cpuid, "avx512f", "avx512bw", "avx512vl", "avx512vbmi", "gfni");

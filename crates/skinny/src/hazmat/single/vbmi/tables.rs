@@ -3,9 +3,8 @@
 //! matrices, the round constants through the linear layer.
 
 use super::super::circuit::linear;
-use crate::spec::round::ROUND_CONSTANTS;
 use crate::spec::sbox::{sbox8, sbox8_inv};
-use crate::spec::tweakey::{lfsr_tk2, lfsr_tk3, MAX_ROUNDS};
+use crate::spec::tweakey::{lfsr_tk2, lfsr_tk3};
 use crate::spec::CellWidth;
 
 /// S8 as a 256-byte table.
@@ -69,23 +68,6 @@ pub(super) const LFSR3_MATRIX: u64 = {
         i += 1;
     }
     affine_matrix(img)
-};
-
-/// Every round's constants (c0 in cell 0, c1 in cell 4, c2 = 2 in cell 8)
-/// through the linear layer, which is linear: what a round adds besides its
-/// round tweakey, after the linear layer.
-pub(super) const CONSTANTS_AFTER_LINEAR: [[u8; 16]; MAX_ROUNDS] = {
-    let mut out = [[0u8; 16]; MAX_ROUNDS];
-    let mut r = 0;
-    while r < MAX_ROUNDS {
-        let mut s = [0u8; 16];
-        s[0] = ROUND_CONSTANTS[r] & 0xf;
-        s[4] = ROUND_CONSTANTS[r] >> 4;
-        s[8] = 2;
-        out[r] = linear(s);
-        r += 1;
-    }
-    out
 };
 
 /// c2 = 2 in cell 8 alone, before and after the linear layer (the part of the
