@@ -33,8 +33,58 @@ pub(crate) enum Operation {
     Open,
 }
 
+/// A long-lived CPU engine: its worker threads started once, for every batch
+/// it runs (a server keeps one; [`seal`] and [`open`] start one per call).
+/// Shared by reference between threads: each call runs on the pool.
+pub struct Engine {
+    pool: rayon::ThreadPool,
+    tuning: Tuning,
+}
+
+impl Engine {
+    /// An engine on `threads` worker threads ([`skinny_exec::worker_pool`]).
+    ///
+    /// # Errors
+    /// [`ManyError::Threads`] if the threads could not be started.
+    pub fn new(threads: Threads) -> Result<Self, ManyError> {
+        Ok(Self { pool: threads.own_pool().map_err(ManyError::Threads)?, tuning: Tuning::default() })
+    }
+
+    /// This engine running every batch with `tuning` (tests and benchmarks).
+    #[must_use]
+    pub fn with_tuning(mut self, tuning: Tuning) -> Self {
+        self.tuning = tuning;
+        self
+    }
+
+    /// Its worker threads.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// Seals every message of `batch`: message `i` of the output is its
+    /// ciphertext ‖ tag.
+    pub fn seal(&self, batch: &Batch) -> Output {
+        seal_tuned(&self.pool, batch, self.tuning)
+    }
+
+    /// Opens every message of `batch`: message `i` of the output is its
+    /// plaintext, or [`MessageError::Forged`](crate::MessageError::Forged)
+    /// (nothing of it released).
+    pub fn open(&self, batch: &Batch) -> Output {
+        open_tuned(&self.pool, batch, self.tuning)
+    }
+}
+
+impl core::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Engine").field("threads", &self.threads()).field("tuning", &self.tuning).finish()
+    }
+}
+
 /// Seals every message of `batch` (its data is the plaintext) on `threads`
-/// worker threads (a pool of their own, [`skinny_exec::worker_pool`]).
+/// worker threads (a pool of their own, [`skinny_exec::worker_pool`]; an
+/// [`Engine`] keeps its pool for many batches).
 /// Message `i` of the output is its ciphertext ‖ tag.
 ///
 /// # Errors
