@@ -68,6 +68,50 @@ fn other_round_counts_and_skinny_128_256() {
     }
 }
 
+/// `calls` encryptions of `lanes` lanes, each lane with its own TK1 (first
+/// half random, second half zero) on every call, against the single-block
+/// cipher.
+fn check_lane_tk1(path: Path, v: Variant, rounds: usize, lanes: usize, calls: usize, rng: &mut Rng) {
+    let ls = Lockstep::new(v, rounds).expect("valid").on_path(path).expect("available");
+    let t = ls.lane_tweakey_bytes();
+    let rest = rng.bytes(t * lanes);
+    let mut table = vec![0u8; ls.tweakey_table_bytes()];
+    ls.expand(&rest, &mut table);
+    let blocks = rng.bytes(16 * lanes);
+    let mut state = vec![0u8; ls.state_bytes()];
+    ls.slice_in(&blocks, &mut state);
+    let mut want = blocks.clone();
+    let mut tk1 = vec![0u8; ls.tk1_slices_bytes()];
+    for call in 0..calls {
+        let halves = rng.bytes(8 * lanes);
+        ls.slice_tk1(&halves, &mut tk1);
+        ls.encrypt_lane_tk1(&mut state, &tk1, &table);
+        for (i, block) in want.chunks_exact_mut(16).enumerate() {
+            let tweakey = [&halves[8 * i..8 * i + 8], &[0u8; 8], &rest[t * i..t * (i + 1)]].concat();
+            Skinny::with_rounds(v, &tweakey, rounds).expect("valid").encrypt_block(block);
+        }
+        let mut got = vec![0u8; 16 * lanes];
+        ls.slice_out(&state, &mut got);
+        assert_eq!(got, want, "{v} {path} {rounds} rounds, {lanes} lanes, call {call}, TK1 per lane");
+    }
+}
+
+#[test]
+fn every_lane_its_own_tk1_matches_single_blocks() {
+    let mut rng = Rng(0x7c1_1a9e);
+    for path in paths() {
+        let b = path.batch_blocks();
+        for lanes in [1, b / 2 + 3, b - 1, b] {
+            check_lane_tk1(path, Variant::Skinny128_384, 40, lanes, 3, &mut rng);
+        }
+        for v in [Variant::Skinny128_384, Variant::Skinny128_256] {
+            for rounds in [1, 2, 3, 17, 33, v.rounds()] {
+                check_lane_tk1(path, v, rounds, b, 2, &mut rng);
+            }
+        }
+    }
+}
+
 #[test]
 fn slicing_in_and_out_is_the_identity() {
     let mut rng = Rng(5);

@@ -91,7 +91,7 @@ fn engines(v: Variant) -> Vec<Case> {
         }));
         if Lockstep::new(v, v.rounds()).is_ok() {
             cases.push(Case::new(
-                format!("Lockstep({v}) on {path}: expand, slice in, encrypt both TK1 kinds, slice out"),
+                format!("Lockstep({v}) on {path}: expand, slice in, encrypt with each TK1 kind, slice out"),
                 move || {
                     let ls = Lockstep::new(v, v.rounds()).expect("valid").on_path(path).expect("available");
                     let n = ls.lanes();
@@ -102,6 +102,9 @@ fn engines(v: Variant) -> Vec<Case> {
                     ls.slice_in(&blocks, &mut state);
                     ls.encrypt(&mut state, &[5u8; 16], &table);
                     ls.encrypt(&mut state, &[[5u8; 8], [0u8; 8]].concat().try_into().expect("16 bytes"), &table);
+                    let mut tk1 = vec![0u8; ls.tk1_slices_bytes()];
+                    ls.slice_tk1(&vec![3u8; 8 * n], &mut tk1);
+                    ls.encrypt_lane_tk1(&mut state, &tk1, &table);
                     let mut out = vec![0u8; 16 * n];
                     ls.slice_out(&state, &mut out);
                 },

@@ -28,6 +28,12 @@ pub(crate) enum Op<'a> {
     /// `rounds` encryption rounds of the sliced `state`, round `r` keyed by
     /// `tweakeys`' round `r` and the shared `tk1`'s.
     Encrypt { rounds: usize, tk1: &'a [u8; 16], tweakeys: &'a [u8], state: &'a mut [u8] },
+    /// Every lane's TK1 first half (8 bytes a lane, up to a batch; missing
+    /// lanes zero) into 64 slices (slice `8·cell + bit`, cells 0..8).
+    SliceTk1 { halves: &'a [u8], out: &'a mut [u8] },
+    /// As `Encrypt`, lane `i`'s TK1 its own: first half from the 64 slices
+    /// `tk1`, second half zero.
+    EncryptLaneTk1 { rounds: usize, tk1: &'a [u8], tweakeys: &'a [u8], state: &'a mut [u8] },
 }
 
 /// Runs `op` on word `W` (inlined into each path's target-feature function).
@@ -41,6 +47,8 @@ pub(crate) fn run<W: RoundWord>(op: Op<'_>) {
             _ => expand::<W, 3>(rounds, rest, out),
         },
         Op::Encrypt { rounds, tk1, tweakeys, state } => encrypt::<W>(rounds, tk1, tweakeys, state),
+        Op::SliceTk1 { halves, out } => slice_tk1::<W>(halves, out),
+        Op::EncryptLaneTk1 { rounds, tk1, tweakeys, state } => encrypt_lane_tk1::<W>(rounds, tk1, tweakeys, state),
     }
 }
 
@@ -257,6 +265,89 @@ fn encrypt<W: RoundWord>(rounds: usize, tk1: &[u8; 16], tweakeys: &[u8], state: 
         } else {
             W::encrypt_round::<8, _>(&b, &mut a, &LaneKey::<false> { table: table(r + 1), shared: &shared });
         }
+        r += 2;
+    }
+    write_flat::<W>(a.as_flattened().try_into().unwrap_or_else(|_| unreachable!("128")), state);
+    W::wipe(a.as_flattened_mut());
+    W::wipe(b.as_flattened_mut());
+}
+
+// At opt-level 0 a frame of its own (see `slice_in`).
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
+fn slice_tk1<W: Word>(halves: &[u8], out: &mut [u8]) {
+    let mut flat: [W; 64] = [W::splat(0); 64];
+    let given = halves.len() / 8;
+    // Each lane's half as the first half of a block, through the blocks' row
+    // load: the lanes then sit in a slice in the order `slice_in` gives them.
+    let mut row = [0u8; 16 * 8];
+    for (i, w) in flat.iter_mut().enumerate() {
+        let first = W::LANES * i;
+        if first >= given {
+            break;
+        }
+        for l in 0..W::LANES {
+            let k = first + l;
+            let dst = &mut row[16 * l..16 * l + 8];
+            if k < given {
+                dst.copy_from_slice(&halves[8 * k..8 * k + 8]);
+            } else {
+                dst.fill(0);
+            }
+        }
+        *w = W::load_row16(&row[..16 * W::LANES], 0).0;
+    }
+    zeroize::Zeroize::zeroize(&mut row);
+    transpose64::<W>(&mut flat);
+    for (k, w) in flat.iter().enumerate() {
+        w.store_row8(out, k);
+    }
+    W::wipe(&mut flat);
+}
+
+/// Round `r`'s key with every lane's own TK1: the lanes' sliced round
+/// tweakeys (`table`) and, in an even round, their TK1 slices (`tk1`) read
+/// through the round's cell permutation (`cells`, public).
+struct LaneTk1Key<'a> {
+    table: &'a [u8],
+    tk1: &'a [u8],
+    cells: &'a [usize; 16],
+}
+
+impl<W: Word> RoundKey<W> for LaneTk1Key<'_> {
+    #[inline(always)]
+    fn xor_key(&self, x: W, cell: usize, b: usize, extra: Option<W>) -> W {
+        let k = W::load_row8(self.table, 8 * cell + b);
+        let t = W::load_row8(self.tk1, 8 * self.cells[cell] + b);
+        match extra {
+            Some(e) => x.xor3(k, t).xor(e),
+            None => x.xor3(k, t),
+        }
+    }
+}
+
+// At opt-level 0 a frame of its own (see `encrypt`).
+#[cfg_attr(skinny_unoptimized, inline(never))]
+#[cfg_attr(not(skinny_unoptimized), inline(always))]
+fn encrypt_lane_tk1<W: RoundWord>(rounds: usize, tk1: &[u8], tweakeys: &[u8], state: &mut [u8]) {
+    let zero = W::splat(0);
+    let mut a: State<W> = [[zero; 8]; 16];
+    let mut b: State<W> = [[zero; 8]; 16];
+    read_flat::<W>(state, a.as_flattened_mut().try_into().unwrap_or_else(|_| unreachable!("128")));
+    // TK1's second half is zero: its first half reaches rows 0-1 in the even
+    // rounds (through the permutation's even powers, which keep the halves),
+    // and nothing of it in the odd ones.
+    let words = 64 * 8 * W::LANES;
+    let table = |r: usize| &tweakeys[r * words..(r + 1) * words];
+    let mut r = 0;
+    while r < rounds {
+        W::encrypt_round::<8, _>(&a, &mut b, &LaneTk1Key { table: table(r), tk1, cells: &TK1_CELLS[r % 16] });
+        if r + 1 == rounds {
+            core::mem::swap(&mut a, &mut b);
+            break;
+        }
+        let shared = [0; 64];
+        W::encrypt_round::<8, _>(&b, &mut a, &LaneKey::<false> { table: table(r + 1), shared: &shared });
         r += 2;
     }
     write_flat::<W>(a.as_flattened().try_into().unwrap_or_else(|_| unreachable!("128")), state);

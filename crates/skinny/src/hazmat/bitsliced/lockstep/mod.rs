@@ -211,6 +211,43 @@ impl Lockstep {
         self.run(Op::Encrypt { rounds: self.rounds, tk1, tweakeys: table, state });
     }
 
+    /// Bytes of every lane's TK1 first half in sliced form (64 slices of
+    /// [`Lockstep::slice_bytes`]): what [`Lockstep::slice_tk1`] writes and
+    /// [`Lockstep::encrypt_lane_tk1`] reads.
+    pub fn tk1_slices_bytes(&self) -> usize {
+        self.state_bytes() / 2
+    }
+
+    /// Slices every lane's TK1 first half (`halves`: 8 bytes a lane, lane `i`
+    /// at `8·i`, up to a batch; missing lanes get zeros) into `tk1`, for
+    /// [`Lockstep::encrypt_lane_tk1`]. Constant time.
+    ///
+    /// # Panics
+    /// If `halves` is not whole lanes or more than a batch, or `tk1` is not
+    /// [`Lockstep::tk1_slices_bytes`] long.
+    pub fn slice_tk1(&self, halves: &[u8], tk1: &mut [u8]) {
+        assert!(halves.len().is_multiple_of(8) && halves.len() <= 8 * self.lanes(), "up to a batch of halves");
+        assert_eq!(tk1.len(), self.tk1_slices_bytes(), "64 whole slices");
+        self.run(Op::SliceTk1 { halves, out: tk1 });
+    }
+
+    /// Encrypts every lane of the sliced `state` in place, lane `i` under its
+    /// own TK1 (first half: lane `i` of `tk1`, from [`Lockstep::slice_tk1`];
+    /// second half zero) ‖ its TK2..TKz from `table` ([`Lockstep::expand`]).
+    /// For lanes at different positions of their messages (Romulus's TK1 is
+    /// a counter and a domain in its first half). Constant time in the state,
+    /// `tk1` and the table; no slower than [`Lockstep::encrypt`]: the shared
+    /// TK1's masks become loads of the lanes' slices.
+    ///
+    /// # Panics
+    /// If `state`, `tk1` or `table` have the wrong length.
+    pub fn encrypt_lane_tk1(&self, state: &mut [u8], tk1: &[u8], table: &[u8]) {
+        assert_eq!(state.len(), self.state_bytes(), "a whole sliced state");
+        assert_eq!(tk1.len(), self.tk1_slices_bytes(), "64 whole slices");
+        assert_eq!(table.len(), self.tweakey_table_bytes(), "a whole table");
+        self.run(Op::EncryptLaneTk1 { rounds: self.rounds, tk1, tweakeys: table, state });
+    }
+
     fn run(&self, op: Op<'_>) {
         lockstep(self.path, op);
     }
