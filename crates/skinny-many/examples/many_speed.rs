@@ -1,6 +1,7 @@
 //! The many-message engine's speed: Romulus-N, Romulus-M and SKINNY-AEAD-M1
-//! sealing and opening batches of 64-byte messages (no AD), then 1 KiB and
-//! mixed lengths, each message with its own key and nonce; messages/s and
+//! sealing and opening batches of 64-byte messages (no AD), then 1 KiB, a
+//! packet mix (IMIX) beside the same bytes in equal lengths, and mixed
+//! lengths up to 64 KiB, each message with its own key and nonce; messages/s and
 //! GB/s of message bytes for 1..N threads, beside the same library's
 //! single-message path on the same threads (rayon over the messages, each
 //! through `skinny_romulus` / `skinny_aead`), and the ratio. For Romulus-N
@@ -56,12 +57,21 @@ fn call_costs() {
             Skinny::with_rounds(v, tk, 40).unwrap().encrypt_block(black_box(&mut block));
         }
     }) / 64.0;
+    let lanes = skinny::hazmat::single::Lanes::best();
+    let inline = best(Duration::from_millis(200), || {
+        for tk in tweakeys.chunks_exact(48).take(64) {
+            let (a, _) = tk.as_chunks::<16>();
+            lanes.encrypt(&[&a[0], &a[1], &a[2]], 40, core::slice::from_mut(black_box(&mut block))).unwrap();
+        }
+    }) / 64.0;
     println!(
-        "SKINNY-128-384+ (40 rounds), one call each: bitsliced batch of {n} ({}) {:.1} ns a block; single-block {:.1} ns a call (schedule + rounds); a batch = {:.0} single calls",
+        "SKINNY-128-384+ (40 rounds), one call each: bitsliced batch of {n} ({}) {:.1} ns a block; single-block {:.1} ns a call (schedule + rounds), {:.1} ns with the schedule in the rounds ({:?}); a batch = {:.0} single calls",
         pbt.path().name(),
         batch / n as f64 * 1e9,
         single * 1e9,
-        batch / single
+        inline * 1e9,
+        lanes.path(),
+        batch / inline
     );
     // A lockstep call: the lanes' TK2 ‖ TK3 expanded once, TK1 shared, the
     // state kept sliced (what a Romulus-N group runs per call), and the
@@ -205,6 +215,13 @@ fn main() {
     call_costs();
     series("64 B", &vec![64; count], &counts);
     series("1 KiB", &vec![1024; count / 16], &counts);
+    // A packet mix (IMIX: 7 of 64 bytes, 4 of 576, 1 of 1500), then the
+    // same bytes in messages of equal length (the target: the mix within
+    // 1.3x of them).
+    let imix: Vec<usize> = (0..count / 4).map(|i| [64, 576, 64, 64, 1500, 64, 576, 64, 576, 64, 64, 576][i % 12]).collect();
+    let mean = imix.iter().sum::<usize>() / imix.len();
+    series("imix", &imix, &counts);
+    series("imix-equal", &vec![mean; imix.len()], &counts);
     // Mixed: 0 to 2 KiB, a few of 64 KiB.
     let mixed: Vec<usize> = (0..count / 8).map(|i| if i % 509 == 0 { 64 << 10 } else { (i * 7919) % 2048 }).collect();
     series("mixed", &mixed, &counts);

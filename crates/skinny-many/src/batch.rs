@@ -10,7 +10,7 @@
 
 use crate::Scheme;
 use core::ops::Range;
-use zeroize::Zeroizing;
+use crate::wipe::wipe;
 
 /// Why [`Batch::push`] refused a message (the batch is unchanged).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -40,11 +40,12 @@ pub enum BatchError {
 /// Many messages for one scheme, stored flat (see the module docs).
 pub struct Batch {
     scheme: Scheme,
-    keys: Zeroizing<Vec<u8>>,
+    // Keys and data are wiped by `Drop` (eight bytes a write).
+    keys: Vec<u8>,
     nonces: Vec<u8>,
     ad: Vec<u8>,
     ad_ends: Vec<usize>,
-    data: Zeroizing<Vec<u8>>,
+    data: Vec<u8>,
     data_ends: Vec<usize>,
 }
 
@@ -59,11 +60,11 @@ impl Batch {
     pub fn with_capacity(scheme: Scheme, messages: usize, data_bytes: usize) -> Self {
         Self {
             scheme,
-            keys: Zeroizing::new(Vec::with_capacity(messages * scheme.key_len())),
+            keys: Vec::with_capacity(messages * scheme.key_len()),
             nonces: Vec::with_capacity(messages * scheme.nonce_len()),
             ad: Vec::new(),
             ad_ends: Vec::with_capacity(messages),
-            data: Zeroizing::new(Vec::with_capacity(data_bytes)),
+            data: Vec::with_capacity(data_bytes),
             data_ends: Vec::with_capacity(messages),
         }
     }
@@ -81,11 +82,11 @@ impl Batch {
         if nonce.len() != scheme.nonce_len() {
             return Err(BatchError::NonceLength { scheme, got: nonce.len(), want: scheme.nonce_len() });
         }
-        self.keys.extend_from_slice(key);
+        extend_secret(&mut self.keys, key);
         self.nonces.extend_from_slice(nonce);
         self.ad.extend_from_slice(ad);
         self.ad_ends.push(self.ad.len());
-        self.data.extend_from_slice(data);
+        extend_secret(&mut self.data, data);
         self.data_ends.push(self.data.len());
         Ok(self.data_ends.len() - 1)
     }
@@ -161,6 +162,26 @@ impl Batch {
             data: &self.data,
             data_ends: &self.data_ends,
         }
+    }
+}
+
+/// Appends secret `bytes` to `v`, growing it by a copy that wipes the old
+/// buffer (a plain reallocation would free it with the secrets in it).
+fn extend_secret(v: &mut Vec<u8>, bytes: &[u8]) {
+    let need = v.len() + bytes.len();
+    if need > v.capacity() {
+        let mut grown = Vec::with_capacity(need.max(2 * v.capacity()));
+        grown.extend_from_slice(v);
+        wipe(v);
+        *v = grown;
+    }
+    v.extend_from_slice(bytes);
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        wipe(&mut self.keys);
+        wipe(&mut self.data);
     }
 }
 

@@ -152,6 +152,7 @@ pub mod gpu;
 mod output;
 mod route;
 mod scheme;
+mod wipe;
 
 pub use batch::{Batch, BatchError, Flat};
 pub use error::ManyError;

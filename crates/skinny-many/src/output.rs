@@ -20,7 +20,8 @@ pub enum MessageError {
 /// (ciphertext ‖ tag after `seal`, plaintext after `open`) or why it has
 /// none. Wiped when dropped.
 pub struct Output {
-    bytes: Zeroizing<Vec<u8>>,
+    // Wiped by `Drop` (eight bytes a write, not zeroize's one).
+    bytes: Vec<u8>,
     ends: Vec<usize>,
     status: Vec<Result<(), MessageError>>,
 }
@@ -33,10 +34,12 @@ impl Output {
     /// # Panics
     /// If `ends` and `status` differ in length, or an end is out of order or
     /// past `bytes`.
-    pub fn from_parts(bytes: Zeroizing<Vec<u8>>, ends: Vec<usize>, status: Vec<Result<(), MessageError>>) -> Self {
+    pub fn from_parts(mut bytes: Zeroizing<Vec<u8>>, ends: Vec<usize>, status: Vec<Result<(), MessageError>>) -> Self {
         assert_eq!(ends.len(), status.len(), "one end and one status per message");
         assert!(ends.windows(2).all(|w| w[0] <= w[1]), "ends in order");
         assert!(ends.last().is_none_or(|&e| e <= bytes.len()), "ends inside the bytes");
+        // Taken out of its wrapper (which wipes the empty vector left).
+        let bytes = core::mem::take(&mut *bytes);
         Self { bytes, ends, status }
     }
 
@@ -77,5 +80,11 @@ impl core::fmt::Debug for Output {
             .field("messages", &self.len())
             .field("failed", &(self.len() - self.ok_count()))
             .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        crate::wipe::wipe(&mut self.bytes);
     }
 }

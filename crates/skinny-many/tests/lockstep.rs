@@ -1,5 +1,5 @@
-//! The lockstep groups (Romulus-N messages of one shape run a bitsliced batch
-//! at a time) on every bitsliced path this CPU has: group sizes around the
+//! The lockstep groups (Romulus-N messages run a bitsliced batch
+//! at a time, each lane at its own position) on every bitsliced path this CPU has: group sizes around the
 //! path's batch (W - 1, W, W + 1, 2W + 3) beside mixed leftovers, against the
 //! single-message type; a forged tag inside a group fails that message only;
 //! the same batches with the groups off give the same bytes.
@@ -117,5 +117,23 @@ fn a_forged_tag_fails_only_its_own_message() {
                 assert_eq!(out.message(i).unwrap(), &p[..], "{path}: message {i}");
             }
         }
+    }
+}
+
+#[test]
+fn random_lengths_share_groups() {
+    // Every lane at its own position: AD pairs beside none, messages ending
+    // at different steps, partial blocks everywhere.
+    let mut rng = Rng(0x1a9e5);
+    for path in paths() {
+        let w = path.batch_blocks();
+        let msgs: Vec<Message> = (0..2 * w + 17)
+            .map(|_| {
+                let ad = (rng.next() % 70) as usize;
+                let len = (rng.next() % 300) as usize;
+                message(&mut rng, ad, len)
+            })
+            .collect();
+        check(path, &msgs);
     }
 }

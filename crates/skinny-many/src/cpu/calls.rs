@@ -11,6 +11,7 @@
 //! quantity; both are constant time.
 
 use skinny::hazmat::bitsliced::{Direction, Path, PerBlockTweakeys};
+use skinny::hazmat::single::Lanes;
 use skinny::{Skinny, Variant};
 use zeroize::Zeroizing;
 
@@ -80,6 +81,8 @@ impl Queue {
 /// The ready calls of many lanes for one cipher (variant and round count).
 pub(crate) struct Calls {
     cipher: PerBlockTweakeys,
+    // Encryptions too few for a batch, one block under its own tweakey each.
+    lanes: Lanes,
     variant: Variant,
     rounds: usize,
     /// Below this many calls left over after the whole batches, they run one
@@ -101,6 +104,7 @@ impl Calls {
         let t = variant.tweakey_bytes();
         Self {
             cipher,
+            lanes: Lanes::best(),
             variant,
             rounds,
             single_below: single_below(cipher.path().batch_blocks()),
@@ -128,6 +132,7 @@ impl Calls {
     /// Runs every call: each block replaced by its result.
     pub(crate) fn run(&mut self) {
         let (cipher, variant, rounds, below) = (self.cipher, self.variant, self.rounds, self.single_below);
+        let lanes = self.lanes;
         for (q, dir) in [(&mut self.enc, Direction::Encrypt), (&mut self.dec, Direction::Decrypt)] {
             let n = q.len();
             let batch = cipher.path().batch_blocks();
@@ -140,12 +145,21 @@ impl Calls {
                 cipher.crypt(dir, blocks, tweakeys);
             }
             for (block, tk) in singles.chunks_exact_mut(16).zip(single_tweakeys.chunks_exact(t)) {
+                if dir == Direction::Encrypt {
+                    // The schedule inside the rounds (no key schedule value
+                    // built for one block).
+                    let (arrays, _) = tk.as_chunks::<16>();
+                    let refs: [&[u8; 16]; 3] = core::array::from_fn(|i| arrays.get(i).unwrap_or(&[0; 16]));
+                    let block: &mut [u8; 16] =
+                        block.try_into().unwrap_or_else(|_| unreachable!("16-byte chunks"));
+                    lanes
+                        .encrypt(&refs[..arrays.len()], rounds, core::slice::from_mut(block))
+                        .unwrap_or_else(|_| unreachable!("a whole tweakey, one block and a valid round count"));
+                    continue;
+                }
                 let one = Skinny::with_rounds(variant, tk, rounds)
                     .unwrap_or_else(|_| unreachable!("a whole tweakey and a valid round count"));
-                match dir {
-                    Direction::Encrypt => one.encrypt_block(block),
-                    Direction::Decrypt => one.decrypt_block(block),
-                }
+                one.decrypt_block(block);
             }
         }
     }

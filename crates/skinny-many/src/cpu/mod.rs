@@ -175,8 +175,8 @@ fn out_len(scheme: Scheme, op: Operation, data_len: usize) -> usize {
 
 /// A share of the work for one thread at a time.
 enum Job<'o> {
-    /// A lockstep group.
-    Group(Vec<Member<'o>>),
+    /// Lockstep groups, run on one set of buffers.
+    Groups(Vec<Vec<Member<'o>>>),
     /// Messages for the lane engine.
     Lanes(Vec<Member<'o>>),
 }
@@ -207,9 +207,10 @@ fn crypt(batch: &Batch, op: Operation, threads: usize, tuning: Tuning) -> Output
             rest_bytes = r;
         }
         let mut take = |i: usize| members[i].take().unwrap_or_else(|| unreachable!("one job a message"));
-        let mut jobs: Vec<Job<'_>> = Vec::with_capacity(groups.len() + 4 * threads);
-        for g in &groups {
-            jobs.push(Job::Group(g.iter().map(|&i| take(i)).collect()));
+        let mut jobs: Vec<Job<'_>> = Vec::with_capacity(8 * threads);
+        let groups: Vec<Vec<Member<'_>>> = groups.iter().map(|g| g.iter().map(|&i| take(i)).collect()).collect();
+        for share in group_shares(batch, op, groups, threads) {
+            jobs.push(Job::Groups(share));
         }
         let (variant, rounds) = cipher(scheme);
         let batch_blocks = Calls::new(variant, rounds, tuning.path, 0).batch_blocks();
@@ -220,10 +221,42 @@ fn crypt(batch: &Batch, op: Operation, threads: usize, tuning: Tuning) -> Output
         jobs
     };
     jobs.into_par_iter().for_each(|job| match job {
-        Job::Group(mut g) => lockstep::run(ls, batch, op, &mut g),
+        Job::Groups(mut g) => lockstep::run(ls, batch, op, &mut g),
         Job::Lanes(m) => run_chunk(batch, op, tuning.path, m),
     });
     Output::from_parts(bytes, ends, status)
+}
+
+/// The groups cut into consecutive shares of about equal steps: as many as
+/// the threads, or more (up to four a thread, for balance) while a share
+/// keeps two groups or more (a share sets up its buffers once).
+fn group_shares<'o>(
+    batch: &Batch,
+    op: Operation,
+    groups: Vec<Vec<Member<'o>>>,
+    threads: usize,
+) -> Vec<Vec<Vec<Member<'o>>>> {
+    let n = groups.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let count = (n / 2).clamp(threads.max(1), 4 * threads.max(1)).min(n);
+    let weights: Vec<usize> = groups.iter().map(|g| lockstep::steps(batch, op, g).max(1)).collect();
+    let total: usize = weights.iter().sum();
+    let mut shares = Vec::with_capacity(count);
+    let mut current = Vec::new();
+    let mut acc = 0;
+    for (g, w) in groups.into_iter().zip(weights) {
+        current.push(g);
+        acc += w;
+        if acc * count >= total * (shares.len() + 1) && shares.len() + 1 < count {
+            shares.push(core::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        shares.push(current);
+    }
+    shares
 }
 
 /// Chunk boundaries (positions in `msgs`, from 0 to its length): about

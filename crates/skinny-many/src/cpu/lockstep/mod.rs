@@ -33,51 +33,70 @@ pub(crate) fn cipher(path: Path) -> Lockstep {
 /// cost about three times a lockstep call's per block.
 const MIN_GROUP_DIVISOR: usize = 4;
 
-/// The groups (message indices, each a batch of `lanes` at most, one shape)
-/// and the messages left for the lane engine, in batch order.
+/// The groups (message indices, each a batch of `lanes` at most, sorted by
+/// their calls so that a group's lanes end together) and the messages left
+/// for the lane engine, in batch order.
 pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize) -> (Vec<Vec<usize>>, Vec<usize>) {
     let n = batch.len();
     if batch.scheme() != Scheme::RomulusN {
         return (Vec::new(), (0..n).collect());
     }
-    let shape = |i: usize| (batch.ad_range(i).len(), batch.data_range(i).len());
-    let fits = |(ad, data): (usize, usize)| {
+    let mut rest = Vec::new();
+    // (calls, index) keys of the messages a group can run.
+    let mut order: Vec<(romulus_n::Calls, usize)> = Vec::with_capacity(n);
+    for i in 0..n {
+        let (ad, data) = (batch.ad_range(i).len(), batch.data_range(i).len());
         let input = match op {
             Operation::Seal => data,
             Operation::Open if data >= 16 => data - 16,
             // Shorter than a tag: the lane engine refuses it.
-            Operation::Open => return false,
+            Operation::Open => {
+                rest.push(i);
+                continue;
+            }
         };
         // As the lane code counts (`romulus::start`).
         let count = |len: usize| u64::try_from(len / 16).unwrap_or(u64::MAX).saturating_add(1);
-        count(ad).saturating_add(count(input)) <= MAX_BLOCKS
-    };
-    // (shape, index) keys, sorted: a batch of one shape is already in order,
-    // which the sort finds in one pass (this runs before the threads start).
-    let mut order: Vec<((usize, usize), usize)> = (0..n).map(|i| (shape(i), i)).collect();
-    order.sort_unstable();
-    let (mut groups, mut rest) = (Vec::new(), Vec::new());
-    let min = (lanes / MIN_GROUP_DIVISOR).max(1);
-    for same in order.chunk_by(|a, b| a.0 == b.0) {
-        let indices = same.iter().map(|&(_, i)| i);
-        if !fits(same[0].0) {
-            rest.extend(indices);
+        if count(ad).saturating_add(count(input)) > MAX_BLOCKS {
+            rest.push(i);
             continue;
         }
-        for group in same.chunks(lanes) {
-            let indices = group.iter().map(|&(_, i)| i);
-            if group.len() >= min {
-                groups.push(indices.collect());
-            } else {
-                rest.extend(indices);
-            }
+        order.push((romulus_n::calls(ad, input), i));
+    }
+    // Stable for equal calls (a batch of one shape stays in order, which
+    // the sort finds in one pass).
+    order.sort_by_key(|&(c, _)| c);
+    let min = (lanes / MIN_GROUP_DIVISOR).max(1);
+    let mut groups = Vec::with_capacity(order.len().div_ceil(lanes));
+    for group in order.chunks(lanes) {
+        let indices = group.iter().map(|&(_, i)| i);
+        if group.len() >= min {
+            groups.push(indices.collect());
+        } else {
+            rest.extend(indices);
         }
     }
     rest.sort_unstable();
     (groups, rest)
 }
 
-/// Runs one group of `plan`.
-pub(crate) fn run(ls: Lockstep, batch: &Batch, op: Operation, members: &mut [Member<'_>]) {
-    romulus_n::run(ls, batch, op, members);
+/// The groups' work: the most calls of a member, which its steps are.
+pub(crate) fn steps(batch: &Batch, op: Operation, group: &[Member<'_>]) -> usize {
+    group
+        .iter()
+        .map(|m| {
+            let data = batch.data_range(m.index).len();
+            let input = if op == Operation::Open { data - 16 } else { data };
+            romulus_n::calls(batch.ad_range(m.index).len(), input).total
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Runs groups of `plan`, one after the other on the same buffers.
+pub(crate) fn run(ls: Lockstep, batch: &Batch, op: Operation, groups: &mut [Vec<Member<'_>>]) {
+    let mut scratch = romulus_n::Scratch::new(ls);
+    for g in groups {
+        romulus_n::run(&mut scratch, batch, op, g);
+    }
 }

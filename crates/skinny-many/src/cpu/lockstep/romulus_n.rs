@@ -1,156 +1,283 @@
-//! One lockstep group of Romulus-N messages: up to a bitsliced batch of
-//! messages with the same AD length and message length, run together with
-//! their state kept sliced from the first call to the tag (v1.3, as the lane
-//! code in `cpu::romulus` and `skinny-romulus`'s modes).
+//! Lockstep groups of Romulus-N messages (v1.3, as the lane code in
+//! `cpu::romulus` and `skinny-romulus`'s modes): up to a bitsliced batch of
+//! messages, each in a lane of the batch, run call by call together with
+//! their state kept sliced from the first call to the tag.
 //!
-//! Every call's TK1 (counter ‖ domain) depends on the position alone, the
-//! same for every lane; TK2 ‖ TK3 is the nonce ‖ key for every call but the
-//! AD pairs', so it is expanded once per group ([`Lockstep::expand`]), and
-//! only an AD pair's call (TK2 = an AD block) expands a table of its own.
-//! Blocks are sliced in where data enters (AD, message) and out where it
-//! leaves (output, tag); ρ and G run on the slices.
+//! Lanes need not share a shape. At step `t` every lane makes its own call
+//! `t` (an AD pair, its last AD call, or a message block; idle once its tag
+//! is out), under its own TK1 (counter ‖ domain, sliced each step:
+//! [`Lockstep::encrypt_lane_tk1`]). TK2 ‖ TK3 is the nonce ‖ key for every
+//! call but the AD pairs', so it is expanded once per group; a step where
+//! some lane makes an AD pair call (TK2 = an AD block) expands a table of its
+//! own. Data enters and leaves as blocks: G(S) is sliced out where a lane
+//! outputs or tags, and each lane's block for S (an AD block, the padded
+//! message block) sliced in. The plan sorts messages by their call counts,
+//! so a group's lanes end together and few steps carry idle lanes.
+//!
+//! Everything here branches on lengths, counters and lane positions only
+//! (public); keys, data and states go through XORs, the slicing and the
+//! cipher. Tags are compared in constant time.
 
-use super::sliced::{g_xor, pad, xor_into};
+use super::sliced::{g_xor, xor_into};
 use super::Member;
 use crate::cpu::romulus::encoding::{
     blocks, padded_block, Counter, D_AD, D_AD_LAST_FULL, D_AD_LAST_PARTIAL, D_MSG, D_MSG_LAST_FULL, D_MSG_LAST_PARTIAL,
 };
 use crate::cpu::Operation;
+use crate::wipe::Secret;
 use crate::{Batch, MessageError};
 use skinny::hazmat::bitsliced::Lockstep;
 use subtle::ConstantTimeEq;
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroize;
 
-/// TK1 = 56-bit counter ‖ domain ‖ 0^64 (public).
-fn tk1(counter: Counter, domain: u8) -> [u8; 16] {
-    (u128::from(counter.0) | u128::from(domain) << 56).to_le_bytes()
+/// A message's calls (public: from its lengths): AD pair calls, then the
+/// last AD call, then one call a message block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Calls {
+    /// AD pairs (each a call with an AD block as TK2).
+    pub(crate) pairs: usize,
+    /// Every call.
+    pub(crate) total: usize,
 }
 
-/// A zeroed buffer, wiped when dropped.
-fn buffer(len: usize) -> Zeroizing<Vec<u8>> {
-    Zeroizing::new(vec![0u8; len])
+/// The calls of a message of `ad_len` AD bytes and `in_len` input bytes.
+pub(crate) fn calls(ad_len: usize, in_len: usize) -> Calls {
+    let pairs = blocks(ad_len).0 / 2;
+    Calls { pairs, total: pairs + 1 + blocks(in_len).0 }
 }
 
-/// Runs the group `members` (at most `ls.lanes()`, all of one shape, `op`
-/// possible: an opened one at least a tag long) to the end: outputs and
-/// statuses written.
-pub(super) fn run(ls: Lockstep, batch: &Batch, op: Operation, members: &mut [Member<'_>]) {
+/// One lane: its message and where it is (public).
+struct Lane {
+    index: usize,
+    ad_blocks: usize,
+    ad_last: usize,
+    pairs: usize,
+    count: usize,
+    last_len: usize,
+    in_len: usize,
+    counter: Counter,
+}
+
+/// A group's buffers, kept for every group of a job and wiped when dropped.
+pub(crate) struct Scratch {
+    ls: Lockstep,
+    s: Secret,
+    y: Secret,
+    x: Secret,
+    gs: Secret,
+    xb: Secret,
+    halves: Secret,
+    tk1: Secret,
+    rest: Secret,
+    pair_rest: Secret,
+    nonce_table: Secret,
+    pair_table: Option<Secret>,
+}
+
+impl Scratch {
+    pub(crate) fn new(ls: Lockstep) -> Self {
+        let n = ls.lanes();
+        Self {
+            ls,
+            s: Secret::zeroed(ls.state_bytes()),
+            y: Secret::zeroed(ls.state_bytes()),
+            x: Secret::zeroed(ls.state_bytes()),
+            gs: Secret::zeroed(16 * n),
+            xb: Secret::zeroed(16 * n),
+            halves: Secret::zeroed(8 * n),
+            tk1: Secret::zeroed(ls.tk1_slices_bytes()),
+            rest: Secret::zeroed(32 * n),
+            pair_rest: Secret::zeroed(32 * n),
+            nonce_table: Secret::zeroed(ls.tweakey_table_bytes()),
+            pair_table: None,
+        }
+    }
+}
+
+fn get(b: &[u8], j: usize) -> u128 {
+    u128::from_le_bytes(b[16 * j..16 * j + 16].try_into().unwrap_or_else(|_| unreachable!("16 bytes")))
+}
+
+fn put(b: &mut [u8], j: usize, v: u128) {
+    b[16 * j..16 * j + 16].copy_from_slice(&v.to_le_bytes());
+}
+
+/// The first `len` bytes of `x` as a block, the rest zero.
+fn partial(x: &[u8], start: usize, len: usize) -> u128 {
+    let mut b = [0u8; 16];
+    b[..len].copy_from_slice(&x[start..start + len]);
+    let v = u128::from_le_bytes(b);
+    b.zeroize();
+    v
+}
+
+/// `v` with bytes `len..16` zero (0 < `len` <= 16, public).
+fn keep(v: u128, len: usize) -> u128 {
+    if len >= 16 {
+        v
+    } else {
+        v & ((1u128 << (8 * len)) - 1)
+    }
+}
+
+/// Runs the group `members` (at most `scratch`'s lanes, every message of
+/// Romulus-N, `op` possible: an opened one at least a tag long, and within
+/// the counter's range) to the end: outputs and statuses written.
+pub(super) fn run(scratch: &mut Scratch, batch: &Batch, op: Operation, members: &mut [Member<'_>]) {
+    let ls = scratch.ls;
     let n = members.len();
     debug_assert!(n > 0 && n <= ls.lanes());
-    let first = members[0].index;
-    let ad_len = batch.ad(first).len();
-    let in_len = match op {
-        Operation::Seal => batch.data(first).len(),
-        Operation::Open => batch.data(first).len() - 16,
-    };
-    let keys = batch.flat().keys;
-    let input = |i: usize| &batch.data(i)[..in_len];
     let sb = ls.slice_bytes();
-    // Lane j's TK2 ‖ TK3: nonce (or an AD block) ‖ key.
-    let mut rest = buffer(32 * n);
-    for (j, m) in members.iter().enumerate() {
-        rest[32 * j..32 * j + 16].copy_from_slice(batch.nonce(m.index));
-        rest[32 * j + 16..32 * j + 32].copy_from_slice(&keys[16 * m.index..16 * m.index + 16]);
-    }
-    let mut nonce_table = buffer(ls.tweakey_table_bytes());
-    ls.expand(&rest, &mut nonce_table);
-    let (mut s, mut x, mut y) = (buffer(ls.state_bytes()), buffer(ls.state_bytes()), buffer(ls.state_bytes()));
-    let mut lanes = buffer(16 * n);
-    let idx: Vec<usize> = members.iter().map(|m| m.index).collect();
-    let gather = |lanes: &mut [u8], x: &mut [u8], block: &dyn Fn(usize) -> [u8; 16]| {
-        for (j, &i) in idx.iter().enumerate() {
-            let mut b = block(i);
-            lanes[16 * j..16 * j + 16].copy_from_slice(&b);
-            b.zeroize();
-        }
-        ls.slice_in(lanes, x);
-    };
+    let keys = batch.flat().keys;
+    let mut lanes: Vec<Lane> = members
+        .iter()
+        .map(|m| {
+            let i = m.index;
+            let in_len = match op {
+                Operation::Seal => batch.data(i).len(),
+                Operation::Open => batch.data(i).len() - 16,
+            };
+            let (ad_blocks, ad_last) = blocks(batch.ad(i).len());
+            let (count, last_len) = blocks(in_len);
+            Lane { index: i, ad_blocks, ad_last, pairs: ad_blocks / 2, count, last_len, in_len, counter: Counter(1) }
+        })
+        .collect();
+    let steps = lanes.iter().map(|l| l.pairs + 1 + l.count).max().unwrap_or(0);
+    let any_pairs = lanes.iter().any(|l| l.pairs > 0);
 
-    // The AD: pairs (S ⊕= A_k, then a call with TK2 = A_k+1), then the call
-    // with the nonce.
-    let mut counter = Counter(1);
-    let (a, a_last) = blocks(ad_len);
-    let mut k = 0;
-    if a >= 2 {
-        let mut ad_table = buffer(ls.tweakey_table_bytes());
-        while k + 1 < a {
-            gather(&mut lanes, &mut x, &|i| padded_block(batch.ad(i), k));
-            xor_into(&mut s, &x);
-            counter.step();
-            for (j, &i) in idx.iter().enumerate() {
-                rest[32 * j..32 * j + 16].copy_from_slice(&padded_block(batch.ad(i), k + 1));
-            }
-            ls.expand(&rest, &mut ad_table);
-            ls.encrypt(&mut s, &tk1(counter, D_AD), &ad_table);
-            counter.step();
-            k += 2;
-        }
+    // Lane j's TK2 ‖ TK3 for every call but the AD pairs': nonce ‖ key.
+    let rest = &mut scratch.rest[..];
+    rest.fill(0);
+    for (j, l) in lanes.iter().enumerate() {
+        rest[32 * j..32 * j + 16].copy_from_slice(batch.nonce(l.index));
+        rest[32 * j + 16..32 * j + 32].copy_from_slice(&keys[16 * l.index..16 * l.index + 16]);
     }
-    drop(rest);
-    if k < a {
-        gather(&mut lanes, &mut x, &|i| padded_block(batch.ad(i), k));
-        xor_into(&mut s, &x);
-        counter.step();
+    ls.expand(&rest[..32 * n], &mut scratch.nonce_table);
+    if any_pairs && scratch.pair_table.is_none() {
+        scratch.pair_table = Some(Secret::zeroed(ls.tweakey_table_bytes()));
     }
-    let domain = if a_last == 16 { D_AD_LAST_FULL } else { D_AD_LAST_PARTIAL };
-    ls.encrypt(&mut s, &tk1(counter, domain), &nonce_table);
+    scratch.s.fill(0);
 
-    // The message: output = M ⊕ G(S) (C ⊕ G(S) when opening), S ⊕= pad(M),
-    // then a call with the nonce.
-    counter = Counter(1);
-    let (count, last_len) = blocks(in_len);
-    for i in 0..count {
-        let start = 16 * i;
-        let len = (in_len - start).min(16);
-        match op {
-            // pad(M): the length byte goes into S (and into the output's
-            // byte 15, which a short block does not release).
-            Operation::Seal => gather(&mut lanes, &mut x, &|m| padded_block(input(m), i)),
-            Operation::Open => gather(&mut lanes, &mut x, &|m| {
-                let mut b = [0u8; 16];
-                b[..len].copy_from_slice(&input(m)[start..start + len]);
-                b
-            }),
+    for t in 0..=steps {
+        // G(S) out, where a lane outputs a message block now or tags after
+        // its last call (the step after it).
+        let gs_needed = lanes.iter().any(|l| {
+            let calls = l.pairs + 1 + l.count;
+            (t > l.pairs && t < calls) || t == calls
+        });
+        if gs_needed {
+            g_xor(&scratch.s, None, &mut scratch.y, sb);
+            ls.slice_out(&scratch.y, &mut scratch.gs[..16 * n]);
         }
-        g_xor(&s, Some(&x[..]), &mut y, sb);
-        ls.slice_out(&y, &mut lanes);
-        for (j, m) in members.iter_mut().enumerate() {
-            m.out[start..start + len].copy_from_slice(&lanes[16 * j..16 * j + len]);
-        }
-        match op {
-            Operation::Seal => xor_into(&mut s, &x),
-            Operation::Open => {
-                pad(&mut y, len, sb);
-                xor_into(&mut s, &y);
-            }
-        }
-        counter.step();
-        let domain = match (i + 1 == count, last_len == 16) {
-            (false, _) => D_MSG,
-            (true, true) => D_MSG_LAST_FULL,
-            (true, false) => D_MSG_LAST_PARTIAL,
-        };
-        ls.encrypt(&mut s, &tk1(counter, domain), &nonce_table);
-    }
-
-    // The tag: G(S).
-    g_xor(&s, None, &mut y, sb);
-    ls.slice_out(&y, &mut lanes);
-    for (j, m) in members.iter_mut().enumerate() {
-        let tag = &lanes[16 * j..16 * j + 16];
-        *m.status = match op {
-            Operation::Seal => {
-                m.out[in_len..].copy_from_slice(tag);
-                Ok(())
-            }
-            Operation::Open => {
-                if bool::from(tag.ct_eq(&batch.data(m.index)[in_len..])) {
-                    Ok(())
-                } else {
-                    m.out.zeroize();
-                    Err(MessageError::Forged)
+        let mut any_x = false;
+        let mut any_pair = false;
+        for (j, (l, m)) in lanes.iter_mut().zip(members.iter_mut()).enumerate() {
+            let calls = l.pairs + 1 + l.count;
+            // Whether a block goes into S before this call (public).
+            let has_x = t < calls && (t != l.pairs || l.ad_blocks % 2 == 1);
+            let (x, tk1) = if t == calls {
+                // Its tag: G(S) after the last call.
+                let tag = get(&scratch.gs, j).to_le_bytes();
+                *m.status = match op {
+                    Operation::Seal => {
+                        m.out[l.in_len..].copy_from_slice(&tag);
+                        Ok(())
+                    }
+                    Operation::Open => {
+                        if bool::from(tag.ct_eq(&batch.data(l.index)[l.in_len..])) {
+                            Ok(())
+                        } else {
+                            m.out.zeroize();
+                            Err(MessageError::Forged)
+                        }
+                    }
+                };
+                (0, 0)
+            } else if t > calls {
+                (0, 0)
+            } else if t < l.pairs {
+                // An AD pair: S ⊕= A_2t, then a call with TK2 = A_2t+1.
+                let ad = batch.ad(l.index);
+                any_pair = true;
+                scratch.pair_rest[32 * j..32 * j + 16].copy_from_slice(&padded_block(ad, 2 * t + 1));
+                l.counter.step();
+                let tk1 = l.counter.0 | u64::from(D_AD) << 56;
+                l.counter.step();
+                (u128::from_le_bytes(padded_block(ad, 2 * t)), tk1)
+            } else if t == l.pairs {
+                // The last AD call (with the nonce), after the odd AD block
+                // left over, if any.
+                let mut x = 0;
+                if l.ad_blocks % 2 == 1 {
+                    x = u128::from_le_bytes(padded_block(batch.ad(l.index), l.ad_blocks - 1));
+                    l.counter.step();
                 }
+                let domain = if l.ad_last == 16 { D_AD_LAST_FULL } else { D_AD_LAST_PARTIAL };
+                (x, l.counter.0 | u64::from(domain) << 56)
+            } else {
+                // Message block i: output M ⊕ G(S) (C ⊕ G(S) when opening),
+                // S ⊕= pad(M), then a call with the nonce.
+                let i = t - l.pairs - 1;
+                if i == 0 {
+                    l.counter = Counter(1);
+                }
+                let start = 16 * i;
+                let len = if i + 1 == l.count { l.last_len } else { 16 };
+                let g = get(&scratch.gs, j);
+                let input = &batch.data(l.index)[..l.in_len];
+                let x = match op {
+                    Operation::Seal => {
+                        let mb = u128::from_le_bytes(padded_block(input, i));
+                        m.out[start..start + len].copy_from_slice(&(mb ^ g).to_le_bytes()[..len]);
+                        mb
+                    }
+                    Operation::Open => {
+                        let p = if len == 0 { 0 } else { keep(partial(input, start, len) ^ g, len) };
+                        m.out[start..start + len].copy_from_slice(&p.to_le_bytes()[..len]);
+                        // pad(M): the length in byte 15 of a short block.
+                        if len > 0 && len < 16 {
+                            p | u128::from(len as u8) << 120
+                        } else {
+                            p
+                        }
+                    }
+                };
+                l.counter.step();
+                let domain = match (i + 1 == l.count, l.last_len == 16) {
+                    (false, _) => D_MSG,
+                    (true, true) => D_MSG_LAST_FULL,
+                    (true, false) => D_MSG_LAST_PARTIAL,
+                };
+                (x, l.counter.0 | u64::from(domain) << 56)
+            };
+            any_x |= has_x;
+            put(&mut scratch.xb, j, x);
+            scratch.halves[8 * j..8 * j + 8].copy_from_slice(&tk1.to_le_bytes());
+        }
+        if t == steps {
+            // Every lane's tag is out.
+            break;
+        }
+        if any_x {
+            ls.slice_in(&scratch.xb[..16 * n], &mut scratch.x);
+            xor_into(&mut scratch.s, &scratch.x);
+        }
+        ls.slice_tk1(&scratch.halves[..8 * n], &mut scratch.tk1);
+        let table = if any_pair {
+            // This step's TK2 ‖ TK3: the AD block of a lane in a pair, the
+            // nonce for every other lane.
+            for (j, l) in lanes.iter().enumerate() {
+                if t >= l.pairs {
+                    scratch.pair_rest[32 * j..32 * j + 16].copy_from_slice(&scratch.rest[32 * j..32 * j + 16]);
+                }
+                scratch.pair_rest[32 * j + 16..32 * j + 32].copy_from_slice(&scratch.rest[32 * j + 16..32 * j + 32]);
             }
+            let pt = scratch.pair_table.as_mut().unwrap_or_else(|| unreachable!("made when a lane has pairs"));
+            ls.expand(&scratch.pair_rest[..32 * n], pt);
+            &pt[..]
+        } else {
+            &scratch.nonce_table[..]
         };
+        ls.encrypt_lane_tk1(&mut scratch.s, &scratch.tk1, table);
     }
 }

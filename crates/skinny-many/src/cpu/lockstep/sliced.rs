@@ -2,8 +2,8 @@
 //! [`skinny::hazmat::bitsliced::Lockstep`]: slice `8·c + b` (of `sb` bytes)
 //! holds bit `b` of byte `c` of every lane, so a XOR of states is a XOR of
 //! buffers, G (per byte (x7 .. x0) → (x0 ⊕ x7, x7, .., x1)) renames slices
-//! and adds one XOR a byte, and the padding of a group's common length is a
-//! choice of slices. Plain byte loops: the compiler vectorises them.
+//! and adds one XOR a byte.
+//! Plain byte loops: the compiler vectorises them.
 
 /// `acc ^= x`, lane by lane.
 pub(super) fn xor_into(acc: &mut [u8], x: &[u8]) {
@@ -29,23 +29,6 @@ pub(super) fn g_xor(s: &[u8], x: Option<&[u8]>, y: &mut [u8], sb: usize) {
             }
             if let Some(x) = x {
                 xor_into(out, &x[slice(x, 8 * c + b)]);
-            }
-        }
-    }
-}
-
-/// Pads every lane's block to a message block of `len` bytes (0..=16, the
-/// group's, public): bytes `len..16` zero and, for 0 < `len` < 16, byte 15
-/// the length (Romulus's pad_n).
-pub(super) fn pad(y: &mut [u8], len: usize, sb: usize) {
-    if len >= 16 {
-        return;
-    }
-    y[8 * len * sb..].fill(0);
-    if len > 0 {
-        for b in 0..8 {
-            if (len >> b) & 1 == 1 {
-                y[(8 * 15 + b) * sb..(8 * 15 + b + 1) * sb].fill(0xff);
             }
         }
     }
