@@ -7,11 +7,11 @@
 mod romulus_n;
 mod sliced;
 
-use super::romulus::encoding::MAX_BLOCKS;
 use super::Operation;
 use crate::{Batch, MessageError, Scheme};
 use skinny::hazmat::bitsliced::{Lockstep, Path};
 use skinny::Variant;
+use skinny_romulus::hazmat::lengths_fit;
 
 /// A message of a group: its index, output bytes and status.
 pub(crate) struct Member<'o> {
@@ -48,9 +48,8 @@ pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize) -> (Vec<Vec<usize
             // Shorter than a tag: the lane engine refuses it.
             Operation::Open => return false,
         };
-        // As the lane code counts (`romulus::start`).
-        let count = |len: usize| u64::try_from(len / 16).unwrap_or(u64::MAX).saturating_add(1);
-        count(ad).saturating_add(count(input)) <= MAX_BLOCKS
+        // As the lane code checks (`romulus::start`).
+        lengths_fit(ad, input)
     };
     // (shape, index) keys, sorted: a batch of one shape is already in order,
     // which the sort finds in one pass (this runs before the threads start).

@@ -12,19 +12,15 @@
 
 use super::sliced::{g_xor, pad, xor_into};
 use super::Member;
-use crate::cpu::romulus::encoding::{
-    blocks, padded_block, Counter, D_AD, D_AD_LAST_FULL, D_AD_LAST_PARTIAL, D_MSG, D_MSG_LAST_FULL, D_MSG_LAST_PARTIAL,
-};
 use crate::cpu::Operation;
 use crate::{Batch, MessageError};
 use skinny::hazmat::bitsliced::Lockstep;
+use skinny_romulus::hazmat::{
+    blocks, padded_block, tk1, Counter, DOMAIN_AD, DOMAIN_AD_LAST_FULL, DOMAIN_AD_LAST_PARTIAL, DOMAIN_MESSAGE,
+    DOMAIN_MESSAGE_LAST_FULL, DOMAIN_MESSAGE_LAST_PARTIAL,
+};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
-
-/// TK1 = 56-bit counter ‖ domain ‖ 0^64 (public).
-fn tk1(counter: Counter, domain: u8) -> [u8; 16] {
-    (u128::from(counter.0) | u128::from(domain) << 56).to_le_bytes()
-}
 
 /// A zeroed buffer, wiped when dropped.
 fn buffer(len: usize) -> Zeroizing<Vec<u8>> {
@@ -68,7 +64,7 @@ pub(super) fn run(ls: Lockstep, batch: &Batch, op: Operation, members: &mut [Mem
 
     // The AD: pairs (S ⊕= A_k, then a call with TK2 = A_k+1), then the call
     // with the nonce.
-    let mut counter = Counter(1);
+    let mut counter = Counter::new();
     let (a, a_last) = blocks(ad_len);
     let mut k = 0;
     if a >= 2 {
@@ -81,7 +77,7 @@ pub(super) fn run(ls: Lockstep, batch: &Batch, op: Operation, members: &mut [Mem
                 rest[32 * j..32 * j + 16].copy_from_slice(&padded_block(batch.ad(i), k + 1));
             }
             ls.expand(&rest, &mut ad_table);
-            ls.encrypt(&mut s, &tk1(counter, D_AD), &ad_table);
+            ls.encrypt(&mut s, &tk1(counter, DOMAIN_AD), &ad_table);
             counter.step();
             k += 2;
         }
@@ -92,12 +88,12 @@ pub(super) fn run(ls: Lockstep, batch: &Batch, op: Operation, members: &mut [Mem
         xor_into(&mut s, &x);
         counter.step();
     }
-    let domain = if a_last == 16 { D_AD_LAST_FULL } else { D_AD_LAST_PARTIAL };
+    let domain = if a_last == 16 { DOMAIN_AD_LAST_FULL } else { DOMAIN_AD_LAST_PARTIAL };
     ls.encrypt(&mut s, &tk1(counter, domain), &nonce_table);
 
     // The message: output = M ⊕ G(S) (C ⊕ G(S) when opening), S ⊕= pad(M),
     // then a call with the nonce.
-    counter = Counter(1);
+    counter = Counter::new();
     let (count, last_len) = blocks(in_len);
     for i in 0..count {
         let start = 16 * i;
@@ -126,9 +122,9 @@ pub(super) fn run(ls: Lockstep, batch: &Batch, op: Operation, members: &mut [Mem
         }
         counter.step();
         let domain = match (i + 1 == count, last_len == 16) {
-            (false, _) => D_MSG,
-            (true, true) => D_MSG_LAST_FULL,
-            (true, false) => D_MSG_LAST_PARTIAL,
+            (false, _) => DOMAIN_MESSAGE,
+            (true, true) => DOMAIN_MESSAGE_LAST_FULL,
+            (true, false) => DOMAIN_MESSAGE_LAST_PARTIAL,
         };
         ls.encrypt(&mut s, &tk1(counter, domain), &nonce_table);
     }
