@@ -218,7 +218,8 @@ fn main() {
     // A packet mix (IMIX: 7 of 64 bytes, 4 of 576, 1 of 1500), then the
     // same bytes in messages of equal length (the target: the mix within
     // 1.3x of them).
-    let imix: Vec<usize> = (0..count / 4).map(|i| [64, 576, 64, 64, 1500, 64, 576, 64, 576, 64, 64, 576][i % 12]).collect();
+    let imix: Vec<usize> =
+        (0..count / 4).map(|i| [64, 576, 64, 64, 1500, 64, 576, 64, 576, 64, 64, 576][i % 12]).collect();
     let mean = imix.iter().sum::<usize>() / imix.len();
     series("imix", &imix, &counts);
     series("imix-equal", &vec![mean; imix.len()], &counts);

@@ -8,9 +8,9 @@
 //! is the plaintext for `seal` and ciphertext ‖ tag for `open`. Keys and data
 //! are wiped when the batch is dropped.
 
+use crate::wipe::wipe;
 use crate::Scheme;
 use core::ops::Range;
-use crate::wipe::wipe;
 
 /// Why [`Batch::push`] refused a message (the batch is unchanged).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

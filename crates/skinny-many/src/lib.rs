@@ -41,7 +41,7 @@
 //! tweakable-block-cipher calls it has ready (a 16-byte block and its whole
 //! tweakey) and takes their results: a Romulus lane one call at a time (TK1
 //! = the 56-bit counter and domain, TK2 = an AD block or the nonce, TK3 = the
-//! key), a SKINNY-AEAD lane all its block calls at once and then the tag call
+//! key; the encoding from `skinny_romulus::hazmat`), a SKINNY-AEAD lane all its block calls at once and then the tag call
 //! (the members' tweakeys from `skinny_aead::hazmat`). A thread keeps lanes
 //! in flight until two bitsliced batches of calls are ready, runs them all
 //! through `skinny::hazmat::bitsliced::PerBlockTweakeys` (SKINNY-128-384 at

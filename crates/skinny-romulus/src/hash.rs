@@ -3,7 +3,8 @@
 //! the RustCrypto [`digest`] traits (see `reference::romulus_h` for the
 //! specification's form).
 
-use crate::tbc::{Block, BLOCK};
+use crate::hazmat::BLOCK;
+use crate::tbc::Block;
 use digest::consts::U32;
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 use skinny::hazmat::single::Lanes;

@@ -1,5 +1,5 @@
 //! The tweakable block cipher of Romulus, SKINNY-128-384+ (SKINNY-128-384 cut
-//! to 40 rounds), its tweakey encoding and the 56-bit LFSR block counter.
+//! to 40 rounds), called with the tweakey encoding of [`crate::hazmat`].
 //!
 //! # What a call costs
 //!
@@ -12,47 +12,14 @@
 //!
 //! A path can be forced for tests ([`crate::hazmat::force_single_block_path`]).
 
+use crate::hazmat::{tk1, Counter, BLOCK, ROUNDS};
 use core::sync::atomic::{AtomicU8, Ordering};
 use skinny::hazmat::single::{FixedTweakeyPart, Lanes, Path};
 use skinny::Variant;
 use zeroize::Zeroize;
 
-/// Bytes in a block (n = 128) and in a tweak block (t = 128).
-pub(crate) const BLOCK: usize = 16;
-
 /// One block.
 pub(crate) type Block = [u8; BLOCK];
-
-/// SKINNY-128-384+'s round count.
-const ROUNDS: usize = 40;
-
-/// The LFSR's 56 bits.
-const MASK_56: u64 = (1 << 56) - 1;
-
-/// The block counter: a 56-bit LFSR held in the low 56 bits of a `u64` (bit
-/// `8j + k` is bit `k` of byte `j` of the encoding, least significant byte
-/// first). A step multiplies by x modulo x^56 + x^7 + x^4 + x^2 + 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Counter(u64);
-
-impl Counter {
-    /// The all-zero counter of Romulus-T's fixed calls.
-    pub(crate) const ZERO: Counter = Counter(0);
-    /// The start value, 1.
-    pub(crate) const ONE: Counter = Counter(1);
-
-    /// One LFSR step (branch-free, though the counter is public).
-    pub(crate) fn step(&mut self) {
-        let carry = (self.0 >> 55) & 1;
-        self.0 = ((self.0 << 1) & MASK_56) ^ (carry * 0x95);
-    }
-
-    /// The seven bytes of the encoding, least significant first.
-    pub(crate) fn to_bytes(self) -> [u8; 7] {
-        let b = self.0.to_le_bytes();
-        [b[0], b[1], b[2], b[3], b[4], b[5], b[6]]
-    }
-}
 
 /// The path forced by [`crate::hazmat::force_single_block_path`]: 0 for none,
 /// else 1 + its index in [`Path::ALL`].
@@ -200,67 +167,9 @@ pub(crate) fn encrypt_pair(lanes: &Lanes, tk: [&Block; 3], blocks: &mut [Block; 
     lanes.encrypt(&tk, ROUNDS, blocks).unwrap_or_else(|_| unreachable!("three arrays, 40 rounds and two blocks fit"));
 }
 
-/// Romulus's TK1: counter ‖ domain ‖ 0^64 (public values).
-fn tk1(counter: Counter, domain: u8) -> Block {
-    let mut tk = [0u8; BLOCK];
-    tk[..7].copy_from_slice(&counter.to_bytes());
-    tk[7] = domain;
-    tk
-}
-
-/// G on a block: every byte (x7 .. x0) becomes (x0 ⊕ x7, x7, .., x1), on the
-/// block as one 128-bit word (shifts and masks, no table).
-pub(crate) fn g(s: &Block) -> Block {
-    g128(u128::from_le_bytes(*s)).to_le_bytes()
-}
-
-/// [`g`] on a block held as a little-endian `u128`.
-pub(crate) fn g128(x: u128) -> u128 {
-    let low7 = 0x7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_u128;
-    let high = 0x8080_8080_8080_8080_8080_8080_8080_8080_u128;
-    ((x >> 1) & low7) ^ ((x ^ (x << 7)) & high)
-}
-
 /// XORs `x` (up to a block) into the front of `acc`.
 pub(crate) fn xor_into(acc: &mut Block, x: &[u8]) {
     for (a, b) in acc.iter_mut().zip(x) {
         *a ^= b;
-    }
-}
-
-/// pad_n: a full block as is, the empty string as zeros, anything between as
-/// X ‖ 0* ‖ its length in bytes.
-pub(crate) fn pad(x: &[u8]) -> Block {
-    let mut out = [0u8; BLOCK];
-    out[..x.len()].copy_from_slice(x);
-    if !x.is_empty() && x.len() < BLOCK {
-        out[BLOCK - 1] = x.len() as u8;
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::reference::encoding;
-
-    #[test]
-    fn the_counter_matches_the_reference_lfsr() {
-        let (mut fast, mut spec) = (Counter::ONE, encoding::Counter::ONE);
-        // Past the first feedback (bit 55 reached after 55 steps) several times.
-        for _ in 0..300 {
-            assert_eq!(fast.to_bytes(), spec.0);
-            fast.step();
-            spec.step();
-        }
-    }
-
-    #[test]
-    fn g_and_pad_match_the_reference() {
-        let s: Block = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0xa5);
-        assert_eq!(g(&s), encoding::g(&s));
-        for len in 0..=BLOCK {
-            assert_eq!(pad(&s[..len]), encoding::pad(&s[..len]));
-        }
     }
 }

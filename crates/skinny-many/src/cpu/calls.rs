@@ -150,8 +150,7 @@ impl Calls {
                     // built for one block).
                     let (arrays, _) = tk.as_chunks::<16>();
                     let refs: [&[u8; 16]; 3] = core::array::from_fn(|i| arrays.get(i).unwrap_or(&[0; 16]));
-                    let block: &mut [u8; 16] =
-                        block.try_into().unwrap_or_else(|_| unreachable!("16-byte chunks"));
+                    let block: &mut [u8; 16] = block.try_into().unwrap_or_else(|_| unreachable!("16-byte chunks"));
                     lanes
                         .encrypt(&refs[..arrays.len()], rounds, core::slice::from_mut(block))
                         .unwrap_or_else(|_| unreachable!("a whole tweakey, one block and a valid round count"));

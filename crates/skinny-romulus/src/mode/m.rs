@@ -3,44 +3,26 @@
 //! mode from the tag (see `reference::romulus_m`). Every domain byte has the
 //! member bit 32.
 
-use super::{blocks, check_lengths, read_block, read_whole, write_block, write_whole, Absorber, D_AD, D_MSG};
-use crate::tbc::{self, Block, Counter, Tbc, BLOCK};
+use super::{check_lengths, read_block, read_whole, write_block, write_whole, Absorber};
+use crate::hazmat::{
+    blocks, domain_m_mac_last, g, g128, Counter, BLOCK, DOMAIN_AD, DOMAIN_MESSAGE, DOMAIN_PAIR_WITH_MESSAGE, MEMBER_M,
+};
+use crate::tbc::{self, Block, Tbc};
 use aead::inout::InOutBuf;
 use aead::Error;
 use skinny::hazmat::bitsliced::Direction;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-/// Romulus-M's member bit, ORed into every domain byte.
-const MEMBER: u8 = 32;
-/// The domain of a MAC pair whose second block is a message block.
-const D_PAIR_WITH_MESSAGE: u8 = 12;
-
 /// The tag of `ad` and `msg`; `message` holds the nonce ‖ key part.
 fn mac(key: &Block, message: &Tbc, ad: &[u8], msg: &[u8]) -> Block {
-    let (a, a_last) = blocks(ad.len());
-    let (m, m_last) = blocks(msg.len());
-    // 16, plus 8 for an even AD block count, 4 for an even message block
-    // count, 2 for a partial or empty last AD block, 1 for such a message block.
-    let mut w = 16;
-    if a.is_multiple_of(2) {
-        w |= 8;
-    }
-    if m.is_multiple_of(2) {
-        w |= 4;
-    }
-    if a_last < BLOCK {
-        w |= 2;
-    }
-    if m_last < BLOCK {
-        w |= 1;
-    }
+    let count = blocks(ad.len()).0 + blocks(msg.len()).0;
     let mut slot = None;
-    let mut absorber = Absorber::new(key, a + m, &mut slot);
-    absorber.push_all(ad, D_AD | MEMBER);
-    absorber.push_all(msg, D_PAIR_WITH_MESSAGE | MEMBER);
-    let mut s = absorber.finish(w | MEMBER, message);
-    let tag = tbc::g(&s);
+    let mut absorber = Absorber::new(key, count, &mut slot);
+    absorber.push_all(ad, DOMAIN_AD | MEMBER_M);
+    absorber.push_all(msg, DOMAIN_PAIR_WITH_MESSAGE | MEMBER_M);
+    let mut s = absorber.finish(domain_m_mac_last(ad.len(), msg.len()), message);
+    let tag = g(&s);
     s.zeroize();
     tag
 }
@@ -55,21 +37,21 @@ fn crypt(message: &Tbc, tag: &Block, buf: &mut InOutBuf<'_, '_, u8>, direction: 
     }
     let (count, last_len) = blocks(buf.len());
     let mut s = *tag;
-    let mut counter = Counter::ONE;
+    let mut counter = Counter::new();
     for i in 0..count {
-        message.encrypt(counter, D_MSG | MEMBER, &mut s);
+        message.encrypt(counter, DOMAIN_MESSAGE | MEMBER_M, &mut s);
         counter.step();
         let state = u128::from_le_bytes(s);
         if i + 1 < count || last_len == BLOCK {
             let input = read_whole(buf, i);
-            let out = tbc::g128(state) ^ input;
+            let out = g128(state) ^ input;
             write_whole(buf, i, out);
             if i + 1 < count {
                 s = (state ^ if direction == Direction::Encrypt { input } else { out }).to_le_bytes();
             }
         } else {
             let (mut input, len) = read_block(buf, i);
-            let mut out = tbc::g128(state).to_le_bytes();
+            let mut out = g128(state).to_le_bytes();
             tbc::xor_into(&mut out, &input[..len]);
             write_block(buf, i, &out, len);
             input.zeroize();

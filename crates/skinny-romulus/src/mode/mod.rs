@@ -4,7 +4,8 @@
 //! Every function here branches and indexes on lengths only; the state, the
 //! keys and the data go through XORs, G and SKINNY, all table-free.
 
-use crate::tbc::{self, Block, Counter, Slot, Tbc, BLOCK};
+use crate::hazmat::{blocks, lengths_fit, padded_block, Counter, BLOCK};
+use crate::tbc::{self, Block, Slot, Tbc};
 use aead::inout::InOutBuf;
 use aead::Error;
 use zeroize::Zeroize;
@@ -13,31 +14,13 @@ pub(crate) mod m;
 pub(crate) mod n;
 pub(crate) mod t;
 
-/// The domain byte of a pair of AD blocks (Romulus-N and -M).
-pub(crate) const D_AD: u8 = 8;
-/// The domain byte of a message block (Romulus-N, and Romulus-M's encryption).
-pub(crate) const D_MSG: u8 = 4;
-
-/// The most blocks a call may have (AD and message together, each counted with
-/// one block more for its possibly empty last one): the 56-bit counter's period
-/// is 2^56 - 1 and no value may repeat within a message. About 2^60 bytes, out
-/// of reach of real memory; checked so that no input can wrap it.
-const MAX_BLOCKS: u64 = (1 << 56) - 2;
-
 /// Refuses (before anything is written) inputs too long for the counter.
 pub(crate) fn check_lengths(ad_len: usize, msg_len: usize) -> Result<(), Error> {
-    let blocks = |len: usize| u64::try_from(len / BLOCK).unwrap_or(u64::MAX).saturating_add(1);
-    if blocks(ad_len).saturating_add(blocks(msg_len)) > MAX_BLOCKS {
-        return Err(Error);
+    if lengths_fit(ad_len, msg_len) {
+        Ok(())
+    } else {
+        Err(Error)
     }
-    Ok(())
-}
-
-/// The number of blocks Romulus parses `len` bytes into (the empty string is
-/// one empty block) and the length of the last one (0 to 16).
-pub(crate) fn blocks(len: usize) -> (usize, usize) {
-    let count = len.div_ceil(BLOCK).max(1);
-    (count, len - (count - 1) * BLOCK)
 }
 
 /// The state S of Romulus-N's AD phase and Romulus-M's MAC, absorbing blocks
@@ -63,7 +46,7 @@ impl<'k> Absorber<'k> {
     /// [`Tbc`] may expand the key's part.
     pub(crate) fn new(key: &'k Block, blocks: usize, slot: &'k mut Slot) -> Self {
         let pair_calls = blocks / 2;
-        Self { key, pair_calls, slot: Some(slot), pairs: None, s: [0; BLOCK], counter: Counter::ONE, first: true }
+        Self { key, pair_calls, slot: Some(slot), pairs: None, s: [0; BLOCK], counter: Counter::new(), first: true }
     }
 
     /// Absorbs one block; `domain` is used if it is the second of its pair.
@@ -89,7 +72,7 @@ impl<'k> Absorber<'k> {
         for block in &whole[..count - 1] {
             self.push(block, domain);
         }
-        let mut last = tbc::pad(&data[(count - 1) * BLOCK..]);
+        let mut last = padded_block(data, count - 1);
         self.push(&last, domain);
         last.zeroize();
     }
@@ -142,6 +125,7 @@ pub(crate) fn write_block(buf: &mut InOutBuf<'_, '_, u8>, i: usize, block: &Bloc
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hazmat::MAX_BLOCKS;
 
     #[test]
     fn lengths_past_the_counter_are_refused() {
@@ -152,14 +136,5 @@ mod tests {
         assert!(check_lengths(0, limit + BLOCK).is_err());
         assert!(check_lengths(limit, BLOCK).is_err());
         assert!(check_lengths(usize::MAX, usize::MAX).is_err());
-    }
-
-    #[test]
-    fn blocks_count_the_empty_string_as_one_empty_block() {
-        assert_eq!(blocks(0), (1, 0));
-        assert_eq!(blocks(1), (1, 1));
-        assert_eq!(blocks(16), (1, 16));
-        assert_eq!(blocks(17), (2, 1));
-        assert_eq!(blocks(32), (2, 16));
     }
 }

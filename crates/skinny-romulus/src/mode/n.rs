@@ -2,28 +2,25 @@
 //! through ρ and one call, the tag G(S) (see `reference::romulus_n` for the
 //! specification's form).
 
-use super::{blocks, check_lengths, read_block, read_whole, write_block, write_whole, Absorber, D_AD, D_MSG};
-use crate::tbc::{self, Block, Counter, Tbc, BLOCK};
+use super::{check_lengths, read_block, read_whole, write_block, write_whole, Absorber};
+use crate::hazmat::{
+    blocks, g, g128, pad, Counter, BLOCK, DOMAIN_AD, DOMAIN_AD_LAST_FULL, DOMAIN_AD_LAST_PARTIAL, DOMAIN_MESSAGE,
+    DOMAIN_MESSAGE_LAST_FULL, DOMAIN_MESSAGE_LAST_PARTIAL,
+};
+use crate::tbc::{self, Block, Tbc};
 use aead::inout::InOutBuf;
 use aead::Error;
 use skinny::hazmat::bitsliced::Direction;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-/// The last AD call's domain, the last AD block full / partial or empty.
-const D_AD_LAST_FULL: u8 = 24;
-const D_AD_LAST_PARTIAL: u8 = 26;
-/// The last message call's domain, the last block full / partial or empty.
-const D_MSG_LAST_FULL: u8 = 20;
-const D_MSG_LAST_PARTIAL: u8 = 21;
-
 /// The state after the AD.
 fn absorb_ad(key: &Block, message: &Tbc, ad: &[u8]) -> Block {
     let (count, last) = blocks(ad.len());
     let mut slot = None;
     let mut absorber = Absorber::new(key, count, &mut slot);
-    absorber.push_all(ad, D_AD);
-    absorber.finish(if last == BLOCK { D_AD_LAST_FULL } else { D_AD_LAST_PARTIAL }, message)
+    absorber.push_all(ad, DOMAIN_AD);
+    absorber.finish(if last == BLOCK { DOMAIN_AD_LAST_FULL } else { DOMAIN_AD_LAST_PARTIAL }, message)
 }
 
 /// The message phase from the state `s` after the AD: `buf`'s input to its
@@ -33,20 +30,20 @@ fn absorb_ad(key: &Block, message: &Tbc, ad: &[u8]) -> Block {
 /// as `u128`s in registers; the short last one through a block that is wiped.
 fn crypt(message: &Tbc, s: Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Direction) -> Block {
     let (count, last_len) = blocks(buf.len());
-    let mut counter = Counter::ONE;
+    let mut counter = Counter::new();
     let mut s = u128::from_le_bytes(s);
     for i in 0..count {
         let last = i + 1 == count;
         if !last || last_len == BLOCK {
             let input = read_whole(buf, i);
-            let out = tbc::g128(s) ^ input;
+            let out = g128(s) ^ input;
             write_whole(buf, i, out);
             s ^= if direction == Direction::Encrypt { input } else { out };
         } else {
             let (mut input, len) = read_block(buf, i);
-            let mut out = tbc::g(&s.to_le_bytes());
+            let mut out = g(&s.to_le_bytes());
             tbc::xor_into(&mut out, &input[..len]);
-            let mut plain = tbc::pad(if direction == Direction::Encrypt { &input[..len] } else { &out[..len] });
+            let mut plain = pad(if direction == Direction::Encrypt { &input[..len] } else { &out[..len] });
             s ^= u128::from_le_bytes(plain);
             write_block(buf, i, &out, len);
             input.zeroize();
@@ -55,16 +52,16 @@ fn crypt(message: &Tbc, s: Block, buf: &mut InOutBuf<'_, '_, u8>, direction: Dir
         }
         counter.step();
         let domain = match (last, last_len == BLOCK) {
-            (false, _) => D_MSG,
-            (true, true) => D_MSG_LAST_FULL,
-            (true, false) => D_MSG_LAST_PARTIAL,
+            (false, _) => DOMAIN_MESSAGE,
+            (true, true) => DOMAIN_MESSAGE_LAST_FULL,
+            (true, false) => DOMAIN_MESSAGE_LAST_PARTIAL,
         };
         let mut block = s.to_le_bytes();
         message.encrypt(counter, domain, &mut block);
         s = u128::from_le_bytes(block);
         block.zeroize();
     }
-    let tag = tbc::g128(s).to_le_bytes();
+    let tag = g128(s).to_le_bytes();
     s.zeroize();
     tag
 }

@@ -6,27 +6,19 @@
 //!
 //! Opening checks the tag on the ciphertext before decrypting anything.
 
-use super::{blocks, check_lengths, read_block, write_block};
+use super::{check_lengths, read_block, write_block};
 use crate::hash::HashState;
-use crate::tbc::{self, Block, Counter, Tbc, BLOCK};
+use crate::hazmat::{blocks, Counter, BLOCK, DOMAIN_T_FIRST_KEY, DOMAIN_T_KEYSTREAM, DOMAIN_T_NEXT_KEY, DOMAIN_T_TAG};
+use crate::tbc::{self, Block, Tbc};
 use aead::inout::InOutBuf;
 use aead::Error;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-/// The domain of a keystream block (0 | 64).
-const D_KEYSTREAM: u8 = 64;
-/// The domain of the next block key (1 | 64).
-const D_NEXT_KEY: u8 = 1 | 64;
-/// The domain of the first block key (2 | 64).
-const D_FIRST_KEY: u8 = 2 | 64;
-/// The domain of the tag (4 | 64).
-const D_TAG: u8 = 4 | 64;
-
 /// The keystream XORed from `buf`'s input to its output. Returns the counter
 /// after the message (stepped once per block from 1; 1 for an empty one).
 fn keystream(key: &Block, nonce: &Block, buf: &mut InOutBuf<'_, '_, u8>) -> Counter {
-    let mut counter = Counter::ONE;
+    let mut counter = Counter::new();
     if buf.is_empty() {
         return counter;
     }
@@ -35,16 +27,16 @@ fn keystream(key: &Block, nonce: &Block, buf: &mut InOutBuf<'_, '_, u8>) -> Coun
     // The block key (TK3) changes every call: nothing is fixed.
     let e = Tbc::with_nothing_fixed();
     let mut block_key = *nonce;
-    e.encrypt_tk2_tk3(Counter::ZERO, D_FIRST_KEY, &zero, key, &mut block_key);
+    e.encrypt_tk2_tk3(Counter::ZERO, DOMAIN_T_FIRST_KEY, &zero, key, &mut block_key);
     for i in 0..count {
         let (mut data, len) = read_block(buf, i);
         let mut pad = *nonce;
-        e.encrypt_tk2_tk3(counter, D_KEYSTREAM, &zero, &block_key, &mut pad);
+        e.encrypt_tk2_tk3(counter, DOMAIN_T_KEYSTREAM, &zero, &block_key, &mut pad);
         tbc::xor_into(&mut data, &pad[..len]);
         write_block(buf, i, &data, len);
         if i + 1 < count {
             let mut next = *nonce;
-            e.encrypt_tk2_tk3(counter, D_NEXT_KEY, &zero, &block_key, &mut next);
+            e.encrypt_tk2_tk3(counter, DOMAIN_T_NEXT_KEY, &zero, &block_key, &mut next);
             block_key = next;
             next.zeroize();
         }
@@ -58,7 +50,7 @@ fn keystream(key: &Block, nonce: &Block, buf: &mut InOutBuf<'_, '_, u8>) -> Coun
 
 /// The counter after a message of `len` bytes, without encrypting it.
 fn counter_after(len: usize) -> Counter {
-    let mut counter = Counter::ONE;
+    let mut counter = Counter::new();
     if len > 0 {
         for _ in 0..blocks(len).0 {
             counter.step();
@@ -92,7 +84,7 @@ fn tag(key: &Block, nonce: &Block, ad: &[u8], ct: &[u8], counter: Counter) -> Bl
     let (mut first, mut second) = ([0u8; BLOCK], [0u8; BLOCK]);
     first.copy_from_slice(&digest[..BLOCK]);
     second.copy_from_slice(&digest[BLOCK..]);
-    Tbc::with_tk3(key, 1, &mut None).encrypt_tk2(Counter::ZERO, D_TAG, &second, &mut first);
+    Tbc::with_tk3(key, 1, &mut None).encrypt_tk2(Counter::ZERO, DOMAIN_T_TAG, &second, &mut first);
     digest.zeroize();
     second.zeroize();
     first

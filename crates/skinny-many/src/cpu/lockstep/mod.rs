@@ -1,17 +1,17 @@
-//! Lockstep groups: messages of one shape (scheme Romulus-N, the same AD
-//! length and data length) run a bitsliced batch at a time with their state
-//! kept sliced across calls and their nonce ‖ key schedule expanded once
+//! Lockstep groups: Romulus-N messages of about the same number of calls run
+//! a bitsliced batch at a time, each lane at its own position, with their
+//! state kept sliced across calls and their nonce ‖ key schedule expanded once
 //! (module `romulus_n`, on [`skinny::hazmat::bitsliced::Lockstep`]).
 //! [`plan`] picks the groups; everything else goes to the lane engine.
 
 mod romulus_n;
 mod sliced;
 
-use super::romulus::encoding::MAX_BLOCKS;
 use super::Operation;
 use crate::{Batch, MessageError, Scheme};
 use skinny::hazmat::bitsliced::{Lockstep, Path};
 use skinny::Variant;
+use skinny_romulus::hazmat::lengths_fit;
 
 /// A message of a group: its index, output bytes and status.
 pub(crate) struct Member<'o> {
@@ -55,9 +55,8 @@ pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize) -> (Vec<Vec<usize
                 continue;
             }
         };
-        // As the lane code counts (`romulus::start`).
-        let count = |len: usize| u64::try_from(len / 16).unwrap_or(u64::MAX).saturating_add(1);
-        if count(ad).saturating_add(count(input)) > MAX_BLOCKS {
+        // As the lane code checks (`romulus::start`).
+        if !lengths_fit(ad, input) {
             rest.push(i);
             continue;
         }
@@ -68,13 +67,25 @@ pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize) -> (Vec<Vec<usize
     order.sort_by_key(|&(c, _)| c);
     let min = (lanes / MIN_GROUP_DIVISOR).max(1);
     let mut groups = Vec::with_capacity(order.len().div_ceil(lanes));
-    for group in order.chunks(lanes) {
-        let indices = group.iter().map(|&(_, i)| i);
-        if group.len() >= min {
+    // A group ends when full or when its next message would leave its first
+    // lanes idle for more than a quarter of the steps (a few long messages
+    // after many short ones go to the lane engine, not into a batch that
+    // steps its idle lanes to their end).
+    let mut start = 0;
+    while start < order.len() {
+        let first = order[start].0.total;
+        let limit = first + first / 4 + 2;
+        let mut end = start + 1;
+        while end < order.len() && end - start < lanes && order[end].0.total <= limit {
+            end += 1;
+        }
+        let indices = order[start..end].iter().map(|&(_, i)| i);
+        if end - start >= min {
             groups.push(indices.collect());
         } else {
             rest.extend(indices);
         }
+        start = end;
     }
     rest.sort_unstable();
     (groups, rest)

@@ -20,13 +20,15 @@
 
 use super::sliced::{g_xor, xor_into};
 use super::Member;
-use crate::cpu::romulus::encoding::{
-    blocks, padded_block, Counter, D_AD, D_AD_LAST_FULL, D_AD_LAST_PARTIAL, D_MSG, D_MSG_LAST_FULL, D_MSG_LAST_PARTIAL,
-};
 use crate::cpu::Operation;
 use crate::wipe::Secret;
 use crate::{Batch, MessageError};
 use skinny::hazmat::bitsliced::Lockstep;
+use skinny_romulus::hazmat::{
+    blocks, padded_block, Counter, DOMAIN_AD as D_AD, DOMAIN_AD_LAST_FULL as D_AD_LAST_FULL,
+    DOMAIN_AD_LAST_PARTIAL as D_AD_LAST_PARTIAL, DOMAIN_MESSAGE as D_MSG, DOMAIN_MESSAGE_LAST_FULL as D_MSG_LAST_FULL,
+    DOMAIN_MESSAGE_LAST_PARTIAL as D_MSG_LAST_PARTIAL,
+};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -139,7 +141,16 @@ pub(super) fn run(scratch: &mut Scratch, batch: &Batch, op: Operation, members: 
             };
             let (ad_blocks, ad_last) = blocks(batch.ad(i).len());
             let (count, last_len) = blocks(in_len);
-            Lane { index: i, ad_blocks, ad_last, pairs: ad_blocks / 2, count, last_len, in_len, counter: Counter(1) }
+            Lane {
+                index: i,
+                ad_blocks,
+                ad_last,
+                pairs: ad_blocks / 2,
+                count,
+                last_len,
+                in_len,
+                counter: Counter::new(),
+            }
         })
         .collect();
     let steps = lanes.iter().map(|l| l.pairs + 1 + l.count).max().unwrap_or(0);
@@ -201,7 +212,7 @@ pub(super) fn run(scratch: &mut Scratch, batch: &Batch, op: Operation, members: 
                 any_pair = true;
                 scratch.pair_rest[32 * j..32 * j + 16].copy_from_slice(&padded_block(ad, 2 * t + 1));
                 l.counter.step();
-                let tk1 = l.counter.0 | u64::from(D_AD) << 56;
+                let tk1 = l.counter.value() | u64::from(D_AD) << 56;
                 l.counter.step();
                 (u128::from_le_bytes(padded_block(ad, 2 * t)), tk1)
             } else if t == l.pairs {
@@ -213,13 +224,13 @@ pub(super) fn run(scratch: &mut Scratch, batch: &Batch, op: Operation, members: 
                     l.counter.step();
                 }
                 let domain = if l.ad_last == 16 { D_AD_LAST_FULL } else { D_AD_LAST_PARTIAL };
-                (x, l.counter.0 | u64::from(domain) << 56)
+                (x, l.counter.value() | u64::from(domain) << 56)
             } else {
                 // Message block i: output M ⊕ G(S) (C ⊕ G(S) when opening),
                 // S ⊕= pad(M), then a call with the nonce.
                 let i = t - l.pairs - 1;
                 if i == 0 {
-                    l.counter = Counter(1);
+                    l.counter = Counter::new();
                 }
                 let start = 16 * i;
                 let len = if i + 1 == l.count { l.last_len } else { 16 };
@@ -248,7 +259,7 @@ pub(super) fn run(scratch: &mut Scratch, batch: &Batch, op: Operation, members: 
                     (true, true) => D_MSG_LAST_FULL,
                     (true, false) => D_MSG_LAST_PARTIAL,
                 };
-                (x, l.counter.0 | u64::from(domain) << 56)
+                (x, l.counter.value() | u64::from(domain) << 56)
             };
             any_x |= has_x;
             put(&mut scratch.xb, j, x);

@@ -1,23 +1,31 @@
 //! Romulus-N and -M (v1.3) as lanes: one SKINNY-128-384+ call at a time (the
 //! modes are serial inside a message), with Romulus's tweakey encoding (TK1 =
 //! 56-bit LFSR counter ‖ domain ‖ 0^64, TK2 = an AD or message block or the
-//! nonce, TK3 = the key). Written from the specification, as
-//! `skinny-romulus`'s modes are, and checked against them by the tests.
-
-pub(crate) mod encoding;
+//! nonce, TK3 = the key) from `skinny_romulus::hazmat`, the one
+//! `skinny-romulus`'s modes run on; the tests check the two against each other.
 
 use super::calls::{xor_into, Block, Calls};
 use super::lanes::{Lane, Started};
 use super::Operation;
 use crate::MessageError;
-use encoding::{
-    blocks, g, padded_block, Counter, D_AD, D_AD_LAST_FULL, D_AD_LAST_PARTIAL, D_MSG, D_MSG_LAST_FULL,
-    D_MSG_LAST_PARTIAL, D_PAIR_WITH_MESSAGE, MAX_BLOCKS, MEMBER_M,
+use skinny_romulus::hazmat::{
+    blocks, domain_m_mac_last, g, lengths_fit, pad, padded_block, tk1, Counter, DOMAIN_AD, DOMAIN_AD_LAST_FULL,
+    DOMAIN_AD_LAST_PARTIAL, DOMAIN_MESSAGE, DOMAIN_MESSAGE_LAST_FULL, DOMAIN_MESSAGE_LAST_PARTIAL,
+    DOMAIN_PAIR_WITH_MESSAGE, MEMBER_M,
 };
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-pub(crate) use encoding::{Kind, ROUNDS};
+pub(crate) use skinny_romulus::hazmat::ROUNDS;
+
+/// Which Romulus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Romulus-N.
+    N,
+    /// Romulus-M.
+    M,
+}
 
 /// What the lane does next.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -74,8 +82,7 @@ pub(crate) fn start<'a>(
             (&data[..cut], tag)
         }
     };
-    let count = |len: usize| u64::try_from(len / 16).unwrap_or(u64::MAX).saturating_add(1);
-    if count(ad.len()).saturating_add(count(input.len())) > MAX_BLOCKS {
+    if !lengths_fit(ad.len(), input.len()) {
         return Started::Done(Err(MessageError::TooLong));
     }
     let mut k = [0u8; 16];
@@ -86,8 +93,8 @@ pub(crate) fn start<'a>(
         (Kind::M, Operation::Open) => Phase::Ofb { i: 0 },
         _ => Phase::Absorb { k: 0 },
     };
-    let mut lane =
-        Romulus { kind, op, key: k, nonce: n, ad, input, tag, out, s: [0; 16], counter: Counter(1), phase, slot: 0 };
+    let counter = Counter::new();
+    let mut lane = Romulus { kind, op, key: k, nonce: n, ad, input, tag, out, s: [0; 16], counter, phase, slot: 0 };
     if phase == (Phase::Ofb { i: 0 }) {
         lane.s = lane.tag;
         if input.is_empty() {
@@ -134,49 +141,31 @@ impl Romulus<'_> {
 
     /// The domain of the last absorbing call.
     fn absorb_final_domain(&self) -> u8 {
-        let (a, a_last) = blocks(self.ad.len());
         match self.kind {
-            Kind::N if a_last == 16 => D_AD_LAST_FULL,
-            Kind::N => D_AD_LAST_PARTIAL,
-            Kind::M => {
-                let (m, m_last) = blocks(self.input.len());
-                let mut w = 16;
-                if a.is_multiple_of(2) {
-                    w |= 8;
-                }
-                if m.is_multiple_of(2) {
-                    w |= 4;
-                }
-                if a_last < 16 {
-                    w |= 2;
-                }
-                if m_last < 16 {
-                    w |= 1;
-                }
-                w | MEMBER_M
-            }
+            Kind::N if blocks(self.ad.len()).1 == 16 => DOMAIN_AD_LAST_FULL,
+            Kind::N => DOMAIN_AD_LAST_PARTIAL,
+            Kind::M => domain_m_mac_last(self.ad.len(), self.input.len()),
         }
     }
 
     /// -M opening: the MAC over the AD and the recovered plaintext starts.
     fn begin_mac(&mut self) {
         self.s = [0; 16];
-        self.counter = Counter(1);
+        self.counter = Counter::new();
         self.phase = Phase::Absorb { k: 0 };
     }
 
     /// Emits S ← E(counter, domain, tk2; S).
     fn call(&mut self, calls: &mut Calls, domain: u8, tk2: &Block) {
         // TK1 = counter ‖ domain ‖ 0^64: public.
-        let tk1 = (u128::from(self.counter.0) | u128::from(domain) << 56).to_le_bytes();
-        self.slot = calls.enc.push(&self.s, &[&tk1, tk2, &self.key]);
+        self.slot = calls.enc.push(&self.s, &[&tk1(self.counter, domain), tk2, &self.key]);
     }
 
     /// The phase after the absorption's last call.
     fn after_absorb(&mut self) {
         self.phase = match (self.kind, self.op) {
             (Kind::N, _) => {
-                self.counter = Counter(1);
+                self.counter = Counter::new();
                 Phase::Message { i: 0 }
             }
             (Kind::M, Operation::Seal) => {
@@ -184,7 +173,7 @@ impl Romulus<'_> {
                 let len = self.input.len();
                 self.out[len..].copy_from_slice(&self.tag);
                 self.s = self.tag;
-                self.counter = Counter(1);
+                self.counter = Counter::new();
                 if len == 0 {
                     Phase::Done
                 } else {
@@ -210,9 +199,9 @@ impl Lane for Romulus<'_> {
                         xor_into(&mut self.s, &first);
                         self.counter.step();
                         let domain = if k + 1 < blocks(self.ad.len()).0 {
-                            D_AD | self.domain_bit()
+                            DOMAIN_AD | self.domain_bit()
                         } else {
-                            D_PAIR_WITH_MESSAGE | MEMBER_M
+                            DOMAIN_PAIR_WITH_MESSAGE | MEMBER_M
                         };
                         self.call(calls, domain, &second);
                         self.counter.step();
@@ -253,14 +242,10 @@ impl Lane for Romulus<'_> {
                         let mut out = g(&self.s);
                         xor_into(&mut out, &self.input[start..start + len]);
                         self.out[start..start + len].copy_from_slice(&out[..len]);
-                        let mut p = [0u8; 16];
-                        match self.op {
-                            Operation::Seal => p[..len].copy_from_slice(&self.input[start..start + len]),
-                            Operation::Open => p[..len].copy_from_slice(&out[..len]),
-                        }
-                        if len > 0 {
-                            p[15] = len as u8;
-                        }
+                        let mut p = match self.op {
+                            Operation::Seal => pad(&self.input[start..start + len]),
+                            Operation::Open => pad(&out[..len]),
+                        };
                         out.zeroize();
                         let plain = u128::from_le_bytes(p);
                         p.zeroize();
@@ -274,9 +259,9 @@ impl Lane for Romulus<'_> {
                     s.zeroize();
                     self.counter.step();
                     let domain = match (i + 1 == count, last_len == 16) {
-                        (false, _) => D_MSG,
-                        (true, true) => D_MSG_LAST_FULL,
-                        (true, false) => D_MSG_LAST_PARTIAL,
+                        (false, _) => DOMAIN_MESSAGE,
+                        (true, true) => DOMAIN_MESSAGE_LAST_FULL,
+                        (true, false) => DOMAIN_MESSAGE_LAST_PARTIAL,
                     };
                     let nonce = self.nonce;
                     self.call(calls, domain, &nonce);
@@ -285,7 +270,7 @@ impl Lane for Romulus<'_> {
                 }
                 Phase::Ofb { i } => {
                     let nonce = self.nonce;
-                    self.call(calls, D_MSG | MEMBER_M, &nonce);
+                    self.call(calls, DOMAIN_MESSAGE | MEMBER_M, &nonce);
                     self.counter.step();
                     self.phase = Phase::Ofb { i };
                     return true;
