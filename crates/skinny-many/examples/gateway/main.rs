@@ -234,6 +234,9 @@ fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
             tally.junk,
             dropped
         );
+        if tally.shed > 0 {
+            println!("  of which {} shed by a full front (the rest lost by the socket)", tally.shed);
+        }
         let tampered = sent.tampered.load(Ordering::Relaxed);
         if tally.authentic_failed > 0 || tally.tampered_opened > 0 || tally.engine_failed > 0 {
             println!(
