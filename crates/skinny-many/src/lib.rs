@@ -11,7 +11,22 @@
 //!   with the feature `cuda` the GPU engine, `gpu::GpuMany`, which runs every
 //!   scheme; see [`verdict`] for `auto`).
 //! - [`cpu::seal`] / [`cpu::open`] on a thread count, [`cpu::seal_in`] /
-//!   [`cpu::open_in`] on a pool already started.
+//!   [`cpu::open_in`] on a pool already started, [`cpu::Engine`] for a
+//!   long-lived engine.
+//! - [`stream::Stream`]: messages in one at a time as they arrive,
+//!   completions out in submission order (see *Streaming* below).
+//!
+//! ## Streaming
+//!
+//! A server receives messages over time, not as batches. The
+//! [`stream`] module puts a front on an engine (a [`stream::Runner`]: the CPU
+//! [`cpu::Engine`], or `gpu::GpuMany`): `submit` a message and get a ticket,
+//! `recv` completions in ticket order, `flush` to cut a batch at once.
+//! Dispatcher threads cut the pending batch when it reaches a target size or
+//! when its oldest message has waited a deadline, so a lone message is not
+//! held for company; caps on the messages and bytes in flight bound the
+//! memory (`submit` waits, `try_submit` hands the message back). Its module
+//! docs give the design; `examples/gateway` serves UDP frames through it.
 //!
 //! ## Design
 //!
@@ -152,6 +167,7 @@ pub mod gpu;
 mod output;
 mod route;
 mod scheme;
+pub mod stream;
 mod wipe;
 
 pub use batch::{Batch, BatchError, Flat};
