@@ -14,8 +14,8 @@
 //!
 //! `cargo run --release -p skinny-many --example many_speed [MESSAGES]`
 //! (default 65536 messages of 64 bytes); `... many_speed MESSAGES profile`
-//! only seals 64-byte Romulus-N messages on one thread for ten seconds (to
-//! run under a profiler); `... many_speed MESSAGES 1,4,16` measures those
+//! (`profile-m`) only seals 64-byte Romulus-N (-M) messages on one thread for
+//! ten seconds (to run under a profiler); `... many_speed MESSAGES 1,4,16` measures those
 //! thread counts only.
 
 use aead::inout::InOutBuf;
@@ -200,8 +200,9 @@ fn series(label: &str, lens: &[usize], thread_counts: &[usize]) {
 fn main() {
     let count: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(65536);
     let max_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if std::env::args().nth(2).as_deref() == Some("profile") {
-        let (pool, input) = (skinny_exec::worker_pool(1).unwrap(), batch(Scheme::RomulusN, &vec![64; count], false));
+    if let Some(which @ ("profile" | "profile-m")) = std::env::args().nth(2).as_deref() {
+        let scheme = if which == "profile" { Scheme::RomulusN } else { Scheme::RomulusM };
+        let (pool, input) = (skinny_exec::worker_pool(1).unwrap(), batch(scheme, &vec![64; count], false));
         let t0 = Instant::now();
         while t0.elapsed() < Duration::from_secs(10) {
             black_box(cpu::seal_in(&pool, &input));

@@ -17,6 +17,13 @@ pub(crate) fn wipe(buf: &mut [u8]) {
     tail.zeroize();
 }
 
+/// Overwrites a block with zeros by one volatile write (`zeroize` makes
+/// sixteen of a `[u8; 16]`).
+pub(crate) fn wipe_block(block: &mut [u8; 16]) {
+    // SAFETY: `block` is a valid, aligned, exclusive reference to 16 bytes.
+    unsafe { core::ptr::write_volatile(block, [0u8; 16]) };
+}
+
 /// A heap buffer of secret bytes, zeroed when made and wiped when dropped.
 pub(crate) struct Secret(Vec<u8>);
 

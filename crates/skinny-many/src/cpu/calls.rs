@@ -165,13 +165,13 @@ impl Calls {
 }
 
 /// The fewest left-over calls worth a padded batch of `batch` blocks rather
-/// than single-block calls (each one a whole schedule and the rounds on one
-/// block): about what one batch costs in single calls, which grows with the
-/// batch's width (`examples/many_speed.rs` prints both costs).
+/// than single-block calls (the schedule inside the rounds, on one block):
+/// about what one batch costs in single calls, which grows with the batch's
+/// width (`examples/many_speed.rs` prints both costs).
 const fn single_below(batch: usize) -> usize {
     batch / BLOCKS_PER_SINGLE_COST
 }
 
 /// A bitsliced batch with per-block tweakeys costs about as much as one
 /// single-block call per this many of its blocks.
-const BLOCKS_PER_SINGLE_COST: usize = 16;
+const BLOCKS_PER_SINGLE_COST: usize = 6;

@@ -222,7 +222,7 @@ fn crypt(batch: &Batch, op: Operation, threads: usize, tuning: Tuning) -> Output
     };
     jobs.into_par_iter().for_each(|job| match job {
         Job::Groups(mut g) => lockstep::run(ls, batch, op, &mut g),
-        Job::Lanes(m) => run_chunk(batch, op, tuning.path, m),
+        Job::Lanes(m) => run_chunk(batch, op, tuning, m),
     });
     Output::from_parts(bytes, ends, status)
 }
@@ -286,7 +286,8 @@ fn chunks(batch: &Batch, msgs: &[usize], threads: usize, batch_blocks: usize) ->
 }
 
 /// Runs `msgs` through the lane engine.
-fn run_chunk(batch: &Batch, op: Operation, path: Path, msgs: Vec<Member<'_>>) {
+fn run_chunk(batch: &Batch, op: Operation, tuning: Tuning, msgs: Vec<Member<'_>>) {
+    let path = tuning.path;
     let scheme = batch.scheme();
     let count = msgs.len();
     let mut outs: Vec<Option<&mut [u8]>> = Vec::with_capacity(count);
@@ -321,7 +322,13 @@ fn run_chunk(batch: &Batch, op: Operation, path: Path, msgs: Vec<Member<'_>>) {
                     outs[j].take().unwrap_or_else(|| unreachable!("one start a message")),
                 )
             };
-            lanes::run(&mut calls, target, order, start, &mut status);
+            if kind == romulus::Kind::M && tuning.lockstep {
+                // Slots in a lockstep batch: the nonce ‖ key expanded once a
+                // message, TK1 per lane.
+                lockstep::slots::run(lockstep::cipher(path), &mut calls, order, start, &mut status);
+            } else {
+                lanes::run(&mut calls, target, order, start, &mut status);
+            }
         }
         Scheme::SkinnyAead(m) => {
             let start = |j: usize| -> Started<aead::Aead<'_>> {

@@ -6,6 +6,7 @@
 
 mod romulus_n;
 mod sliced;
+pub(crate) mod slots;
 
 use super::Operation;
 use crate::{Batch, MessageError, Scheme};

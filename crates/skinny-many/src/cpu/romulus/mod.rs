@@ -7,6 +7,7 @@
 use super::calls::{xor_into, Block, Calls};
 use super::lanes::{Lane, Started};
 use super::Operation;
+use crate::wipe::wipe_block;
 use crate::MessageError;
 use skinny_romulus::hazmat::{
     blocks, domain_m_mac_last, g, lengths_fit, pad, padded_block, tk1, Counter, DOMAIN_AD, DOMAIN_AD_LAST_FULL,
@@ -58,8 +59,19 @@ pub(crate) struct Romulus<'a> {
     s: Block,
     counter: Counter,
     phase: Phase,
+    /// The call the last step made ready.
+    pending: Call,
     /// The call last emitted, in `calls.enc`.
     slot: usize,
+}
+
+/// A call a lane has ready (public but for a data block as TK2): its TK1's
+/// first half (counter ‖ domain; the second half is zero) and its TK2 when it
+/// is not the nonce. TK3 is the key and the block the lane's state.
+#[derive(Clone, Copy)]
+pub(crate) struct Call {
+    pub(crate) tk1_half: u64,
+    pub(crate) tk2: Option<Block>,
 }
 
 /// Starts a message: `data` as in [`crate::Batch`] (plaintext, or ciphertext
@@ -94,7 +106,21 @@ pub(crate) fn start<'a>(
         _ => Phase::Absorb { k: 0 },
     };
     let counter = Counter::new();
-    let mut lane = Romulus { kind, op, key: k, nonce: n, ad, input, tag, out, s: [0; 16], counter, phase, slot: 0 };
+    let mut lane = Romulus {
+        kind,
+        op,
+        key: k,
+        nonce: n,
+        ad,
+        input,
+        tag,
+        out,
+        s: [0; 16],
+        counter,
+        phase,
+        pending: Call { tk1_half: 0, tk2: None },
+        slot: 0,
+    };
     if phase == (Phase::Ofb { i: 0 }) {
         lane.s = lane.tag;
         if input.is_empty() {
@@ -155,10 +181,33 @@ impl Romulus<'_> {
         self.phase = Phase::Absorb { k: 0 };
     }
 
-    /// Emits S ← E(counter, domain, tk2; S).
-    fn call(&mut self, calls: &mut Calls, domain: u8, tk2: &Block) {
+    /// Makes S ← E(counter, domain, tk2 (None: the nonce); S) the pending call.
+    fn call(&mut self, domain: u8, tk2: Option<Block>) {
         // TK1 = counter ‖ domain ‖ 0^64: public.
-        self.slot = calls.enc.push(&self.s, &[&tk1(self.counter, domain), tk2, &self.key]);
+        let whole = u128::from_le_bytes(tk1(self.counter, domain));
+        self.pending = Call { tk1_half: whole as u64, tk2 };
+    }
+
+    /// The lane's nonce and key (its TK2 and TK3 for every call but those
+    /// with a data block as TK2).
+    pub(crate) fn nonce_key(&self) -> (&Block, &Block) {
+        (&self.nonce, &self.key)
+    }
+
+    /// The state, the block of the pending call.
+    pub(crate) fn state(&self) -> &Block {
+        &self.s
+    }
+
+    /// Moves to the next call ([`Romulus::pending`]); `false` when the lane
+    /// has none left (then [`Lane::finish`] ends it).
+    pub(crate) fn advance(&mut self) -> bool {
+        self.step()
+    }
+
+    /// The call [`Romulus::advance`] made ready.
+    pub(crate) fn pending(&self) -> Call {
+        self.pending
     }
 
     /// The phase after the absorption's last call.
@@ -187,6 +236,30 @@ impl Romulus<'_> {
 
 impl Lane for Romulus<'_> {
     fn emit(&mut self, calls: &mut Calls) -> bool {
+        if !self.step() {
+            return false;
+        }
+        let c = self.pending;
+        let mut tk1 = [0u8; 16];
+        tk1[..8].copy_from_slice(&c.tk1_half.to_le_bytes());
+        let mut tk2 = c.tk2.unwrap_or(self.nonce);
+        self.slot = calls.enc.push(&self.s, &[&tk1, &tk2, &self.key]);
+        wipe_block(&mut tk2);
+        true
+    }
+
+    fn absorb(&mut self, calls: &Calls) {
+        self.take(calls.enc.result(self.slot));
+    }
+
+    fn finish(self) -> Result<(), MessageError> {
+        self.end()
+    }
+}
+
+impl Romulus<'_> {
+    /// One step: the next call pending, or `false` at the end.
+    fn step(&mut self) -> bool {
         loop {
             match self.phase {
                 Phase::Absorb { k } => {
@@ -203,9 +276,9 @@ impl Lane for Romulus<'_> {
                         } else {
                             DOMAIN_PAIR_WITH_MESSAGE | MEMBER_M
                         };
-                        self.call(calls, domain, &second);
+                        self.call(domain, Some(second));
                         self.counter.step();
-                        second.zeroize();
+                        wipe_block(&mut second);
                         self.phase = Phase::Absorb { k: k + 2 };
                         return true;
                     } else if k <= n {
@@ -214,8 +287,8 @@ impl Lane for Romulus<'_> {
                             xor_into(&mut self.s, &last);
                             self.counter.step();
                         }
-                        let (domain, nonce) = (self.absorb_final_domain(), self.nonce);
-                        self.call(calls, domain, &nonce);
+                        let domain = self.absorb_final_domain();
+                        self.call(domain, None);
                         self.phase = Phase::Absorb { k: n + 1 };
                         return true;
                     }
@@ -246,9 +319,9 @@ impl Lane for Romulus<'_> {
                             Operation::Seal => pad(&self.input[start..start + len]),
                             Operation::Open => pad(&out[..len]),
                         };
-                        out.zeroize();
+                        wipe_block(&mut out);
                         let plain = u128::from_le_bytes(p);
-                        p.zeroize();
+                        wipe_block(&mut p);
                         (0, plain)
                     };
                     let mut s = u128::from_le_bytes(self.s) ^ plain;
@@ -263,14 +336,12 @@ impl Lane for Romulus<'_> {
                         (true, true) => DOMAIN_MESSAGE_LAST_FULL,
                         (true, false) => DOMAIN_MESSAGE_LAST_PARTIAL,
                     };
-                    let nonce = self.nonce;
-                    self.call(calls, domain, &nonce);
+                    self.call(domain, None);
                     self.phase = Phase::Message { i: i + 1 };
                     return true;
                 }
                 Phase::Ofb { i } => {
-                    let nonce = self.nonce;
-                    self.call(calls, DOMAIN_MESSAGE | MEMBER_M, &nonce);
+                    self.call(DOMAIN_MESSAGE | MEMBER_M, None);
                     self.counter.step();
                     self.phase = Phase::Ofb { i };
                     return true;
@@ -280,28 +351,33 @@ impl Lane for Romulus<'_> {
         }
     }
 
-    fn absorb(&mut self, calls: &Calls) {
-        self.s = calls.enc.result(self.slot);
+    /// Takes the pending call's result.
+    pub(crate) fn take(&mut self, result: Block) {
+        self.s = result;
         let Phase::Ofb { i } = self.phase else { return };
         // The OFB pass: output = input ⊕ G(S), and S absorbs the plaintext
-        // of every block but the last.
+        // of every block but the last (which is the only one that may be
+        // short).
         let len = self.input.len();
         let start = 16 * i;
         let end = (start + 16).min(len);
         let mut ks = g(&self.s);
-        for (j, o) in (start..end).zip(&mut self.out[start..end]) {
-            *o = self.input[j] ^ ks[j - start];
+        if end - start == 16 {
+            // A whole block as 128-bit words.
+            let x = u128::from_le_bytes(self.input[start..end].try_into().unwrap_or_else(|_| unreachable!("16")));
+            let y = x ^ u128::from_le_bytes(ks);
+            self.out[start..end].copy_from_slice(&y.to_le_bytes());
+            if end < len {
+                let plain = if self.op == Operation::Seal { x } else { y };
+                self.s = (u128::from_le_bytes(self.s) ^ plain).to_le_bytes();
+            }
+        } else {
+            for (j, o) in (start..end).zip(&mut self.out[start..end]) {
+                *o = self.input[j] ^ ks[j - start];
+            }
         }
-        ks.zeroize();
+        wipe_block(&mut ks);
         if end < len {
-            let plain = match self.op {
-                Operation::Seal => &self.input[start..end],
-                Operation::Open => &self.out[start..end],
-            };
-            let mut p = [0u8; 16];
-            p.copy_from_slice(plain);
-            xor_into(&mut self.s, &p);
-            p.zeroize();
             self.phase = Phase::Ofb { i: i + 1 };
         } else if self.op == Operation::Open {
             self.begin_mac();
@@ -310,7 +386,8 @@ impl Lane for Romulus<'_> {
         }
     }
 
-    fn finish(self) -> Result<(), MessageError> {
+    /// Ends the message (see [`Lane::finish`]).
+    pub(crate) fn end(self) -> Result<(), MessageError> {
         let len = self.input.len();
         match (self.kind, self.op) {
             (Kind::N, Operation::Seal) => {
