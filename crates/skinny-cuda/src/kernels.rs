@@ -160,13 +160,23 @@ pub const LAB_THREADS: u32 = 32;
 pub const LAB_MAX_WARPS: u32 = 8;
 
 /// Threads per block of the many-message kernels (`SKINNY_MANY_THREADS`, their
-/// launch bound): four warps, each with 48 KiB of shared memory for its lanes'
-/// three tweakey arrays (192 KiB a block, one block an SM).
+/// launch bound): four warps. The SKINNY-AEAD kernels give each warp 48 KiB
+/// of shared memory for its lanes' three tweakey arrays (192 KiB a block, one
+/// block an SM); Romulus's use none.
 pub const MANY_THREADS: u32 = 128;
 
-/// Shared memory of one many-message block: three arrays of 128 words for each
-/// of its [`MANY_THREADS`] threads (`MANY_WARP_BYTES` a warp in the source).
+/// Shared memory of one SKINNY-AEAD many-message block: three arrays of 128
+/// words for each of its [`MANY_THREADS`] threads (`MANY_WARP_BYTES` a warp in
+/// the source).
 pub const MANY_SHARED_BYTES: u32 = 3 * 128 * 4 * MANY_THREADS;
+
+/// Blocks an SM of the Romulus many-message kernels (`SKINNY_MANY_RK_BLOCKS`,
+/// their launch bound: at most 255 registers a thread for two blocks).
+pub const MANY_RK_BLOCKS: u32 = 2;
+
+/// Bytes of a Romulus many-message thread's table of round tweakeys in global
+/// memory: TK2 ^ TK3 ^ the constants of rows 0-1, 40 rounds of 64 words.
+pub const MANY_RK_TABLE_BYTES: usize = 40 * 64 * 4;
 
 /// The most rounds of any variant (SKINNY-128-384): the size of the kernels'
 /// round-constant arrays (`SKINNY_MAX_ROUNDS`).
@@ -182,6 +192,7 @@ pub(crate) fn nvrtc_defines() -> Vec<String> {
         format!("-DSKINNY_LAB_THREADS={LAB_THREADS}"),
         format!("-DSKINNY_LAB_MAX_WARPS={LAB_MAX_WARPS}"),
         format!("-DSKINNY_MANY_THREADS={MANY_THREADS}"),
+        format!("-DSKINNY_MANY_RK_BLOCKS={MANY_RK_BLOCKS}"),
     ]
 }
 
