@@ -20,6 +20,9 @@
 using std::min;
 
 #include "shim.h"
+#ifndef SKINNY_MANY_THREADS
+#define SKINNY_MANY_THREADS 128
+#endif
 #define MANY_ENTRY(...)
 #define MANY_ENTRY_RK(...)
 

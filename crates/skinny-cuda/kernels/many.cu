@@ -19,10 +19,11 @@
 // schedules both once (rk_schedule: cell by cell in registers) into its own
 // table in global memory, TK2 ^ TK3 ^ the round constants of rows 0-1 for
 // every round (40 x 64 words, 10 KiB), which every call under that TK2 then
-// streams back with coalesced 16-byte loads, one round ahead. Romulus-N's
-// nonce call and all its message calls share one table. No shared memory: a
-// block holds no tweakey state, and the grid is as large as the scratch
-// tables allow (the threads walk the groups), two 128-thread blocks an SM.
+// streams back with coalesced 16-byte cp.async copies into a few round slots
+// of shared memory, MANY_RK_DEPTH rounds ahead of their use. Romulus-N's
+// nonce call and all its message calls share one table. The grid is as
+// large as the scratch tables allow (the threads walk the groups), two
+// 128-thread blocks an SM.
 //
 // Per-lane lengths differ inside a class only in the last blocks' lengths:
 // the loads, the padding and the stores follow each lane's own length.
@@ -54,8 +55,14 @@
 #define D_PAIR_WITH_MESSAGE 12
 #define M_MEMBER 32
 
+// Round slots of Romulus's calls (Rk below), from src/kernels.rs.
+#ifndef SKINNY_MANY_RK_DEPTH
+#define SKINNY_MANY_RK_DEPTH 3
+#endif
+#define MANY_RK_DEPTH SKINNY_MANY_RK_DEPTH
+
 #ifdef SKINNY_HOSTSIM
-static u32 many_shared[3 * 128 * LAB_T];
+static u32 many_shared[3 * 128 * LAB_T + MANY_RK_DEPTH * 64 * SKINNY_MANY_THREADS];
 #else
 extern __shared__ u32 many_shared[];
 #endif
@@ -130,11 +137,35 @@ DEV u64 lfsr56_step(u64 c) {
 
 // A thread's table of round tweakeys (global memory): uint4 u of round r
 // (words 4 (u & 1) .. + 3 of the cell at row-0-1 position u >> 1) at
-// at[(16 r + u) * stride].
+// at[(16 r + u) * stride]. Calls stream it through `stage`, the thread's
+// column of MANY_RK_DEPTH round slots in shared memory (uint4 u of slot d at
+// stage[(16 d + u) * SKINNY_MANY_THREADS]), filled by cp.async rounds ahead.
 struct Rk {
     uint4* at;
     u64 stride;
+    uint4* stage;
 };
+
+// 16 bytes from global to shared memory, asynchronously; groups of them.
+DEV void cp_async16(uint4* dst, const uint4* src) {
+#ifdef SKINNY_HOSTSIM
+    *dst = *src;
+#else
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+#endif
+}
+DEV void cp_async_commit() {
+#ifndef SKINNY_HOSTSIM
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+// Waits until at most MANY_RK_DEPTH - 1 groups are in flight.
+DEV void cp_async_wait() {
+#ifndef SKINNY_HOSTSIM
+    asm volatile("cp.async.wait_group %0;" ::"n"(MANY_RK_DEPTH - 1) : "memory");
+#endif
+}
 
 // CYCLE[j] (tweakey_slices.cuh): the cell whose home is slot j of half 0.
 DEV constexpr int many_cycle(int j) { return (0x24653710 >> (4 * j)) & 7; }
@@ -189,14 +220,31 @@ DEV void rk_schedule(const Rk& t, const ManyArgs& a, const u32* lanes, int part,
 #pragma unroll
         for (int g = 0; g < 4; g++) rk_cell(t, 4 * q + g, t2 + 8 * g, t3 + 8 * g);
     }
+#ifndef SKINNY_HOSTSIM
+    // The calls read the table back through cp.async.
+    __threadfence_block();
+#endif
 }
 
-// Round r's 64 words from the table.
+// Starts round r's 64 words (if r is a round) on their way to its slot; a
+// group either way, so that a round's group is always MANY_RK_DEPTH back.
+DEV void rk_fetch(const Rk& t, int r) {
+    if (r < MANY_ROUNDS) {
+        const uint4* in = t.at + (u64)(16 * r) * t.stride;
+        uint4* st = t.stage + (r % MANY_RK_DEPTH) * 16 * SKINNY_MANY_THREADS;
+#pragma unroll
+        for (int u = 0; u < 16; u++) cp_async16(st + u * SKINNY_MANY_THREADS, in + u * t.stride);
+    }
+    cp_async_commit();
+}
+
+// Round r's 64 words, once its slot is filled.
 DEV void rk_load(u32* k, const Rk& t, int r) {
-    const uint4* in = t.at + (u64)(16 * r) * t.stride;
+    cp_async_wait();
+    const uint4* st = t.stage + (r % MANY_RK_DEPTH) * 16 * SKINNY_MANY_THREADS;
 #pragma unroll
     for (int u = 0; u < 16; u++) {
-        const uint4 x = in[u * t.stride];
+        const uint4 x = st[u * SKINNY_MANY_THREADS];
         k[4 * u] = x.x;
         k[4 * u + 1] = x.y;
         k[4 * u + 2] = x.z;
@@ -232,28 +280,31 @@ DEV void rk_add_even(u32* s, const u32* k, u64 u) {
     s[reg_of<8>(8, 1)] = ~s[reg_of<8>(8, 1)];
 }
 
-// S <- E(S) under TK1 (counter, domain) and the table's TK2/TK3. The next
-// round's words load while this one mixes and the next substitutes.
+// S <- E(S) under TK1 (counter, domain) and the table's TK2/TK3, which
+// arrive MANY_RK_DEPTH rounds ahead of their use.
 DEV void tbc(u32* s, const Rk& t, u64 counter, u32 domain) {
     const u64 v = counter | ((u64)domain << 56);
     u64 w = 0;  // TK1's cells 0-7 in slot order: byte j = cell CYCLE[j]
 #pragma unroll
     for (int j = 0; j < 8; j++) w |= ((v >> (8 * many_cycle(j))) & 0xff) << (8 * j);
+#pragma unroll
+    for (int r = 0; r < MANY_RK_DEPTH; r++) rk_fetch(t, r);
     u32 k[64];
-    rk_load(k, t, 0);
 #pragma unroll 1
     for (int m = 0; m < MANY_ROUNDS / 2; m++) {
         // Round 2m: slot (SLOT_OF[p] + m) & 7 at position p.
         const int n = 8 * (m & 7);
         const u64 u = n == 0 ? w : (w >> n) | (w << (64 - n));
+        rk_load(k, t, 2 * m);
         sub_cells<8>(s);
         rk_add_even(s, k, u);
-        rk_load(k, t, 2 * m + 1);
+        rk_fetch(t, 2 * m + MANY_RK_DEPTH);
         shift_mix<8>(s);
         // Round 2m + 1: TK1's half 1 is zero.
+        rk_load(k, t, 2 * m + 1);
         sub_cells<8>(s);
         add_round_masks<8>(s, k);
-        if (m + 1 < MANY_ROUNDS / 2) rk_load(k, t, 2 * m + 2);
+        rk_fetch(t, 2 * m + 1 + MANY_RK_DEPTH);
         shift_mix<8>(s);
     }
 }

@@ -18,7 +18,8 @@ DEV void many_kernel(const ManyArgs& a, u32 ngroups, u64 gtid, u32 tid) {
 // with its table of round tweakeys at rk + gtid (a uint4 every `threads`).
 template <int SCHEME, bool OPEN>
 DEV void many_romulus_kernel(const ManyArgs& a, u32 ngroups, u64 gtid, u64 threads, uint4* rk) {
-    const Rk t = {rk + gtid, threads};
+    uint4* stage = reinterpret_cast<uint4*>(many_shared) + (gtid % SKINNY_MANY_THREADS);
+    const Rk t = {rk + gtid, threads, stage};
 #pragma unroll 1
     for (u64 g = gtid; g < ngroups; g += threads) {
         const u32* lanes = a.lanes + 32 * g;

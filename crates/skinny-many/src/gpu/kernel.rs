@@ -12,7 +12,8 @@ use skinny_cuda::constants::Symbol;
 use skinny_cuda::cudarc::driver::sys::CUfunction_attribute;
 use skinny_cuda::cudarc::driver::{CudaFunction, CudaModule, CudaStream, LaunchConfig, PushKernelArg};
 use skinny_cuda::kernels::{
-    KernelSource, MANY, MANY_AEAD, MANY_RK_BLOCKS, MANY_RK_TABLE_BYTES, MANY_SHARED_BYTES, MANY_THREADS, MAX_ROUNDS,
+    KernelSource, MANY, MANY_AEAD, MANY_RK_BLOCKS, MANY_RK_SHARED_BYTES, MANY_RK_TABLE_BYTES, MANY_SHARED_BYTES,
+    MANY_THREADS, MAX_ROUNDS,
 };
 use skinny_cuda::{upload_constants, Gpu, GpuError};
 use std::sync::Arc;
@@ -43,6 +44,15 @@ const PASSES: [Pass; 2] = [Pass::Seal, Pass::Open];
 /// memory (Romulus) rather than in shared memory (SKINNY-AEAD).
 fn uses_table(scheme: Scheme) -> bool {
     scheme_index(scheme) < 2
+}
+
+/// Dynamic shared memory of `scheme`'s blocks.
+fn shared_bytes(scheme: Scheme) -> u32 {
+    if uses_table(scheme) {
+        MANY_RK_SHARED_BYTES
+    } else {
+        MANY_SHARED_BYTES
+    }
 }
 
 /// The modules of the schemes, in the order of [`Scheme::ALL`]: Romulus-N
@@ -83,13 +93,11 @@ impl ManyKernels {
                 let f = module
                     .load_function(entry_point(scheme, pass))
                     .map_err(GpuError::driver("loading a many-message kernel"))?;
-                if !uses_table(scheme) {
-                    f.set_attribute(
-                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        MANY_SHARED_BYTES as i32,
-                    )
-                    .map_err(GpuError::driver("allowing the many-message kernel its shared memory"))?;
-                }
+                f.set_attribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    shared_bytes(scheme) as i32,
+                )
+                .map_err(GpuError::driver("allowing the many-message kernel its shared memory"))?;
                 funcs.push(f);
             }
         }
@@ -160,7 +168,7 @@ impl ManyKernels {
         let cfg = LaunchConfig {
             grid_dim: (blocks, 1, 1),
             block_dim: (MANY_THREADS, 1, 1),
-            shared_mem_bytes: if table { 0 } else { MANY_SHARED_BYTES },
+            shared_mem_bytes: shared_bytes(scheme),
         };
         let mut b = stream.launch_builder(f);
         b.arg(&lanes)
