@@ -20,11 +20,7 @@
 using std::min;
 
 #include "shim.h"
-#ifndef SKINNY_MANY_THREADS
-#define SKINNY_MANY_THREADS 128
-#endif
 #define MANY_ENTRY(...)
-#define MANY_ENTRY_RK(...)
 
 #include "../kernels/common.cuh"
 #include "../kernels/bitsliced_round.cuh"
@@ -35,23 +31,14 @@ using std::min;
 #include "../kernels/many_entry.cu"
 
 // many_kernel<scheme, open> for a scheme known at run time.
-// Romulus's threads walk the groups a grid apart: as a grid of `threads`
-// threads (fewer than the groups, so that the walk is tried), each with its
-// table of round tweakeys in rk.
 template <int S>
-void run(u32 scheme, bool open, const ManyArgs& a, u32 ngroups, u32 g, u32 threads, uint4* rk) {
+void run(u32 scheme, bool open, const ManyArgs& a, u32 ngroups, u32 g) {
     if (scheme != S) {
-        if constexpr (S < 7) run<S + 1>(scheme, open, a, ngroups, g, threads, rk);
+        if constexpr (S < 7) run<S + 1>(scheme, open, a, ngroups, g);
         return;
     }
-    if constexpr (S < 2) {
-        if (g >= threads) return;
-        if (open) many_romulus_kernel<S, true>(a, ngroups, g, threads, rk);
-        else many_romulus_kernel<S, false>(a, ngroups, g, threads, rk);
-    } else {
-        if (open) many_kernel<S, true>(a, ngroups, g, g % 32);
-        else many_kernel<S, false>(a, ngroups, g, g % 32);
-    }
+    if (open) many_kernel<S, true>(a, ngroups, g, g % 32);
+    else many_kernel<S, false>(a, ngroups, g, g % 32);
 }
 
 int main(int argc, char** argv) {
@@ -73,9 +60,7 @@ int main(int argc, char** argv) {
     const u32 scheme = h[0], open = h[1], ngroups = h[2];
     if (scheme > 7) { fprintf(stderr, "no scheme %u\n", scheme); return 2; }
     a.tag = many_tag_len((int)scheme);
-    const u32 threads = ngroups > 2 ? ngroups / 3 : 1;
-    std::vector<uint4> rk((size_t)threads * MANY_ROUNDS * 16);
-    for (u32 g = 0; g < ngroups; g++) run<0>(scheme, open != 0, a, ngroups, g, threads, rk.data());
+    for (u32 g = 0; g < ngroups; g++) run<0>(scheme, open != 0, a, ngroups, g);
     std::ofstream o(argv[2], std::ios::binary);
     o.write((const char*)out.data(), out.size());
     return 0;

@@ -10,7 +10,6 @@
 #define __global__
 #define __restrict__ __restrict
 struct uint4 { unsigned x, y, z, w; };
-static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return {x, y, z, w}; }
 struct uint2 { unsigned x, y; };
 struct dim3 { unsigned x, y, z; };
 static dim3 blockIdx, blockDim, gridDim, threadIdx;

@@ -9,31 +9,21 @@
 // blocks and of message blocks, and the same fullness of each last block. The
 // host (skinny-many's gpu module) groups the messages so. Every lane of a
 // thread then makes the same sequence of TBC calls, whose TK1 (56-bit LFSR
-// counter ‖ domain ‖ 0^64) is the same for all 32.
-//
-// Romulus's round tweakeys. TK1's cells 8-15 are zero, so TK1 counts only in
-// the even rounds, where rows 0-1 hold its cells 0-7 in an order that turns
-// with the round: its 64 bits are spread into 0/~0 words on the fly (a shift
-// and a byte-sign PRMT a word), nothing stored. TK2 (the nonce, or an AD or
-// MAC block) and TK3 (the key) are each lane's own; for each TK2 the thread
-// schedules both once (rk_schedule: cell by cell in registers) into its own
-// table in global memory, TK2 ^ TK3 ^ the round constants of rows 0-1 for
-// every round (40 x 64 words, 10 KiB), which every call under that TK2 then
-// streams back with coalesced 16-byte cp.async copies into a few round slots
-// of shared memory, MANY_RK_DEPTH rounds ahead of their use. Romulus-N's
-// nonce call and all its message calls share one table. The grid is as
-// large as the scratch tables allow (the threads walk the groups), two
-// 128-thread blocks an SM.
+// counter ‖ domain ‖ 0^64) is the same for all 32: it is spread into 0/~0 words.
+// TK2 (the nonce, or an AD or MAC block) and TK3 (the key) are each lane's own.
+// All three sit bitsliced in shared memory and are scheduled on the fly, round
+// by round (tweakey_slices.cuh, the lab's code); after a call the TK2/TK3
+// cells are stepped back to their loaded state (lab_unschedule), so the key
+// (and the nonce in the message phase) is loaded and transposed once.
 //
 // Per-lane lengths differ inside a class only in the last blocks' lengths:
 // the loads, the padding and the stores follow each lane's own length.
 //
-// Kernels (many_entry.cu): a thread per group of 32 messages (`ngroups`
-// groups); Romulus's threads walk the groups a grid apart, each with its
-// table at rk (uint4 u of thread t at rk[u * threads + t]):
+// Kernels (many_entry.cu), one thread per group of 32 messages (`ngroups`
+// groups), and the same for the SKINNY-AEAD members (many_aead.cu):
 //   many_romulus_{n,m}_{seal,open}(lanes, ad_ends, data_ends, out_ends, keys,
-//       nonces, ad, data, out, status, ngroups, rk)
-//   many_aead_m{1..6}_{seal,open}(the same without rk; many_aead.cu)
+//       nonces, ad, data, out, status, ngroups)
+//   many_aead_m{1..6}_{seal,open}(the same)
 // lanes[32 g + j]: message of lane j of group g (MANY_NONE: an empty lane);
 // *_ends[i]: the end of message i's AD / data / output (its start is the end
 // before, or 0); keys and nonces 16 bytes a message. Seal writes ciphertext ‖
@@ -55,14 +45,8 @@
 #define D_PAIR_WITH_MESSAGE 12
 #define M_MEMBER 32
 
-// Round slots of Romulus's calls (Rk below), from src/kernels.rs.
-#ifndef SKINNY_MANY_RK_DEPTH
-#define SKINNY_MANY_RK_DEPTH 3
-#endif
-#define MANY_RK_DEPTH SKINNY_MANY_RK_DEPTH
-
 #ifdef SKINNY_HOSTSIM
-static u32 many_shared[3 * 128 * LAB_T + MANY_RK_DEPTH * 64 * SKINNY_MANY_THREADS];
+static u32 many_shared[3 * 128 * LAB_T];
 #else
 extern __shared__ u32 many_shared[];
 #endif
@@ -135,178 +119,12 @@ DEV u64 lfsr56_step(u64 c) {
     return ((c << 1) & ((1ull << 56) - 1)) ^ (carry * 0x95);
 }
 
-// A thread's table of round tweakeys (global memory): uint4 u of round r
-// (words 4 (u & 1) .. + 3 of the cell at row-0-1 position u >> 1) at
-// at[(16 r + u) * stride]. Calls stream it through `stage`, the thread's
-// column of MANY_RK_DEPTH round slots in shared memory (uint4 u of slot d at
-// stage[(16 d + u) * SKINNY_MANY_THREADS]), filled by cp.async rounds ahead.
-struct Rk {
-    uint4* at;
-    u64 stride;
-    uint4* stage;
-};
-
-// 16 bytes from global to shared memory, asynchronously; groups of them.
-DEV void cp_async16(uint4* dst, const uint4* src) {
-#ifdef SKINNY_HOSTSIM
-    *dst = *src;
-#else
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
-#endif
-}
-DEV void cp_async_commit() {
-#ifndef SKINNY_HOSTSIM
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-// Waits until at most MANY_RK_DEPTH - 1 groups are in flight.
-DEV void cp_async_wait() {
-#ifndef SKINNY_HOSTSIM
-    asm volatile("cp.async.wait_group %0;" ::"n"(MANY_RK_DEPTH - 1) : "memory");
-#endif
-}
-
-// CYCLE[j] (tweakey_slices.cuh): the cell whose home is slot j of half 0.
-DEV constexpr int many_cycle(int j) { return (0x24653710 >> (4 * j)) & 7; }
-
-// One TK2 cell v2 and its TK3 cell v3 (cell c, as loaded) into every round
-// where they sit in rows 0-1: rounds h, h + 2, ... of its half h, at the
-// position whose slot turns onto its home (lab_cell), stepped once more by
-// each such round before (and once first for half 1, as its home holds it).
-DEV void rk_cell(const Rk& t, int c, const u32* v2, const u32* v3) {
-    const int h = c >= 8 ? 1 : 0;
-    const int home = h ? lab_slot_of(many_home_j(c - 8)) : lab_slot_of(c);
-    u32 x[8], y[8];
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
-        x[i] = v2[i];
-        y[i] = v3[i];
-    }
-    if (h) {
-        lab_step_cell<8, 3, true>(x, 1);
-        lab_step_cell<8, 3, true>(y, 2);
-    }
-#pragma unroll 4
-    for (int m = 0; m < MANY_ROUNDS / 2; m++) {
-        const int r = 2 * m + h;
-        const int p = many_cycle((home - m) & 7);
-        u32 w[8];
-#pragma unroll
-        for (int i = 0; i < 8; i++) w[i] = x[i] ^ y[i];
-        const u32* rc = lab_rc + r * 6;
-        if (p == 0) {
-#pragma unroll
-            for (int i = 0; i < 4; i++) w[i] ^= rc[i];
-        } else if (p == 4) {
-            w[0] ^= rc[4];
-            w[1] ^= rc[5];
-        }
-        uint4* o = t.at + (u64)(16 * r + 2 * p) * t.stride;
-        o[0] = make_uint4(w[0], w[1], w[2], w[3]);
-        o[t.stride] = make_uint4(w[4], w[5], w[6], w[7]);
-        lab_step_cell<8, 3, true>(x, 1);
-        lab_step_cell<8, 3, true>(y, 2);
-    }
-}
-
-// The table for TK2 = `part`'s block k (padded when `pad`) and TK3 = the key.
-DEV void rk_schedule(const Rk& t, const ManyArgs& a, const u32* lanes, int part, bool open, u32 k, bool pad) {
-#pragma unroll 1
-    for (int q = 0; q < 4; q++) {
-        u32 t2[32], t3[32];
-        gather(t2, a, lanes, part, open, k, q, pad);
-        gather(t3, a, lanes, PART_KEY, open, 0, q, PAD_NONE);
-#pragma unroll
-        for (int g = 0; g < 4; g++) rk_cell(t, 4 * q + g, t2 + 8 * g, t3 + 8 * g);
-    }
-#ifndef SKINNY_HOSTSIM
-    // The calls read the table back through cp.async.
-    __threadfence_block();
-#endif
-}
-
-// Starts round r's 64 words (if r is a round) on their way to its slot; a
-// group either way, so that a round's group is always MANY_RK_DEPTH back.
-DEV void rk_fetch(const Rk& t, int r) {
-    if (r < MANY_ROUNDS) {
-        const uint4* in = t.at + (u64)(16 * r) * t.stride;
-        uint4* st = t.stage + (r % MANY_RK_DEPTH) * 16 * SKINNY_MANY_THREADS;
-#pragma unroll
-        for (int u = 0; u < 16; u++) cp_async16(st + u * SKINNY_MANY_THREADS, in + u * t.stride);
-    }
-    cp_async_commit();
-}
-
-// Round r's 64 words, once its slot is filled.
-DEV void rk_load(u32* k, const Rk& t, int r) {
-    cp_async_wait();
-    const uint4* st = t.stage + (r % MANY_RK_DEPTH) * 16 * SKINNY_MANY_THREADS;
-#pragma unroll
-    for (int u = 0; u < 16; u++) {
-        const uint4 x = st[u * SKINNY_MANY_THREADS];
-        k[4 * u] = x.x;
-        k[4 * u + 1] = x.y;
-        k[4 * u + 2] = x.z;
-        k[4 * u + 3] = x.w;
-    }
-}
-
-// 0/~0 from the top bit of byte B of x (PRMT's sign mode).
-DEV u32 byte_sign(u32 x, int b) {
-#ifdef SKINNY_HOSTSIM
-    return 0u - ((x >> (8 * b + 7)) & 1u);
-#else
-    u32 d;
-    asm("prmt.b32 %0, %1, 0, %2;" : "=r"(d) : "r"(x), "r"((u32)(8 | b) * 0x1111u));
-    return d;
-#endif
-}
-
-// An even round's AddRoundTweakey: S ^= k ^ TK1, TK1's cell at position p
-// being byte SLOT_OF[p] of `u` (its cells 0-7 in slot order, turned to this
-// round), and the constant 2 into cell 8.
-DEV void rk_add_even(u32* s, const u32* k, u64 u) {
-    const u32 half[2] = {(u32)u, (u32)(u >> 32)};
-#pragma unroll
-    for (int p = 0; p < 8; p++) {
-        const int b = lab_slot_of(p);
-#pragma unroll
-        for (int i = 0; i < 8; i++) {
-            const u32 m = byte_sign(half[b >> 2] << (7 - i), b & 3);
-            s[reg_of<8>(p, i)] = xor3(s[reg_of<8>(p, i)], k[p * 8 + i], m);
-        }
-    }
-    s[reg_of<8>(8, 1)] = ~s[reg_of<8>(8, 1)];
-}
-
-// S <- E(S) under TK1 (counter, domain) and the table's TK2/TK3, which
-// arrive MANY_RK_DEPTH rounds ahead of their use.
-DEV void tbc(u32* s, const Rk& t, u64 counter, u32 domain) {
-    const u64 v = counter | ((u64)domain << 56);
-    u64 w = 0;  // TK1's cells 0-7 in slot order: byte j = cell CYCLE[j]
-#pragma unroll
-    for (int j = 0; j < 8; j++) w |= ((v >> (8 * many_cycle(j))) & 0xff) << (8 * j);
-#pragma unroll
-    for (int r = 0; r < MANY_RK_DEPTH; r++) rk_fetch(t, r);
-    u32 k[64];
-#pragma unroll 1
-    for (int m = 0; m < MANY_ROUNDS / 2; m++) {
-        // Round 2m: slot (SLOT_OF[p] + m) & 7 at position p.
-        const int n = 8 * (m & 7);
-        const u64 u = n == 0 ? w : (w >> n) | (w << (64 - n));
-        rk_load(k, t, 2 * m);
-        sub_cells<8>(s);
-        rk_add_even(s, k, u);
-        rk_fetch(t, 2 * m + MANY_RK_DEPTH);
-        shift_mix<8>(s);
-        // Round 2m + 1: TK1's half 1 is zero.
-        rk_load(k, t, 2 * m + 1);
-        sub_cells<8>(s);
-        add_round_masks<8>(s, k);
-        rk_fetch(t, 2 * m + 1 + MANY_RK_DEPTH);
-        shift_mix<8>(s);
-    }
+// S <- E(S) under TK1 (counter, domain) and the TK2/TK3 in shared memory,
+// which are stepped back to their loaded state afterwards.
+DEV void tbc(u32* s, char* col, u64 counter, u32 domain) {
+    set_tk1(col, counter, domain);
+    lab_encrypt<8, 3>(s, col, MANY_ROUNDS);
+    lab_unschedule<8, 3>(col, MANY_ROUNDS);
 }
 
 // S ^= `part`'s block k (padded), every lane.
@@ -427,15 +245,15 @@ DEV void blocks_of(u32 len, u32& n, bool& full) {
 // Absorbs blocks `from` .. `from + n` of the pair sequence (Romulus-N's AD,
 // Romulus-M's AD then message): even blocks into S, odd ones as TK2 of a call
 // with counter x^k and `domain`. `counter` is x^from; returns x^(from + n).
-DEV u64 absorb_pairs(u32* s, const Rk& t, const ManyArgs& a, const u32* lanes, int part, bool open, u32 from, u32 n,
+DEV u64 absorb_pairs(u32* s, char* col, const ManyArgs& a, const u32* lanes, int part, bool open, u32 from, u32 n,
                      u64 counter, u32 domain) {
 #pragma unroll 1
     for (u32 b = 0; b < n; b++) {
         if (((from + b) & 1) == 0) {
             absorb(s, a, lanes, part, open, b);
         } else {
-            rk_schedule(t, a, lanes, part, open, b, true);
-            tbc(s, t, counter, domain);
+            load_tk<1>(col, a, lanes, part, open, b, true);
+            tbc(s, col, counter, domain);
         }
         counter = lfsr56_step(counter);
     }
@@ -448,7 +266,7 @@ DEV void zero_state(u32* s) {
 }
 
 // Romulus-N, one thread's 32 messages.
-DEV void romulus_n(const ManyArgs& a, const u32* lanes, const Rk& t, bool open) {
+DEV void romulus_n(const ManyArgs& a, const u32* lanes, char* col, bool open) {
     u32 s0, s1, sa, sd;
     part_span(a, PART_AD, open, lanes[0], s0, sa);
     part_span(a, PART_IN, open, lanes[0], s1, sd);
@@ -459,10 +277,11 @@ DEV void romulus_n(const ManyArgs& a, const u32* lanes, const Rk& t, bool open) 
 
     u32 s[128];
     zero_state(s);
-    u64 counter = absorb_pairs(s, t, a, lanes, PART_AD, open, 0, na, 1, D_AD);
-    // TK2 = the nonce from here on: one table for the rest.
-    rk_schedule(t, a, lanes, PART_NONCE, open, 0, false);
-    tbc(s, t, counter, afull ? D_AD_LAST_FULL : D_AD_LAST_PARTIAL);
+    clear_tk1_half1(col);
+    load_tk<2>(col, a, lanes, PART_KEY, open, 0, false);
+    u64 counter = absorb_pairs(s, col, a, lanes, PART_AD, open, 0, na, 1, D_AD);
+    load_tk<1>(col, a, lanes, PART_NONCE, open, 0, false);
+    tbc(s, col, counter, afull ? D_AD_LAST_FULL : D_AD_LAST_PARTIAL);
 
     counter = 1;
 #pragma unroll 1
@@ -470,41 +289,41 @@ DEV void romulus_n(const ManyArgs& a, const u32* lanes, const Rk& t, bool open) 
         crypt_block(s, a, lanes, open, i, true);
         counter = lfsr56_step(counter);
         const u32 domain = i + 1 < nm ? D_MSG : mfull ? D_MSG_LAST_FULL : D_MSG_LAST_PARTIAL;
-        tbc(s, t, counter, domain);
+        tbc(s, col, counter, domain);
     }
     const u32 bad = finish_tag(s, a, lanes, open);
     if (open) report(a, lanes, bad);
 }
 
-// Romulus-M's MAC over the AD and `msg` (seal: the input; open: the output);
-// leaves the nonce's table in t.
-DEV void romulus_m_mac(u32* s, const ManyArgs& a, const u32* lanes, const Rk& t, bool open, int msg, u32 na,
-                       bool afull, u32 nm, bool mfull) {
+// Romulus-M's MAC over the AD and `msg` (seal: the input; open: the output).
+DEV void romulus_m_mac(u32* s, const ManyArgs& a, const u32* lanes, char* col, bool open, int msg, u32 na, bool afull,
+                       u32 nm, bool mfull) {
     zero_state(s);
-    u64 counter = absorb_pairs(s, t, a, lanes, PART_AD, open, 0, na, 1, D_AD | M_MEMBER);
-    counter = absorb_pairs(s, t, a, lanes, msg, open, na, nm, counter, D_PAIR_WITH_MESSAGE | M_MEMBER);
+    load_tk<2>(col, a, lanes, PART_KEY, open, 0, false);
+    u64 counter = absorb_pairs(s, col, a, lanes, PART_AD, open, 0, na, 1, D_AD | M_MEMBER);
+    counter = absorb_pairs(s, col, a, lanes, msg, open, na, nm, counter, D_PAIR_WITH_MESSAGE | M_MEMBER);
     u32 w = 16;
     if ((na & 1) == 0) w |= 8;
     if ((nm & 1) == 0) w |= 4;
     if (!afull) w |= 2;
     if (!mfull) w |= 1;
-    rk_schedule(t, a, lanes, PART_NONCE, open, 0, false);
-    tbc(s, t, counter, w | M_MEMBER);
+    load_tk<1>(col, a, lanes, PART_NONCE, open, 0, false);
+    tbc(s, col, counter, w | M_MEMBER);
 }
 
-// Romulus-M's encryption from S = the tag (t: the nonce's table).
-DEV void romulus_m_crypt(u32* s, const ManyArgs& a, const u32* lanes, const Rk& t, bool open, u32 nm) {
+// Romulus-M's encryption from S = the tag (TK2 = the nonce, TK3 = the key loaded).
+DEV void romulus_m_crypt(u32* s, const ManyArgs& a, const u32* lanes, char* col, bool open, u32 nm) {
     u64 counter = 1;
 #pragma unroll 1
     for (u32 i = 0; i < nm; i++) {
-        tbc(s, t, counter, D_MSG | M_MEMBER);
+        tbc(s, col, counter, D_MSG | M_MEMBER);
         counter = lfsr56_step(counter);
         crypt_block(s, a, lanes, open, i, i + 1 < nm);
     }
 }
 
 // Romulus-M, one thread's 32 messages.
-DEV void romulus_m(const ManyArgs& a, const u32* lanes, const Rk& t, bool open) {
+DEV void romulus_m(const ManyArgs& a, const u32* lanes, char* col, bool open) {
     u32 s0, s1, sa, sd;
     part_span(a, PART_AD, open, lanes[0], s0, sa);
     part_span(a, PART_IN, open, lanes[0], s1, sd);
@@ -514,18 +333,20 @@ DEV void romulus_m(const ManyArgs& a, const u32* lanes, const Rk& t, bool open) 
     blocks_of(sd, nm, mfull);
 
     u32 s[128];
+    clear_tk1_half1(col);
     if (!open) {
-        romulus_m_mac(s, a, lanes, t, open, PART_IN, na, afull, nm, mfull);
+        romulus_m_mac(s, a, lanes, col, open, PART_IN, na, afull, nm, mfull);
         finish_tag(s, a, lanes, false);
         g_state(s);
-        romulus_m_crypt(s, a, lanes, t, open, nm);
+        romulus_m_crypt(s, a, lanes, col, open, nm);
     } else {
         // S = the tag given; TK2 = the nonce, TK3 = the key.
         zero_state(s);
         absorb(s, a, lanes, PART_TAG, open, 0);
-        rk_schedule(t, a, lanes, PART_NONCE, open, 0, false);
-        romulus_m_crypt(s, a, lanes, t, open, nm);
-        romulus_m_mac(s, a, lanes, t, open, PART_OUT, na, afull, nm, mfull);
+        load_tk<2>(col, a, lanes, PART_KEY, open, 0, false);
+        load_tk<1>(col, a, lanes, PART_NONCE, open, 0, false);
+        romulus_m_crypt(s, a, lanes, col, open, nm);
+        romulus_m_mac(s, a, lanes, col, open, PART_OUT, na, afull, nm, mfull);
         report(a, lanes, finish_tag(s, a, lanes, true));
     }
 }

@@ -5,27 +5,14 @@
 // Bytes of a scheme's tag.
 DEV constexpr u32 many_tag_len(int scheme) { return scheme < 2 ? 16 : aead_tag_len(scheme - 1); }
 
-// SKINNY-AEAD: thread gtid takes group gtid, its tweakeys in shared memory.
 template <int SCHEME, bool OPEN>
 DEV void many_kernel(const ManyArgs& a, u32 ngroups, u64 gtid, u32 tid) {
     if (gtid >= ngroups) return;
     const u32* lanes = a.lanes + 32 * gtid;
     char* col = reinterpret_cast<char*>(many_shared) + (tid >> 5) * MANY_WARP_BYTES + 16 * (tid & 31);
-    skinny_aead_many<SCHEME < 2 ? 1 : SCHEME - 1>(a, lanes, col, OPEN);
-}
-
-// Romulus: thread gtid of `threads` takes groups gtid, gtid + threads, ...,
-// with its table of round tweakeys at rk + gtid (a uint4 every `threads`).
-template <int SCHEME, bool OPEN>
-DEV void many_romulus_kernel(const ManyArgs& a, u32 ngroups, u64 gtid, u64 threads, uint4* rk) {
-    uint4* stage = reinterpret_cast<uint4*>(many_shared) + (gtid % SKINNY_MANY_THREADS);
-    const Rk t = {rk + gtid, threads, stage};
-#pragma unroll 1
-    for (u64 g = gtid; g < ngroups; g += threads) {
-        const u32* lanes = a.lanes + 32 * g;
-        if (SCHEME == 0) romulus_n(a, lanes, t, OPEN);
-        else romulus_m(a, lanes, t, OPEN);
-    }
+    if (SCHEME == 0) romulus_n(a, lanes, col, OPEN);
+    else if (SCHEME == 1) romulus_m(a, lanes, col, OPEN);
+    else skinny_aead_many<SCHEME < 2 ? 1 : SCHEME - 1>(a, lanes, col, OPEN);
 }
 
 #ifndef SKINNY_HOSTSIM
@@ -37,24 +24,15 @@ DEV void many_romulus_kernel(const ManyArgs& a, u32 ngroups, u64 gtid, u64 threa
                             ad,     data,    out,       status,   many_tag_len(SCHEME)};                   \
         many_kernel<SCHEME, OPEN>(a, ngroups, (u64)blockIdx.x * blockDim.x + threadIdx.x, threadIdx.x);   \
     }
-#define MANY_ENTRY_RK(name, SCHEME, OPEN)                                                                 \
-    extern "C" __global__ void __launch_bounds__(SKINNY_MANY_THREADS, SKINNY_MANY_RK_BLOCKS)              \
-    name(const u32* lanes, const u32* ad_ends, const u32* data_ends, const u32* out_ends, const u8* keys,  \
-         const u8* nonces, const u8* ad, const u8* data, u8* out, u32* status, u32 ngroups, uint4* rk) {  \
-        const ManyArgs a = {lanes,  ad_ends, data_ends, out_ends, keys, nonces,                           \
-                            ad,     data,    out,       status,   many_tag_len(SCHEME)};                   \
-        many_romulus_kernel<SCHEME, OPEN>(a, ngroups, (u64)blockIdx.x * blockDim.x + threadIdx.x,           \
-                                          (u64)gridDim.x * blockDim.x, rk);                               \
-    }
 #endif
 
 // Which entry points a module holds: MANY_MODULE 0 Romulus, 1..6 SKINNY-AEAD
 // M1..M6 (the host puts the #define first).
 #if !defined(MANY_MODULE) || MANY_MODULE == 0
-MANY_ENTRY_RK(many_romulus_n_seal, 0, false)
-MANY_ENTRY_RK(many_romulus_n_open, 0, true)
-MANY_ENTRY_RK(many_romulus_m_seal, 1, false)
-MANY_ENTRY_RK(many_romulus_m_open, 1, true)
+MANY_ENTRY(many_romulus_n_seal, 0, false)
+MANY_ENTRY(many_romulus_n_open, 0, true)
+MANY_ENTRY(many_romulus_m_seal, 1, false)
+MANY_ENTRY(many_romulus_m_open, 1, true)
 #elif MANY_MODULE == 1
 MANY_ENTRY(many_aead_m1_seal, 2, false)
 MANY_ENTRY(many_aead_m1_open, 2, true)

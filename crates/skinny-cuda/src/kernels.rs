@@ -160,33 +160,13 @@ pub const LAB_THREADS: u32 = 32;
 pub const LAB_MAX_WARPS: u32 = 8;
 
 /// Threads per block of the many-message kernels (`SKINNY_MANY_THREADS`, their
-/// launch bound): four warps. The SKINNY-AEAD kernels give each warp 48 KiB
-/// of shared memory for its lanes' three tweakey arrays (192 KiB a block, one
-/// block an SM); Romulus's only round slots ([`MANY_RK_SHARED_BYTES`]).
+/// launch bound): four warps, each with 48 KiB of shared memory for its lanes'
+/// three tweakey arrays (192 KiB a block, one block an SM).
 pub const MANY_THREADS: u32 = 128;
 
-/// Shared memory of one SKINNY-AEAD many-message block: three arrays of 128
-/// words for each of its [`MANY_THREADS`] threads (`MANY_WARP_BYTES` a warp in
-/// the source).
+/// Shared memory of one many-message block: three arrays of 128 words for each
+/// of its [`MANY_THREADS`] threads (`MANY_WARP_BYTES` a warp in the source).
 pub const MANY_SHARED_BYTES: u32 = 3 * 128 * 4 * MANY_THREADS;
-
-/// Blocks an SM of the Romulus many-message kernels (`SKINNY_MANY_RK_BLOCKS`,
-/// their launch bound: at most 255 registers a thread for two blocks).
-pub const MANY_RK_BLOCKS: u32 = 2;
-
-/// Round slots in shared memory through which a Romulus many-message call
-/// streams its round tweakeys (`SKINNY_MANY_RK_DEPTH`): cp.async copies run
-/// this many rounds ahead.
-pub const MANY_RK_DEPTH: u32 = 3;
-
-/// Shared memory of one Romulus many-message block: [`MANY_RK_DEPTH`] rounds
-/// of 256 bytes for each of its [`MANY_THREADS`] threads (96 KiB; two
-/// blocks an SM).
-pub const MANY_RK_SHARED_BYTES: u32 = MANY_RK_DEPTH * 256 * MANY_THREADS;
-
-/// Bytes of a Romulus many-message thread's table of round tweakeys in global
-/// memory: TK2 ^ TK3 ^ the constants of rows 0-1, 40 rounds of 64 words.
-pub const MANY_RK_TABLE_BYTES: usize = 40 * 64 * 4;
 
 /// The most rounds of any variant (SKINNY-128-384): the size of the kernels'
 /// round-constant arrays (`SKINNY_MAX_ROUNDS`).
@@ -202,8 +182,6 @@ pub(crate) fn nvrtc_defines() -> Vec<String> {
         format!("-DSKINNY_LAB_THREADS={LAB_THREADS}"),
         format!("-DSKINNY_LAB_MAX_WARPS={LAB_MAX_WARPS}"),
         format!("-DSKINNY_MANY_THREADS={MANY_THREADS}"),
-        format!("-DSKINNY_MANY_RK_BLOCKS={MANY_RK_BLOCKS}"),
-        format!("-DSKINNY_MANY_RK_DEPTH={MANY_RK_DEPTH}"),
     ]
 }
 

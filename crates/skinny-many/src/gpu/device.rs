@@ -126,22 +126,14 @@ impl GpuMany {
             return Err(GpuManyError::Mismatch);
         }
         let stream = &self.streams[0];
-        let mut scratch = self.scratch(0);
-        let run = (|| {
+        {
             let (input, _s1) = batch.input.device_ptr(stream);
             let (output, _s2) = out.output.device_ptr_mut(stream);
-            let len = scratch.len();
-            let (tables, _s3) = scratch.device_ptr_mut(stream);
             for (k, c) in batch.chunks.iter().enumerate() {
                 let (i, o) = (input + batch.offsets[k] as u64, output + out.offsets[k] as u64);
-                self.kernels.launch(stream, batch.scheme, batch.pass, c, i, o, (tables, len))?;
+                self.kernels.launch(stream, batch.scheme, batch.pass, c, i, o)?;
             }
-            Ok::<(), GpuManyError>(())
-        })();
-        // The tables held key material.
-        let wiped = stream.memset_zeros(&mut *scratch).map_err(GpuError::driver("wiping the round-tweakey tables"));
-        run?;
-        wiped?;
+        }
         stream.synchronize().map_err(GpuError::driver("waiting for the many-message kernels"))?;
         Ok(())
     }

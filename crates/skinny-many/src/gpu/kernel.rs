@@ -11,10 +11,7 @@ use skinny::hazmat::spec::round::ROUND_CONSTANTS;
 use skinny_cuda::constants::Symbol;
 use skinny_cuda::cudarc::driver::sys::CUfunction_attribute;
 use skinny_cuda::cudarc::driver::{CudaFunction, CudaModule, CudaStream, LaunchConfig, PushKernelArg};
-use skinny_cuda::kernels::{
-    KernelSource, MANY, MANY_AEAD, MANY_RK_BLOCKS, MANY_RK_SHARED_BYTES, MANY_RK_TABLE_BYTES, MANY_SHARED_BYTES,
-    MANY_THREADS, MAX_ROUNDS,
-};
+use skinny_cuda::kernels::{KernelSource, MANY, MANY_AEAD, MANY_SHARED_BYTES, MANY_THREADS, MAX_ROUNDS};
 use skinny_cuda::{upload_constants, Gpu, GpuError};
 use std::sync::Arc;
 use zeroize::Zeroizing;
@@ -39,21 +36,6 @@ fn scheme_index(scheme: Scheme) -> usize {
     Scheme::ALL.iter().position(|&s| s == scheme).unwrap_or_else(|| unreachable!("every scheme is in ALL"))
 }
 const PASSES: [Pass; 2] = [Pass::Seal, Pass::Open];
-
-/// Whether `scheme`'s kernels keep their round tweakeys in a table in global
-/// memory (Romulus) rather than in shared memory (SKINNY-AEAD).
-fn uses_table(scheme: Scheme) -> bool {
-    scheme_index(scheme) < 2
-}
-
-/// Dynamic shared memory of `scheme`'s blocks.
-fn shared_bytes(scheme: Scheme) -> u32 {
-    if uses_table(scheme) {
-        MANY_RK_SHARED_BYTES
-    } else {
-        MANY_SHARED_BYTES
-    }
-}
 
 /// The modules of the schemes, in the order of [`Scheme::ALL`]: Romulus-N
 /// and -M share the first.
@@ -95,7 +77,7 @@ impl ManyKernels {
                     .map_err(GpuError::driver("loading a many-message kernel"))?;
                 f.set_attribute(
                     CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    shared_bytes(scheme) as i32,
+                    MANY_SHARED_BYTES as i32,
                 )
                 .map_err(GpuError::driver("allowing the many-message kernel its shared memory"))?;
                 funcs.push(f);
@@ -114,17 +96,6 @@ impl ManyKernels {
         v
     }
 
-    /// Threads of a Romulus launch at most on `gpu` (as many as its SMs hold
-    /// at once), and so the tables of a scratch buffer.
-    pub(crate) fn table_threads(gpu: &Gpu) -> usize {
-        usize::try_from(gpu.sm_count().max(1)).unwrap_or(1) * (MANY_RK_BLOCKS * MANY_THREADS) as usize
-    }
-
-    /// Bytes of one stream's scratch (Romulus's round-tweakey tables) on `gpu`.
-    pub(crate) fn scratch_bytes(gpu: &Gpu) -> usize {
-        Self::table_threads(gpu) * MANY_RK_TABLE_BYTES
-    }
-
     /// The kernel of `scheme`'s `pass`.
     fn function(&self, scheme: Scheme, pass: Pass) -> &CudaFunction {
         &self.funcs[scheme_index(scheme) * PASSES.len() + usize::from(pass == Pass::Open)]
@@ -132,9 +103,7 @@ impl ManyKernels {
 
     /// Runs `pass` over chunk `c`, whose input image is at device address
     /// `input` and whose output image goes to `output` (both at least the
-    /// chunk's image lengths), queued on `stream`; Romulus's tables go to
-    /// `scratch`, `scratch_bytes` long, which no other stream uses meanwhile.
-    #[allow(clippy::too_many_arguments)]
+    /// chunk's image lengths), queued on `stream`.
     pub(crate) fn launch(
         &self,
         stream: &Arc<CudaStream>,
@@ -143,7 +112,6 @@ impl ManyKernels {
         c: &Chunk,
         input: u64,
         output: u64,
-        scratch: (u64, usize),
     ) -> Result<(), GpuManyError> {
         let groups = c.groups();
         if groups == 0 {
@@ -155,20 +123,10 @@ impl ManyKernels {
         let (keys, nonces, ad, data) = (at(s.keys), at(s.nonces), at(s.ad), at(s.data));
         let (out, status) = (output + s.out as u64, output + s.status as u64);
         let f = self.function(scheme, pass);
-        let table = uses_table(scheme);
-        let mut blocks = groups.div_ceil(MANY_THREADS);
-        if table {
-            // The threads walk the groups: no more than the scratch holds tables for.
-            let most = scratch.1 / MANY_RK_TABLE_BYTES / MANY_THREADS as usize;
-            if most == 0 {
-                return Err(GpuManyError::Mismatch);
-            }
-            blocks = blocks.min(u32::try_from(most).unwrap_or(u32::MAX));
-        }
         let cfg = LaunchConfig {
-            grid_dim: (blocks, 1, 1),
+            grid_dim: (groups.div_ceil(MANY_THREADS), 1, 1),
             block_dim: (MANY_THREADS, 1, 1),
-            shared_mem_bytes: shared_bytes(scheme),
+            shared_mem_bytes: MANY_SHARED_BYTES,
         };
         let mut b = stream.launch_builder(f);
         b.arg(&lanes)
@@ -182,15 +140,11 @@ impl ManyKernels {
             .arg(&out)
             .arg(&status)
             .arg(&groups);
-        if table {
-            b.arg(&scratch.0);
-        }
         // SAFETY: the arguments match every many_*(lanes, ad_ends, data_ends,
-        // out_ends, keys, nonces, ad, data, out, status, ngroups[, rk]); the
-        // caller's buffers hold the chunk's images, whose sections `plan` laid
-        // out for exactly these messages (every offset the kernel reads or
-        // writes lies inside them); a Romulus grid of `blocks` x MANY_THREADS
-        // threads writes blocks x MANY_THREADS tables, which fit in scratch.
+        // out_ends, keys, nonces, ad, data, out, status, ngroups); the caller's
+        // buffers hold the chunk's images, whose sections `plan` laid out for
+        // exactly these messages (every offset the kernel reads or writes lies
+        // inside them).
         unsafe { b.launch(cfg) }.map_err(GpuError::driver("many-message kernel launch"))?;
         Ok(())
     }
@@ -218,8 +172,7 @@ mod tests {
                 let name = entry_point(scheme, pass);
                 // The kernels number the schemes as Scheme::ALL does.
                 let open = pass == Pass::Open;
-                let entry = if uses_table(scheme) { "MANY_ENTRY_RK" } else { "MANY_ENTRY" };
-                assert!(MANY.text.contains(&format!("{entry}({name}, {k}, {open})")), "{name}");
+                assert!(MANY.text.contains(&format!("MANY_ENTRY({name}, {k}, {open})")), "{name}");
                 let module = if k < 2 { &MANY } else { &MANY_AEAD[k - 2] };
                 assert_eq!(module_of(scheme), k.saturating_sub(1));
                 assert!(module.text.starts_with(&format!("#define MANY_MODULE {}\n", k.saturating_sub(1))), "{name}");

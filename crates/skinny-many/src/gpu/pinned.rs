@@ -10,7 +10,7 @@ use super::device::back_to_back;
 use super::layout::{self, Chunk, Pass};
 use super::{assemble, check, GpuMany, GpuManyError};
 use crate::{Batch, Output, Scheme};
-use skinny_cuda::cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, PinnedHostSlice};
+use skinny_cuda::cudarc::driver::{CudaSlice, DevicePtr, PinnedHostSlice};
 use skinny_cuda::GpuError;
 use zeroize::Zeroize;
 
@@ -131,7 +131,6 @@ impl GpuMany {
             let o = unsafe { s.alloc::<u8>(out_max) }.map_err(GpuError::driver("allocating a chunk buffer"))?;
             buffers.push((i, o));
         }
-        let mut scratch: Vec<_> = (0..self.streams.len()).map(|k| self.scratch(k)).collect();
         let src = batch.host.as_slice().map_err(GpuError::driver("page-locked host memory"))?;
         let dst = out.host.as_mut_slice().map_err(GpuError::driver("page-locked host memory"))?;
         for (k, c) in batch.chunks.iter().enumerate() {
@@ -144,10 +143,7 @@ impl GpuMany {
             {
                 let (ip, _r1) = input.device_ptr(s);
                 let (op, _r2) = output.device_ptr(s);
-                let tables = &mut scratch[k % self.streams.len()];
-                let len = tables.len();
-                let (tp, _r3) = tables.device_ptr_mut(s);
-                self.kernels.launch(s, batch.scheme, batch.pass, c, ip, op, (tp, len))?;
+                self.kernels.launch(s, batch.scheme, batch.pass, c, ip, op)?;
             }
             let at = out.offsets[k];
             s.memcpy_dtoh(&output.slice(..olen), &mut dst[at..at + olen])
@@ -156,11 +152,10 @@ impl GpuMany {
         for s in &self.streams {
             s.synchronize().map_err(GpuError::driver("waiting for the chunks"))?;
         }
-        // The device buffers held keys and data, the tables key material.
-        for ((s, (i, o)), t) in self.streams.iter().zip(&mut buffers).zip(&mut scratch) {
+        // The device buffers held keys and data.
+        for (s, (i, o)) in self.streams.iter().zip(&mut buffers) {
             let _ = s.memset_zeros(i);
             let _ = s.memset_zeros(o);
-            let _ = s.memset_zeros(&mut **t);
             let _ = s.synchronize();
         }
         Ok(())
