@@ -9,6 +9,9 @@
 # Here (with Rust): `scripts/h200-many.sh --stage` builds both into .gpu-bin/
 # (ignored by git; carried to the GPU machine). There (no Rust):
 # `scripts/h200-many.sh` runs them, logs under $OUT (default /tmp/many-out).
+# MANY_NCU=1 adds an Nsight Compute profile (ncu, if the machine has it) of
+# one Romulus-N and one SKINNY-AEAD M1 seal over 2^20 messages: occupancy,
+# limiter, warp stalls, into ncu.log.
 # MANY_LOG2 (default 24) sets the batch size of the Romulus speed run,
 # MANY_AEAD_LOG2 (default 22) the SKINNY-AEAD one's, MANY_REPEATS (default 5)
 # their repeats; MANY_BIN (default .gpu-bin) where the binaries are.
@@ -59,3 +62,16 @@ timeout 300 "$bin/many_gpu_speed" "${MANY_AEAD_LOG2:-22}" "${MANY_REPEATS:-5}" "
 echo "speed (SKINNY-AEAD): exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$out/summary.txt"
 tee -a "$out/summary.txt" < "$out/speed.log"
 grep -v "^kernel \|^link" "$out/speed-aead.log" | tee -a "$out/summary.txt"
+if [ -n "${MANY_NCU:-}" ]; then
+  ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  echo "ncu: ${ncu:-none}" | tee -a "$out/summary.txt"
+  if [ -n "$ncu" ]; then
+    timeout 300 "$ncu" --clock-control none -k regex:'many_romulus_n_seal|many_aead_m1_seal' -c 2 \
+      --section SpeedOfLight --section Occupancy --section LaunchStats --section ComputeWorkloadAnalysis \
+      --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
+      "$bin/many_gpu_speed" 20 1 romulus-n,skinny-aead-m1 > "$out/ncu.log" 2>&1
+    echo "ncu: exit $?" | tee -a "$out/summary.txt"
+    grep -E "many_|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|Issue Slots Busy|No Eligible|Eligible Warps|Stall|L1/TEX Hit|L2 Hit|Duration" \
+      "$out/ncu.log" | head -80 | tee -a "$out/summary.txt"
+  fi
+fi

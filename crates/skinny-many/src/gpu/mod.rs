@@ -46,20 +46,20 @@
 //! or 76 with an 8-byte tag): at the 52-55 GB/s link, 30 GB/s of message
 //! bytes at most.
 //!
-//! Occupancy, the likely gap to those floors: each thread keeps three
-//! 512-byte tweakey arrays in shared memory, 192 KiB for a block of 128
-//! threads, so one block (four warps, one a scheduler) fits an SM, with
-//! nothing to hide the latency of a dependent LOP3 chain or a shared load;
-//! the 255 registers a thread would allow eight warps.
-//!
-//! Measured on an H200 (`examples/many_gpu_speed.rs`, medians, December
-//! 2026): Romulus-N seals 4.46e8 messages/s on the device (0.11x its
-//! floor), 24.9-26.3 GB/s page-locked host to host (0.81-0.85x the link
-//! floor); Romulus-M 3.27e8; M1-M4 seal and open 3.4-3.55e8 (18.6-19.5
-//! GB/s page-locked), M5-M6 3.5-3.7e8 (19.4-20.1 GB/s). M5-M6 move 1.7x
-//! less shared memory a round and run 14% fewer rounds than M1 yet gain
-//! only 5-8%: the kernels wait on latency, which the occupancy above
-//! explains, more than on operations or shared-memory bandwidth.
+//! What holds the kernels far below those floors is not the tweakey
+//! schedule but the per-lane message I/O around it: `gather`, `crypt_block`
+//! and `finish_tag` walk a thread's 32 lanes one by one, each through a
+//! chain of dependent global loads (the lane's index, its span ends, then
+//! its words) into a lane-indexed array kept in local memory, with one
+//! 128-thread block (four warps) an SM to hide it. A version of the Romulus
+//! kernels with no tweakey state in shared memory at all (TK1 on the fly,
+//! TK2 ^ TK3 streamed from a per-thread table, two blocks an SM) ran no
+//! faster: Nsight Compute still finds about 93% of issue slots with no
+//! eligible warp and ~89% of the stall on L1TEX scoreboards. The next step
+//! is to take each lane's spans once per group (or have the host lay a
+//! class's blocks out lane-major) before the cipher work is worth shrinking.
+//! Measured figures and their method are kept in the repository's `runs/`
+//! (the many-message GPU runs).
 
 mod assemble;
 mod device;
