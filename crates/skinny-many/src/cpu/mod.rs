@@ -14,8 +14,10 @@ mod lanes;
 mod lockstep;
 mod romulus;
 
-use crate::{Batch, ManyError, Output, Scheme};
+use crate::{Batch, ManyError, MessageError, Output, Scheme};
 use calls::Calls;
+use core::mem::MaybeUninit;
+use core::ops::Range;
 use lanes::Started;
 use lockstep::Member;
 use rayon::prelude::*;
@@ -173,116 +175,124 @@ fn out_len(scheme: Scheme, op: Operation, data_len: usize) -> usize {
     }
 }
 
-/// A share of the work for one thread at a time.
-enum Job<'o> {
-    /// Lockstep groups, run on one set of buffers.
-    Groups(Vec<Vec<Member<'o>>>),
-    /// Messages for the lane engine.
-    Lanes(Vec<Member<'o>>),
+/// A range of the batch's messages and what its job writes: their output
+/// bytes (not yet initialised), ends and statuses.
+struct Part<'o> {
+    range: Range<usize>,
+    offset: usize,
+    out: &'o mut [MaybeUninit<u8>],
+    ends: &'o mut [usize],
+    status: &'o mut [Result<(), MessageError>],
 }
 
-/// The whole batch, on the current pool (`threads` of them).
+/// The whole batch, on the current pool (`threads` of them): cut into
+/// ranges of consecutive messages of about equal work, each range a job from
+/// its output's first byte to its last status (its lockstep groups and its
+/// lanes planned inside it), so that nothing runs one message at a time
+/// outside the jobs.
 fn crypt(batch: &Batch, op: Operation, threads: usize, tuning: Tuning) -> Output {
     let n = batch.len();
     let scheme = batch.scheme();
-    let mut ends = Vec::with_capacity(n);
-    let mut total = 0;
-    for i in 0..n {
-        total += out_len(scheme, op, batch.data_range(i).len());
-        ends.push(total);
-    }
-    let mut bytes = Zeroizing::new(vec![0u8; total]);
-    let mut status = vec![Ok(()); n];
     let ls = lockstep::cipher(tuning.path);
-    let (groups, rest) =
-        if tuning.lockstep { lockstep::plan(batch, op, ls.lanes()) } else { (Vec::new(), (0..n).collect()) };
-    let jobs = {
-        // Every message's output bytes and status, disjoint, handed to the
-        // job that runs it.
-        let mut members: Vec<Option<Member<'_>>> = Vec::with_capacity(n);
-        let mut rest_bytes = &mut bytes[..];
-        for (index, status) in status.iter_mut().enumerate() {
-            let (out, r) = rest_bytes.split_at_mut(out_len(scheme, op, batch.data_range(index).len()));
-            members.push(Some(Member { index, out, status }));
-            rest_bytes = r;
+    let ranges = ranges(batch, threads, ls.lanes());
+    let sizes: Vec<usize> =
+        ranges.par_iter().map(|r| r.clone().map(|i| out_len(scheme, op, batch.data_range(i).len())).sum()).collect();
+    let total: usize = sizes.iter().sum();
+    let mut bytes: Vec<u8> = Vec::with_capacity(total);
+    let mut ends = vec![0usize; n];
+    let mut status = vec![Ok(()); n];
+    {
+        let mut out_rest = &mut bytes.spare_capacity_mut()[..total];
+        let mut ends_rest = &mut ends[..];
+        let mut status_rest = &mut status[..];
+        let mut parts = Vec::with_capacity(ranges.len());
+        let mut offset = 0;
+        for (range, &size) in ranges.into_iter().zip(&sizes) {
+            let (out, o) = core::mem::take(&mut out_rest).split_at_mut(size);
+            let (e, er) = core::mem::take(&mut ends_rest).split_at_mut(range.len());
+            let (st, sr) = core::mem::take(&mut status_rest).split_at_mut(range.len());
+            (out_rest, ends_rest, status_rest) = (o, er, sr);
+            parts.push(Part { range, offset, out, ends: e, status: st });
+            offset += size;
         }
-        let mut take = |i: usize| members[i].take().unwrap_or_else(|| unreachable!("one job a message"));
-        let mut jobs: Vec<Job<'_>> = Vec::with_capacity(8 * threads);
-        let groups: Vec<Vec<Member<'_>>> = groups.iter().map(|g| g.iter().map(|&i| take(i)).collect()).collect();
-        for share in group_shares(batch, op, groups, threads) {
-            jobs.push(Job::Groups(share));
-        }
-        let (variant, rounds) = cipher(scheme);
-        let batch_blocks = Calls::new(variant, rounds, tuning.path, 0).batch_blocks();
-        let cuts = chunks(batch, &rest, threads, batch_blocks);
-        for w in cuts.windows(2) {
-            jobs.push(Job::Lanes(rest[w[0]..w[1]].iter().map(|&i| take(i)).collect()));
-        }
-        jobs
-    };
-    jobs.into_par_iter().for_each(|job| match job {
-        Job::Groups(mut g) => lockstep::run(ls, batch, op, &mut g),
-        Job::Lanes(m) => run_chunk(batch, op, tuning, m),
-    });
-    Output::from_parts(bytes, ends, status)
+        parts.into_par_iter().for_each(|part| run_part(batch, op, tuning, ls, part));
+    }
+    // SAFETY: the parts cover bytes 0..total, and each part's job zeroed all
+    // of its bytes first (`run_part`).
+    unsafe { bytes.set_len(total) };
+    Output::assembled(bytes, ends, status)
 }
 
-/// The groups cut into consecutive shares of about equal steps: as many as
-/// the threads, or more (up to four a thread, for balance) while a share
-/// keeps two groups or more (a share sets up its buffers once).
-fn group_shares<'o>(
-    batch: &Batch,
-    op: Operation,
-    groups: Vec<Vec<Member<'o>>>,
-    threads: usize,
-) -> Vec<Vec<Vec<Member<'o>>>> {
-    let n = groups.len();
-    if n == 0 {
-        return Vec::new();
+/// Ranges of consecutive messages covering the batch, of about equal work
+/// (data and AD bytes and a block for each message's fixed calls): as many
+/// as the threads, or more (up to four a thread, for balance) while each
+/// keeps two bitsliced batches of messages. Weighed in parallel by pieces.
+fn ranges(batch: &Batch, threads: usize, lanes: usize) -> Vec<Range<usize>> {
+    let n = batch.len();
+    let threads = threads.max(1);
+    let count = (n / (2 * lanes)).clamp(threads, 4 * threads).min(n).max(1);
+    if count == 1 {
+        return vec![0..n];
     }
-    let count = (n / 2).clamp(threads.max(1), 4 * threads.max(1)).min(n);
-    let weights: Vec<usize> = groups.iter().map(|g| lockstep::steps(batch, op, g).max(1)).collect();
+    // Pieces of equal message counts, weighed in parallel; ranges cut at
+    // piece boundaries.
+    let pieces = (16 * count).min(n);
+    let piece = |k: usize| (k * n / pieces)..((k + 1) * n / pieces);
+    let weights: Vec<usize> = (0..pieces)
+        .into_par_iter()
+        .map(|k| piece(k).map(|i| batch.data_range(i).len() + batch.ad_range(i).len() + 32).sum())
+        .collect();
     let total: usize = weights.iter().sum();
-    let mut shares = Vec::with_capacity(count);
-    let mut current = Vec::new();
-    let mut acc = 0;
-    for (g, w) in groups.into_iter().zip(weights) {
-        current.push(g);
+    let mut out = Vec::with_capacity(count);
+    let (mut start, mut acc) = (0, 0);
+    for (k, w) in weights.iter().enumerate() {
         acc += w;
-        if acc * count >= total * (shares.len() + 1) && shares.len() + 1 < count {
-            shares.push(core::mem::take(&mut current));
+        let end = piece(k).end;
+        if acc * count >= total * (out.len() + 1) && out.len() + 1 < count && end < n {
+            out.push(start..end);
+            start = end;
         }
     }
-    if !current.is_empty() {
-        shares.push(current);
-    }
-    shares
+    out.push(start..n);
+    out
 }
 
-/// Chunk boundaries (positions in `msgs`, from 0 to its length): about
-/// equal work each; as many as the threads, or more (up to four a thread, for
-/// balance) while every chunk keeps a few bitsliced batches of messages in
-/// flight.
-fn chunks(batch: &Batch, msgs: &[usize], threads: usize, batch_blocks: usize) -> Vec<usize> {
-    let n = msgs.len();
-    if n == 0 {
-        return vec![0];
+/// One part of [`crypt`]: its output zeroed, its ends, then its messages
+/// through lockstep groups (Romulus-N) and the lane engine.
+fn run_part(batch: &Batch, op: Operation, tuning: Tuning, ls: skinny::hazmat::bitsliced::Lockstep, part: Part<'_>) {
+    let scheme = batch.scheme();
+    let Part { range, offset, out, ends, status } = part;
+    for b in out.iter_mut() {
+        b.write(0);
     }
-    let by_size = n / (4 * batch_blocks);
-    let count = by_size.clamp(threads.max(1), 4 * threads.max(1)).min(n).max(1);
-    let weight = |k: usize| batch.data_range(msgs[k]).len() + batch.ad_range(msgs[k]).len() + 32;
-    let total: usize = (0..n).map(weight).sum();
-    let mut cuts = vec![0];
-    let mut acc = 0;
-    for k in 0..n {
-        acc += weight(k);
-        // Cut after message k once this chunk's share is reached.
-        if acc * count >= total * cuts.len() && cuts.len() < count && k + 1 < n {
-            cuts.push(k + 1);
-        }
+    // SAFETY: every byte was just written; `MaybeUninit<u8>` and `u8` have
+    // the same layout.
+    let out: &mut [u8] = unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<u8>(), out.len()) };
+    let mut acc = offset;
+    for (e, i) in ends.iter_mut().zip(range.clone()) {
+        acc += out_len(scheme, op, batch.data_range(i).len());
+        *e = acc;
     }
-    cuts.push(n);
-    cuts
+    // Every message's output bytes and status, disjoint.
+    let first = range.start;
+    let mut members: Vec<Option<Member<'_>>> = Vec::with_capacity(range.len());
+    let mut rest_bytes = out;
+    for (index, status) in range.clone().zip(status.iter_mut()) {
+        let (o, r) = core::mem::take(&mut rest_bytes).split_at_mut(out_len(scheme, op, batch.data_range(index).len()));
+        members.push(Some(Member { index, out: o, status }));
+        rest_bytes = r;
+    }
+    let mut take = |i: usize| members[i - first].take().unwrap_or_else(|| unreachable!("one run a message"));
+    let (groups, rest) =
+        if tuning.lockstep { lockstep::plan(batch, op, ls.lanes(), range) } else { (Vec::new(), range.collect()) };
+    if !groups.is_empty() {
+        let mut groups: Vec<Vec<Member<'_>>> = groups.iter().map(|g| g.iter().map(|&i| take(i)).collect()).collect();
+        lockstep::run(ls, batch, op, &mut groups);
+    }
+    if !rest.is_empty() {
+        let rest: Vec<Member<'_>> = rest.iter().map(|&i| take(i)).collect();
+        run_chunk(batch, op, tuning, rest);
+    }
 }
 
 /// Runs `msgs` through the lane engine.

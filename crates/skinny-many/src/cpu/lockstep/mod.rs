@@ -10,6 +10,7 @@ pub(crate) mod slots;
 
 use super::Operation;
 use crate::{Batch, MessageError, Scheme};
+use core::ops::Range;
 use skinny::hazmat::bitsliced::{Lockstep, Path};
 use skinny::Variant;
 use skinny_romulus::hazmat::lengths_fit;
@@ -34,18 +35,17 @@ pub(crate) fn cipher(path: Path) -> Lockstep {
 /// cost about three times a lockstep call's per block.
 const MIN_GROUP_DIVISOR: usize = 4;
 
-/// The groups (message indices, each a batch of `lanes` at most, sorted by
-/// their calls so that a group's lanes end together) and the messages left
-/// for the lane engine, in batch order.
-pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize) -> (Vec<Vec<usize>>, Vec<usize>) {
-    let n = batch.len();
+/// The groups of the messages in `range` (indices, each a batch of `lanes`
+/// at most, sorted by their calls so that a group's lanes end together) and
+/// those left for the lane engine, in batch order.
+pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize, range: Range<usize>) -> (Vec<Vec<usize>>, Vec<usize>) {
     if batch.scheme() != Scheme::RomulusN {
-        return (Vec::new(), (0..n).collect());
+        return (Vec::new(), range.collect());
     }
     let mut rest = Vec::new();
     // (calls, index) keys of the messages a group can run.
-    let mut order: Vec<(romulus_n::Calls, usize)> = Vec::with_capacity(n);
-    for i in 0..n {
+    let mut order: Vec<(romulus_n::Calls, usize)> = Vec::with_capacity(range.len());
+    for i in range {
         let (ad, data) = (batch.ad_range(i).len(), batch.data_range(i).len());
         let input = match op {
             Operation::Seal => data,
@@ -90,19 +90,6 @@ pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize) -> (Vec<Vec<usize
     }
     rest.sort_unstable();
     (groups, rest)
-}
-
-/// The groups' work: the most calls of a member, which its steps are.
-pub(crate) fn steps(batch: &Batch, op: Operation, group: &[Member<'_>]) -> usize {
-    group
-        .iter()
-        .map(|m| {
-            let data = batch.data_range(m.index).len();
-            let input = if op == Operation::Open { data - 16 } else { data };
-            romulus_n::calls(batch.ad_range(m.index).len(), input).total
-        })
-        .max()
-        .unwrap_or(0)
 }
 
 /// Runs groups of `plan`, one after the other on the same buffers.
