@@ -232,7 +232,7 @@ fn ranges(batch: &Batch, threads: usize, lanes: usize) -> Vec<Range<usize>> {
     let threads = threads.max(1);
     let count = (n / (2 * lanes)).clamp(threads, 4 * threads).min(n).max(1);
     if count == 1 {
-        return vec![0..n];
+        return core::iter::once(0..n).collect();
     }
     // Pieces of equal message counts, weighed in parallel; ranges cut at
     // piece boundaries.
