@@ -18,6 +18,7 @@ use crate::{Batch, ManyError, MessageError, Output, Scheme};
 use calls::Calls;
 use core::mem::MaybeUninit;
 use core::ops::Range;
+use std::sync::{Arc, Mutex};
 use lanes::Started;
 use lockstep::Member;
 use rayon::prelude::*;
@@ -36,7 +37,8 @@ pub(crate) enum Operation {
 }
 
 /// A long-lived CPU engine: its worker threads started once, for every batch
-/// it runs (a server keeps one; [`seal`] and [`open`] start one per call).
+/// it runs (a server keeps one; [`seal`] and [`open`] use the process's
+/// [`shared`] one).
 /// Shared by reference between threads: each call runs on the pool.
 pub struct Engine {
     pool: rayon::ThreadPool,
@@ -84,9 +86,29 @@ impl core::fmt::Debug for Engine {
     }
 }
 
+/// The process's engine on `threads` worker threads, started the first time
+/// a thread count is asked for and kept for every later call (as rayon keeps
+/// its global pool): what [`seal`], [`open`] and the crate's
+/// [`seal`](crate::seal)/[`open`](crate::open) run on, so that a caller
+/// sealing batch after batch (a binding, a command) starts no threads per
+/// batch. The engines hold no key material between batches.
+///
+/// # Errors
+/// [`ManyError::Threads`] if the threads could not be started.
+pub fn shared(threads: Threads) -> Result<Arc<Engine>, ManyError> {
+    // One entry per thread count asked for (a handful in any process).
+    static ENGINES: Mutex<Vec<(Threads, Arc<Engine>)>> = Mutex::new(Vec::new());
+    let mut engines = ENGINES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, e)) = engines.iter().find(|(t, _)| *t == threads) {
+        return Ok(Arc::clone(e));
+    }
+    let engine = Arc::new(Engine::new(threads)?);
+    engines.push((threads, Arc::clone(&engine)));
+    Ok(engine)
+}
+
 /// Seals every message of `batch` (its data is the plaintext) on `threads`
-/// worker threads (a pool of their own, [`skinny_exec::worker_pool`]; an
-/// [`Engine`] keeps its pool for many batches).
+/// worker threads (the process's [`shared`] engine for that count).
 /// Message `i` of the output is its ciphertext ‖ tag.
 ///
 /// # Errors
@@ -152,8 +174,11 @@ fn with_pool(threads: Threads, batch: &Batch, op: Operation) -> Result<Output, M
     if batch.is_empty() {
         return Ok(Output::from_parts(Zeroizing::new(Vec::new()), Vec::new(), Vec::new()));
     }
-    let pool = threads.own_pool().map_err(ManyError::Threads)?;
-    Ok(pool.install(|| crypt(batch, op, pool.current_num_threads(), Tuning::default())))
+    let engine = shared(threads)?;
+    Ok(match op {
+        Operation::Seal => engine.seal(batch),
+        Operation::Open => engine.open(batch),
+    })
 }
 
 /// The cipher a scheme's calls run on: variant and round count.

@@ -32,7 +32,7 @@ pub enum Backend {
     /// `Placement::Gpu`: the GPU engine, opened by each call.
     Gpu,
     /// `Placement::Auto`: wherever the engine's rule puts the batch (the CPU
-    /// below `skinny_many::AUTO_GPU_BYTES`), a thread pool started by each call.
+    /// below `skinny_many::AUTO_GPU_BYTES`, on the process's shared engine).
     Auto,
 }
 
