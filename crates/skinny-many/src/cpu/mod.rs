@@ -73,7 +73,7 @@ impl Engine {
     }
 
     /// Opens every message of `batch`: message `i` of the output is its
-    /// plaintext, or [`MessageError::Forged`](crate::MessageError::Forged)
+    /// plaintext, or [`MessageError::Forged`]
     /// (nothing of it released).
     pub fn open(&self, batch: &Batch) -> Output {
         open_tuned(&self.pool, batch, self.tuning)
@@ -119,7 +119,7 @@ pub fn seal(threads: Threads, batch: &Batch) -> Result<Output, ManyError> {
 
 /// Opens every message of `batch` (its data is ciphertext ‖ tag) on
 /// `threads` worker threads. Message `i` of the output is its plaintext, or
-/// [`MessageError::Forged`](crate::MessageError::Forged) (nothing of it released) if its tag is wrong.
+/// [`MessageError::Forged`] (nothing of it released) if its tag is wrong.
 ///
 /// # Errors
 /// [`ManyError::Threads`] if the threads could not be started.
