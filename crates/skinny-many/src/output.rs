@@ -93,6 +93,15 @@ impl core::fmt::Debug for Output {
 
 impl Drop for Output {
     fn drop(&mut self) {
-        crate::wipe::wipe(&mut self.bytes);
+        // A large output is wiped by the current rayon pool's threads: one
+        // thread's wipe of a whole batch's output costs as much as a large
+        // share of the batch's cipher work on many cores.
+        const PIECE: usize = 1 << 20;
+        if self.bytes.len() > 2 * PIECE {
+            use rayon::prelude::*;
+            self.bytes.par_chunks_mut(PIECE).for_each(crate::wipe::wipe);
+        } else {
+            crate::wipe::wipe(&mut self.bytes);
+        }
     }
 }

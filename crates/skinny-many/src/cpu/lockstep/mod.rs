@@ -31,9 +31,10 @@ pub(crate) fn cipher(path: Path) -> Lockstep {
 }
 
 /// A group smaller than this fraction of a batch goes to the lane engine: a
-/// group costs a whole batch whatever its size, and the lane engine's calls
-/// cost about three times a lockstep call's per block.
-const MIN_GROUP_DIVISOR: usize = 4;
+/// group's step costs a whole batch whatever its size, about as much as an
+/// eighth of a batch of single-block calls (what the lane engine falls back
+/// to when the messages left are too few to fill its own batches).
+const MIN_GROUP_DIVISOR: usize = 8;
 
 /// The groups of the messages in `range` (indices, each a batch of `lanes`
 /// at most, sorted by their calls so that a group's lanes end together) and

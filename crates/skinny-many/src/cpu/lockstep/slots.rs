@@ -25,7 +25,7 @@ use skinny::hazmat::bitsliced::Lockstep;
 
 /// A batch with this many lanes or fewer still busy, and no message left to
 /// start, hands them to the lane engine's calls.
-const TAIL_DIVISOR: usize = 6;
+const TAIL_DIVISOR: usize = 8;
 
 /// A share of the batch idle before the idle slots are refilled (and the
 /// nonce table expanded again).
