@@ -213,6 +213,13 @@ fn main() {
         Some(list) => list.split(',').filter_map(|t| t.parse().ok()).collect(),
         None => (1..=max_threads).collect(),
     };
+    // A third argument picks series by label (comma-separated).
+    let only: Option<Vec<String>> = std::env::args().nth(3).map(|a| a.split(',').map(str::to_owned).collect());
+    let series = |label: &str, lens: &[usize], counts: &[usize]| {
+        if only.as_ref().is_none_or(|o| o.iter().any(|x| x == label)) {
+            series(label, lens, counts);
+        }
+    };
     call_costs();
     series("64 B", &vec![64; count], &counts);
     series("1 KiB", &vec![1024; count / 16], &counts);

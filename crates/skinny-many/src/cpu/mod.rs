@@ -18,13 +18,13 @@ use crate::{Batch, ManyError, MessageError, Output, Scheme};
 use calls::Calls;
 use core::mem::MaybeUninit;
 use core::ops::Range;
-use std::sync::{Arc, Mutex};
 use lanes::Started;
 use lockstep::Member;
 use rayon::prelude::*;
 use skinny::hazmat::bitsliced::Path;
 use skinny::Variant;
 use skinny_exec::Threads;
+use std::sync::{Arc, Mutex};
 use zeroize::Zeroizing;
 
 /// Seal or open.

@@ -30,10 +30,10 @@ pub(crate) fn cipher(path: Path) -> Lockstep {
     ls.on_path(path).unwrap_or(ls)
 }
 
-/// A group smaller than this fraction of a batch goes to the lane engine: a
-/// group's step costs a whole batch whatever its size, about as much as an
-/// eighth of a batch of single-block calls (what the lane engine falls back
-/// to when the messages left are too few to fill its own batches).
+/// Where the lane engine could not fill its batches, a group smaller than
+/// this fraction of a batch goes to it anyway: a group's step costs a whole
+/// batch whatever its size, about as much as an eighth of a batch of
+/// single-block calls (what the lane engine falls back to).
 const MIN_GROUP_DIVISOR: usize = 8;
 
 /// The groups of the messages in `range` (indices, each a batch of `lanes`
@@ -67,12 +67,34 @@ pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize, range: Range<usiz
     // Stable for equal calls (a batch of one shape stays in order, which
     // the sort finds in one pass).
     order.sort_by_key(|&(c, _)| c);
-    let min = (lanes / MIN_GROUP_DIVISOR).max(1);
+    // Full groups first; a group under half a batch costs more a call than
+    // the lane engine's full batches. When what is left could not fill the
+    // lane engine's batches either (which then falls back to single blocks),
+    // smaller groups are worth it again.
+    let (mut groups, left) = cut(&order, lanes, lanes / 2);
+    if left.len() < 2 * lanes {
+        let (more, left) = cut(&left, lanes, (lanes / MIN_GROUP_DIVISOR).max(1));
+        groups.extend(more);
+        rest.extend(left.iter().map(|&(_, i)| i));
+    } else {
+        rest.extend(left.iter().map(|&(_, i)| i));
+    }
+    rest.sort_unstable();
+    (groups, rest)
+}
+
+/// Groups of at least `min` and at most `lanes` messages cut from `order`
+/// (sorted by calls), and the messages of smaller ones, still sorted. A group
+/// ends when full or when its next message would leave its first lanes idle
+/// for more than a quarter of the steps (a few long messages after many
+/// short ones do not step a batch of idle lanes to their end).
+fn cut(
+    order: &[(romulus_n::Calls, usize)],
+    lanes: usize,
+    min: usize,
+) -> (Vec<Vec<usize>>, Vec<(romulus_n::Calls, usize)>) {
     let mut groups = Vec::with_capacity(order.len().div_ceil(lanes));
-    // A group ends when full or when its next message would leave its first
-    // lanes idle for more than a quarter of the steps (a few long messages
-    // after many short ones go to the lane engine, not into a batch that
-    // steps its idle lanes to their end).
+    let mut left = Vec::new();
     let mut start = 0;
     while start < order.len() {
         let first = order[start].0.total;
@@ -81,16 +103,14 @@ pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize, range: Range<usiz
         while end < order.len() && end - start < lanes && order[end].0.total <= limit {
             end += 1;
         }
-        let indices = order[start..end].iter().map(|&(_, i)| i);
         if end - start >= min {
-            groups.push(indices.collect());
+            groups.push(order[start..end].iter().map(|&(_, i)| i).collect());
         } else {
-            rest.extend(indices);
+            left.extend_from_slice(&order[start..end]);
         }
         start = end;
     }
-    rest.sort_unstable();
-    (groups, rest)
+    (groups, left)
 }
 
 /// Runs groups of `plan`, one after the other on the same buffers.
