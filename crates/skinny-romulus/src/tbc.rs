@@ -12,7 +12,7 @@
 //!
 //! A path can be forced for tests ([`crate::hazmat::force_single_block_path`]).
 
-use crate::hazmat::{tk1, Counter, BLOCK, ROUNDS};
+use crate::hazmat::encoding::{tk1, Counter, BLOCK, ROUNDS};
 use core::sync::atomic::{AtomicU8, Ordering};
 use skinny::hazmat::single::{FixedTweakeyPart, Lanes, Path};
 use skinny::Variant;

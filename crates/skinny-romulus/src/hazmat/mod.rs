@@ -27,7 +27,7 @@
 //! through [`g`] for every output block and for the tag.
 
 mod domain;
-mod encoding;
+pub(crate) mod encoding;
 
 pub use domain::{
     domain_m_mac_last, DOMAIN_AD, DOMAIN_AD_LAST_FULL, DOMAIN_AD_LAST_PARTIAL, DOMAIN_MESSAGE,
