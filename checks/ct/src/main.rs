@@ -37,7 +37,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// The checks, in the order they run.
-const CHECKS: [(&str, fn()); 14] = [
+const CHECKS: [(&str, fn()); 15] = [
     ("bitsliced-one-key", cipher::bitsliced_one_key),
     ("bitsliced-per-block", cipher::bitsliced_per_block),
     ("single-block", cipher::single_block),
@@ -48,6 +48,7 @@ const CHECKS: [(&str, fn()); 14] = [
     ("romulus", schemes::romulus),
     ("skinny-hash", schemes::skinny_hash),
     ("many-messages", engines::many_messages),
+    ("many-lockstep", engines::many_lockstep),
     ("bulk-modes", engines::bulk_modes),
     ("seal-keys", sealed::keys),
     ("sealed-files", sealed::files),

@@ -15,8 +15,9 @@
 //! `cargo run --release -p skinny-many --example many_speed [MESSAGES]`
 //! (default 65536 messages of 64 bytes); `... many_speed MESSAGES profile`
 //! (`profile-m`) only seals 64-byte Romulus-N (-M) messages on one thread for
-//! ten seconds (to run under a profiler); `... many_speed MESSAGES 1,4,16` measures those
-//! thread counts only.
+//! ten seconds (to run under a profiler); `... many_speed MESSAGES 1,4,16`
+//! measures those thread counts only, and `... many_speed MESSAGES 1,16
+//! imix,mixed` those series only.
 
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit};
