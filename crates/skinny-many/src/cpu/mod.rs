@@ -87,8 +87,8 @@ impl core::fmt::Debug for Engine {
 }
 
 /// The process's engine on `threads` worker threads, started the first time
-/// a thread count is asked for and kept for every later call (as rayon keeps
-/// its global pool): what [`seal`], [`open`] and the crate's
+/// a thread count is asked for and kept for later calls (as rayon keeps its
+/// global pool; the last four thread counts asked for are kept): what [`seal`], [`open`] and the crate's
 /// [`seal`](crate::seal)/[`open`](crate::open) run on, so that a caller
 /// sealing batch after batch (a binding, a command) starts no threads per
 /// batch. The engines hold no key material between batches.
@@ -96,13 +96,22 @@ impl core::fmt::Debug for Engine {
 /// # Errors
 /// [`ManyError::Threads`] if the threads could not be started.
 pub fn shared(threads: Threads) -> Result<Arc<Engine>, ManyError> {
-    // One entry per thread count asked for (a handful in any process).
+    // The engines of the last few thread counts asked for, the most recent
+    // last: a sweep over thread counts keeps no more than these pools alive
+    // (an engine let go here lives on while a caller still holds it).
+    const KEPT: usize = 4;
     static ENGINES: Mutex<Vec<(Threads, Arc<Engine>)>> = Mutex::new(Vec::new());
     let mut engines = ENGINES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, e)) = engines.iter().find(|(t, _)| *t == threads) {
-        return Ok(Arc::clone(e));
+    if let Some(at) = engines.iter().position(|(t, _)| *t == threads) {
+        let entry = engines.remove(at);
+        let engine = Arc::clone(&entry.1);
+        engines.push(entry);
+        return Ok(engine);
     }
     let engine = Arc::new(Engine::new(threads)?);
+    if engines.len() == KEPT {
+        engines.remove(0);
+    }
     engines.push((threads, Arc::clone(&engine)));
     Ok(engine)
 }
