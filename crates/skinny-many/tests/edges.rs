@@ -120,3 +120,21 @@ fn placements_route_to_the_cpu_or_say_why_not() {
         }
     }
 }
+
+#[test]
+fn the_shared_engine_is_kept_per_thread_count() {
+    use skinny_exec::Threads;
+    use skinny_many::cpu;
+    let two = Threads::from_count(Some(2));
+    let a = cpu::shared(two).unwrap();
+    let b = cpu::shared(two).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&a, &b), "one engine for one thread count");
+    assert_eq!(a.threads(), 2);
+    // Older counts are let go after four others; a holder keeps its engine.
+    for n in 3..8 {
+        assert_eq!(cpu::shared(Threads::from_count(Some(n))).unwrap().threads(), n);
+    }
+    let c = cpu::shared(two).unwrap();
+    assert_eq!(c.threads(), 2);
+    assert_eq!(a.threads(), 2);
+}
