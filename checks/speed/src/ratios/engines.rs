@@ -57,26 +57,26 @@ const LONG_MESSAGE_BYTES: usize = 1024;
 
 /// The engine (Romulus-N in lockstep groups) against one message per call.
 const MANY_OVER_ONE_PER_CALL: Limit = Limit {
-    threshold: 1.3,
-    floor: "a bitsliced batch of messages against one latency-bound chain at a time: measured 2.0-2.4x on \
-            AVX2 (3.0-3.5x before 5bf6a74 made one message per call faster; 3.45x on one H200-host thread before \
-            that, README); the engine is there only while it beats one message per call",
+    threshold: 2.0,
+    floor: "a lockstep batch of messages (a TK1 per lane, nonce and key expanded once a message) against one \
+            latency-bound chain at a time: measured 3.2-3.7x on AVX2 and 5.2-5.3x on one H200-host core \
+            (2.0-2.4x on AVX2 before the groups took messages of any shape and the batch was cut into ranges)",
 };
 
 /// Lockstep groups against the lane engine, the same Romulus-N messages.
 const GROUPS_OVER_LANES: Limit = Limit {
-    threshold: 0.8,
-    floor: "a group's call is 2.3-3.0x a lane batch's (lockstep against per-block tweakeys above), but its \
-            slicing in and out, rho on slices and the once-a-message expansions take most of that back: \
-            measured 1.19-1.24x at 1 KiB (1.08-1.10x at 64 B); the threshold only catches the groups losing \
-            to the lanes",
+    threshold: 1.2,
+    floor: "a group's call is 2.3-3.0x a lane batch's (lockstep against per-block tweakeys above), less its \
+            slicing in and out and TK1 slicing each step: measured 1.6x on AVX2, 1.9-2.0x on one H200-host \
+            core (1.19-1.24x before the groups kept their buffers and moved whole blocks as fixed copies)",
 };
 
-/// The lane engine (Romulus-M has no groups) against one message per call.
+/// Romulus-M's lockstep slots against one message per call.
 const LANES_OVER_ONE_PER_CALL: Limit = Limit {
-    threshold: 1.2,
-    floor: "per-block tweakeys over a batch of calls against one latency-bound chain at a time; measured \
-            1.6-2.0x on AVX2 (2.8-3.0x before 5bf6a74); edc130c put it at 0.54",
+    threshold: 1.6,
+    floor: "Romulus-M in lockstep slots (nonce and key expanded once a message, a table a step for the MAC's \
+            pairs) against one latency-bound chain at a time: measured 2.4-2.6x on AVX2, 3.0x on one \
+            H200-host core (1.6-2.0x on AVX2 with the lane engine's per-block tweakeys)",
 };
 
 pub fn run(r: &mut Runner) {
@@ -193,7 +193,7 @@ fn many(r: &mut Runner) {
         (&mut || drop(black_box(cpu::seal_tuned(&pool, &long, lanes))), long_count),
     );
     r.ratio(
-        "many-message lanes / one message per call, Romulus-M 64 B seal, 1 thread".into(),
+        "many-message slots / one message per call, Romulus-M 64 B seal, 1 thread".into(),
         LANES_OVER_ONE_PER_CALL,
         (&mut || drop(black_box(cpu::seal_tuned(&pool, &m, groups))), count),
         (&mut || pool.install(|| one_per_call::<RomulusM>(&m, &mut out)), count),
