@@ -71,18 +71,14 @@
 //! SKINNY-AEAD message or AD of 8 KiB or more fills batches by itself and
 //! goes whole through its member's single-message type.
 //!
-//! A batch runs in two parallel passes. First its output: ranges of
-//! consecutive messages zero their part and write their ends. Then the
-//! messages, sorted by their number of calls (in parallel), are cut into
-//! slices of about equal work, as many as the threads or up to four a
-//! thread; each slice is one job that plans its groups and lanes and runs
-//! them with its buffers kept from group to group, reaching each of its
-//! messages' outputs through the one pointer no other job takes. No pass
-//! over the messages runs on one thread, and a batch small for the machine
-//! still forms full groups of each length. [`cpu::Engine`] keeps its worker
-//! pool for every batch; [`cpu::shared`] keeps one per thread count for the
-//! process (what [`seal`] and [`open`] run on). [`cpu::Tuning`] turns the
-//! lockstep shapes off or picks the bitsliced path (for tests and
+//! A batch is cut into ranges of consecutive messages of about equal work,
+//! as many as the threads or up to four a thread; each range is one job,
+//! from zeroing its part of the output to its last status, with its groups
+//! and lanes planned inside it and its buffers kept from group to group, so
+//! no pass over the messages runs on one thread. [`cpu::Engine`] keeps its
+//! worker pool for every batch; [`cpu::shared`] keeps one per thread count
+//! for the process (what [`seal`] and [`open`] run on). [`cpu::Tuning`] turns
+//! the lockstep shapes off or picks the bitsliced path (for tests and
 //! benchmarks).
 //!
 //! ## Constant time
