@@ -209,60 +209,26 @@ fn out_len(scheme: Scheme, op: Operation, data_len: usize) -> usize {
     }
 }
 
-/// A range of the batch's messages and its part of the output (not yet
-/// initialised) and ends.
+/// A range of the batch's messages and what its job writes: their output
+/// bytes (not yet initialised), ends and statuses.
 struct Part<'o> {
     range: Range<usize>,
     offset: usize,
     out: &'o mut [MaybeUninit<u8>],
     ends: &'o mut [usize],
+    status: &'o mut [Result<(), MessageError>],
 }
 
-/// The outputs and statuses of a batch as raw pointers, for jobs that each
-/// make the references of their own messages (see [`Outputs::member`]).
-struct Outputs {
-    bytes: *mut u8,
-    status: *mut Result<(), MessageError>,
-}
-
-// SAFETY: the pointers are only turned into references by `member`, whose
-// callers each take a different message (a job a slice of one permutation of
-// the batch's indices), so no two threads reach the same bytes or status.
-unsafe impl Sync for Outputs {}
-
-impl Outputs {
-    /// Message `i`'s output bytes (`ends[i] - len .. ends[i]`) and status.
-    ///
-    /// # Safety
-    /// No other reference to message `i`'s bytes or status may live while
-    /// the member does: each message is taken once.
-    unsafe fn member<'o>(&self, i: usize, ends: &[usize], len: usize) -> Member<'o> {
-        // SAFETY: `ends[i] - len .. ends[i]` lies inside the initialised
-        // output (the ends were made from the same lengths), `i` is below the
-        // status vector's length, and the caller takes each `i` once.
-        unsafe {
-            Member {
-                index: i,
-                out: core::slice::from_raw_parts_mut(self.bytes.add(ends[i] - len), len),
-                status: &mut *self.status.add(i),
-            }
-        }
-    }
-}
-
-/// The whole batch, on the current pool (`threads` of them). First the
-/// output, by ranges of consecutive messages in parallel (zeroed, and the
-/// ends); then the messages sorted by their calls (Romulus: a lockstep
-/// group's lanes end together, a slot's refills come in waves), cut into
-/// slices of about equal work, each slice one job that plans its groups and
-/// lanes and runs them. No pass over the messages runs on one thread.
+/// The whole batch, on the current pool (`threads` of them): cut into
+/// ranges of consecutive messages of about equal work, each range a job from
+/// its output's first byte to its last status (its lockstep groups and its
+/// lanes planned inside it), so that nothing runs one message at a time
+/// outside the jobs.
 fn crypt(batch: &Batch, op: Operation, threads: usize, tuning: Tuning) -> Output {
     let n = batch.len();
     let scheme = batch.scheme();
     let ls = lockstep::cipher(tuning.path);
-    let count = (n / (2 * ls.lanes())).clamp(threads.max(1), 4 * threads.max(1)).min(n).max(1);
-    let weight = |i: usize| batch.data_range(i).len() + batch.ad_range(i).len() + 32;
-    let ranges = balanced(n, count, weight);
+    let ranges = ranges(batch, threads, ls.lanes());
     let sizes: Vec<usize> =
         ranges.par_iter().map(|r| r.clone().map(|i| out_len(scheme, op, batch.data_range(i).len())).sum()).collect();
     let total: usize = sizes.iter().sum();
@@ -272,97 +238,93 @@ fn crypt(batch: &Batch, op: Operation, threads: usize, tuning: Tuning) -> Output
     {
         let mut out_rest = &mut bytes.spare_capacity_mut()[..total];
         let mut ends_rest = &mut ends[..];
+        let mut status_rest = &mut status[..];
         let mut parts = Vec::with_capacity(ranges.len());
         let mut offset = 0;
         for (range, &size) in ranges.into_iter().zip(&sizes) {
             let (out, o) = core::mem::take(&mut out_rest).split_at_mut(size);
             let (e, er) = core::mem::take(&mut ends_rest).split_at_mut(range.len());
-            (out_rest, ends_rest) = (o, er);
-            parts.push(Part { range, offset, out, ends: e });
+            let (st, sr) = core::mem::take(&mut status_rest).split_at_mut(range.len());
+            (out_rest, ends_rest, status_rest) = (o, er, sr);
+            parts.push(Part { range, offset, out, ends: e, status: st });
             offset += size;
         }
-        parts.into_par_iter().for_each(|part| {
-            let Part { range, offset, out, ends } = part;
-            out.fill(MaybeUninit::new(0));
-            let mut acc = offset;
-            for (e, i) in ends.iter_mut().zip(range) {
-                acc += out_len(scheme, op, batch.data_range(i).len());
-                *e = acc;
-            }
-        });
+        parts.into_par_iter().for_each(|part| run_part(batch, op, tuning, ls, part));
     }
-    // SAFETY: the parts cover bytes 0..total and each was zeroed above.
+    // SAFETY: the parts cover bytes 0..total, and each part's job zeroed all
+    // of its bytes first (`run_part`).
     unsafe { bytes.set_len(total) };
-    // Romulus's messages sorted by their calls (ties in batch order);
-    // SKINNY-AEAD's lanes need no order.
-    let mut order: Vec<usize> = (0..n).collect();
-    if tuning.lockstep && matches!(scheme, Scheme::RomulusN | Scheme::RomulusM) {
-        let mut keyed: Vec<(lockstep::Calls, usize)> =
-            (0..n).into_par_iter().map(|i| (lockstep::key(batch, op, i), i)).collect();
-        keyed.par_sort_unstable();
-        order.par_iter_mut().zip(keyed.par_iter()).for_each(|(o, k)| *o = k.1);
-    }
-    let slices = balanced(n, count, |p| weight(order[p]));
-    let outputs = Outputs { bytes: bytes.as_mut_ptr(), status: status.as_mut_ptr() };
-    let ends_ref = &ends;
-    slices.into_par_iter().for_each(|slice| {
-        let msgs = &order[slice];
-        let len = |i: usize| out_len(scheme, op, batch.data_range(i).len());
-        // SAFETY: `order` is a permutation of 0..n and the slices are
-        // disjoint, so every message is taken once, by this job alone.
-        let mut members: Vec<Option<Member<'_>>> =
-            msgs.iter().map(|&i| Some(unsafe { outputs.member(i, ends_ref, len(i)) })).collect();
-        run_slice(batch, op, tuning, ls, msgs, &mut members);
-    });
     Output::assembled(bytes, ends, status)
 }
 
-/// Positions `0..len` cut into `count` ranges of about equal `weight`,
-/// weighed in parallel by pieces (ranges end at piece boundaries).
-fn balanced(len: usize, count: usize, weight: impl Fn(usize) -> usize + Sync) -> Vec<Range<usize>> {
-    if count <= 1 || len <= 1 {
-        return core::iter::once(0..len).collect();
+/// Ranges of consecutive messages covering the batch, of about equal work
+/// (data and AD bytes and a block for each message's fixed calls): as many
+/// as the threads, or more (up to four a thread, for balance) while each
+/// keeps two bitsliced batches of messages. Weighed in parallel by pieces.
+fn ranges(batch: &Batch, threads: usize, lanes: usize) -> Vec<Range<usize>> {
+    let n = batch.len();
+    let threads = threads.max(1);
+    let count = (n / (2 * lanes)).clamp(threads, 4 * threads).min(n).max(1);
+    if count == 1 {
+        return core::iter::once(0..n).collect();
     }
-    let pieces = (16 * count).min(len);
-    let piece = |k: usize| (k * len / pieces)..((k + 1) * len / pieces);
-    let weights: Vec<usize> = (0..pieces).into_par_iter().map(|k| piece(k).map(&weight).sum()).collect();
+    // Pieces of equal message counts, weighed in parallel; ranges cut at
+    // piece boundaries.
+    let pieces = (16 * count).min(n);
+    let piece = |k: usize| (k * n / pieces)..((k + 1) * n / pieces);
+    let weights: Vec<usize> = (0..pieces)
+        .into_par_iter()
+        .map(|k| piece(k).map(|i| batch.data_range(i).len() + batch.ad_range(i).len() + 32).sum())
+        .collect();
     let total: usize = weights.iter().sum();
     let mut out = Vec::with_capacity(count);
     let (mut start, mut acc) = (0, 0);
     for (k, w) in weights.iter().enumerate() {
         acc += w;
         let end = piece(k).end;
-        if acc * count >= total * (out.len() + 1) && out.len() + 1 < count && end < len {
+        if acc * count >= total * (out.len() + 1) && out.len() + 1 < count && end < n {
             out.push(start..end);
             start = end;
         }
     }
-    out.push(start..len);
+    out.push(start..n);
     out
 }
 
-/// One job of [`crypt`]: the messages `msgs` (their members by position)
+/// One part of [`crypt`]: its output zeroed, its ends, then its messages
 /// through lockstep groups (Romulus-N) and the lane engine.
-fn run_slice(
-    batch: &Batch,
-    op: Operation,
-    tuning: Tuning,
-    ls: skinny::hazmat::bitsliced::Lockstep,
-    msgs: &[usize],
-    members: &mut [Option<Member<'_>>],
-) {
-    let mut take = |p: usize| members[p].take().unwrap_or_else(|| unreachable!("one run a message"));
-    let (groups, rest) = if tuning.lockstep {
-        lockstep::plan(batch, op, ls.lanes(), msgs)
-    } else {
-        (Vec::new(), (0..msgs.len()).collect())
-    };
+fn run_part(batch: &Batch, op: Operation, tuning: Tuning, ls: skinny::hazmat::bitsliced::Lockstep, part: Part<'_>) {
+    let scheme = batch.scheme();
+    let Part { range, offset, out, ends, status } = part;
+    for b in out.iter_mut() {
+        b.write(0);
+    }
+    // SAFETY: every byte was just written; `MaybeUninit<u8>` and `u8` have
+    // the same layout.
+    let out: &mut [u8] = unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<u8>(), out.len()) };
+    let mut acc = offset;
+    for (e, i) in ends.iter_mut().zip(range.clone()) {
+        acc += out_len(scheme, op, batch.data_range(i).len());
+        *e = acc;
+    }
+    // Every message's output bytes and status, disjoint.
+    let first = range.start;
+    let mut members: Vec<Option<Member<'_>>> = Vec::with_capacity(range.len());
+    let mut rest_bytes = out;
+    for (index, status) in range.clone().zip(status.iter_mut()) {
+        let (o, r) = core::mem::take(&mut rest_bytes).split_at_mut(out_len(scheme, op, batch.data_range(index).len()));
+        members.push(Some(Member { index, out: o, status }));
+        rest_bytes = r;
+    }
+    let mut take = |i: usize| members[i - first].take().unwrap_or_else(|| unreachable!("one run a message"));
+    let (groups, rest) =
+        if tuning.lockstep { lockstep::plan(batch, op, ls.lanes(), range) } else { (Vec::new(), range.collect()) };
     if !groups.is_empty() {
-        let mut groups: Vec<Vec<Member<'_>>> = groups.iter().map(|g| g.iter().map(|&p| take(p)).collect()).collect();
+        let mut groups: Vec<Vec<Member<'_>>> = groups.iter().map(|g| g.iter().map(|&i| take(i)).collect()).collect();
         lockstep::run(ls, batch, op, &mut groups);
     }
     if !rest.is_empty() {
-        let rest: Vec<Member<'_>> = rest.iter().map(|&p| take(p)).collect();
+        let rest: Vec<Member<'_>> = rest.iter().map(|&i| take(i)).collect();
         run_chunk(batch, op, tuning, rest);
     }
 }

@@ -5,12 +5,12 @@
 //! [`plan`] picks the groups; everything else goes to the lane engine.
 
 mod romulus_n;
-pub(crate) use romulus_n::Calls;
 mod sliced;
 pub(crate) mod slots;
 
 use super::Operation;
 use crate::{Batch, MessageError, Scheme};
+use core::ops::Range;
 use skinny::hazmat::bitsliced::{Lockstep, Path};
 use skinny::Variant;
 use skinny_romulus::hazmat::lengths_fit;
@@ -36,40 +36,33 @@ pub(crate) fn cipher(path: Path) -> Lockstep {
 /// single-block calls (what the lane engine falls back to).
 const MIN_GROUP_DIVISOR: usize = 8;
 
-/// The sort key of message `i` for the plan: its calls (public lengths).
-pub(crate) fn key(batch: &Batch, op: Operation, i: usize) -> romulus_n::Calls {
-    let data = batch.data_range(i).len();
-    let input = if op == Operation::Open { data.saturating_sub(16) } else { data };
-    romulus_n::calls(batch.ad_range(i).len(), input)
-}
-
-/// The groups of the messages `msgs` (batch indices), as positions in `msgs`
-/// (each group a batch of `lanes` at most, sorted by their calls so that its
-/// lanes end together), and the positions left for the lane engine.
-pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize, msgs: &[usize]) -> (Vec<Vec<usize>>, Vec<usize>) {
+/// The groups of the messages in `range` (indices, each a batch of `lanes`
+/// at most, sorted by their calls so that a group's lanes end together) and
+/// those left for the lane engine, in batch order.
+pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize, range: Range<usize>) -> (Vec<Vec<usize>>, Vec<usize>) {
     if batch.scheme() != Scheme::RomulusN {
-        return (Vec::new(), (0..msgs.len()).collect());
+        return (Vec::new(), range.collect());
     }
     let mut rest = Vec::new();
-    // (calls, position) keys of the messages a group can run.
-    let mut order: Vec<(romulus_n::Calls, usize)> = Vec::with_capacity(msgs.len());
-    for (pos, &i) in msgs.iter().enumerate() {
+    // (calls, index) keys of the messages a group can run.
+    let mut order: Vec<(romulus_n::Calls, usize)> = Vec::with_capacity(range.len());
+    for i in range {
         let (ad, data) = (batch.ad_range(i).len(), batch.data_range(i).len());
         let input = match op {
             Operation::Seal => data,
             Operation::Open if data >= 16 => data - 16,
             // Shorter than a tag: the lane engine refuses it.
             Operation::Open => {
-                rest.push(pos);
+                rest.push(i);
                 continue;
             }
         };
         // As the lane code checks (`romulus::start`).
         if !lengths_fit(ad, input) {
-            rest.push(pos);
+            rest.push(i);
             continue;
         }
-        order.push((romulus_n::calls(ad, input), pos));
+        order.push((romulus_n::calls(ad, input), i));
     }
     // Stable for equal calls (a batch of one shape stays in order, which
     // the sort finds in one pass).
