@@ -2,7 +2,8 @@
 //! types of every scheme (Romulus-N, -M, SKINNY-AEAD M1-M6): every official
 //! KAT sealed and opened as one batch, random batches of mixed lengths (0 to
 //! 4 KiB of AD and of message) through all three paths (host, device,
-//! page-locked), and tampered messages that fail alone. Without a usable GPU
+//! page-locked), tampered messages that fail alone, and every KAT through
+//! the streaming front. Without a usable GPU
 //! each test is ignored (one line says why); with `SKINNY_REQUIRE_GPU=1` each
 //! fails (`skinny_test_support::gpu`).
 
@@ -171,7 +172,42 @@ fn one_bad_tag_fails_only_its_message_in_every_scheme() {
     }
 }
 
+/// Every KAT through the streaming front on the GPU engine (issue 38's "done
+/// when": every KAT as a batch and through the front on every path): one
+/// message at a time, flushed now and then, completions in submission order.
+fn every_kat_through_the_streaming_front() {
+    use skinny_many::stream::{Config, Message, Op, Stream, Ticket};
+    use std::sync::Arc;
+    use std::time::Duration;
+    let gpu = Arc::new(engine());
+    for (scheme, text) in KATS {
+        let cases = cases(text);
+        for op in [Op::Seal, Op::Open] {
+            let s =
+                Stream::new(Config::new(scheme, op).target(512).deadline(Duration::from_millis(5)), Arc::clone(&gpu))
+                    .expect("stream");
+            for (i, c) in cases.iter().enumerate() {
+                let data = if op == Op::Seal { c.pt.clone() } else { c.ct.clone() };
+                assert_eq!(
+                    s.submit(Message::new(&c.key, &c.nonce, c.ad.clone(), data)).expect("submit"),
+                    Ticket(i as u64)
+                );
+                if i % 300 == 0 {
+                    s.flush();
+                }
+            }
+            s.flush();
+            for (i, c) in cases.iter().enumerate() {
+                let done = s.recv().expect("a completion for every message");
+                assert_eq!(done.ticket(), Ticket(i as u64), "{scheme} {op:?}: order");
+                let want = if op == Op::Seal { &c.ct } else { &c.pt };
+                assert_eq!(done.bytes().expect("authentic"), &want[..], "{scheme} {op:?} Count = {}", c.count);
+            }
+        }
+    }
+}
+
 skinny_test_support::gpu_test_main! {
     probe: || GpuMany::new(0),
-    gpu: [every_kat_seals_and_opens_as_one_batch, random_batches_match_the_cpu_on_every_path, many_chunks_of_uniform_messages_match_the_cpu, one_bad_tag_fails_only_its_message_in_every_scheme],
+    gpu: [every_kat_seals_and_opens_as_one_batch, every_kat_through_the_streaming_front, random_batches_match_the_cpu_on_every_path, many_chunks_of_uniform_messages_match_the_cpu, one_bad_tag_fails_only_its_message_in_every_scheme],
 }
