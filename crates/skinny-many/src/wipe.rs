@@ -1,27 +1,19 @@
-//! Wiping secret buffers eight bytes a write. `zeroize` wipes a `[u8]` one
-//! volatile byte at a time, which for the engine's buffers (80-160 KiB of
-//! round tweakeys a group, every output) cost as much as the cipher; its
-//! `[u64]` wipe is the same guarantee (writes the compiler may not drop) at
-//! an eighth of the writes.
+//! Wiping secret buffers in bulk. `zeroize` wipes a slice with one fill and
+//! an optimisation barrier, but a `Vec<u8>` (through `Zeroizing`) and a byte
+//! array element by element, one volatile byte at a time: for the engine's
+//! buffers (80-160 KiB of round tweakeys a group, every output) that cost as
+//! much as the cipher. So the buffers here are wiped as slices.
 
 use zeroize::Zeroize;
 
-/// Overwrites `buf` with zeros by volatile writes, eight bytes at a time
-/// where aligned.
+/// Overwrites `buf` with zeros (`zeroize`'s slice wipe).
 pub(crate) fn wipe(buf: &mut [u8]) {
-    // SAFETY: any eight bytes are a valid u64 and any u64 is eight valid
-    // bytes; `align_to_mut` only hands out the aligned middle as u64s.
-    let (head, middle, tail) = unsafe { buf.align_to_mut::<u64>() };
-    head.zeroize();
-    middle.zeroize();
-    tail.zeroize();
+    buf.zeroize();
 }
 
-/// Overwrites a block with zeros by one volatile write (`zeroize` makes
-/// sixteen of a `[u8; 16]`).
+/// Overwrites a block with zeros, as a slice.
 pub(crate) fn wipe_block(block: &mut [u8; 16]) {
-    // SAFETY: `block` is a valid, aligned, exclusive reference to 16 bytes.
-    unsafe { core::ptr::write_volatile(block, [0u8; 16]) };
+    block.as_mut_slice().zeroize();
 }
 
 /// A heap buffer of secret bytes, zeroed when made and wiped when dropped.

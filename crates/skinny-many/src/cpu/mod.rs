@@ -123,7 +123,7 @@ pub fn shared(threads: Threads) -> Result<Arc<Engine>, ManyError> {
 /// # Errors
 /// [`ManyError::Threads`] if the threads could not be started.
 pub fn seal(threads: Threads, batch: &Batch) -> Result<Output, ManyError> {
-    with_pool(threads, batch, Operation::Seal)
+    on_shared(threads, batch, Operation::Seal)
 }
 
 /// Opens every message of `batch` (its data is ciphertext ‖ tag) on
@@ -133,7 +133,7 @@ pub fn seal(threads: Threads, batch: &Batch) -> Result<Output, ManyError> {
 /// # Errors
 /// [`ManyError::Threads`] if the threads could not be started.
 pub fn open(threads: Threads, batch: &Batch) -> Result<Output, ManyError> {
-    with_pool(threads, batch, Operation::Open)
+    on_shared(threads, batch, Operation::Open)
 }
 
 /// [`seal`] on a pool already started (its threads need
@@ -179,7 +179,7 @@ pub fn open_tuned(pool: &rayon::ThreadPool, batch: &Batch, tuning: Tuning) -> Ou
     pool.install(|| crypt(batch, Operation::Open, pool.current_num_threads(), tuning))
 }
 
-fn with_pool(threads: Threads, batch: &Batch, op: Operation) -> Result<Output, ManyError> {
+fn on_shared(threads: Threads, batch: &Batch, op: Operation) -> Result<Output, ManyError> {
     if batch.is_empty() {
         return Ok(Output::from_parts(Zeroizing::new(Vec::new()), Vec::new(), Vec::new()));
     }
@@ -296,9 +296,7 @@ fn ranges(batch: &Batch, threads: usize, lanes: usize) -> Vec<Range<usize>> {
 fn run_part(batch: &Batch, op: Operation, tuning: Tuning, ls: skinny::hazmat::bitsliced::Lockstep, part: Part<'_>) {
     let scheme = batch.scheme();
     let Part { range, offset, out, ends, status } = part;
-    for b in out.iter_mut() {
-        b.write(0);
-    }
+    out.fill(MaybeUninit::new(0));
     // SAFETY: every byte was just written; `MaybeUninit<u8>` and `u8` have
     // the same layout.
     let out: &mut [u8] = unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<u8>(), out.len()) };
