@@ -35,11 +35,22 @@ pub(crate) fn run<L: Lane>(
     calls: &mut Calls,
     target: usize,
     order: impl IntoIterator<Item = usize>,
+    start: impl FnMut(usize) -> Started<L>,
+    status: &mut [Result<(), MessageError>],
+) {
+    run_from(calls, target, Vec::new(), order, start, status);
+}
+
+/// [`run`] with `lanes` (message index, lane) already in flight.
+pub(crate) fn run_from<L: Lane>(
+    calls: &mut Calls,
+    target: usize,
+    mut lanes: Vec<(usize, L)>,
+    order: impl IntoIterator<Item = usize>,
     mut start: impl FnMut(usize) -> Started<L>,
     status: &mut [Result<(), MessageError>],
 ) {
     let mut order = order.into_iter();
-    let mut lanes: Vec<(usize, L)> = Vec::new();
     loop {
         calls.clear();
         let mut k = 0;

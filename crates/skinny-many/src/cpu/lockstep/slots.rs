@@ -17,7 +17,7 @@
 //! cipher.
 
 use super::super::calls::{Block, Calls};
-use super::super::lanes::{Lane, Started};
+use super::super::lanes::{self, Started};
 use super::super::romulus::Romulus;
 use crate::wipe::Secret;
 use crate::MessageError;
@@ -100,7 +100,10 @@ pub(crate) fn run<'a>(
             return;
         }
         if order.peek().is_none() && active <= n / TAIL_DIVISOR {
-            tail(calls, slots.into_iter().flatten().collect(), status);
+            // The lane engine's scheduler with nothing left to start: its
+            // calls run as single blocks when too few for a batch.
+            let tail = slots.into_iter().flatten().collect();
+            lanes::run_from(calls, 0, tail, core::iter::empty(), |_| unreachable!("nothing left to start"), status);
             return;
         }
         // One step: every busy lane's next call, or its end.
@@ -162,29 +165,6 @@ pub(crate) fn run<'a>(
                     b.blocks[16 * j..16 * j + 16].try_into().unwrap_or_else(|_| unreachable!("16 bytes"));
                 lane.take(result);
             }
-        }
-    }
-}
-
-/// The last lanes through the lane engine's calls, to their end.
-fn tail<'a>(calls: &mut Calls, mut lanes: Vec<(usize, Romulus<'a>)>, status: &mut [Result<(), MessageError>]) {
-    loop {
-        calls.clear();
-        let mut k = 0;
-        while k < lanes.len() {
-            if lanes[k].1.emit(calls) {
-                k += 1;
-            } else {
-                let (i, lane) = lanes.swap_remove(k);
-                status[i] = lane.finish();
-            }
-        }
-        if lanes.is_empty() {
-            return;
-        }
-        calls.run();
-        for (_, lane) in &mut lanes {
-            lane.absorb(calls);
         }
     }
 }
