@@ -25,6 +25,17 @@ fn message(rng: &mut Rng, ad: usize, len: usize) -> Message {
     (rng.bytes(16), rng.bytes(16), rng.bytes(ad), rng.bytes(len))
 }
 
+/// `count` messages of random lengths: AD 0..70 bytes, data 0..300.
+fn random_messages(rng: &mut Rng, count: usize) -> Vec<Message> {
+    (0..count)
+        .map(|_| {
+            let ad = (rng.next() % 70) as usize;
+            let len = (rng.next() % 300) as usize;
+            message(rng, ad, len)
+        })
+        .collect()
+}
+
 /// Seals `msgs` and opens the result on `path` with the groups on (and on 1
 /// and 3 threads), against the single calls and against the lane engine.
 fn check(path: Path, msgs: &[Message]) {
@@ -132,14 +143,7 @@ fn random_lengths_share_groups() {
     let mut rng = Rng(0x1a9e5);
     for path in paths() {
         let w = path.batch_blocks();
-        let msgs: Vec<Message> = (0..2 * w + 17)
-            .map(|_| {
-                let ad = (rng.next() % 70) as usize;
-                let len = (rng.next() % 300) as usize;
-                message(&mut rng, ad, len)
-            })
-            .collect();
-        check(path, &msgs);
+        check(path, &random_messages(&mut rng, 2 * w + 17));
     }
 }
 
@@ -151,13 +155,6 @@ fn romulus_m_in_lockstep_slots() {
     let mut rng = Rng(0x3a11);
     for path in paths() {
         let w = path.batch_blocks();
-        let msgs: Vec<Message> = (0..2 * w + 17)
-            .map(|_| {
-                let ad = (rng.next() % 70) as usize;
-                let len = (rng.next() % 300) as usize;
-                message(&mut rng, ad, len)
-            })
-            .collect();
-        check_scheme(Scheme::RomulusM, path, &msgs);
+        check_scheme(Scheme::RomulusM, path, &random_messages(&mut rng, 2 * w + 17));
     }
 }
