@@ -30,11 +30,16 @@ pub(crate) fn cipher(path: Path) -> Lockstep {
     ls.on_path(path).unwrap_or(ls)
 }
 
-/// Where the lane engine could not fill its batches, a group smaller than
-/// this fraction of a batch goes to it anyway: a group's step costs a whole
-/// batch whatever its size, about as much as an eighth of a batch of
-/// single-block calls (what the lane engine falls back to).
-const MIN_GROUP_DIVISOR: usize = 8;
+/// How full a group's steps must be (its lanes' calls over its steps times
+/// the batch's lanes) to be worth running, as a fraction. A lockstep step
+/// costs a whole batch whatever its occupancy: about an eighth of a batch of
+/// single-block calls, and a good part of a batch of the lane engine's
+/// (whose blocks each carry their own tweakey and whose lanes refill). So a
+/// group must be half full while the lane engine can fill its batches with
+/// what is left, and an eighth full once it could not (it then drains into
+/// single-block calls).
+const FULL_AGAINST_LANES: (usize, usize) = (1, 2);
+const FULL_AGAINST_SINGLES: (usize, usize) = (1, 8);
 
 /// The groups of the messages in `range` (indices, each a batch of `lanes`
 /// at most, sorted by their calls so that a group's lanes end together) and
@@ -67,13 +72,12 @@ pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize, range: Range<usiz
     // Stable for equal calls (a batch of one shape stays in order, which
     // the sort finds in one pass).
     order.sort_by_key(|&(c, _)| c);
-    // Full groups first; a group under half a batch costs more a call than
-    // the lane engine's full batches. When what is left could not fill the
-    // lane engine's batches either (which then falls back to single blocks),
-    // smaller groups are worth it again.
-    let (mut groups, left) = cut(&order, lanes, lanes / 2);
-    if left.len() < 2 * lanes {
-        let (more, left) = cut(&left, lanes, (lanes / MIN_GROUP_DIVISOR).max(1));
+    // Full groups first, against the lane engine's full batches. When what
+    // is left could not fill the lane engine's batches either (which then
+    // falls back to single blocks), emptier groups are worth it again.
+    let (mut groups, left) = cut(&order, lanes, FULL_AGAINST_LANES);
+    if left.len() < lanes {
+        let (more, left) = cut(&left, lanes, FULL_AGAINST_SINGLES);
         groups.extend(more);
         rest.extend(left.iter().map(|&(_, i)| i));
     } else {
@@ -83,15 +87,16 @@ pub(crate) fn plan(batch: &Batch, op: Operation, lanes: usize, range: Range<usiz
     (groups, rest)
 }
 
-/// Groups of at least `min` and at most `lanes` messages cut from `order`
-/// (sorted by calls), and the messages of smaller ones, still sorted. A group
-/// ends when full or when its next message would leave its first lanes idle
-/// for more than a quarter of the steps (a few long messages after many
-/// short ones do not step a batch of idle lanes to their end).
+/// Groups of at most `lanes` messages cut from `order` (sorted by calls)
+/// whose steps are at least `full` (a fraction) full, and the messages of
+/// emptier ones, still sorted. A group ends when full or when its next
+/// message would leave its first lanes idle for more than a quarter of the
+/// steps (a few long messages after many short ones do not step a batch of
+/// idle lanes to their end).
 fn cut(
     order: &[(romulus_n::Calls, usize)],
     lanes: usize,
-    min: usize,
+    full: (usize, usize),
 ) -> (Vec<Vec<usize>>, Vec<(romulus_n::Calls, usize)>) {
     let mut groups = Vec::with_capacity(order.len().div_ceil(lanes));
     let mut left = Vec::new();
@@ -103,7 +108,11 @@ fn cut(
         while end < order.len() && end - start < lanes && order[end].0.total <= limit {
             end += 1;
         }
-        if end - start >= min {
+        // The lanes' calls against the group's steps (its last lane's
+        // calls) times a whole batch.
+        let calls: usize = order[start..end].iter().map(|(c, _)| c.total).sum();
+        let steps = order[end - 1].0.total;
+        if calls * full.1 >= steps * lanes * full.0 {
             groups.push(order[start..end].iter().map(|&(_, i)| i).collect());
         } else {
             left.extend_from_slice(&order[start..end]);
@@ -118,5 +127,59 @@ pub(crate) fn run(ls: Lockstep, batch: &Batch, op: Operation, groups: &mut [Vec<
     let mut scratch = romulus_n::Scratch::new(ls);
     for g in groups {
         romulus_n::run(&mut scratch, batch, op, g);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Romulus-N batch of messages of these lengths (no AD).
+    fn batch(lengths: &[usize]) -> Batch {
+        let mut b = Batch::new(Scheme::RomulusN);
+        let data = vec![0u8; lengths.iter().copied().max().unwrap_or(0)];
+        for &len in lengths {
+            b.push(&[0; 16], &[0; 16], &[], &data[..len]).expect("a valid message");
+        }
+        b
+    }
+
+    fn grouped(groups: &[Vec<usize>]) -> usize {
+        groups.iter().map(Vec::len).sum()
+    }
+
+    #[test]
+    fn one_shape_fills_whole_groups() {
+        let b = batch(&[64; 100]);
+        let (groups, rest) = plan(&b, Operation::Seal, 32, 0..100);
+        // Four left, an eighth of a batch: worth a group against single calls.
+        assert_eq!(groups.iter().map(Vec::len).collect::<Vec<_>>(), [32, 32, 32, 4]);
+        assert!(rest.is_empty());
+    }
+
+    #[test]
+    fn spread_lengths_a_batch_wide_go_to_the_lane_engine() {
+        // A batch's worth of lengths spread evenly over 0-2 KiB: no window of
+        // a quarter's spread holds half a batch, and the lane engine can fill
+        // its batches with them (the shape that lost to one message per call
+        // when it was cut into thin groups).
+        let lengths: Vec<usize> = (0..64).map(|i| i * 32).collect();
+        let b = batch(&lengths);
+        let (groups, rest) = plan(&b, Operation::Seal, 64, 0..64);
+        assert!(groups.is_empty(), "{groups:?}");
+        assert_eq!(rest, (0..64).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_short_tail_forms_groups_an_eighth_full() {
+        // 40 equal messages then 8 long ones, batch of 32: one full group;
+        // the 8 equal ones left and the 8 long are each a quarter of a
+        // batch, under what the lane engine could fill: groups.
+        let mut lengths = vec![64; 40];
+        lengths.extend([1024; 8]);
+        let b = batch(&lengths);
+        let (groups, rest) = plan(&b, Operation::Seal, 32, 0..48);
+        assert_eq!(grouped(&groups), 48, "{groups:?}");
+        assert!(rest.is_empty());
     }
 }
