@@ -264,6 +264,17 @@ fn selftest_passes_and_reports_each_backend() {
     assert_ok(&o, "selftest");
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("spec vectors: 6/6 ok"), "{out}");
+    // The schemes the README recommends (`seal`, `hash`): their known answers
+    // on every path, the many-message engine's too.
+    for line in [
+        "aead known answers (Romulus-N/-M/-T, SKINNY-AEAD M1-M6, single messages): 324/324 ok",
+        "hash known answers (Romulus-H, SKINNY-tk2-Hash, SKINNY-tk3-Hash): 36/36 ok",
+        "romulus known answers, single-block path portable-u64: 108/108 ok",
+        "many-message engine, portable-u64 path, with lockstep groups: 288/288 ok",
+        "many-message engine, portable-u64 path, lanes only: 288/288 ok",
+    ] {
+        assert!(out.contains(line), "missing {line}: {out}");
+    }
     assert!(out.lines().any(|l| l.starts_with("cpu: ") && l.contains(" 0 mismatches")), "{out}");
     for gpu in ["gpu-paper", "gpu"] {
         assert!(
@@ -280,8 +291,22 @@ fn info_lists_cpu_gpus_and_every_backend() {
     assert_ok(&o, "info");
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.starts_with(&format!("skinny {}", env!("CARGO_PKG_VERSION"))), "{out}");
-    for line in ["cpu: ", "logical cores: ", "cpu features: ", "backends:"] {
+    for line in [
+        "cpu: ",
+        "logical cores: ",
+        "cpu features: ",
+        "bitsliced paths: portable-u64 yes",
+        "single-block paths: portable-u64 yes",
+        "gpu support: ",
+        "backends:",
+    ] {
         assert!(out.contains(line), "missing {line}: {out}");
+    }
+    // Without a usable GPU, auto is described as the CPU it is, not as GPUs
+    // opened in the background.
+    let auto = out.lines().find(|l| l.starts_with("  auto ")).unwrap();
+    if out.contains("gpus: none") {
+        assert!(auto.contains("no usable GPU here") && !auto.contains("opened in the background"), "{auto}");
     }
     assert!(out.contains("gpu") && (out.contains("gpus: none") || out.contains("gpu 0: ")), "{out}");
     for b in ["auto", "cpu-serial", "cpu", "gpu-paper", "gpu"] {

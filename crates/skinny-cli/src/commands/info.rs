@@ -38,7 +38,17 @@ fn report(out: &mut impl Write) -> io::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     writeln!(out, "logical cores: {cores}")?;
     writeln!(out, "cpu features: {}", cpu_features())?;
-    match backend::describe_gpus() {
+    writeln!(out, "bitsliced paths: {}", bitsliced_paths())?;
+    writeln!(out, "single-block paths: {}", single_paths())?;
+    let cuda = if cfg!(feature = "cuda") {
+        "built in (the CUDA driver is loaded at run time)"
+    } else {
+        "not built in (this binary was built without the `cuda` feature)"
+    };
+    writeln!(out, "gpu support: {cuda}")?;
+    let gpus = backend::describe_gpus();
+    let gpu_usable = gpus.as_ref().is_ok_and(|g| !g.is_empty());
+    match gpus {
         Ok(gpus) if gpus.is_empty() => writeln!(out, "gpus: none")?,
         Ok(gpus) => {
             writeln!(out, "gpus: {} (the gpu backends and auto use all unless --gpus says otherwise)", gpus.len())?;
@@ -53,13 +63,20 @@ fn report(out: &mut impl Write) -> io::Result<()> {
     writeln!(out, "backends:")?;
     for choice in BackendChoice::ALL {
         match backend::open(choice, &Options::default()) {
+            // Without a usable GPU, auto is the CPU backend: say so rather
+            // than describe GPUs that are not there.
+            Ok(b) if choice == BackendChoice::Auto && !gpu_usable => {
+                let cpu = backend::open(BackendChoice::Cpu, &Options::default())
+                    .map_or_else(|e| e.to_string(), |c| c.describe());
+                writeln!(
+                    out,
+                    "  {:<10} usable: {cpu} (no usable GPU here, so the CPU does all the work); {}",
+                    choice.name(),
+                    timing(b.constant_time())
+                )?;
+            }
             Ok(b) => {
-                let timing = if b.constant_time() {
-                    "constant time"
-                } else {
-                    "NOT constant time (secret-dependent table lookups; keep it off shared machines)"
-                };
-                writeln!(out, "  {:<10} usable: {}; {timing}", choice.name(), b.describe())?;
+                writeln!(out, "  {:<10} usable: {}; {}", choice.name(), b.describe(), timing(b.constant_time()))?;
             }
             Err(e) => {
                 let timing = if choice == BackendChoice::GpuPaper {
@@ -72,6 +89,34 @@ fn report(out: &mut impl Write) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+fn timing(constant: bool) -> &'static str {
+    if constant {
+        "constant time"
+    } else {
+        "NOT constant time (secret-dependent table lookups; keep it off shared machines)"
+    }
+}
+
+/// Each bitsliced path, whether this CPU runs it, and the one in use.
+fn bitsliced_paths() -> String {
+    use skinny::hazmat::bitsliced::Path;
+    let each: Vec<String> = Path::ALL
+        .into_iter()
+        .map(|p| format!("{} {}", p.name(), if p.is_available() { "yes" } else { "no (not on this CPU)" }))
+        .collect();
+    format!("{}; in use: {}", each.join(", "), Path::best().name())
+}
+
+/// Each single-block path and whether this CPU runs it.
+fn single_paths() -> String {
+    use skinny::hazmat::single::Path;
+    let each: Vec<String> = Path::ALL
+        .into_iter()
+        .map(|p| format!("{} {}", p.name(), if p.is_available() { "yes" } else { "no" }))
+        .collect();
+    each.join(", ")
 }
 
 /// The CPU's model name from /proc/cpuinfo (Linux), if there is one.

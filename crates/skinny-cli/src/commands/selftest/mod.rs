@@ -1,5 +1,7 @@
-//! `skinny selftest`: the specification's vectors, then random cross-checks of
-//! every backend usable here against the portable one (`cpu-serial`).
+//! `skinny selftest`: the specification's vectors, the schemes' known answers
+//! (AEAD, Romulus, hashes; single messages and the many-message engine on every
+//! path here), then random cross-checks of every backend usable here against
+//! the portable one (`cpu-serial`).
 //!
 //! The cross-checks go through the streaming [`Processor`](skinny_bulk::mode::Processor),
 //! fed in random pieces, so they also cover the chaining across calls that
@@ -11,6 +13,7 @@ mod cross;
 mod error;
 #[cfg(feature = "cuda")]
 mod gpu;
+mod schemes;
 mod vectors;
 
 pub use args::SelftestArgs;
@@ -36,6 +39,7 @@ pub fn run(a: &SelftestArgs) -> Result<(), CliError> {
 /// (nobody would see the rest).
 fn run_to(a: &SelftestArgs, out: &mut impl Write) -> Result<(), SelftestError> {
     let mut failures = check_spec_vectors(out)?;
+    failures += schemes::check_schemes(out)?;
     let reference = backend::open(BackendChoice::CpuSerial, &Options::default()).map_err(SelftestError::Reference)?;
     let mut rng = rand::rng();
     // Each GPU on its own, then (with several) all of them striped together.
