@@ -177,6 +177,22 @@ pub fn an(n: usize, unit: &str) -> String {
 /// SKINNY-64-64's, is 16 hex digits).
 const KEYLIKE_HEX_DIGITS: usize = 16;
 
+/// The commands whose command lines and messages may carry key material:
+/// keys, key files, passphrases and identities, and outputs a key could be
+/// typed into by mistake. The others (`hash`, `lab`, `bench`, `selftest`,
+/// `info`, `completions`) take no secret, so their messages show hex as it
+/// is: a digest-named file, a lab seed, a checkpoint name.
+const COMMANDS_WITH_SECRETS: [&str; 5] = ["encrypt", "decrypt", "seal", "open", "keygen"];
+
+/// `text` as a message of `command` (`None`: none named, or not one of
+/// ours) shows it: masked by [`redact`] where the command may carry secrets.
+pub fn shown(command: Option<&str>, text: &str) -> String {
+    match command {
+        Some(c) if !COMMANDS_WITH_SECRETS.contains(&c) => text.to_string(),
+        _ => redact(text),
+    }
+}
+
 /// `text` with every run of [`KEYLIKE_HEX_DIGITS`] or more hex digits masked.
 ///
 /// Messages quote paths and clap quotes values; when a key lands where a path
@@ -218,6 +234,18 @@ mod tests {
         assert_eq!(redact("input is 1000 bytes, 16-byte blocks"), "input is 1000 bytes, 16-byte blocks");
         assert_eq!(redact("0123456789abcdeF"), "<hex hidden>");
         assert_eq!(redact("0123456789abcde"), "0123456789abcde");
+    }
+
+    #[test]
+    fn only_commands_with_secrets_mask_hex() {
+        let text = "cannot open 0123456789abcdef0123.ckpt";
+        for c in ["seal", "open", "encrypt", "decrypt", "keygen"] {
+            assert_eq!(shown(Some(c), text), "cannot open <hex hidden>.ckpt", "{c}");
+        }
+        assert_eq!(shown(None, text), "cannot open <hex hidden>.ckpt");
+        for c in ["lab", "hash", "bench", "selftest", "info", "completions"] {
+            assert_eq!(shown(Some(c), text), text, "{c}");
+        }
     }
 
     #[test]

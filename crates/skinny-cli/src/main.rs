@@ -84,7 +84,8 @@ fn main() {
     if let Err(e) = result {
         // One line, no panic, no backtrace: the message says what to fix. A
         // failing stderr is ignored: there is nowhere else to report it.
-        let _ = writeln!(std::io::stderr(), "skinny: {}", error::redact(&e.to_string()));
+        let shown = error::shown(command_name().as_deref(), &e.to_string());
+        let _ = writeln!(std::io::stderr(), "skinny: {shown}");
         std::process::exit(e.exit_code());
     }
 }
@@ -106,7 +107,7 @@ fn clap_failed(e: &clap::Error) -> ! {
     } else {
         usage_error::one_line(&text, &command_given())
     };
-    let _ = std::io::stderr().write_all(error::redact(&shown).as_bytes());
+    let _ = std::io::stderr().write_all(error::shown(command_name().as_deref(), &shown).as_bytes());
     std::process::exit(e.exit_code());
 }
 
@@ -114,11 +115,19 @@ fn clap_failed(e: &clap::Error) -> ! {
 /// `skinny` and the command named first on the command line, if it is one
 /// (`skinny seal`), for a refusal's pointer to `--help`.
 fn command_given() -> String {
-    let first = std::env::args_os().nth(1);
-    let named = first.as_ref().and_then(|a| a.to_str()).filter(|a| {
-        cli::Cli::command().get_subcommands().any(|c| c.get_name() == *a || c.get_all_aliases().any(|n| n == *a))
-    });
-    named.map_or_else(|| "skinny".to_string(), |c| format!("skinny {c}"))
+    command_name().map_or_else(|| "skinny".to_string(), |c| format!("skinny {c}"))
+}
+
+#[cfg(unix)]
+/// The command named first on the command line (its own name where an alias
+/// was given), if it is one.
+fn command_name() -> Option<String> {
+    let first = std::env::args_os().nth(1)?;
+    let first = first.to_str()?;
+    cli::Cli::command()
+        .get_subcommands()
+        .find(|c| c.get_name() == first || c.get_all_aliases().any(|n| n == first))
+        .map(|c| c.get_name().to_string())
 }
 
 #[cfg(unix)]

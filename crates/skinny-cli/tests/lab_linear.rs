@@ -68,6 +68,8 @@ fn the_linear_report_has_both_masks_and_the_correlation() {
     assert!(out.status.success());
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(table.starts_with("linear skinny-64-64") && table.contains("correlation"), "{table}");
+    // Hits of a correlation run are not a probability of anything.
+    assert!(!table.contains("log2 p"), "{table}");
 }
 
 #[test]

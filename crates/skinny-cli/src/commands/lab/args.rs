@@ -16,9 +16,9 @@ use std::path::PathBuf;
 /// Examples shown under `skinny lab --help`.
 const LAB_EXAMPLES: &str = "\
 Examples:
-  # 2^24 queries of a 1-round SKINNY-64-64 differential, a key every 4096:
+  # 2^24 queries of a 1-round SKINNY-64-64 differential (p = 2^-2), a key every 4096:
   skinny lab differential --cipher skinny-64-64 --rounds 1 --dp 1000000000000000 \\
-      --dc 3000300000003000 --queries 16777216
+      --dc 8000800000008000 --queries 16777216
   # Shard 3 of 8 of a boomerang as JSON, then the merge of all eight:
   skinny lab boomerang --cipher skinny-128-256 --rounds 6 --dp ... --dc ... --queries 1e9 \\
       --shard 3/8 --json > part3.json

@@ -43,18 +43,26 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
     Ok(done?)
 }
 
+/// A notice on stderr. A notice that cannot be written (a full disk under
+/// the log, a closed stderr) is dropped: it must not stop a run whose
+/// findings are fine (`eprintln!` would panic).
+pub(super) fn notice_line(notice: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "skinny: {notice}");
+}
+
 /// Counts `exp` on the hardware asked for, watched (progress, interrupts),
 /// and prints its findings; an interrupted run ends with the signal's status.
 fn count(a: &CommonArgs, exp: Experiment) -> Result<(), LabCommandError> {
     if let (_, Some(notice)) = crate::args::capped_threads(a.threads) {
-        eprintln!("skinny: {notice}");
+        notice_line(&notice);
     }
     let rig =
         Rig::open(&args::placement(a), exp.common()).map_err(|e| LabCommandError::from_rig(&a.gpus.to_string(), e))?;
     if !rig.kernels_compiled() {
         // The first compilation on a machine has taken 25-35 s: say why nothing
         // seems to happen. It is not part of the run's time or rate.
-        eprintln!("skinny: compiling the lab's GPU kernels (once per machine and version; kept in the kernel cache)");
+        notice_line("compiling the lab's GPU kernels (once per machine and version; kept in the kernel cache)");
     }
     rig.prepare().map_err(LabCommandError::from_run)?;
     let bar = if a.json { Bar::Hidden } else { Bar::WhereSeen };

@@ -38,13 +38,18 @@ pub(super) fn render(r: &Findings) -> String {
     );
     let _ = writeln!(s, "queries     {} (of {})", r.queries, r.queries_total);
     let _ = writeln!(s, "hits        {}", r.hits);
-    let _ = writeln!(
-        s,
-        "log2 p      {}   95% CI [{}, {}]",
-        log2_text(r.log2_p),
-        log2_text(r.ci95[0]),
-        log2_text(r.ci95[1])
-    );
+    // A probability for the experiments that count one (differential,
+    // boomerang); a correlation for those that measure one (linear,
+    // differential-linear), whose hits are not a probability of anything.
+    if r.correlation.is_none() {
+        let _ = writeln!(
+            s,
+            "log2 p      {}   95% CI [{}, {}]",
+            log2_text(r.log2_p),
+            log2_text(r.ci95[0]),
+            log2_text(r.ci95[1])
+        );
+    }
     if let (Some(c), Some([lo, hi])) = (r.correlation, r.correlation_ci95) {
         let log2 = if c == 0.0 { "-inf".into() } else { format!("{:.3}", c.abs().log2()) };
         let _ = writeln!(s, "correlation {c:+.6e}   95% CI [{lo:+.6e}, {hi:+.6e}]   log2 |c| {log2}");
