@@ -3,14 +3,16 @@
 //! two SKINNY-Hash members.
 //!
 //! Files are read in 64 KiB pieces, so memory does not grow with them. Several
-//! files are hashed at once on worker threads (`hash_spread`), their lines
+//! files are hashed at once on worker threads (`spread`), their lines
 //! printed in the order given. A file that cannot be read is reported on its
 //! own line and the others are still done; the command then fails (exit 1)
 //! once all are, as `sha256sum` does.
 
-use crate::commands::hash_args::{HashAlgo, HashArgs};
-use crate::commands::hash_spread;
+pub mod args;
+pub mod spread;
+
 use crate::error::{count, reason, redact, CliError};
+use args::{HashAlgo, HashArgs};
 use skinny_romulus::digest::Digest;
 use std::borrow::Cow;
 use std::fs::File;
@@ -128,7 +130,7 @@ pub fn run(a: &HashArgs) -> Result<(), CliError> {
     let result = if a.check {
         check(a.algo, files, &mut out)
     } else {
-        hash(a.algo, files, hash_spread::workers_for(files, a.threads), &mut out)
+        hash(a.algo, files, spread::workers_for(files, a.threads), &mut out)
     };
     // A write error that the buffer held back is still an error.
     let flushed = out.flush().map_err(HashError::Output);
@@ -138,7 +140,7 @@ pub fn run(a: &HashArgs) -> Result<(), CliError> {
 /// Prints `<hex>  <name>` for each file, in order, hashing on `workers` threads.
 fn hash(algo: HashAlgo, files: &[PathBuf], workers: usize, out: &mut impl Write) -> Result<(), HashError> {
     let mut unreadable = 0;
-    hash_spread::in_order(
+    spread::in_order(
         files,
         workers,
         |path| digest_path(algo, path),

@@ -1,6 +1,7 @@
 //! End to end: `skinny hash` against the libraries' KATs, in sha256sum's
 //! format, and `--check` with its verdicts and exit codes.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::{assert_ok, run, run_in, stderr};
