@@ -84,7 +84,9 @@ fn main() {
     if let Err(e) = result {
         // One line, no panic, no backtrace: the message says what to fix. A
         // failing stderr is ignored: there is nowhere else to report it.
-        let _ = writeln!(std::io::stderr(), "skinny: {}", error::redact(&e.to_string()));
+        if !matches!(e, error::CliError::Reported) {
+            let _ = writeln!(std::io::stderr(), "skinny: {}", error::redact(&e.to_string()));
+        }
         std::process::exit(e.exit_code());
     }
 }
