@@ -7,7 +7,7 @@
 
 use crate::args::VERSION;
 use crate::commands::crypt::CryptArgs;
-use crate::commands::hash_args::HashArgs;
+use crate::commands::hash::args::HashArgs;
 use crate::commands::seal_args::{OpenArgs, SealArgs};
 use crate::commands::selftest::SelftestArgs;
 use clap::{Parser, Subcommand};
@@ -98,12 +98,19 @@ Examples:
 
 /// Examples shown under `skinny hash --help`.
 const HASH_EXAMPLES: &str = "\
-The output is sha256sum's: one `<64 hex digits>  <name>` line per file (`-` for stdin),
-which --check reads back (also `<hex> *<name>`). All three functions give 256-bit digests.
+The output is GNU sha256sum's: one `<64 hex digits>  <name>` line per file (`-` for stdin), or
+with --tag `Romulus-H (<name>) = <hex>` (the tags: Romulus-H, SKINNY-tk3-Hash, SKINNY-tk2-Hash).
+A name with a backslash, newline or CR is escaped (`\\\\`, `\\n`, `\\r`) on a line that starts
+with a backslash, as sha256sum does. --check reads all of these (and sha256sum's own lines);
+a tag picks its line's function unless -a is given. Exit status: 0 all good; 1 a digest
+differed, a file or list could not be read, a list had no digest line (or with --strict a
+malformed one); 2 a usage error. Reference: docs/hash.md.
 
 Examples:
   skinny hash report.pdf photos.tar > sums.txt     # Romulus-H (the default)
   skinny hash --check sums.txt                     # `<name>: OK` or `<name>: FAILED`
+  skinny hash --tag -a skinny-tk3-hash * > SUMS    # lines that say which function
+  skinny hash -c --quiet --ignore-missing SUMS     # only failures, missing files skipped
   tar c docs | skinny hash -a skinny-tk3-hash      # SKINNY-tk3-Hash of stdin";
 
 /// The subcommands.

@@ -28,6 +28,9 @@ pub enum CliError {
         /// The signal, for the exit status 128 + signal.
         signal: i32,
     },
+    /// The command failed and has said why already, on lines of its own (or
+    /// on purpose not at all: `hash --check --status`): exit 1, no line more.
+    Reported,
 }
 
 impl fmt::Display for CliError {
@@ -35,6 +38,7 @@ impl fmt::Display for CliError {
         match self {
             CliError::Usage(m) | CliError::Io(m) | CliError::Check(m) | CliError::Gpu(m) => f.write_str(m),
             CliError::Interrupted { message, .. } => f.write_str(message),
+            CliError::Reported => f.write_str("failed (reported above)"),
             CliError::Bulk(e) => f.write_str(&bulk_message(e)),
             CliError::Sealed(e) => write!(f, "{e}"),
             // A closed pipe (`skinny open sealed | head`) cut the output short:
@@ -58,7 +62,8 @@ impl std::error::Error for CliError {
             | CliError::Io(_)
             | CliError::Check(_)
             | CliError::Gpu(_)
-            | CliError::Interrupted { .. } => None,
+            | CliError::Interrupted { .. }
+            | CliError::Reported => None,
         }
     }
 }

@@ -84,8 +84,10 @@ fn main() {
     if let Err(e) = result {
         // One line, no panic, no backtrace: the message says what to fix. A
         // failing stderr is ignored: there is nowhere else to report it.
-        let shown = error::shown(command_name().as_deref(), &e.to_string());
-        let _ = writeln!(std::io::stderr(), "skinny: {shown}");
+        if !matches!(e, error::CliError::Reported) {
+            let shown = error::shown(command_name().as_deref(), &e.to_string());
+            let _ = writeln!(std::io::stderr(), "skinny: {shown}");
+        }
         std::process::exit(e.exit_code());
     }
 }

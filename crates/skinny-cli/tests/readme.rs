@@ -3,7 +3,6 @@
 //! equal the original), the GPU one as far as a machine without a GPU goes
 //! (`info`; the other commands' flags checked through `--help`).
 
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -48,6 +48,7 @@ fn _skinny(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(aead::aead_decrypt, m)?)?;
     m.add_function(wrap_pyfunction!(aead::aead_lengths, m)?)?;
     m.add_function(wrap_pyfunction!(hash::hash, m)?)?;
+    m.add_class::<hash::PyHasher>()?;
     m.add_function(wrap_pyfunction!(many::many_seal, m)?)?;
     m.add_function(wrap_pyfunction!(many::many_open, m)?)?;
     m.add_function(wrap_pyfunction!(lab_experiments::differential, m)?)?;

@@ -63,8 +63,3 @@ def test_hash_kat(name):
     for r in records:
         assert skinny.hash(bytes.fromhex(r["Msg"]), name) == bytes.fromhex(r["MD"]), r["Count"]
 
-
-def test_hash_default_and_errors():
-    assert skinny.hash(b"abc") == skinny.hash(b"abc", "skinny-tk3-hash")
-    with pytest.raises(skinny.InputError, match="unknown hash"):
-        skinny.hash(b"", "sha256")

@@ -2,8 +2,6 @@
 
 pub mod crypt;
 pub mod hash;
-pub mod hash_args;
-pub mod hash_spread;
 pub mod info;
 pub mod keygen;
 pub mod lab;

@@ -30,6 +30,7 @@ from ._skinny import (
     encrypt,
     gpus,
     hash,
+    Hasher,
     many_open,
     many_seal,
     mode_decrypt,
@@ -65,8 +66,9 @@ AEAD_SCHEMES = (
 #: The schemes of the many-message engine (:func:`many_seal`).
 MANY_SCHEMES = AEAD_SCHEMES[:-1]
 
-#: The hash functions of :func:`hash`.
-HASHES = ("skinny-tk3-hash", "skinny-tk2-hash", "romulus-h")
+#: The hash functions of :func:`hash` and :class:`Hasher`, the default (Romulus-H, as
+#: ``skinny hash`` on the command line) first.
+HASHES = ("romulus-h", "skinny-tk3-hash", "skinny-tk2-hash")
 
 #: The block modes of :func:`mode_encrypt`.
 MODES = ("ecb", "cbc", "ctr", "cfb", "ofb")
@@ -88,6 +90,7 @@ __all__ = [
     "aead_decrypt",
     "aead_lengths",
     "hash",
+    "Hasher",
     "many_seal",
     "many_open",
     "neural_pairs",

@@ -1,7 +1,7 @@
 """Typed stubs of the native module ``skinny._skinny`` (re-exported by ``skinny``)."""
 
 import os
-from typing import List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import List, Literal, Optional, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -108,8 +108,43 @@ def aead_decrypt(scheme: str, key: Buffer, nonce: Buffer, data: Buffer, ad: Opti
 def aead_lengths(scheme: str) -> Tuple[int, int, int]:
     """(key, nonce, tag) lengths in bytes of an AEAD scheme."""
 
-def hash(data: Buffer, name: str = "skinny-tk3-hash") -> bytes:
-    """The 32-byte digest: ``"skinny-tk3-hash"``, ``"skinny-tk2-hash"`` or ``"romulus-h"``."""
+HashName = Literal["romulus-h", "skinny-tk3-hash", "skinny-tk2-hash"]
+
+def hash(data: Buffer, name: Union[HashName, str] = "romulus-h") -> bytes:
+    """The 32-byte digest of ``data`` under ``name``: ``"romulus-h"`` (the default, as
+    ``skinny hash`` on the command line), ``"skinny-tk3-hash"`` or ``"skinny-tk2-hash"``.
+    Raises ``InputError`` for another name. The GIL is released while it hashes."""
+
+@final
+class Hasher:
+    """An incremental hasher with hashlib's interface.
+
+    ``Hasher(algorithm="romulus-h", data=None)`` (``data``: bytes to start with), then
+    :meth:`update` as often as needed, and :meth:`digest` / :meth:`hexdigest` at any time
+    (the hasher goes on); :meth:`copy` forks it. ``algorithm``: ``"romulus-h"`` (the default, as ``skinny hash``),
+    ``"skinny-tk3-hash"`` or ``"skinny-tk2-hash"``; another name raises ``InputError``.
+    Safe to share between threads (calls take turns); updates of 2 KiB or more release the
+    GIL. The state is wiped when the hasher is freed.
+    """
+
+    def __init__(self, algorithm: Union[HashName, str] = "romulus-h", data: Optional[Buffer] = None) -> None: ...
+    def update(self, data: Buffer) -> None:
+        """Adds ``data`` to what is hashed."""
+    def digest(self) -> bytes:
+        """The 32-byte digest of everything added so far; more may be added after."""
+    def hexdigest(self) -> str:
+        """:meth:`digest` as 64 lower-case hex digits."""
+    def copy(self) -> "Hasher":
+        """An independent hasher with the same state."""
+    @property
+    def name(self) -> HashName:
+        """The function's name: ``"romulus-h"``, ``"skinny-tk3-hash"`` or ``"skinny-tk2-hash"``."""
+    @property
+    def digest_size(self) -> int:
+        """Bytes in a digest: 32."""
+    @property
+    def block_size(self) -> int:
+        """Bytes the function absorbs at a time: 32 (Romulus-H), 16 (SKINNY-tk3-Hash) or 4 (SKINNY-tk2-Hash)."""
 
 @overload
 def many_seal(

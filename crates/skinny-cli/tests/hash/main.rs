@@ -1,7 +1,14 @@
-//! End to end: `skinny hash` against the libraries' KATs, in sha256sum's
-//! format, and `--check` with its verdicts and exit codes.
+//! End to end: `skinny hash` against the libraries' KATs, in GNU
+//! coreutils' format (`names`: escaping, tags, `-z`), `--check` with GNU's
+//! verdicts, flags and exit codes (`check`), and both against the real
+//! `sha256sum` where it is installed (`gnu`).
 
+#[path = "../common/mod.rs"]
 mod common;
+
+mod check;
+mod gnu;
+mod names;
 
 use common::{assert_ok, run, run_in, stderr};
 
@@ -31,6 +38,12 @@ const KATS: [(&str, &str, &str); 3] = [
         "0B9B40297FCF226A1A32E5E811F9969B49A68EA2C7888B0F0C7A8EC2FCB0BB23",
     ),
 ];
+
+/// The Romulus-H digest of the empty message, in lower case (what the
+/// tests' empty files give by default).
+fn empty_digest() -> String {
+    KATS[0].1.to_lowercase()
+}
 
 fn stdout(o: &std::process::Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8 output")
@@ -94,74 +107,6 @@ fn an_unreadable_file_is_reported_and_the_others_still_hashed() {
     assert_eq!(lines[2], "skinny: 2 files could not be read");
 }
 
-/// A directory with `empty`, `m32` and a list of their digests.
-fn checked_dir() -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("empty"), b"").unwrap();
-    std::fs::write(dir.path().join("m32"), msg32()).unwrap();
-    let o = run_in(Some(dir.path()), &["hash", "empty", "m32"], b"");
-    assert_ok(&o, "hash");
-    let list = stdout(&o);
-    std::fs::write(dir.path().join("sums"), &list).unwrap();
-    (dir, list)
-}
-
-#[test]
-fn check_says_ok_for_each_and_exits_0() {
-    let (dir, list) = checked_dir();
-    let o = run_in(Some(dir.path()), &["hash", "--check", "sums"], b"");
-    assert_ok(&o, "check");
-    assert_eq!(stdout(&o), "empty: OK\nm32: OK\n");
-    assert_eq!(stderr(&o), "");
-    // From stdin, upper-case hex and the binary marker too.
-    let shouted = list.to_uppercase().replace("  EMPTY", " *empty").replace("  M32", "  m32");
-    let o = run_in(Some(dir.path()), &["hash", "-c"], shouted.as_bytes());
-    assert_ok(&o, "check stdin");
-    assert_eq!(stdout(&o), "empty: OK\nm32: OK\n");
-}
-
-#[test]
-fn check_finds_a_changed_file() {
-    let (dir, _) = checked_dir();
-    std::fs::write(dir.path().join("m32"), b"changed").unwrap();
-    let o = run_in(Some(dir.path()), &["hash", "-c", "sums"], b"");
-    assert_eq!(o.status.code(), Some(1));
-    assert_eq!(stdout(&o), "empty: OK\nm32: FAILED\n");
-    assert_eq!(stderr(&o), "skinny: WARNING: 1 computed checksum did NOT match\n");
-    // The same list under another algorithm matches nothing.
-    let o = run_in(Some(dir.path()), &["hash", "-a", "skinny-tk2-hash", "-c", "sums"], b"");
-    assert_eq!(o.status.code(), Some(1));
-    assert_eq!(stdout(&o), "empty: FAILED\nm32: FAILED\n");
-}
-
-#[test]
-fn check_counts_malformed_lines_and_missing_files() {
-    let (dir, list) = checked_dir();
-    let hex = KATS[0].1.to_lowercase();
-    let bad = format!(
-        "{list}garbage\n{}  short\n{}zz  nonhex\n{hex} one-space\n\n{hex}  gone\n# a comment\n",
-        &hex[..62],
-        &hex[..62]
-    );
-    let o = run_in(Some(dir.path()), &["hash", "-c"], bad.as_bytes());
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "empty: OK\nm32: OK\ngone: FAILED open or read\n");
-    let err = stderr(&o);
-    assert!(err.starts_with("skinny: gone: "), "{err}");
-    assert!(
-        err.ends_with("skinny: WARNING: 5 lines are improperly formatted; 1 listed file could not be read\n"),
-        "{err}"
-    );
-    // A missing list: reported, exit 1.
-    let o = run_in(Some(dir.path()), &["hash", "-c", "nolist", "sums"], b"");
-    assert_eq!(o.status.code(), Some(1));
-    assert_eq!(stdout(&o), "empty: OK\nm32: OK\n");
-    // Nothing to check at all.
-    let o = run(&["hash", "-c"], b"not a digest line\n");
-    assert_eq!(o.status.code(), Some(1));
-    assert_eq!(stderr(&o), "skinny: no properly formatted digest lines found\n");
-}
-
 #[test]
 fn usage_errors_exit_2_and_help_has_an_example() {
     let o = run(&["hash", "--algo", "sha256"], b"");
@@ -171,6 +116,9 @@ fn usage_errors_exit_2_and_help_has_an_example() {
     assert_ok(&o, "help");
     let help = stdout(&o);
     assert!(help.contains("skinny hash --check sums.txt") && help.contains("skinny-tk2-hash"), "{help}");
+    for flag in ["--tag", "--zero", "--ignore-missing", "--quiet", "--status", "--strict", "--warn", "docs/hash.md"] {
+        assert!(help.contains(flag), "{flag}: {help}");
+    }
 }
 
 #[test]
