@@ -7,11 +7,11 @@
 //! after the last chunk verified as the last (done when the opener is made):
 //! a file cut at a chunk boundary, or with data appended, is refused there.
 
-use crate::chunk::Stream;
 use crate::error::OpenError;
 use crate::format::{OpenOptions, MAX_CHUNKS};
 use crate::open::read_header;
 use crate::stanza::Identity;
+use crate::stream::Stream;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use zeroize::Zeroizing;
 
@@ -54,7 +54,7 @@ impl<R: Read + Seek> SeekableOpener<R> {
             return Err(OpenError::TruncatedInside);
         }
         if chunks > MAX_CHUNKS {
-            return Err(OpenError::Engine(skinny_aead::sealed::SealedError::TooLong));
+            return Err(OpenError::TooLong);
         }
         let len = (chunks - 1) * stream.chunk_size() as u64 + (last_piece - tag);
         let cap = stream.piece();
