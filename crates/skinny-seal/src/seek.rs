@@ -48,8 +48,9 @@ impl<R: Read + Seek> SeekableOpener<R> {
         let piece = stream.piece() as u64;
         let tag = stream.scheme.tag_len() as u64;
         let chunks = payload.div_ceil(piece).max(1);
+        // At most a piece: it fits a usize.
         let last_piece = payload - (chunks - 1) * piece;
-        if last_piece < tag {
+        if stream.cut(last_piece as usize) {
             // Fewer bytes than a tag after the whole chunks: cut inside a chunk.
             return Err(OpenError::TruncatedInside);
         }

@@ -58,10 +58,10 @@ impl Stream {
         ok
     }
 
-    /// Whether a piece read as the stream's last is too short to hold a tag:
-    /// the stream was cut inside a chunk.
-    pub fn cut(&self, piece: &[u8]) -> bool {
-        piece.len() < self.scheme.tag_len()
+    /// Whether a last piece of `len` bytes is too short to hold a tag: the
+    /// stream was cut inside a chunk.
+    pub fn cut(&self, len: usize) -> bool {
+        len < self.scheme.tag_len()
     }
 
     /// Why chunk `index`, read as the last or not (`last`), failed: if it
@@ -91,7 +91,7 @@ impl Stream {
     /// stream's last, by every rule above: its plaintext in `out`, or why
     /// not (nothing in `out`).
     pub fn open_checked(&self, index: u64, last: bool, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), OpenError> {
-        if self.cut(chunk) {
+        if self.cut(chunk.len()) {
             return Err(OpenError::TruncatedInside);
         }
         if !self.open_chunk(index, last, chunk, out) {

@@ -147,7 +147,7 @@ pub(super) fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
             // before it are opened and released as usual (none of them is the
             // last, so all take flag 0), then the run stops: every engine
             // releases exactly the chunks that verify, whatever its windows.
-            let cut = w.last && stream.cut(&w.input[n - 1]);
+            let cut = w.last && stream.cut(w.input[n - 1].len());
             if cut {
                 w.input.truncate(n - 1);
                 w.last = false;

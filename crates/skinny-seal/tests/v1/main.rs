@@ -1,11 +1,13 @@
 //! Version-1 files (written by earlier releases; here by
 //! `hazmat::seal_v1_with_prefix`) open under their raw 16-byte key, on every
 //! path, with the same policy on 64-bit tags; `format` checks the version-1
-//! format itself (its test vector, every kind of damage, the engine's
-//! windows and threads).
+//! format itself (its test vector, header changes), `damage` every kind of
+//! damage, `engine` the chunk engine's reads, writes, windows and threads.
 
 #[path = "../common/mod.rs"]
 mod common;
+mod damage;
+mod engine;
 mod format;
 
 use common::*;
