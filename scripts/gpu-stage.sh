@@ -7,12 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .gpu-bin
 cargo build --release --locked \
-  -p skinny -p skinny-cli -p skinny-cuda -p skinny-bulk -p skinny-lab -p skinny-aead -p skinny-speed-guard \
-  --features "skinny-cli/cuda skinny-bulk/cuda skinny-lab/cuda skinny-aead/cuda" \
+  -p skinny -p skinny-cli -p skinny-cuda -p skinny-bulk -p skinny-lab -p skinny-aead -p skinny-seal -p skinny-speed-guard \
+  --features "skinny-cli/cuda skinny-bulk/cuda skinny-lab/cuda skinny-aead/cuda skinny-seal/cuda" \
   --bin skinny --bin speed-guard \
   --example gpu_bench --example datapath --example multigpu --example cpu_speed --example lab_speed \
-  --example gpu_aead_speed --example aead_speed --example sealed_speed --example small_calls \
-  --test gpu --test multigpu --test published --test sealed_gpu \
+  --example gpu_aead_speed --example aead_speed --example engines_speed --example small_calls \
+  --test gpu --test multigpu --test published \
   --test bitsliced --test per_block_tweakeys --test per_block_tk1 --test single_block \
   --test vectors --test reduced_rounds --test rustcrypto_modes \
   --message-format=json-render-diagnostics > .gpu-bin/build.json
@@ -28,7 +28,7 @@ names = {
     ("skinny-lab", "test", "gpu"): "lab-gpu-tests",
     ("skinny-lab", "test", "published"): "lab-published-tests",
     ("skinny-aead", "test", "gpu"): "aead-gpu-tests",
-    ("skinny-aead", "test", "sealed_gpu"): "aead-sealed-gpu-tests",
+    ("skinny-seal", "test", "gpu"): "seal-gpu-tests",
 }
 for line in open(".gpu-bin/build.json"):
     m = json.loads(line)

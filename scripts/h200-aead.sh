@@ -9,8 +9,8 @@ B=.gpu-bin
 echo "commit: $(cat $B/COMMIT)"; date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 export SKINNY_REQUIRE_GPU=1
 echo "== aead GPU tests"; $B/aead-gpu-tests --test-threads 1 2>&1 | tail -8
-echo "== sealed format on the GPU engine"; $B/aead-sealed-gpu-tests --test-threads 2 2>&1 | grep -E "^test |test result|panicked|FAILED|skip"
-echo "== sealed engines in memory (1 GiB, 3 runs)"; $B/sealed_speed 1024 3
+echo "== sealed format on the GPU engine"; $B/seal-gpu-tests --test-threads 2 2>&1 | grep -E "^test |test result|panicked|FAILED|skip"
+echo "== sealed engines in memory (1 GiB, 3 runs)"; $B/engines_speed 1024 3
 echo "== resident speed (1 GiB, 5 runs)"; $B/gpu_aead_speed 1024 5
 # Occupancy against registers: blocks of 128 threads an SM that the kernel is
 # compiled for (the default is 3, as the ECB kernel).

@@ -15,10 +15,10 @@ what=${1:-all}
 if [ "$what" = "--stage" ]; then
   set -e
   scripts/lib/stage-into.sh $B -p skinny -p skinny-aead -p skinny-romulus -p skinny-many -p skinny-lab \
-    -p skinny-cuda -p skinny-cli -p skinny-ct-check \
-    --features "skinny-many/cuda skinny-lab/cuda skinny-aead/cuda skinny-cli/cuda" \
+    -p skinny-cuda -p skinny-cli -p skinny-ct-check -p skinny-seal \
+    --features "skinny-many/cuda skinny-lab/cuda skinny-aead/cuda skinny-cli/cuda skinny-seal/cuda" \
     --bin skinny --test lockstep --test single_block --test bitsliced --test per_block_tweakeys \
-    --test per_block_tk1 --test vectors --test stack --test kat --test gpu --test sealed_gpu \
+    --test per_block_tk1 --test vectors --test stack --test kat --test gpu \
     --example many_speed --example dudect
   ls -la $B; du -sh $B
   exit 0
@@ -34,7 +34,7 @@ checks() {
            core-per_block_tk1 core-vectors many-kat romulus-kat aead-kat; do suite $s 150; done
   for s in core-stack aead-stack many-stack romulus-stack lab-stack; do suite $s 150 --include-ignored; done
   stack_sizes
-  for s in many-gpu cuda-gpu lab-gpu aead-gpu aead-sealed_gpu; do suite $s 200 --test-threads=1; done
+  for s in many-gpu cuda-gpu lab-gpu aead-gpu seal-gpu; do suite $s 200 --test-threads=1; done
 }
 stack_sizes() {
   echo "== core-stack, least stack of each call (SKINNY_STACK_MEASURE=1)"

@@ -21,7 +21,7 @@ suite() { # NAME LIMIT: one test binary, its summary lines
     echo "commit: $(cat $B/COMMIT 2>/dev/null)"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
     lscpu | grep -E "Model name|^CPU\(s\)"
-    for s in cuda-gpu-tests cuda-multigpu-tests gpu-tests multigpu-tests lab-gpu-tests lab-published-tests aead-gpu-tests aead-sealed-gpu-tests; do
+    for s in cuda-gpu-tests cuda-multigpu-tests gpu-tests multigpu-tests lab-gpu-tests lab-published-tests aead-gpu-tests seal-gpu-tests; do
         suite $s 300
     done
     echo "== skinny selftest"

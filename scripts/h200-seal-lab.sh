@@ -21,7 +21,7 @@ if [ "$what" = "--stage" ]; then
     -p skinny-cuda -p skinny-cli -p skinny-seal \
     --features "skinny-many/cuda skinny-lab/cuda skinny-aead/cuda skinny-cli/cuda skinny-seal/cuda" \
     --bin skinny --test lockstep --test bitsliced --test per_block_tk1 --test per_block_tweakeys \
-    --test partial_rounds --test stack --test kat --test gpu --test sealed_gpu --test gpu_start_round \
+    --test partial_rounds --test stack --test kat --test gpu --test gpu_start_round \
     --test round_trip --test hostile \
     --example lab_speed --example seal_speed
   # The Python package as users get it (release, abi3), built with maturin.
@@ -53,7 +53,7 @@ checks() {
   for s in core-stack aead-stack many-stack romulus-stack lab-stack seal-stack; do suite $s 200 --include-ignored; done
   echo "== core-stack, least stack of each call (SKINNY_STACK_MEASURE=1)"
   SKINNY_STACK_MEASURE=1 timeout 150 $B/core-stack --include-ignored 2>&1 | grep -E "^stack:|floor|KiB" | sort | uniq -c | sort -rn | head -20
-  for s in seal-gpu lab-gpu lab-gpu_start_round cuda-gpu aead-gpu aead-sealed_gpu many-gpu cli-gpu; do
+  for s in seal-gpu lab-gpu lab-gpu_start_round cuda-gpu aead-gpu many-gpu cli-gpu; do
     suite $s 300 --test-threads=1
   done
   echo "== skinny selftest"; timeout 200 $B/skinny selftest 2>&1 | tail -6

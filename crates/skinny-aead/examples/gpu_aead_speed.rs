@@ -10,7 +10,7 @@
 
 use skinny::{Skinny, Variant};
 use skinny_aead::gpu::{GpuAead, GpuDevice};
-use skinny_aead::sealed::Member;
+use skinny_aead::Member;
 use skinny_cuda::{Gpu, GpuCipher, GpuOptions, KernelKind, Op};
 use std::time::Instant;
 

@@ -1,6 +1,8 @@
 //! SKINNY-AEAD with a message's whole blocks on an NVIDIA GPU (feature `cuda`):
 //! [`GpuAead`] seals and opens data already in device memory, or host memory
-//! through the device, giving the same bytes and tags as the CPU types.
+//! through the device, giving the same bytes and tags as the CPU types;
+//! [`GpuChunks`] seals and opens a batch of messages of one size (chunks,
+//! each under its own nonce) in one launch.
 //!
 //! The whole blocks of the message (and of large associated data) are one
 //! kernel run each (`kernels/aead.cu` of `skinny-cuda`; its host code is here,
@@ -20,19 +22,19 @@
 //! memory, cudarc's buffers (`skinny_cuda::cudarc`), made on
 //! [`GpuDevice::cuda_context`].
 
+mod chunks;
 mod device;
 mod error;
 mod finish;
 pub mod inputs;
-// The kernel launches: the one file of this module with `unsafe` code.
+// One message's kernel launches: with `chunks/kernel.rs`, the files of this
+// module with `unsafe` code.
 #[allow(unsafe_code)]
 mod kernel;
 mod kernels;
 mod message;
 
+pub use chunks::{GpuChunks, MAX_CHUNK_LOG2, MIN_CHUNK_LOG2};
 pub use device::GpuDevice;
 pub use error::GpuAeadError;
 pub use message::GpuAead;
-
-pub(crate) use finish::{finish_on_cpu, run_tweakey};
-pub(crate) use kernels::{chunks_entry_point, function, AeadOp, EXPAND_MASKS};

@@ -83,9 +83,10 @@
 //!
 //! # Sealed files
 //!
-//! With the default feature `std`, the `sealed` module encrypts a stream of any
-//! length into a versioned, chunked file format (STREAM over SKINNY-AEAD) and
-//! back, detecting truncation, reordering, splicing and header changes.
+//! Files and streams of any length sealed in chunks (STREAM over SKINNY-AEAD
+//! or Romulus, with keys, recipients and passphrases) are the `skinny-seal`
+//! crate's; with the `cuda` feature, `gpu::GpuChunks` is the GPU primitive
+//! its chunks run on.
 //!
 //! `no_std` without the `std` feature; `alloc` (part of the default `std`) adds
 //! `aead::Aead` (results in a `Vec`). Without it, use [`aead::AeadInOut`] (in
@@ -114,8 +115,6 @@ pub mod hazmat;
 mod member;
 mod mode;
 pub mod parameters;
-#[cfg(feature = "std")]
-pub mod sealed;
 mod tweakey;
 
 pub use cipher::{SkinnyAead, SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};

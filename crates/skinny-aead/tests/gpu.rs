@@ -7,7 +7,7 @@
 
 use skinny_aead::aead::{AeadCore, AeadInOut, KeyInit, Nonce, Tag};
 use skinny_aead::gpu::{GpuAead, GpuAeadError, GpuDevice};
-use skinny_aead::sealed::Member;
+use skinny_aead::Member;
 use skinny_aead::{SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};
 use skinny_test_support::rng::SplitMix64 as Rng;
 

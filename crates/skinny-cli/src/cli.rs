@@ -8,7 +8,7 @@
 use crate::args::VERSION;
 use crate::commands::crypt::CryptArgs;
 use crate::commands::hash::args::HashArgs;
-use crate::commands::seal_args::{OpenArgs, SealArgs};
+use crate::commands::seal::args::{OpenArgs, SealArgs};
 use crate::commands::selftest::SelftestArgs;
 use clap::{Parser, Subcommand};
 

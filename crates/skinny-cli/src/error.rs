@@ -18,9 +18,6 @@ pub enum CliError {
     Gpu(String),
     /// Writing the output failed (a closed pipe, a full disk).
     Output(std::io::Error),
-    /// A sealed file did not open (not sealed, truncated, failed to verify), or
-    /// sealing options were refused.
-    Sealed(skinny_aead::sealed::SealedError),
     /// Stopped by a signal (Ctrl-C, SIGTERM) after printing a partial result.
     Interrupted {
         /// The line to show.
@@ -40,7 +37,6 @@ impl fmt::Display for CliError {
             CliError::Interrupted { message, .. } => f.write_str(message),
             CliError::Reported => f.write_str("failed (reported above)"),
             CliError::Bulk(e) => f.write_str(&bulk_message(e)),
-            CliError::Sealed(e) => write!(f, "{e}"),
             // A closed pipe (`skinny open sealed | head`) cut the output short:
             // whoever runs the pipeline must learn that what went through is
             // not all of it, so it is a failure like a full disk.
@@ -57,7 +53,6 @@ impl std::error::Error for CliError {
         match self {
             CliError::Bulk(e) => Some(e),
             CliError::Output(e) => Some(e),
-            CliError::Sealed(e) => Some(e),
             CliError::Usage(_)
             | CliError::Io(_)
             | CliError::Check(_)
@@ -94,18 +89,6 @@ fn bulk_message(e: &skinny_bulk::Error) -> String {
             format!("input is {}, not a whole number of {block}-byte blocks", count(*len, "byte"))
         }
         other => other.to_string(),
-    }
-}
-
-impl From<skinny_aead::sealed::SealedError> for CliError {
-    fn from(e: skinny_aead::sealed::SealedError) -> Self {
-        use skinny_aead::sealed::SealedError as S;
-        match e {
-            S::Read(e) => CliError::Io(format!("cannot read input: {}", reason(&e))),
-            S::Write(e) => CliError::Output(e),
-            S::InvalidOptions(why) => CliError::Usage(format!("invalid seal options: {why}")),
-            other => CliError::Sealed(other),
-        }
     }
 }
 

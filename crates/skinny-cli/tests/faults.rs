@@ -16,12 +16,12 @@ const IV: &str = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 /// The 16-byte key of `seal` and `open`.
 const KEY16: &str = "000102030405060708090a0b0c0d0e0f";
 
-/// `plain` sealed under [`KEY16`] by the library (chunks of 1 KiB).
+/// `plain` sealed under [`KEY16`] by the library as a version-1 file (chunks of 1 KiB).
 fn sealed(plain: &[u8]) -> Vec<u8> {
     let key: [u8; 16] = core::array::from_fn(|i| i as u8);
-    let options = skinny_aead::sealed::SealOptions { chunk_log2: 10, ..Default::default() };
+    let options = skinny_seal::SealOptions { chunk_log2: 10, ..Default::default() };
     let mut out = Vec::new();
-    skinny_aead::sealed::seal(plain, &mut out, &key, &options).expect("seal");
+    skinny_seal::hazmat::seal_v1_with_prefix(plain, &mut out, &key, &options, &[0x33; 11]).expect("seal");
     out
 }
 

@@ -1,6 +1,7 @@
 //! `skinny seal` and `skinny open` end to end: round trips at the chunk
 //! boundaries for every member, and every kind of damage to a version-1 file
-//! (made by `skinny_aead::sealed`, which `open` still reads: each byte
+//! (made by `skinny_seal::hazmat::seal_v1_with_prefix`; `open` still reads
+//! what earlier releases wrote: each byte
 //! flipped, every truncation, swapped and spliced chunks, header changes, a
 //! wrong key) failing with one line, exit status 1, and no output file left
 //! or clobbered. Version 2 (what `seal` writes) has its own in seal_v2.rs.
@@ -112,12 +113,18 @@ fn default_chunks_through_pipes_and_key_files() {
     assert_ne!(seal(b"x", &[]), seal(b"x", &[]));
 }
 
-/// A version-1 file of `plain` in chunks of 16 bytes, as the old `seal` wrote.
-fn v1_sealed(plain: &[u8]) -> Vec<u8> {
-    let options = skinny_aead::sealed::SealOptions { chunk_log2: 4, ..Default::default() };
+/// A version-1 file of `plain` in chunks of 16 bytes, as the old `seal` wrote
+/// (M1, the nonce prefix `prefix` repeated: the old `seal` drew it at random).
+fn v1_sealed_with(plain: &[u8], prefix: u8) -> Vec<u8> {
+    let options = skinny_seal::SealOptions { chunk_log2: 4, ..Default::default() };
     let mut out = Vec::new();
-    skinny_aead::sealed::seal(plain, &mut out, &key_bytes(), &options).unwrap();
+    skinny_seal::hazmat::seal_v1_with_prefix(plain, &mut out, &key_bytes(), &options, &[prefix; 11]).unwrap();
     out
+}
+
+/// A version-1 file of `plain` in chunks of 16 bytes.
+fn v1_sealed(plain: &[u8]) -> Vec<u8> {
+    v1_sealed_with(plain, 0x11)
 }
 
 /// A small version-1 file: chunks of 16 bytes, three full ones and a last one of 5.
@@ -159,8 +166,9 @@ fn every_truncation_fails_and_boundaries_are_named() {
 #[test]
 fn swapped_spliced_appended_and_reheaded_chunks_fail() {
     let dir = tempfile::tempdir().unwrap();
-    let (file, _) = small();
-    let (other, _) = small();
+    let (file, plain) = small();
+    // Another file under the same key (with its own prefix, as every file).
+    let other = v1_sealed_with(&plain, 0x22);
     let chunk = |f: &[u8], i: usize| f[HEADER + 32 * i..HEADER + 32 * (i + 1)].to_vec();
     let mut swapped = file[..HEADER].to_vec();
     swapped.extend(chunk(&file, 1));

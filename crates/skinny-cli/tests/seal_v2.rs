@@ -218,7 +218,7 @@ fn a_version_1_file_still_opens() {
     let plain = bytes(5, 3000);
     let key: [u8; 16] = core::array::from_fn(|i| i as u8);
     let mut file = Vec::new();
-    skinny_aead::sealed::seal(&plain[..], &mut file, &key, &Default::default()).unwrap();
+    skinny_seal::hazmat::seal_v1_with_prefix(&plain[..], &mut file, &key, &Default::default(), &[0x44; 11]).unwrap();
     std::fs::write(dir.path().join("v1"), &file).unwrap();
     std::fs::write(dir.path().join("key"), key).unwrap();
     let o = run_in(Some(dir.path()), &["open", "--key-file", "key", "v1"], b"");

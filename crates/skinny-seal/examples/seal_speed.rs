@@ -6,8 +6,7 @@
 //!
 //! `cargo run --release -p skinny-seal --example seal_speed`
 
-use skinny_aead::sealed;
-use skinny_seal::{OpenOptions, SealOptions, SymmetricKey};
+use skinny_seal::{hazmat, OpenOptions, SealOptions, SymmetricKey};
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -20,11 +19,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for round in 1..=2 {
         let mut file = Vec::with_capacity(n + n / 1000 + 4096);
         let t = Instant::now();
-        sealed::seal(&plain[..], &mut file, &raw, &sealed::SealOptions::default())?;
+        hazmat::seal_v1_with_prefix(&plain[..], &mut file, &raw, &SealOptions::default(), &[round; 11])?;
         let s1 = t.elapsed().as_secs_f64();
         let mut back = Vec::with_capacity(n);
         let t = Instant::now();
-        sealed::open(&file[..], &mut back, &raw)?;
+        skinny_seal::open(&file[..], &mut back, &[&key], &OpenOptions::default())?;
         let o1 = t.elapsed().as_secs_f64();
         assert!(back == plain);
         let mut file = Vec::with_capacity(n + n / 1000 + 4096);

@@ -1,10 +1,54 @@
-//! Why sealing or opening failed: one enum an operation, one clear line a
-//! cause, never key material and never a command-line flag.
+//! Why sealing or opening failed: one enum an operation ([`SealError`],
+//! [`OpenError`]) and the engine's own ([`EngineError`]: the threads, the
+//! GPU) inside either, one clear line a cause, never key material and never
+//! a command-line flag.
 
 use crate::scheme::Scheme;
 use crate::stanza::StanzaError;
-use skinny_aead::sealed::SealedError;
+use skinny_exec::GpuSelectionError;
 use std::io;
+
+/// Why the engine of a run failed: its threads, or the GPU it was placed on.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EngineError {
+    /// The worker threads asked for could not be started.
+    #[error("cannot start {count} worker threads: {source}")]
+    Threads {
+        /// How many were asked for.
+        count: usize,
+        /// Why not.
+        #[source]
+        source: io::Error,
+    },
+    /// A GPU was asked for chunks under 16 KiB
+    /// ([`GPU_MIN_CHUNK_LOG2`](crate::GPU_MIN_CHUNK_LOG2); to seal, or in the
+    /// file to open); the CPU takes every size.
+    #[error(
+        "the GPU engine needs chunks of at least 16 KiB, not {} bytes (the CPU engine takes any size)",
+        1u64 << chunk_log2
+    )]
+    GpuChunkSize {
+        /// The chunk size, as a power of two.
+        chunk_log2: u8,
+    },
+    /// A GPU was asked for, and this build has no GPU support (without the
+    /// `cuda` feature).
+    #[error("built without GPU support (the `cuda` feature)")]
+    NoCuda,
+    /// The GPUs asked for do not fit the GPUs there are.
+    #[error("no such GPUs: {0}")]
+    GpuSelection(#[source] GpuSelectionError),
+    /// The GPU failed (feature `cuda`), with the driver's code in its source.
+    #[cfg(feature = "cuda")]
+    #[error("GPU failure: {0}")]
+    Gpu(#[source] skinny_aead::gpu::GpuAeadError),
+    /// The GPU of a [`Job`](crate::Job) could not be had: the driver's error
+    /// on counting or opening it, or of loading its kernels. The chunks
+    /// sealed or opened on the CPU meanwhile may have been written.
+    #[error("the GPU did not start: {0}")]
+    GpuStart(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
 
 /// Why sealing failed.
 #[derive(Debug, thiserror::Error)]
@@ -51,7 +95,7 @@ pub enum SealError {
     OneGpu,
     /// The engine failed (threads, GPU).
     #[error(transparent)]
-    Engine(SealedError),
+    Engine(EngineError),
 }
 
 /// Why opening failed.
@@ -126,6 +170,9 @@ pub enum OpenError {
         /// The index of the first chunk that failed.
         chunk: u64,
     },
+    /// More than 2^32 chunks: no sealer writes that many.
+    #[error("input too long for this chunk size (at most 2^32 chunks); use larger chunks")]
+    TooLong,
     /// A range or seek past the plaintext's end.
     #[error("range outside the plaintext ({len} bytes)")]
     OutOfRange {
@@ -144,39 +191,20 @@ pub enum OpenError {
     /// A GPU selection of more than one GPU: a file runs on one.
     #[error("a sealed file runs on one GPU: select one")]
     OneGpu,
-    /// The engine failed (threads, GPU), or a v1 file's error without a
-    /// variant here.
+    /// The engine failed (threads, GPU).
     #[error(transparent)]
-    Engine(SealedError),
+    Engine(EngineError),
 }
 
-impl From<SealedError> for OpenError {
-    fn from(e: SealedError) -> Self {
-        match e {
-            SealedError::Read(e) => OpenError::Read(e),
-            SealedError::Write(e) => OpenError::Write(e),
-            SealedError::NotSealed => OpenError::NotSealed,
-            SealedError::UnsupportedVersion(v) => OpenError::UnsupportedVersion(v),
-            SealedError::BadHeader(why) => OpenError::BadHeader(why),
-            SealedError::TruncatedInside => OpenError::TruncatedInside,
-            SealedError::Truncated { chunks } => OpenError::Truncated { chunks },
-            SealedError::TrailingData { chunk } => OpenError::TrailingData { chunk },
-            SealedError::EmptyLastChunk { chunk } => OpenError::EmptyLastChunk { chunk },
-            SealedError::Authentication { chunk } => OpenError::Authentication { chunk },
-            e => OpenError::Engine(e),
-        }
+impl From<EngineError> for OpenError {
+    fn from(e: EngineError) -> Self {
+        OpenError::Engine(e)
     }
 }
 
-impl From<SealedError> for SealError {
-    fn from(e: SealedError) -> Self {
-        match e {
-            SealedError::Read(e) => SealError::Read(e),
-            SealedError::Write(e) => SealError::Write(e),
-            SealedError::TooLong => SealError::TooLong,
-            SealedError::Random(e) => SealError::Random(e),
-            e => SealError::Engine(e),
-        }
+impl From<EngineError> for SealError {
+    fn from(e: EngineError) -> Self {
+        SealError::Engine(e)
     }
 }
 

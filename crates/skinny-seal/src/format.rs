@@ -25,6 +25,9 @@ pub const MAX_STANZAS: usize = 64;
 pub const MAX_CHUNKS: u64 = 1 << 32;
 /// Flag bit 0: a context is bound (the opener must give it).
 pub const FLAG_CONTEXT: u8 = 1;
+/// The longest nonce prefix of a payload (version 1's, for 128-bit nonces):
+/// a nonce less its 4-byte chunk counter and its flag byte.
+pub(crate) const PREFIX_LEN: usize = 11;
 
 /// How a file is sealed.
 #[derive(Clone, Debug, PartialEq, Eq)]

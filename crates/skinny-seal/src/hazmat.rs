@@ -1,17 +1,19 @@
 //! Calls that break the format's guarantees when misused, for test vectors
 //! and cross-checks: sealing with a given file key and salts (a file key or
 //! payload salt used twice makes two files share a payload key and nonces),
-//! and the derivations by themselves.
+//! the derivations by themselves, and version-1 files sealed with a given
+//! nonce prefix (what the version-1 test vectors and old files are made of).
 
 use crate::error::SealError;
 use crate::file_key::FileKey;
 use crate::format::{SealOptions, HEADER_START_LEN, SALT_LEN};
+use crate::header::v1::V1Header;
 use crate::report::SealReport;
-use crate::seal::{flags, seal_prepared};
+use crate::seal::{flags, seal_prepared, seal_stream};
 use crate::stanza::Stanza;
+use crate::stream::{Job, Nonces, Stream};
 use crate::symmetric::{SymmetricKey, KEY_STANZA_SALT_LEN};
 use crate::writer::SealWriter;
-use skinny_aead::sealed::Job;
 use std::io::{Read, Write};
 use zeroize::Zeroizing;
 
@@ -93,4 +95,58 @@ pub fn payload_key(
     context: &[u8],
 ) -> Zeroizing<[u8; 16]> {
     crate::derive::payload_key(file_key, payload_salt, scheme, flags, context)
+}
+
+/// Seals `input` into `output` as a version-1 file (what earlier releases
+/// wrote; this crate writes version 2) under the raw 16-byte `key`, with the
+/// nonce prefix given, on the CPU: `options.scheme` a SKINNY-AEAD member,
+/// `options.chunk_log2` 4 to 24, no context; `prefix` the member's nonce
+/// length - 5 bytes (11 or 7).
+///
+/// **For test vectors and old files only**: two files sealed with one key and
+/// one prefix reuse nonces, which gives away the XOR of their plaintexts and
+/// allows forgeries; and version 1 has no key commitment.
+///
+/// # Errors
+/// [`SealError::InvalidOptions`] for a Romulus scheme, a chunk size out of
+/// range, a context or a prefix of the wrong length; as
+/// [`seal`](crate::seal) for the payload.
+pub fn seal_v1_with_prefix<R: Read + Send, W: Write + Send>(
+    input: R,
+    output: W,
+    key: &[u8; 16],
+    options: &SealOptions,
+    prefix: &[u8],
+) -> Result<SealReport, SealError> {
+    seal_v1_with_prefix_on(&Job::cpu(), input, output, key, options, prefix)
+}
+
+/// As [`seal_v1_with_prefix`] (**test vectors and old files only**), placed
+/// as `job` says.
+///
+/// # Errors
+/// As [`seal_v1_with_prefix`] and [`seal_on`](crate::seal_on).
+pub fn seal_v1_with_prefix_on<R: Read + Send, W: Write + Send>(
+    job: &Job,
+    input: R,
+    output: W,
+    key: &[u8; 16],
+    options: &SealOptions,
+    prefix: &[u8],
+) -> Result<SealReport, SealError> {
+    if options.context.is_some() {
+        return Err(SealError::InvalidOptions("version 1 binds no context"));
+    }
+    let header = V1Header::new(options.scheme, options.chunk_log2, prefix).map_err(SealError::InvalidOptions)?;
+    let bytes = header.to_bytes();
+    let stream = Stream {
+        scheme: header.scheme,
+        key: Zeroizing::new(*key),
+        nonces: Nonces::new(header.scheme, header.prefix),
+        ad: bytes.to_vec(),
+        chunk_log2: header.chunk_log2,
+        v1: true,
+        data_start: bytes.len() as u64,
+    };
+    seal_stream(job, &stream, &bytes, input, output, options.input_len)
 }

@@ -10,15 +10,24 @@
 //! one file key, hence to one plaintext), and derives the payload key from the
 //! file key, a random 128-bit salt, the scheme and the optional context with
 //! HKDF-SHA-256, so no key serves two schemes and no two files share a payload
-//! key. Version-1 files (`skinny_aead::sealed`) still open.
+//! key. Version-1 files (a 24-byte header, a raw 16-byte key, SKINNY-AEAD
+//! only, written by earlier releases) still open; [`hazmat`] writes them for
+//! test vectors.
+//!
+//! Both versions carry one payload, the STREAM module (`stream`): one seal
+//! loop and one open loop for every scheme, one CPU chunk codec, one set of
+//! end-of-stream rules, run on the execution layer's pipeline on the CPU's
+//! threads or (feature `cuda`, SKINNY-AEAD schemes) a GPU, through
+//! skinny-aead's `gpu::GpuChunks`, with the CPU-then-GPU hand-over. A
+//! [`Job`] places a run; the [`SealReport`] says where its chunks went.
 //!
 //! Its modules: `file_key`, `kdf` (every derivation and its label), `scheme` (the
 //! payload AEADs by header id), `stanza` (recipients and identities, the wrap),
 //! `symmetric` (the key stanza), `format` (constants, options), `header`
-//! (canonical parsing), `derive` (the file's keys, the header MAC), `chunk` (a
-//! chunk sealed or opened), `seal` / `open` (whole streams, on skinny-aead's
-//! engine or `cpu_stream`'s windows), `placement`, `writer` / `reader` (the io
-//! adapters), `seek` (random access), `hazmat`.
+//! (canonical parsing; version 1's in `header::v1`), `derive` (the file's keys,
+//! the header MAC), `stream` (the payload), `seal` / `open` (whole streams),
+//! `writer` / `reader` (the io adapters), `seek` (random access), `error`,
+//! `report`, `hazmat`.
 //!
 //! ```
 //! use skinny_seal::{open, seal, OpenOptions, SealOptions, SymmetricKey};
@@ -36,8 +45,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod chunk;
-mod cpu_stream;
 mod derive;
 mod error;
 pub mod file_key;
@@ -47,7 +54,6 @@ pub mod header;
 pub mod kdf;
 pub mod keygen;
 mod open;
-mod placement;
 mod reader;
 pub mod recipients;
 mod report;
@@ -55,10 +61,11 @@ pub mod scheme;
 mod seal;
 mod seek;
 pub mod stanza;
+mod stream;
 mod symmetric;
 mod writer;
 
-pub use error::{OpenError, SealError};
+pub use error::{EngineError, OpenError, SealError};
 pub use file_key::{FileKey, FILE_KEY_LEN};
 pub use format::{OpenOptions, SealOptions};
 pub use open::{open, open_on};
@@ -67,9 +74,8 @@ pub use report::SealReport;
 pub use scheme::Scheme;
 pub use seal::{seal, seal_on};
 pub use seek::{open_range, SeekableOpener};
-/// Where a run's chunks go (the CPU with its threads, or one GPU): skinny-aead's.
-pub use skinny_aead::sealed::Job;
 pub use stanza::{Identity, Recipient, Stanza, StanzaError};
+pub use stream::{verdict, Job, AUTO_GPU_BYTES, GPU_MIN_CHUNK_LOG2};
 pub use symmetric::{KeyLengthError, SymmetricKey};
 pub use writer::SealWriter;
 

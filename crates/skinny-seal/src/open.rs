@@ -1,20 +1,19 @@
-//! Opening: the header read and checked (v1 or v2), the file key found and
-//! the header MAC verified, then the payload on the engine the job places it
-//! on.
+//! Opening: the header read once and checked (v1 or v2), the file key found
+//! and the header MAC verified, then the payload on the engine the job
+//! places it on.
 
-use crate::chunk::Stream;
-use crate::cpu_stream;
 use crate::derive::{header_key, mac_matches, payload_key};
 use crate::error::OpenError;
+use crate::format::PREFIX_LEN;
 use crate::format::{OpenOptions, MAGIC};
+use crate::header::v1::{self, V1Header};
 use crate::header::Header;
-use crate::placement::{check_job, Engine, JobError};
 use crate::report::SealReport;
 use crate::scheme::Scheme;
 use crate::stanza::Identity;
-use skinny_aead::sealed::{self, hazmat, Job};
-use skinny_exec::Placed;
-use std::io::{self, Read, Write};
+use crate::stream::{self, check_job, Job, JobError, Nonces, Stream};
+use skinny_exec::pipeline::read_full;
+use std::io::{Read, Write};
 
 /// Opens a sealed file (version 2, or version 1 under a raw 16-byte key) from
 /// `input` into `output` with the first of `identities` that opens a stanza,
@@ -53,57 +52,23 @@ pub fn open_on<R: Read + Send, W: Write + Send>(
     options: &OpenOptions,
 ) -> Result<SealReport, OpenError> {
     let stream = read_header(&mut input, identities, options)?;
-    let engine = check_job(job, stream.scheme).map_err(|e| match e {
+    check_job(job, stream.scheme).map_err(|e| match e {
         JobError::OneGpu => OpenError::OneGpu,
         JobError::CpuOnly(s) => OpenError::CpuOnly(s),
     })?;
-    let report = |chunks, plaintext_bytes, placed| SealReport {
-        version: if stream.v1 { 1 } else { 2 },
-        scheme: stream.scheme,
-        chunk_log2: stream.chunk_log2,
-        chunks,
-        plaintext_bytes,
-        placed,
-    };
-    match engine {
-        Engine::SkinnyAead(_) if stream.v1 => {
-            let r = sealed::open_on(job, io::Cursor::new(stream.ad.clone()).chain(input), output, &stream.key)?;
-            Ok(report(r.chunks, r.plaintext_bytes, r.placed))
-        }
-        Engine::SkinnyAead(member) => {
-            let p = member.prefix_len();
-            let r = hazmat::open_chunks_on(
-                job,
-                input,
-                output,
-                &stream.key,
-                member,
-                stream.chunk_log2,
-                &stream.prefix[..p],
-                &stream.ad,
-            )?;
-            Ok(report(r.chunks, r.plaintext_bytes, r.placed))
-        }
-        Engine::Cpu => {
-            let threads = job.placement_asked().threads();
-            let count = threads.count().unwrap_or(0);
-            let (c, b) = threads
-                .install(|| cpu_stream::open(&stream, input, output))
-                .map_err(|source| OpenError::Engine(sealed::SealedError::Threads { count, source }))??;
-            Ok(report(c, b, Placed { cpu_units: c, ..Placed::default() }))
-        }
-    }
+    stream::open(job, &stream, input, output)
 }
 
-/// Reads and checks the header from `r` (left at the first chunk) and finds
-/// the payload's key: the file's [`Stream`].
+/// Reads and checks the header from `r` (left at the first chunk; each
+/// version's header read once) and finds the payload's key: the file's
+/// [`Stream`].
 pub(crate) fn read_header(
     r: &mut impl Read,
     identities: &[&dyn Identity],
     options: &OpenOptions,
 ) -> Result<Stream, OpenError> {
     let mut first = [0u8; 11];
-    let n = skinny_exec::pipeline::read_full(r, &mut first).map_err(OpenError::Read)?;
+    let n = read_full(r, &mut first).map_err(OpenError::Read)?;
     let m = n.min(MAGIC.len());
     if first[..m] != MAGIC[..m] || n == 0 {
         return Err(OpenError::NotSealed);
@@ -136,22 +101,27 @@ fn read_v1(
     identities: &[&dyn Identity],
     options: &OpenOptions,
 ) -> Result<Stream, OpenError> {
-    let mut hb = [0u8; sealed::HEADER_LEN];
+    let mut hb = [0u8; v1::HEADER_LEN];
     hb[..11].copy_from_slice(first);
-    let n = skinny_exec::pipeline::read_full(r, &mut hb[11..]).map_err(OpenError::Read)?;
+    let n = read_full(r, &mut hb[11..]).map_err(OpenError::Read)?;
     if n < hb.len() - 11 {
         return Err(OpenError::TruncatedHeader);
     }
-    let header = sealed::Header::parse(&hb)?;
-    let scheme = Scheme::from_id(header.member.id()).ok_or(OpenError::BadHeader("unknown AEAD member id"))?;
-    check_scheme(scheme, options)?;
+    let header = V1Header::parse(&hb)?;
+    check_scheme(header.scheme, options)?;
     if options.context.is_some() {
         return Err(OpenError::ContextNotBound);
     }
     let key = identities.iter().find_map(|i| i.v1_key()).ok_or(OpenError::V1NeedsRawKey)?;
-    let mut prefix = [0u8; 11];
-    prefix.copy_from_slice(&header.prefix);
-    Ok(Stream { scheme, key, prefix, ad: hb.to_vec(), chunk_log2: header.chunk_log2, v1: true, data_start: 24 })
+    Ok(Stream {
+        scheme: header.scheme,
+        key,
+        nonces: Nonces::new(header.scheme, header.prefix),
+        ad: hb.to_vec(),
+        chunk_log2: header.chunk_log2,
+        v1: true,
+        data_start: v1::HEADER_LEN as u64,
+    })
 }
 
 fn read_v2(
@@ -187,7 +157,7 @@ fn read_v2(
     Ok(Stream {
         scheme: header.scheme,
         key: payload_key(&file_key, &header.salt, header.scheme, header.flags, context),
-        prefix: [0; 11],
+        nonces: Nonces::new(header.scheme, [0; PREFIX_LEN]),
         ad: header.mac.to_vec(),
         chunk_log2: header.chunk_log2,
         v1: false,

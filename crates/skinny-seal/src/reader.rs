@@ -1,11 +1,11 @@
 //! [`OpenReader`]: opening as an [`io::Read`], one chunk at a time on the
 //! calling thread (memory: a chunk of ciphertext and one of plaintext).
 
-use crate::chunk::Stream;
 use crate::error::OpenError;
 use crate::format::{OpenOptions, MAX_CHUNKS};
 use crate::open::read_header;
 use crate::stanza::Identity;
+use crate::stream::Stream;
 use skinny_exec::pipeline::read_full;
 use std::io::{self, Read};
 use zeroize::Zeroizing;
@@ -70,7 +70,7 @@ impl<R: Read> OpenReader<R> {
             }
         }
         if self.index >= MAX_CHUNKS {
-            return Err(OpenError::Engine(skinny_aead::sealed::SealedError::TooLong));
+            return Err(OpenError::TooLong);
         }
         self.stream.open_checked(self.index, last, &self.cipher, &mut self.plain)?;
         self.index += 1;

@@ -1,20 +1,17 @@
 //! Sealing a whole stream: the file key, salt and stanzas, the header, then
 //! the payload on the engine the job places it on.
 
-use crate::chunk::Stream;
-use crate::cpu_stream;
 use crate::derive::{header_key, header_mac, payload_key};
 use crate::error::SealError;
 use crate::file_key::FileKey;
+use crate::format::PREFIX_LEN;
 use crate::format::{
     chunks_for, SealOptions, FLAG_CONTEXT, MAX_CHUNKS, MAX_CHUNK_LOG2, MAX_STANZAS, MIN_CHUNK_LOG2, SALT_LEN,
 };
 use crate::header::{header_start, Header};
-use crate::placement::{check_job, Engine};
 use crate::report::SealReport;
 use crate::stanza::{Recipient, Stanza};
-use skinny_aead::sealed::{hazmat, Job};
-use skinny_exec::Placed;
+use crate::stream::{self, check_job, Job, JobError, Nonces, Stream};
 use std::io::{Read, Write};
 
 /// Seals `input` into `output` for `recipients` on the CPU (rayon's pool):
@@ -112,7 +109,7 @@ pub(crate) fn prepare(
     let stream = Stream {
         scheme: options.scheme,
         key: payload_key(file_key, &salt, options.scheme, flags, context),
-        prefix: [0; 11],
+        nonces: Nonces::new(options.scheme, [0; PREFIX_LEN]),
         ad: header.mac.to_vec(),
         chunk_log2: options.chunk_log2,
         v1: false,
@@ -125,56 +122,42 @@ pub(crate) fn prepare(
 pub(crate) fn seal_prepared<R: Read + Send, W: Write + Send>(
     job: &Job,
     input: R,
-    mut output: W,
+    output: W,
     stanzas: Vec<Stanza>,
     file_key: &FileKey,
     salt: [u8; SALT_LEN],
     options: &SealOptions,
 ) -> Result<SealReport, SealError> {
     let (header, stream) = prepare(stanzas, file_key, salt, options)?;
-    let engine = check_job(job, options.scheme).map_err(|e| match e {
-        crate::placement::JobError::OneGpu => SealError::OneGpu,
-        crate::placement::JobError::CpuOnly(s) => SealError::CpuOnly(s),
+    seal_stream(job, &stream, &header.to_bytes(), input, output, options.input_len)
+}
+
+/// Seals `input` into `output` as `header` and `stream`'s chunks, placed as
+/// `job` says (checked before anything is written); with `input_len`, the
+/// input must be exactly that long.
+pub(crate) fn seal_stream<R: Read + Send, W: Write + Send>(
+    job: &Job,
+    stream: &Stream,
+    header: &[u8],
+    input: R,
+    output: W,
+    input_len: Option<u64>,
+) -> Result<SealReport, SealError> {
+    check_job(job, stream.scheme).map_err(|e| match e {
+        JobError::OneGpu => SealError::OneGpu,
+        JobError::CpuOnly(s) => SealError::CpuOnly(s),
     })?;
-    output.write_all(&header.to_bytes()).map_err(SealError::Write)?;
-    let limit = options.input_len.unwrap_or(u64::MAX);
-    let input = input.take(limit);
-    let (chunks, plaintext_bytes, placed) = match engine {
-        Engine::SkinnyAead(member) => {
-            let job = job.clone().input_len(options.input_len);
-            let prefix = [0u8; 11];
-            let r = hazmat::seal_chunks_on(
-                &job,
-                input,
-                output,
-                &stream.key,
-                member,
-                stream.chunk_log2,
-                &prefix[..member.prefix_len()],
-                &stream.ad,
-            )?;
-            (r.chunks, r.plaintext_bytes, r.placed)
-        }
-        Engine::Cpu => {
-            let threads = job.placement_asked().threads();
-            let count = threads.count().unwrap_or(0);
-            let (c, b) = threads
-                .install(|| cpu_stream::seal(&stream, input, output))
-                .map_err(|source| SealError::Engine(skinny_aead::sealed::SealedError::Threads { count, source }))??;
-            (c, b, Placed { cpu_units: c, ..Placed::default() })
-        }
+    // A length given with the options is the one `auto` weighs; else the job's.
+    let job = match input_len {
+        Some(_) => job.clone().input_len(input_len),
+        None => job.clone(),
     };
-    if let Some(expected) = options.input_len {
-        if plaintext_bytes != expected {
+    let input = input.take(input_len.unwrap_or(u64::MAX));
+    let report = stream::seal(&job, stream, header, input, output)?;
+    if let Some(expected) = input_len {
+        if report.plaintext_bytes != expected {
             return Err(SealError::LengthChanged { expected });
         }
     }
-    Ok(SealReport {
-        version: 2,
-        scheme: options.scheme,
-        chunk_log2: options.chunk_log2,
-        chunks,
-        plaintext_bytes,
-        placed,
-    })
+    Ok(report)
 }

@@ -7,11 +7,11 @@
 //! after the last chunk verified as the last (done when the opener is made):
 //! a file cut at a chunk boundary, or with data appended, is refused there.
 
-use crate::chunk::Stream;
 use crate::error::OpenError;
 use crate::format::{OpenOptions, MAX_CHUNKS};
 use crate::open::read_header;
 use crate::stanza::Identity;
+use crate::stream::Stream;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use zeroize::Zeroizing;
 
@@ -48,13 +48,14 @@ impl<R: Read + Seek> SeekableOpener<R> {
         let piece = stream.piece() as u64;
         let tag = stream.scheme.tag_len() as u64;
         let chunks = payload.div_ceil(piece).max(1);
+        // At most a piece: it fits a usize.
         let last_piece = payload - (chunks - 1) * piece;
-        if last_piece < tag {
+        if stream.cut(last_piece as usize) {
             // Fewer bytes than a tag after the whole chunks: cut inside a chunk.
             return Err(OpenError::TruncatedInside);
         }
         if chunks > MAX_CHUNKS {
-            return Err(OpenError::Engine(skinny_aead::sealed::SealedError::TooLong));
+            return Err(OpenError::TooLong);
         }
         let len = (chunks - 1) * stream.chunk_size() as u64 + (last_piece - tag);
         let cap = stream.piece();

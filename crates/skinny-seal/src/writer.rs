@@ -1,13 +1,13 @@
 //! [`SealWriter`]: sealing as an [`io::Write`], one chunk at a time on the
 //! calling thread (memory: one chunk).
 
-use crate::chunk::Stream;
 use crate::error::SealError;
 use crate::file_key::FileKey;
 use crate::format::{SealOptions, MAX_CHUNKS, MAX_STANZAS, SALT_LEN};
 use crate::header::header_start;
 use crate::seal::{check_options, flags, prepare};
 use crate::stanza::{Recipient, Stanza};
+use crate::stream::Stream;
 use std::io::{self, Write};
 use zeroize::{Zeroize, Zeroizing};
 

@@ -1,6 +1,6 @@
 //! Every scheme, at two chunk sizes, for lengths 0, 1, S-1, S, S+1, 3S and a
-//! random one, on every CPU path: the whole stream (skinny-aead's engine or
-//! the Romulus windows), the io adapters (whose bytes are the whole stream's,
+//! random one, on every CPU path: the whole stream (the one chunk engine's
+//! windows), the io adapters (whose bytes are the whole stream's,
 //! for the same file key and salts), a seekable opener and ranges.
 
 mod common;
@@ -149,4 +149,23 @@ fn limits_are_checked_up_front() {
     assert!(matches!(seal(&b"12345"[..], Vec::new(), &[&k], &opts), Err(skinny_seal::SealError::LengthChanged { .. })));
     let mut ok = Vec::new();
     seal(&b"1234567890"[..], &mut ok, &[&k], &opts).unwrap();
+}
+
+/// A GPU asked for chunks it cannot take (under 16 KiB) is refused before
+/// anything is written, the header included (the engine is had first), with
+/// or without the `cuda` feature; `auto` takes them on the CPU.
+#[test]
+fn a_gpu_refused_for_small_chunks_writes_nothing() {
+    use skinny_exec::{GpuSelection, Placement, Threads};
+    use skinny_seal::{seal_on, EngineError, Job, SealError};
+    let k = key();
+    let opts = seal_opts(Scheme::M1, 12);
+    let gpu = Job::new(Placement::Gpu { threads: Threads::All, gpus: GpuSelection::All });
+    let mut out = Vec::new();
+    let r = seal_on(&gpu, &b"attack at dawn"[..], &mut out, &[&k], &opts);
+    assert!(matches!(r, Err(SealError::Engine(EngineError::GpuChunkSize { chunk_log2: 12 }))), "{r:?}");
+    assert!(out.is_empty(), "{} bytes written", out.len());
+    let auto = Job::new(Placement::Auto { threads: Threads::All, gpus: GpuSelection::All }).input_len(Some(1 << 40));
+    let r = seal_on(&auto, &b"attack at dawn"[..], &mut out, &[&k], &opts).unwrap();
+    assert_eq!(r.placed.accelerator_units, 0);
 }

@@ -4,10 +4,8 @@
 //! tiny differential and boomerang runs, alone and as shards to merge).
 
 use skinny::Variant;
-use skinny_aead::sealed::{Header, PREFIX_FIELD_LEN};
-use skinny_aead::Member;
 use skinny_fuzz::lab::SEPARATOR;
-use skinny_fuzz::{plaintext, seal_like, PREFIX};
+use skinny_fuzz::{plaintext, seal_like, Layout};
 use skinny_lab::{Boomerang, Common, Control, Differential, Experiment, Findings, Placement, Rig, Shard, Threads};
 use std::path::Path;
 
@@ -17,14 +15,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sealed = dir.join("sealed_open");
     std::fs::create_dir_all(&sealed)?;
     let mut n = 0;
-    for member in Member::ALL {
-        let mut prefix = [0u8; PREFIX_FIELD_LEN];
-        prefix[..member.prefix_len()].copy_from_slice(&PREFIX[..member.prefix_len()]);
+    for scheme in skinny_seal::Scheme::ALL.into_iter().filter(|s| s.id() <= 6) {
         for chunk_log2 in [4, 5, 6, 16] {
             for len in [0, 1, 16, 17, 40, 300] {
-                let header = Header { member, chunk_log2, prefix };
-                let file = seal_like(&header, &plaintext(len));
-                std::fs::write(sealed.join(format!("m{}-c{chunk_log2}-{len}", member.id())), file)?;
+                let file = seal_like(&Layout { scheme, chunk_log2 }, &plaintext(len));
+                std::fs::write(sealed.join(format!("m{}-c{chunk_log2}-{len}", scheme.id())), file)?;
                 n += 1;
             }
         }

@@ -1,4 +1,4 @@
-//! The GPU a [`GpuAead`](super::GpuAead) or a sealed run works on: an opaque
+//! The GPU a [`GpuAead`](super::GpuAead) or [`GpuChunks`](super::GpuChunks) works on: an opaque
 //! handle, opened by the driver's number.
 
 use super::error::GpuAeadError;

@@ -64,6 +64,14 @@ pub enum GpuAeadError {
         /// The shorter buffer's length.
         got: usize,
     },
+    /// A batch of chunks [`GpuChunks`](super::GpuChunks) cannot take: empty
+    /// or too large, a nonce count other than the chunks', a chunk of the
+    /// wrong length, too few output buffers.
+    #[error("a batch of chunks the GPU cannot take: {why}")]
+    Batch {
+        /// What is wrong with it.
+        why: &'static str,
+    },
     /// A chunk size the chunk kernels cannot take: a warp's 1024 blocks must lie
     /// inside one chunk.
     #[error("the GPU's AEAD chunk kernels take chunks of 16 KiB to 16 MiB (2^14 to 2^24 bytes), not 2^{chunk_log2}")]

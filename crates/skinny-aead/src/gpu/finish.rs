@@ -1,8 +1,7 @@
 //! The CPU's part of a message whose whole blocks the GPU ran: the counter
 //! after them, the tweakey the kernels' masks are made from, and the end of
 //! the message (its partial block, the tag block, the AD), by the mode's own
-//! code. Shared by [`GpuAead`](super::GpuAead) and the sealed format's GPU
-//! engine.
+//! code. Shared by [`GpuAead`](super::GpuAead) and [`GpuChunks`](super::GpuChunks).
 
 use super::inputs::lfsr_advance;
 use crate::engine::bitsliced::BitslicedEngine;
@@ -50,8 +49,8 @@ pub(crate) fn finish_on_cpu(
     last: &mut [u8],
     dir: Direction,
 ) -> Zeroizing<[u8; BLOCK]> {
-    // A sealed chunk's AD is its 24-byte header: with the partial block and
-    // the tag, about four blocks, which the bitsliced engine hands to the
+    // A sealed file's chunk has a short AD (24 or 32 bytes): with the partial
+    // block and the tag, about four blocks, which the bitsliced engine hands to the
     // single-block engine anyway. Building that engine (its per-domain ciphers
     // make it a struct of about 86 KB) for each chunk cost more than the
     // blocks (the GPU engine in memory fell from 4.8 to 3.6 GB/s on the H200).

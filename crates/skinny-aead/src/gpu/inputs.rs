@@ -14,7 +14,7 @@ use std::vec::Vec;
 
 /// Blocks a warp of the AEAD kernels handles: 32 lanes of 32 blocks. A chunk
 /// kernel's chunk holds a whole number of warps, so its smallest chunk is
-/// 1024 blocks ([`crate::sealed::GPU_MIN_CHUNK_LOG2`]).
+/// 1024 blocks ([`super::MIN_CHUNK_LOG2`]).
 pub const WARP_BLOCKS: u64 = 1024;
 
 /// Which SKINNY-AEAD block counter, and so which kernels.

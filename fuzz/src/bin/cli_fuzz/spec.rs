@@ -1,8 +1,7 @@
 //! The cases: which command, its files in the case folder, and its argv.
 
 use crate::gen::{hex_of, key_arg, key_file, value, Rng};
-use skinny_aead::sealed::{self, SealOptions};
-use skinny_aead::Member;
+use skinny_seal::{hazmat, Scheme, SealOptions};
 use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::Path;
@@ -201,12 +200,16 @@ fn key_args(c: &mut Case, r: &mut Rng, key: &[u8]) {
     }
 }
 
-/// `plain` sealed under `key` (a random member and chunk size), sometimes changed or cut.
+/// `plain` sealed under `key` as a version-1 file (a random member, chunk size
+/// and prefix), sometimes changed or cut.
 fn sealed_file(r: &mut Rng, key: &[u8], plain: &[u8]) -> Vec<u8> {
     let Ok(k) = <[u8; 16]>::try_from(key) else { return r.bytes(40) };
-    let options = SealOptions { member: *r.pick(&Member::ALL), chunk_log2: *r.pick(&[4u8, 6, 16]) };
+    let members = [Scheme::M1, Scheme::M2, Scheme::M3, Scheme::M4, Scheme::M5, Scheme::M6];
+    let scheme = *r.pick(&members);
+    let options = SealOptions { scheme, chunk_log2: *r.pick(&[4u8, 6, 16]), ..SealOptions::default() };
+    let prefix = r.bytes(scheme.nonce_len() - 5);
     let mut file = Vec::new();
-    sealed::seal(plain, &mut file, &k, &options).expect("sealing to memory");
+    hazmat::seal_v1_with_prefix(plain, &mut file, &k, &options, &prefix).expect("sealing to memory");
     match r.below(4) {
         0 => {
             let at = r.below(file.len());

@@ -42,7 +42,7 @@ pub enum SelftestError {
     /// The sealed format on the GPU failed (not a mismatch: an error).
     #[cfg(feature = "cuda")]
     #[error("gpu sealed: {0}")]
-    GpuSealed(#[source] skinny_aead::sealed::SealedError),
+    GpuSealed(#[source] skinny_seal::SealError),
 }
 
 impl From<SelftestError> for CliError {

@@ -11,8 +11,7 @@ use std::io::Write;
 pub(super) fn check_gpu_aead(out: &mut impl Write, rng: &mut impl RngCore) -> Result<usize, SelftestError> {
     use skinny_aead::aead::{AeadCore, AeadInOut, KeyInit, Nonce, Tag};
     use skinny_aead::gpu::{GpuAead, GpuDevice};
-    use skinny_aead::sealed::Member;
-    use skinny_aead::{SkinnyAeadM1, SkinnyAeadM5};
+    use skinny_aead::{Member, SkinnyAeadM1, SkinnyAeadM5};
 
     fn cpu<A: AeadInOut + KeyInit + AeadCore>(key: &[u8; 16], nonce: &[u8], ad: &[u8], msg: &mut [u8]) -> Vec<u8> {
         let cipher = A::new_from_slice(key).unwrap_or_else(|_| unreachable!("16-byte key"));
@@ -67,12 +66,14 @@ pub(super) fn check_gpu_aead(out: &mut impl Write, rng: &mut impl RngCore) -> Re
 
 /// The sealed format on the GPU engine (`skinny seal/open --backend gpu`)
 /// against the CPU engine: M1 and M5, chunks of 16 and 64 KiB, random keys,
-/// prefixes and lengths around the chunk boundaries; the files must be the
-/// same byte for byte (same prefix) and open on the GPU. Returns the
+/// prefixes and lengths around the chunk boundaries, as version-1 files
+/// (whose prefix is given, so both engines write the same bytes); the files
+/// must be the same byte for byte and open on the GPU. Returns the
 /// mismatches; no GPU is a visible skip.
 pub(super) fn check_gpu_sealed(out: &mut impl Write, rng: &mut impl RngCore) -> Result<usize, SelftestError> {
     use skinny_aead::gpu::GpuDevice;
-    use skinny_aead::sealed::{self, Job, Member, SealOptions};
+    use skinny_aead::Member;
+    use skinny_seal::{hazmat, Job, OpenOptions, Scheme, SealOptions, SymmetricKey};
 
     let gpu = match GpuDevice::first() {
         Ok(g) => g,
@@ -85,20 +86,24 @@ pub(super) fn check_gpu_sealed(out: &mut impl Write, rng: &mut impl RngCore) -> 
     let fail = SelftestError::GpuSealed;
     let (mut checks, mut mismatches) = (0usize, Vec::new());
     for member in [Member::M1, Member::M5] {
+        let scheme = Scheme::from_id(member.id()).unwrap_or_else(|| unreachable!("a SKINNY-AEAD scheme"));
         for chunk_log2 in [14u8, 16] {
             let mut key = [0u8; 16];
             rng.fill_bytes(&mut key);
+            let identity = SymmetricKey::from_bytes(&key).unwrap_or_else(|_| unreachable!("16 bytes"));
             let mut prefix = vec![0u8; member.prefix_len()];
             rng.fill_bytes(&mut prefix);
             let cs = 1usize << chunk_log2;
             for len in [0, 1, cs - 1, cs, 3 * cs + 17, rng.random_range(0..8 * cs)] {
                 let mut msg = vec![0u8; len];
                 rng.fill_bytes(&mut msg);
-                let opts = SealOptions { member, chunk_log2 };
+                let opts = SealOptions { scheme, chunk_log2, ..SealOptions::default() };
                 let (mut want, mut got, mut back) = (Vec::new(), Vec::new(), Vec::new());
-                sealed::hazmat::seal_with_prefix(&msg[..], &mut want, &key, &opts, &prefix).map_err(fail)?;
-                sealed::hazmat::seal_with_prefix_on(&engine, &msg[..], &mut got, &key, &opts, &prefix).map_err(fail)?;
-                let opened = sealed::open_on(&engine, &want[..], &mut back, &key).is_ok() && back == msg;
+                hazmat::seal_v1_with_prefix(&msg[..], &mut want, &key, &opts, &prefix).map_err(fail)?;
+                hazmat::seal_v1_with_prefix_on(&engine, &msg[..], &mut got, &key, &opts, &prefix).map_err(fail)?;
+                let opened = skinny_seal::open_on(&engine, &want[..], &mut back, &[&identity], &OpenOptions::default())
+                    .is_ok()
+                    && back == msg;
                 checks += 1;
                 if got != want || !opened {
                     mismatches.push(format!("{member}, 2^{chunk_log2}-byte chunks, {len} bytes"));

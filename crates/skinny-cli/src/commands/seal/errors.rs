@@ -1,12 +1,12 @@
 //! The errors of `skinny seal` and `skinny open` in the command line's words:
-//! the engine's (GPU, threads; [`EngineError`]) and the v2 format's
-//! ([`skinny_seal::SealError`], [`skinny_seal::OpenError`]), each one line
-//! with the option that changes it.
+//! the format's ([`skinny_seal::SealError`], [`skinny_seal::OpenError`]) and
+//! their engine's (GPU, threads: [`skinny_seal::EngineError`], as
+//! [`EngineError`]), each one line with the option that changes it.
 
-use crate::commands::seal_args::scheme_flag;
+use crate::commands::seal::args::scheme_flag;
 use crate::error::{count, reason, CliError};
-use skinny_aead::sealed::SealedError;
 use skinny_exec::{GpuSelection, GpuSelectionError};
+use skinny_seal::EngineError as Engine;
 
 /// What differs between the two commands' words.
 pub struct Command {
@@ -33,7 +33,7 @@ pub enum EngineError {
         chunks_are: &'static str,
     },
     /// `--backend gpu`, and no GPU could be had.
-    NoGpu(SealedError),
+    NoGpu(Engine),
     /// `--gpus` names GPUs this machine does not have.
     Gpus {
         /// The selection asked for.
@@ -41,8 +41,8 @@ pub enum EngineError {
         /// Why it does not fit.
         source: GpuSelectionError,
     },
-    /// The format's own error: reading, writing, verifying, the threads.
-    Sealed(SealedError),
+    /// The engine's other errors: the threads, a GPU that failed.
+    Engine(Engine),
 }
 
 impl std::fmt::Display for EngineError {
@@ -53,13 +53,13 @@ impl std::fmt::Display for EngineError {
                 "--backend gpu needs chunks of 16K or more ({chunks_are} {}); use --backend cpu",
                 count(1u64 << chunk_log2, "byte")
             ),
-            EngineError::NoGpu(SealedError::GpuStart(why)) => write!(f, "--backend gpu: {why}"),
-            EngineError::NoGpu(SealedError::NoCuda) => {
+            EngineError::NoGpu(Engine::GpuStart(why)) => write!(f, "--backend gpu: {why}"),
+            EngineError::NoGpu(Engine::NoCuda) => {
                 f.write_str("--backend gpu: this skinny was built without CUDA support")
             }
             EngineError::NoGpu(e) => write!(f, "--backend gpu: {e}"),
             EngineError::Gpus { asked, source } => write!(f, "--gpus {asked}: {source}"),
-            EngineError::Sealed(e) => write!(f, "{e}"),
+            EngineError::Engine(e) => write!(f, "{e}"),
         }
     }
 }
@@ -68,7 +68,7 @@ impl std::error::Error for EngineError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             EngineError::GpuChunks { .. } => None,
-            EngineError::NoGpu(e) | EngineError::Sealed(e) => Some(e),
+            EngineError::NoGpu(e) | EngineError::Engine(e) => Some(e),
             EngineError::Gpus { source, .. } => Some(source),
         }
     }
@@ -77,14 +77,14 @@ impl std::error::Error for EngineError {
 impl EngineError {
     /// The library's error in this command's terms (`asked`: the `--gpus`
     /// given, for the message).
-    pub fn new(e: SealedError, command: &Command, asked: &GpuSelection) -> Self {
+    pub fn new(e: Engine, command: &Command, asked: &GpuSelection) -> Self {
         match e {
-            SealedError::GpuChunkSize { chunk_log2 } => {
+            Engine::GpuChunkSize { chunk_log2 } => {
                 EngineError::GpuChunks { chunk_log2, chunks_are: command.chunks_are }
             }
-            e @ (SealedError::GpuStart(_) | SealedError::NoCuda) => EngineError::NoGpu(e),
-            SealedError::GpuSelection(source) => EngineError::Gpus { asked: asked.clone(), source },
-            e => EngineError::Sealed(e),
+            e @ (Engine::GpuStart(_) | Engine::NoCuda) => EngineError::NoGpu(e),
+            Engine::GpuSelection(source) => EngineError::Gpus { asked: asked.clone(), source },
+            e => EngineError::Engine(e),
         }
     }
 }
@@ -94,8 +94,8 @@ impl From<EngineError> for CliError {
         match e {
             EngineError::GpuChunks { .. } | EngineError::Gpus { .. } => CliError::Usage(e.to_string()),
             EngineError::NoGpu(_) => CliError::Gpu(e.to_string()),
-            EngineError::Sealed(e @ SealedError::Threads { .. }) => CliError::Io(e.to_string()),
-            EngineError::Sealed(e) => e.into(),
+            EngineError::Engine(e @ Engine::Threads { .. }) => CliError::Io(e.to_string()),
+            EngineError::Engine(e) => CliError::Gpu(e.to_string()),
         }
     }
 }
@@ -158,15 +158,24 @@ pub fn from_open(e: skinny_seal::OpenError, asked: &GpuSelection, version: Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skinny_aead::sealed::{self, Job, SealOptions};
     use skinny_exec::{Placement, Threads};
+    use skinny_seal::{Job, SealOptions, SymmetricKey};
+
+    /// Seals `data` as `job` places it.
+    fn seal_on(
+        job: &Job,
+        data: &[u8],
+        options: &SealOptions,
+    ) -> Result<skinny_seal::SealReport, skinny_seal::SealError> {
+        let key = SymmetricKey::from_bytes(&[1; 16]).unwrap();
+        skinny_seal::seal_on(job, data, Vec::new(), &[&key], options)
+    }
 
     #[test]
     fn gpu_refuses_small_chunks_in_one_line() {
         let gpu = Job::new(Placement::Gpu { threads: Threads::All, gpus: GpuSelection::All });
-        let options = SealOptions { member: sealed::Member::M1, chunk_log2: 13 };
-        let e = sealed::seal_on(&gpu, &[0u8; 10][..], Vec::new(), &[1; 16], &options).unwrap_err();
-        let e = CliError::from(EngineError::new(e, &SEAL, &GpuSelection::All));
+        let options = SealOptions { chunk_log2: 13, ..SealOptions::default() };
+        let e = from_seal(seal_on(&gpu, &[0u8; 10], &options).unwrap_err(), &GpuSelection::All);
         let msg = e.to_string();
         assert_eq!(e.exit_code(), 2);
         assert!(msg.contains("16K") && msg.contains("--backend cpu") && !msg.contains('\n'), "{msg}");
@@ -176,9 +185,10 @@ mod tests {
     #[test]
     fn errors_keep_their_words_and_exit_codes() {
         let cases = [
-            (SealedError::NoCuda, "--backend gpu: this skinny was built without CUDA support", 1),
-            (SealedError::GpuStart("no device".into()), "--backend gpu: no device", 1),
-            (SealedError::GpuSelection(GpuSelectionError::Zero), "--gpus 2: ", 2),
+            (Engine::NoCuda, "--backend gpu: this skinny was built without CUDA support", 1),
+            (Engine::GpuStart("no device".into()), "--backend gpu: no device", 1),
+            (Engine::GpuSelection(GpuSelectionError::Zero), "--gpus 2: ", 2),
+            (Engine::GpuChunkSize { chunk_log2: 12 }, "--backend gpu needs chunks of 16K or more", 2),
         ];
         for (e, starts, code) in cases {
             let e = CliError::from(EngineError::new(e, &SEAL, &GpuSelection::First(2)));
@@ -203,15 +213,14 @@ mod tests {
         }
         // Told the input is large: the GPU is started with the run, fails,
         // and the run goes on on the CPU (auto) or fails (gpu).
-        let (key, data, options) = ([1u8; 16], vec![7u8; 300_000], SealOptions::default());
+        let (data, options) = (vec![7u8; 300_000], SealOptions::default());
         let auto = Job::new(Placement::default()).input_len(Some(8 << 30));
-        let report = sealed::seal_on(&auto, &data[..], Vec::new(), &key, &options).unwrap();
+        let report = seal_on(&auto, &data, &options).unwrap();
         assert_eq!((report.chunks, report.placed.accelerator_units), (5, 0));
         let why = report.placed.why_cpu.map(|w| w.to_string()).unwrap_or_default();
         assert!(why.starts_with("no usable GPU"), "{why}");
         let gpu = Job::new(Placement::Gpu { threads: Threads::All, gpus: GpuSelection::All });
-        let e = sealed::seal_on(&gpu, &data[..], Vec::new(), &key, &options).unwrap_err();
-        let e = CliError::from(EngineError::new(e, &SEAL, &GpuSelection::All));
+        let e = from_seal(seal_on(&gpu, &data, &options).unwrap_err(), &GpuSelection::All);
         let line = e.to_string();
         assert!(matches!(e, CliError::Gpu(_)) && line.starts_with("--backend gpu: ") && !line.contains('\n'), "{e}");
     }

@@ -1,27 +1,46 @@
 //! The switch without a GPU: a stand-in "GPU" that runs the CPU's code a
 //! window at a time and records the windows it got, started by a function
 //! that waits until the input has been read up to a point (or fails).
-use super::*;
-use crate::sealed::chunks::{cpu_open, cpu_seal};
-use crate::sealed::run::{open_windows, seal_windows};
-use crate::sealed::{Header, Member, SealedReport as Report, PREFIX_FIELD_LEN};
+use super::engine::{reason, Engines, WindowEngine};
+use super::payload::{Nonces, Stream};
+use super::placement::Opened;
+use super::run::{open_windows, seal_windows};
+use crate::error::{EngineError, OpenError, SealError};
+use crate::header::v1::V1Header;
+use crate::report::SealReport as Report;
+use crate::scheme::Scheme;
 use skinny_exec::handover::{Keep, OnFailure, Opener, JUDGE_AFTER};
-use std::format;
+use skinny_exec::pipeline::Window;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use std::vec;
+use zeroize::Zeroizing;
 
 const KEY: [u8; 16] = [0x5a; 16];
 /// Pieces a window: the CPU's, and the stand-in's once it is ready.
 const CPU_WINDOW: usize = 2;
 const GPU_WINDOW: usize = 8;
 
-fn header() -> Header {
-    Header { member: Member::M1, chunk_log2: 4, prefix: [7u8; PREFIX_FIELD_LEN] }
+/// The file's header: version 1, M1, 16-byte chunks.
+fn header() -> V1Header {
+    V1Header::new(Scheme::M1, 4, &[7u8; 11]).unwrap()
+}
+
+/// The file's payload.
+fn stream() -> Stream {
+    let h = header();
+    Stream {
+        scheme: h.scheme,
+        key: Zeroizing::new(KEY),
+        nonces: Nonces::new(h.scheme, h.prefix),
+        ad: h.to_bytes().to_vec(),
+        chunk_log2: h.chunk_log2,
+        v1: true,
+        data_start: 24,
+    }
 }
 
 /// Each window the stand-in did, as (first chunk, chunks).
@@ -35,15 +54,18 @@ struct Fake {
 }
 
 impl WindowEngine for Fake {
-    fn seal(&mut self, w: &mut Window, ad: &[u8]) -> Result<(), SealedError> {
+    fn seal(&mut self, w: &mut Window, ad: &[u8]) -> Result<(), EngineError> {
         self.windows.lock().unwrap().push((w.first, w.input.len()));
         std::thread::sleep(self.delay);
-        cpu_seal(&header(), &KEY, ad, w)
+        assert_eq!(ad, &stream().ad[..]);
+        stream().seal_window(w);
+        Ok(())
     }
-    fn open(&mut self, w: &mut Window, ad: &[u8]) -> Result<Vec<bool>, SealedError> {
+    fn open(&mut self, w: &mut Window, ad: &[u8]) -> Result<Vec<bool>, EngineError> {
         self.windows.lock().unwrap().push((w.first, w.input.len()));
         std::thread::sleep(self.delay);
-        Ok(cpu_open(&header(), &KEY, ad, w))
+        assert_eq!(ad, &stream().ad[..]);
+        Ok(stream().open_window(w))
     }
 }
 
@@ -94,11 +116,11 @@ fn gated_slow(
     let (go_tx, go_rx) = sync_channel(1);
     let (done_tx, done_rx) = sync_channel(1);
     let fake = Fake { windows: windows.clone(), delay };
-    let opener: Opener<Fake, SealedError> = Box::new(move || {
+    let opener: Opener<Fake, EngineError> = Box::new(move || {
         let _ = go_rx.recv();
         let _ = done_tx.send(());
         if fail {
-            return Err(SealedError::GpuStart("no GPU here".into()));
+            return Err(EngineError::GpuStart("no GPU here".into()));
         }
         Ok((fake, GPU_WINDOW))
     });
@@ -108,9 +130,9 @@ fn gated_slow(
 }
 
 /// `engines` as a run's, with the CPU's windows.
-fn opened(engines: Engines<Fake>) -> crate::sealed::placement::Opened<Fake> {
+fn opened(engines: Engines<Fake>) -> Opened<Fake> {
     let accelerator = Arc::new(std::sync::OnceLock::new());
-    crate::sealed::placement::Opened { engines, window: CPU_WINDOW, why_cpu: None, accelerator }
+    Opened { engines, window: CPU_WINDOW, why_cpu: None, accelerator }
 }
 
 /// Why the run went on without the other engine, in the report's words.
@@ -128,14 +150,14 @@ fn data(len: usize) -> Vec<u8> {
 /// The file the CPU alone seals.
 fn cpu_file(plain: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    seal_windows(opened(Engines::<Fake>::cpu()), &header(), &KEY, plain, &mut out).unwrap();
+    seal_windows(opened(Engines::<Fake>::cpu()), &stream(), &header().to_bytes(), plain, &mut out).unwrap();
     out
 }
 
 /// What the CPU alone writes and returns opening `file`.
 fn cpu_open_file(file: &[u8]) -> (Vec<u8>, String) {
     let mut out = Vec::new();
-    let r = open_windows(opened(Engines::<Fake>::cpu()), &header(), &KEY, &file[24..], &mut out);
+    let r = open_windows(opened(Engines::<Fake>::cpu()), &stream(), &file[24..], &mut out);
     (out, format!("{:?}", r.map(|r| (r.chunks, r.plaintext_bytes))))
 }
 
@@ -190,7 +212,7 @@ fn a_start_that_is_waited_for_or_fails() {
             Err(e) => break e,
         }
     };
-    assert!(matches!(e, SealedError::GpuStart(_)), "{e:?}");
+    assert!(matches!(e, EngineError::GpuStart(_)), "{e:?}");
 
     // Fails after the run ended: the run fails all the same, or goes on (or_cpu).
     for or_cpu in [false, true] {
@@ -201,7 +223,7 @@ fn a_start_that_is_waited_for_or_fails() {
         if or_cpu {
             assert_eq!(r.unwrap().failure.as_ref().map(reason).as_deref(), Some("no GPU here"));
         } else {
-            assert!(matches!(r, Err(SealedError::GpuStart(_))), "{r:?}");
+            assert!(matches!(r, Err(EngineError::GpuStart(_))), "{r:?}");
         }
     }
 }
@@ -217,7 +239,7 @@ fn windows_move_to_the_started_engine_with_the_same_bytes() {
     for at in [0, 100 * cs, plain.len()] {
         let (engines, windows, gate) = gated(&plain, at, false, false);
         let mut file = Vec::new();
-        let r = seal_windows(opened(engines), &header(), &KEY, gate, &mut file).unwrap();
+        let r = seal_windows(opened(engines), &stream(), &header().to_bytes(), gate, &mut file).unwrap();
         assert!(file == want, "ready at byte {at}: the CPU's bytes");
         assert_eq!((r.chunks, r.plaintext_bytes, unavailable(&r).as_deref()), (chunks, plain.len() as u64, None));
         let windows = windows.lock().unwrap();
@@ -236,7 +258,7 @@ fn windows_move_to_the_started_engine_with_the_same_bytes() {
         // Opened the same way: the plaintext, counted per engine.
         let (engines, windows, gate) = gated(&want[24..], at, false, false);
         let mut out = Vec::new();
-        let r = open_windows(opened(engines), &header(), &KEY, gate, &mut out).unwrap();
+        let r = open_windows(opened(engines), &stream(), gate, &mut out).unwrap();
         assert!(out == plain, "ready at byte {at}: the plaintext");
         assert_eq!(r.chunks, chunks);
         if at < want.len() - 24 {
@@ -252,17 +274,17 @@ fn a_start_that_fails_stops_the_run_or_leaves_it_to_the_cpu() {
     for at in [0, 100 * 16] {
         let (engines, windows, gate) = gated(&plain, at, true, true);
         let mut file = Vec::new();
-        let r = seal_windows(opened(engines), &header(), &KEY, gate, &mut file).unwrap();
+        let r = seal_windows(opened(engines), &stream(), &header().to_bytes(), gate, &mut file).unwrap();
         assert!(file == want);
         assert_eq!((r.placed.accelerator_units, unavailable(&r).as_deref()), (0, Some("no GPU here")));
         assert!(windows.lock().unwrap().is_empty());
 
         let (engines, _, gate) = gated(&plain, at, true, false);
-        let r = seal_windows(opened(engines), &header(), &KEY, gate, Vec::new());
-        assert!(matches!(r, Err(SealedError::GpuStart(_))), "{r:?}");
+        let r = seal_windows(opened(engines), &stream(), &header().to_bytes(), gate, Vec::new());
+        assert!(matches!(r, Err(SealError::Engine(EngineError::GpuStart(_)))), "{r:?}");
         let (engines, _, gate) = gated(&want[24..], at, true, false);
-        let r = open_windows(opened(engines), &header(), &KEY, gate, Vec::new());
-        assert!(matches!(r, Err(SealedError::GpuStart(_))), "{r:?}");
+        let r = open_windows(opened(engines), &stream(), gate, Vec::new());
+        assert!(matches!(r, Err(OpenError::Engine(EngineError::GpuStart(_)))), "{r:?}");
     }
 }
 
@@ -280,7 +302,7 @@ fn a_slower_engine_kept_only_while_faster_gives_the_rest_back_to_the_cpu() {
         let keep = if while_faster { Keep::WhileFaster } else { Keep::Always };
         let (engines, windows, gate) = gated_slow(&plain, 40 * cs, false, true, Duration::from_millis(20), keep);
         let mut file = Vec::new();
-        let r = seal_windows(opened(engines), &header(), &KEY, gate, &mut file).unwrap();
+        let r = seal_windows(opened(engines), &stream(), &header().to_bytes(), gate, &mut file).unwrap();
         assert!(file == want, "while_faster {while_faster}: the CPU's bytes");
         assert_eq!(r.chunks, chunks);
         let windows = windows.lock().unwrap();
@@ -304,7 +326,7 @@ fn a_slower_engine_kept_only_while_faster_gives_the_rest_back_to_the_cpu() {
     let (engines, windows, gate) =
         gated_slow(&want[24..], 40 * (cs + 16), false, true, Duration::from_millis(20), Keep::WhileFaster);
     let mut out = Vec::new();
-    let r = open_windows(opened(engines), &header(), &KEY, gate, &mut out).unwrap();
+    let r = open_windows(opened(engines), &stream(), gate, &mut out).unwrap();
     assert!(out == plain);
     assert_eq!(windows.lock().unwrap().len(), judged);
     assert!(r.placed.left.is_some());
@@ -312,7 +334,7 @@ fn a_slower_engine_kept_only_while_faster_gives_the_rest_back_to_the_cpu() {
     // A stand-in as fast as the CPU is kept.
     let (engines, windows, gate) = gated_slow(&plain, 40 * cs, false, true, Duration::ZERO, Keep::WhileFaster);
     let mut file = Vec::new();
-    let r = seal_windows(opened(engines), &header(), &KEY, gate, &mut file).unwrap();
+    let r = seal_windows(opened(engines), &stream(), &header().to_bytes(), gate, &mut file).unwrap();
     assert!(file == want);
     // (Equal rates: either way is right; the windows must stay whole and in order.)
     if r.placed.left.is_none() {
@@ -343,7 +365,7 @@ fn a_damaged_file_fails_as_on_the_cpu_whichever_engine_finds_it() {
         for or_cpu in [false, true] {
             let (engines, _, gate) = gated(&bad[24..], 100 * piece, false, or_cpu);
             let mut out = Vec::new();
-            let r = open_windows(opened(engines), &header(), &KEY, gate, &mut out);
+            let r = open_windows(opened(engines), &stream(), gate, &mut out);
             let got = (out, format!("{:?}", r.map(|r| (r.chunks, r.plaintext_bytes))));
             assert!(got == want, "{}: {} vs {}", bad.len(), got.1, want.1);
         }

@@ -1,11 +1,12 @@
-//! The chunk kernels' host side: many messages (the sealed format's chunks,
-//! each with its own nonce, so its own masks in a device table) encrypted or
-//! decrypted in one launch, each chunk's counter restarting at the LFSR's
-//! start and each with its own sum.
+//! The chunk kernels' launches: many messages (chunks, each with its own
+//! nonce, so its own masks in a device table) encrypted or decrypted in one
+//! launch, each chunk's counter restarting at the LFSR's start and each with
+//! its own sum.
 
-use super::super::format::{GPU_MIN_CHUNK_LOG2, MAX_CHUNK_LOG2};
+use crate::gpu::device::GpuDevice;
+use crate::gpu::error::GpuAeadError;
 use crate::gpu::inputs::{chunk_counters, AeadCounter, WARP_BLOCKS};
-use crate::gpu::{chunks_entry_point, function, AeadOp, GpuAeadError, GpuDevice, EXPAND_MASKS};
+use crate::gpu::kernels::{chunks_entry_point, function, AeadOp, EXPAND_MASKS};
 use skinny_cuda::cudarc::driver::{
     CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PinnedHostSlice, PushKernelArg,
 };
@@ -16,16 +17,23 @@ use std::vec;
 use std::vec::Vec;
 use zeroize::Zeroizing;
 
+/// The smallest chunk the chunk kernels take, as a power of two (16 KiB):
+/// they give each warp 1024 blocks (32 lanes of 32), which must lie inside
+/// one chunk.
+pub const MIN_CHUNK_LOG2: u8 = 14;
+/// The largest chunk the chunk kernels take, as a power of two (16 MiB).
+pub const MAX_CHUNK_LOG2: u8 = 24;
+
 // One warp's blocks fill the smallest chunk: the kernels give each warp 1024
 // blocks of one chunk.
-const _: () = assert!(WARP_BLOCKS * 16 == 1 << GPU_MIN_CHUNK_LOG2);
+const _: () = assert!(WARP_BLOCKS * 16 == 1 << MIN_CHUNK_LOG2);
 
 /// The warps of a chunk of `2^chunk_log2` bytes (16 KiB or more).
 fn warps(chunk_log2: u32) -> usize {
-    1 << chunk_log2.saturating_sub(u32::from(GPU_MIN_CHUNK_LOG2))
+    1 << chunk_log2.saturating_sub(u32::from(MIN_CHUNK_LOG2))
 }
 
-/// The GPU side of the sealed format: many messages (chunks of `2^chunk_log2`
+/// The GPU side of `GpuChunks`: many messages (chunks of `2^chunk_log2`
 /// bytes, 16 KiB to 16 MiB) encrypted or decrypted in one launch, each under
 /// its own masks, counter and sum. The host fills a page-locked staging area
 /// ([`AeadChunks::staging`]: chunk `c` at byte `c << chunk_log2`), then
@@ -34,7 +42,7 @@ fn warps(chunk_log2: u32) -> usize {
 ///
 /// The staging area and the device buffers hold plaintext and key material:
 /// all are overwritten with zeros when the value is dropped.
-pub(in crate::sealed) struct AeadChunks {
+pub(super) struct AeadChunks {
     counter: AeadCounter,
     rounds: usize,
     chunk_log2: u32,
@@ -79,7 +87,7 @@ impl AeadChunks {
         max_chunks: usize,
         start: u64,
     ) -> Result<Self, GpuAeadError> {
-        if !(u32::from(GPU_MIN_CHUNK_LOG2)..=u32::from(MAX_CHUNK_LOG2)).contains(&chunk_log2) {
+        if !(u32::from(MIN_CHUNK_LOG2)..=u32::from(MAX_CHUNK_LOG2)).contains(&chunk_log2) {
             return Err(GpuAeadError::ChunkSize { chunk_log2 });
         }
         let gpu = gpu.gpu();
@@ -123,9 +131,14 @@ impl AeadChunks {
         })
     }
 
-    /// Key bits a chunk ([`chunk_key_bits`]): the variant's rounds.
+    /// Key bits a chunk ([`chunk_key_bits`](crate::gpu::inputs::chunk_key_bits)): the variant's rounds.
     pub(super) fn rounds(&self) -> usize {
         self.rounds
+    }
+
+    /// The most chunks a run takes.
+    pub(super) fn max_chunks(&self) -> usize {
+        self.max_chunks
     }
 
     /// The page-locked staging area: `max_chunks << chunk_log2` bytes, chunk
@@ -141,7 +154,7 @@ impl AeadChunks {
     /// Encrypts or decrypts (`op`; [`AeadOp::Authenticate`] is refused) the
     /// whole blocks of `nchunks` chunks in the staging area in place: chunk
     /// `c` under the masks of `key_bits[c * rounds..][..rounds]` (see
-    /// [`chunk_key_bits`]), its blocks under the counters `start · x^g`. All
+    /// [`chunk_key_bits`](crate::gpu::inputs::chunk_key_bits)), its blocks under the counters `start · x^g`. All
     /// chunks but the last are whole; the last ends at byte `bytes` of the
     /// staging area, possibly where it starts (its partial block, if any, is
     /// left as it is). Returns
@@ -206,7 +219,7 @@ impl AeadChunks {
         if n > 0 {
             let nwarps = n.div_ceil(WARP_BLOCKS);
             let cfg = bitsliced_warps(nwarps)?;
-            let warps_log2 = (self.chunk_log2 - u32::from(GPU_MIN_CHUNK_LOG2)) as i32;
+            let warps_log2 = (self.chunk_log2 - u32::from(MIN_CHUNK_LOG2)) as i32;
             let (dp, _s1) = self.data.device_ptr_mut(&stream);
             let (cp, _s2) = self.counters.device_ptr(&stream);
             let (tp, _s3) = self.table.device_ptr(&stream);

@@ -1,6 +1,20 @@
-//! v2 SKINNY-AEAD payloads on the GPU (feature `cuda`): the same bytes as the
-//! CPU for the same file key and salts, opened both ways, and damaged files
-//! refused as on the CPU. Run where a GPU is (`skinny_test_support::gpu`).
+//! Sealed files on the GPU (feature `cuda`): v2 SKINNY-AEAD payloads, the
+//! same bytes as the CPU for the same file key and salts, opened both ways,
+//! and damaged files refused as on the CPU; and the chunk engine itself on
+//! version-1 files (`engines`). Run where a GPU is: without a usable GPU each
+//! test is ignored (one line says why); with `SKINNY_REQUIRE_GPU=1` each
+//! fails (`skinny_test_support::gpu`).
+
+mod engines;
+
+use engines::{
+    v1_a_gpu_kept_only_while_faster_gives_the_cpu_files_whichever_engine_wins,
+    v1_a_gpu_that_cannot_be_had_fails_the_run_or_leaves_it_to_the_cpu,
+    v1_a_starting_gpu_fails_as_the_cpu_in_either_engines_windows,
+    v1_a_starting_gpu_gives_the_cpu_files_and_opens_both_ways, v1_damaged_files_fail_as_on_the_cpu,
+    v1_default_files_open_on_the_other_engine, v1_gpu_files_are_the_cpu_files_and_open_both_ways,
+    v1_small_chunks_are_refused_before_anything_is_written,
+};
 
 use skinny_aead::gpu::GpuDevice;
 use skinny_exec::{GpuSelection, Placement, Threads};
@@ -68,6 +82,16 @@ fn romulus_and_many_gpus_are_refused_before_anything_is_written() {
 
 skinny_test_support::gpu_test_main! {
     probe: GpuDevice::first,
-    gpu: [gpu_files_are_the_cpu_files_and_open_both_ways, romulus_and_many_gpus_are_refused_before_anything_is_written],
-    anywhere: [],
+    gpu: [
+        gpu_files_are_the_cpu_files_and_open_both_ways,
+        romulus_and_many_gpus_are_refused_before_anything_is_written,
+        v1_gpu_files_are_the_cpu_files_and_open_both_ways,
+        v1_default_files_open_on_the_other_engine,
+        v1_damaged_files_fail_as_on_the_cpu,
+        v1_small_chunks_are_refused_before_anything_is_written,
+        v1_a_starting_gpu_gives_the_cpu_files_and_opens_both_ways,
+        v1_a_gpu_kept_only_while_faster_gives_the_cpu_files_whichever_engine_wins,
+        v1_a_starting_gpu_fails_as_the_cpu_in_either_engines_windows,
+    ],
+    anywhere: [v1_a_gpu_that_cannot_be_had_fails_the_run_or_leaves_it_to_the_cpu],
 }

@@ -9,17 +9,21 @@
 //! succeeded: see [`crate::files`]). A failed `open` to a file therefore
 //! leaves no output and an existing output untouched.
 
+pub mod args;
+pub mod errors;
+pub mod keys;
+pub mod terminal;
+
 use crate::args::{Delivery, Io};
-use crate::commands::seal_args::{OpenArgs, SealArgs, SealBackendName, SealPlacement};
-use crate::commands::seal_errors::{from_open, from_seal, Command, OPEN, SEAL};
-use crate::commands::seal_keys;
-use crate::commands::seal_terminal::TerminalGate;
 use crate::error::{count, CliError};
 use crate::files::{FileError, Sink, Source};
 use crate::progress;
+use args::{OpenArgs, SealArgs, SealBackendName, SealPlacement};
+use errors::{from_open, from_seal, Command, OPEN, SEAL};
 use skinny_seal::{Job, OpenOptions, SealOptions, SealReport};
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
+use terminal::TerminalGate;
 
 /// Runs `skinny seal`.
 ///
@@ -27,7 +31,7 @@ use std::path::Path;
 /// One line for the user: no or bad keys, bad arguments, unreadable input,
 /// unwritable output, no usable GPU for `--backend gpu`.
 pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
-    let recipients = seal_keys::recipients(&mut a.key, &a.secret, &a.recipients, &a.io)?;
+    let recipients = keys::recipients(&mut a.key, &a.secret, &a.recipients, &a.io)?;
     let mut options = SealOptions {
         scheme: a.aead.into(),
         chunk_log2: a.chunk_size,
@@ -50,7 +54,7 @@ pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
 /// context), a 64-bit-tag scheme not named, unreadable input or unwritable
 /// output, no usable GPU for `--backend gpu`; bad arguments (exit 2).
 pub fn open(a: &mut OpenArgs) -> Result<(), CliError> {
-    let identities = seal_keys::identities(&mut a.key, &a.secret, &a.identities, &a.io)?;
+    let identities = keys::identities(&mut a.key, &a.secret, &a.identities, &a.io)?;
     let named = a.aead.map(skinny_seal::Scheme::from);
     let options = OpenOptions {
         context: a.secret.context.as_ref().map(|c| c.as_bytes().to_vec()),

@@ -1,5 +1,7 @@
-//! The v2 header: written and parsed canonically (one encoding a header;
-//! anything else is refused before any key is tried).
+//! The headers: version 2's ([`Header`], what this crate writes), written
+//! and parsed canonically (one encoding a header; anything else is refused
+//! before any key is tried), and version 1's (`v1`, read once when such a
+//! file is opened, and written for test vectors).
 //!
 //! ```text
 //! 0   10  "SKINNYSEAL"        10 1 version = 2     11 1 scheme id 1..8
@@ -16,6 +18,8 @@ use crate::format::{
 use crate::scheme::Scheme;
 use crate::stanza::{Stanza, KIND_KEY, KIND_PASSPHRASE, KIND_X25519};
 use std::io::{self, Read};
+
+pub(crate) mod v1;
 
 /// The exact body length of each stanza kind (`None`: unknown kind).
 pub fn stanza_body_len(kind: u8) -> Option<usize> {

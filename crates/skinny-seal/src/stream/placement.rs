@@ -1,25 +1,30 @@
 //! Where a run's windows are worked on: a [`Job`] (the execution layer's
-//! [`Placement`] and what the sealed format's rule needs to know of the
-//! input), the rule itself ([`verdict`]), and how the route it gives becomes
-//! the run's engines and the size of its windows.
+//! [`Placement`] and what the format's rule needs to know of the input), the
+//! rule itself ([`verdict`]), which schemes a GPU serves, and how the route
+//! the execution layer gives becomes the run's engines and the size of its
+//! windows.
+//!
+//! SKINNY-AEAD payloads run on the CPU's threads or one GPU (with the
+//! CPU-then-GPU hand-over); Romulus payloads run on the CPU (a GPU asked for
+//! them is refused; `auto` stays on the CPU). One file runs on one GPU (the
+//! first of the selection; "all" means any one): a selection naming more
+//! than one GPU is refused rather than silently served by its first, so what
+//! the caller asks is what runs.
 
-use super::error::SealedError;
-use super::format::GPU_MIN_CHUNK_LOG2;
-use super::header::Header;
-use super::windows::Engines;
-use skinny_exec::{Placement, Route, Verdict, WhyCpu};
-use std::string::String;
+use super::engine::Engines;
+use super::payload::Stream;
+use crate::error::EngineError;
+use crate::scheme::Scheme;
+use skinny_exec::{GpuSelection, Placement, Route, Verdict, WhyCpu};
 use std::sync::{Arc, OnceLock};
 
 #[cfg(not(feature = "cuda"))]
-use super::windows::NoGpu;
+use super::engine::NoGpu;
 #[cfg(feature = "cuda")]
 use {
-    super::gpu,
+    super::gpu::{gpu_chunks_per_window, GpuWindows},
+    skinny_aead::gpu::GpuDevice,
     skinny_exec::handover::{OnFailure, Opener},
-    skinny_exec::GpuSelection,
-    std::boxed::Box,
-    zeroize::Zeroizing,
 };
 
 /// Memory for a window of chunks in flight is kept near this (at least one chunk).
@@ -34,16 +39,26 @@ const WINDOW_BYTES: usize = 16 << 20;
 /// and a core.)
 pub const AUTO_GPU_BYTES: u64 = 512 << 20;
 
-/// A run of [`seal_on`](super::seal_on) or [`open_on`](super::open_on): where
+/// The smallest chunk size the GPU placement takes, as a power of two (16
+/// KiB): skinny-aead's chunk kernels give each warp 1024 blocks (32 lanes of
+/// 32), which must lie inside one chunk. Defined with or without the `cuda`
+/// feature, so that a caller can tell whether a GPU could serve a file before
+/// asking for one.
+pub const GPU_MIN_CHUNK_LOG2: u8 = 14;
+
+#[cfg(feature = "cuda")]
+const _: () = assert!(GPU_MIN_CHUNK_LOG2 == skinny_aead::gpu::MIN_CHUNK_LOG2);
+
+/// A run of [`seal_on`](crate::seal_on) or [`open_on`](crate::open_on): where
 /// it may go, and the input's length when it is known (a file's size), which
-/// `auto` weighs. The file is the same byte for byte wherever it is sealed
-/// (for the same nonce prefix), and every engine opens every engine's files.
+/// `auto` weighs. The file is the same byte for byte wherever it is sealed,
+/// and every engine opens every engine's files.
 #[derive(Clone, Debug, Default)]
 pub struct Job {
     placement: Placement,
     input_len: Option<u64>,
     #[cfg(feature = "cuda")]
-    device: Option<crate::gpu::GpuDevice>,
+    device: Option<GpuDevice>,
 }
 
 impl Job {
@@ -69,7 +84,7 @@ impl Job {
     /// the file leaves the output empty (feature `cuda`). For callers that
     /// seal or open many files on one GPU.
     #[cfg(feature = "cuda")]
-    pub fn on_device(device: crate::gpu::GpuDevice) -> Self {
+    pub fn on_device(device: GpuDevice) -> Self {
         let placement =
             Placement::Gpu { threads: skinny_exec::Threads::All, gpus: GpuSelection::List([device.ordinal()].into()) };
         Self { placement, input_len: None, device: Some(device) }
@@ -96,7 +111,7 @@ impl Job {
     }
 }
 
-/// The sealed format's rule for a GPU: it cannot serve chunks under 16 KiB
+/// The format's rule for a GPU: it cannot serve chunks under 16 KiB
 /// ([`GPU_MIN_CHUNK_LOG2`]: one warp's 1024 blocks inside one chunk), and it
 /// repays its opening only for inputs of [`AUTO_GPU_BYTES`] or more.
 pub fn verdict(chunk_log2: u8, input_len: Option<u64>) -> Verdict {
@@ -110,9 +125,40 @@ pub fn verdict(chunk_log2: u8, input_len: Option<u64>) -> Verdict {
     }
 }
 
+/// Why a job cannot run a file of some scheme.
+pub(crate) enum JobError {
+    /// A GPU selection of more than one GPU.
+    OneGpu,
+    /// A GPU asked for a scheme that runs on the CPU only (its name).
+    CpuOnly(&'static str),
+}
+
+/// Whether `job` can run a file of `scheme`, checked before anything is
+/// written.
+pub(crate) fn check_job(job: &Job, scheme: Scheme) -> Result<(), JobError> {
+    let (gpus, forced) = match job.placement_asked() {
+        Placement::Cpu { .. } => (None, false),
+        Placement::Auto { gpus, .. } => (Some(gpus), false),
+        Placement::Gpu { gpus, .. } => (Some(gpus), true),
+    };
+    let many = match gpus {
+        None | Some(GpuSelection::All) => false,
+        Some(GpuSelection::First(n)) => *n > 1,
+        Some(GpuSelection::List(l)) => l.len() > 1,
+    };
+    if many {
+        return Err(JobError::OneGpu);
+    }
+    match scheme {
+        Scheme::RomulusN if forced => Err(JobError::CpuOnly("Romulus-N")),
+        Scheme::RomulusM if forced => Err(JobError::CpuOnly("Romulus-M")),
+        _ => Ok(()),
+    }
+}
+
 /// Pieces a window: enough for every rayon thread twice, within
 /// [`WINDOW_BYTES`], at least one.
-fn window(piece: usize) -> usize {
+pub(super) fn window(piece: usize) -> usize {
     let by_threads = 2 * rayon::current_num_threads().max(1);
     by_threads.min((WINDOW_BYTES / piece).max(1))
 }
@@ -124,6 +170,13 @@ fn gpu_window(piece: usize) -> usize {
     (WINDOW_BYTES / piece).max(1)
 }
 
+/// The engine other than the CPU of this build.
+#[cfg(feature = "cuda")]
+pub(super) type Gpu = GpuWindows;
+/// The engine other than the CPU of this build: none.
+#[cfg(not(feature = "cuda"))]
+pub(super) type Gpu = NoGpu;
+
 /// A run's engines as [`open_engine`] makes them: the hand-over, the pieces
 /// of the first windows, why `auto` stayed on the CPU by the rule, and the
 /// GPU's description once it is open.
@@ -134,32 +187,31 @@ pub(super) struct Opened<G> {
     pub accelerator: Arc<OnceLock<String>>,
 }
 
-/// The route of `job` for a file of `header`'s chunks: the one CPU/GPU
-/// decision, by the execution layer, from this format's [`verdict`].
-fn route(job: &Job, header: &Header) -> Result<Route, SealedError> {
-    let chunk_log2 = header.chunk_log2;
-    job.placement.route(verdict(chunk_log2, job.input_len)).map_err(|_| SealedError::GpuChunkSize { chunk_log2 })
+/// The route of `job` for a file of chunks of `2^chunk_log2` bytes: the one
+/// CPU/GPU decision, by the execution layer, from this format's [`verdict`].
+fn route(job: &Job, chunk_log2: u8) -> Result<Route, EngineError> {
+    job.placement.route(verdict(chunk_log2, job.input_len)).map_err(|_| EngineError::GpuChunkSize { chunk_log2 })
 }
 
-/// The engines of a run, and the pieces of its first windows. A GPU given
-/// open ([`Job::on_device`]) gets its kernels and buffers before anything is
+/// The engines of a run of `stream` in pieces of `piece` bytes, and the
+/// pieces of its first windows. Romulus runs on the CPU. A GPU given open
+/// ([`Job::on_device`]) gets its kernels and buffers before anything is
 /// written; one to be opened gets them on its own thread, after opening the
 /// GPU, while the CPU begins.
 #[cfg(feature = "cuda")]
-pub(super) fn open_engine(
-    job: &Job,
-    header: &Header,
-    key: &[u8; 16],
-    piece: usize,
-) -> Result<Opened<gpu::GpuChunks>, SealedError> {
+pub(super) fn open_engine(job: &Job, stream: &Stream, piece: usize) -> Result<Opened<Gpu>, EngineError> {
     let accelerator = Arc::new(OnceLock::new());
     let (gpu_window, cpu_window) = (gpu_window(piece), window(piece));
-    let chunks = gpu::gpu_chunks_per_window(gpu_window);
+    let chunks = gpu_chunks_per_window(gpu_window);
     let opened = |engines, window, why_cpu| Ok(Opened { engines, window, why_cpu, accelerator: accelerator.clone() });
-    let route = route(job, header)?;
+    let Some(member) = stream.scheme.aead_member() else {
+        // A GPU asked for was refused by `check_job`; `auto` stays here.
+        return opened(Engines::cpu(), cpu_window, None);
+    };
+    let route = route(job, stream.chunk_log2)?;
     if let (Some(device), Route::Accelerator { .. }) = (&job.device, &route) {
         let _ = accelerator.set(device.describe());
-        let engine = gpu::GpuChunks::new(device, header, key, chunks)?;
+        let engine = GpuWindows::new(device, member, stream.chunk_log2, &stream.key, stream.nonces, chunks)?;
         return opened(Engines::ready(engine), gpu_window, None);
     }
     let (gpus, on_failure, keep) = match route {
@@ -168,17 +220,17 @@ pub(super) fn open_engine(
     };
     let ordinal = match first_gpu(&gpus) {
         Ok(ordinal) => ordinal,
-        Err(e @ SealedError::GpuStart(_)) if on_failure == OnFailure::UseCpu => {
+        Err(e @ EngineError::GpuStart(_)) if on_failure == OnFailure::UseCpu => {
             return opened(Engines::cpu_because(e), cpu_window, None);
         }
         Err(e) => return Err(e),
     };
-    let (name, header, key) = (accelerator.clone(), *header, Zeroizing::new(*key));
-    let opener: Opener<gpu::GpuChunks, SealedError> = Box::new(move || {
-        let device = crate::gpu::GpuDevice::open(ordinal).map_err(|e| SealedError::GpuStart(Box::new(e)))?;
+    let (name, chunk_log2, key, nonces) = (accelerator.clone(), stream.chunk_log2, stream.key.clone(), stream.nonces);
+    let opener: Opener<Gpu, EngineError> = Box::new(move || {
+        let device = GpuDevice::open(ordinal).map_err(|e| EngineError::GpuStart(Box::new(e)))?;
         let _ = name.set(device.describe());
-        let engine =
-            gpu::GpuChunks::new(&device, &header, &key, chunks).map_err(|e| SealedError::GpuStart(Box::new(e)))?;
+        let engine = GpuWindows::new(&device, member, chunk_log2, &key, nonces, chunks)
+            .map_err(|e| EngineError::GpuStart(Box::new(e)))?;
         Ok((engine, gpu_window))
     });
     opened(Engines::starting(opener, on_failure, keep)?, cpu_window, None)
@@ -189,41 +241,40 @@ pub(super) fn open_engine(
 /// there is none. A selection of its own needs the driver's count first.
 ///
 /// # Errors
-/// [`SealedError::GpuStart`] when the driver cannot count its GPUs or has
-/// none; [`SealedError::GpuSelection`] when the selection does not fit the
+/// [`EngineError::GpuStart`] when the driver cannot count its GPUs or has
+/// none; [`EngineError::GpuSelection`] when the selection does not fit the
 /// GPUs there are.
 #[cfg(feature = "cuda")]
-fn first_gpu(gpus: &GpuSelection) -> Result<usize, SealedError> {
-    use crate::gpu::GpuDevice;
+fn first_gpu(gpus: &GpuSelection) -> Result<usize, EngineError> {
     if *gpus == GpuSelection::All {
         return Ok(0);
     }
-    let start = |e| SealedError::GpuStart(Box::new(e));
+    let start = |e| EngineError::GpuStart(Box::new(e));
     let count = GpuDevice::count().map_err(start)?;
     if count == 0 {
         // GPU 0's own reason (no device).
         GpuDevice::first().map_err(start)?;
     }
-    let ordinals = gpus.resolve(count).map_err(SealedError::GpuSelection)?;
+    let ordinals = gpus.resolve(count).map_err(EngineError::GpuSelection)?;
     Ok(ordinals[0])
 }
 
 /// Without the `cuda` feature: the CPU engine only; a GPU asked for is one
-/// that cannot be had ([`SealedError::NoCuda`]).
+/// that cannot be had ([`EngineError::NoCuda`]).
 #[cfg(not(feature = "cuda"))]
-pub(super) fn open_engine(
-    job: &Job,
-    header: &Header,
-    _key: &[u8; 16],
-    piece: usize,
-) -> Result<Opened<NoGpu>, SealedError> {
+pub(super) fn open_engine(job: &Job, stream: &Stream, piece: usize) -> Result<Opened<Gpu>, EngineError> {
     let accelerator = Arc::new(OnceLock::new());
-    let (engines, why_cpu) = match route(job, header)? {
+    let window = window(piece);
+    if stream.scheme.aead_member().is_none() {
+        // A GPU asked for was refused by `check_job`; `auto` stays here.
+        return Ok(Opened { engines: Engines::cpu(), window, why_cpu: None, accelerator });
+    }
+    let (engines, why_cpu) = match route(job, stream.chunk_log2)? {
         Route::Cpu { why } => (Engines::cpu(), why.map(WhyCpu::Rule)),
         Route::Accelerator { on_failure: skinny_exec::OnFailure::UseCpu, .. } => {
-            (Engines::cpu_because(SealedError::NoCuda), None)
+            (Engines::cpu_because(EngineError::NoCuda), None)
         }
-        Route::Accelerator { .. } => return Err(SealedError::NoCuda),
+        Route::Accelerator { .. } => return Err(EngineError::NoCuda),
     };
-    Ok(Opened { engines, window: window(piece), why_cpu, accelerator })
+    Ok(Opened { engines, window, why_cpu, accelerator })
 }

@@ -3,7 +3,7 @@
 //! `--passphrase-fd`, `-r/--recipient` and `-i/--identity`.
 
 use crate::args::{Io, KeyArgs};
-use crate::commands::seal_args::SecretArgs;
+use crate::commands::seal::args::SecretArgs;
 use crate::error::CliError;
 use crate::keys::{self, sealing};
 use crate::passphrase;

@@ -1,13 +1,13 @@
-//! The sealed format in memory (no file I/O), CPU engine against GPU engine:
-//! `seal_on` and `open_on` of `MIB` MiB (default 1024) from a buffer into a
-//! buffer, M1 and M5, chunks of 2^`LOG2` bytes (default 16: 64 KiB), best and
-//! median of `RUNS` runs after a warm-up, and a check that each engine opens
-//! the other's file. Separates the engines' speed from the file path that
+//! The chunk engines in memory (no file I/O), CPU against GPU: `seal_on` and
+//! `open_on` of `MIB` MiB (default 1024) from a buffer into a buffer, M1 and
+//! M5, chunks of 2^`LOG2` bytes (default 16: 64 KiB), best and median of
+//! `RUNS` runs after a warm-up, and a check that each engine opens the
+//! other's file. Separates the engines' speed from the file path that
 //! `scripts/h200-seal.sh` measures.
-//! `cargo run --release -p skinny-aead --features cuda --example sealed_speed [MIB] [RUNS] [LOG2]`
+//! `cargo run --release -p skinny-seal --features cuda --example engines_speed [MIB] [RUNS] [LOG2]`
 
 use skinny_aead::gpu::GpuDevice;
-use skinny_aead::sealed::{self, Job, Member, SealOptions};
+use skinny_seal::{Job, OpenOptions, Scheme, SealOptions, SymmetricKey};
 use std::time::Instant;
 
 fn stats(mut t: Vec<f64>) -> (f64, f64) {
@@ -25,10 +25,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{}; {} rayon threads; {mib} MiB, 2^{log2}-byte chunks", gpu.describe(), rayon::current_num_threads());
     let plain: Vec<u8> =
         (0..len).map(|i| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) as u8).collect();
-    let key = [7u8; 16];
+    let key = SymmetricKey::from_bytes(&[7u8; 16])?;
     let engines = [("cpu", Job::cpu()), ("gpu", Job::on_device(gpu))];
-    for member in [Member::M1, Member::M5] {
-        let opts = SealOptions { member, chunk_log2: log2 };
+    for member in [Scheme::M1, Scheme::M5] {
+        let opts = SealOptions { scheme: member, chunk_log2: log2, ..SealOptions::default() };
+        let member = member.name();
         let mut files = Vec::new();
         for (name, engine) in &engines {
             let mut file = Vec::with_capacity(len + len / 1000 + 64);
@@ -37,11 +38,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for run in 0..=runs {
                 file.clear();
                 let t = Instant::now();
-                sealed::seal_on(engine, &plain[..], &mut file, &key, &opts)?;
+                skinny_seal::seal_on(engine, &plain[..], &mut file, &[&key], &opts)?;
                 let s = t.elapsed().as_secs_f64();
                 out.clear();
                 let t = Instant::now();
-                sealed::open_on(engine, &file[..], &mut out, &key)?;
+                skinny_seal::open_on(engine, &file[..], &mut out, &[&key], &OpenOptions::default())?;
                 let o = t.elapsed().as_secs_f64();
                 assert!(out == plain, "{member} on {name}: round trip");
                 if run > 0 {
@@ -60,10 +61,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
             files.push(file);
         }
-        // Each engine opens the other's file (different random prefixes).
+        // Each engine opens the other's file (different random file keys).
         for (i, (name, engine)) in engines.iter().enumerate() {
             let mut out = Vec::with_capacity(len);
-            sealed::open_on(engine, &files[1 - i][..], &mut out, &key)?;
+            skinny_seal::open_on(engine, &files[1 - i][..], &mut out, &[&key], &OpenOptions::default())?;
             assert!(out == plain, "{member}: {name} opening the other engine's file");
         }
         println!("{member}: each engine opened the other's file");
