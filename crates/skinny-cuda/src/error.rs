@@ -4,6 +4,7 @@
 use crate::kernels::{KernelKind, Op};
 use cudarc::driver::DriverError;
 use cudarc::nvrtc::sys::nvrtcResult;
+use skinny_exec::ErrorKind;
 
 /// "1 byte", "2 bytes".
 fn count_bytes(n: usize) -> String {
@@ -184,6 +185,24 @@ impl GpuError {
         match e {
             GpuError::Device { .. } => e,
             e => GpuError::Device { ordinal, source: Box::new(e) },
+        }
+    }
+
+    /// What the error means to the caller: no GPU to be had (no driver,
+    /// NVRTC or device, a GPU number the driver does not see, none chosen)
+    /// is [`ErrorKind::Unavailable`]; data the kernels do not take is input;
+    /// everything else is a GPU failing at work.
+    pub fn kind(&self) -> ErrorKind {
+        match self.without_device() {
+            GpuError::NoDriver
+            | GpuError::NoNvrtc
+            | GpuError::NoDevice
+            | GpuError::NoSuchDevice { .. }
+            | GpuError::Loader { .. }
+            | GpuError::EmptySet => ErrorKind::Unavailable,
+            GpuError::NotWholeBlocks { .. } | GpuError::IvLength { .. } => ErrorKind::Input,
+            GpuError::Unsupported { .. } | GpuError::NoKernel { .. } => ErrorKind::Unsupported,
+            _ => ErrorKind::DeviceFailure,
         }
     }
 

@@ -10,8 +10,8 @@
 //!   look-ups indexed by secret data).
 //! - [`device`]: reaching the driver and NVRTC (`driver`, `nvrtc`), one GPU
 //!   ([`Gpu`]: its context, page-locked host memory, the cache of compiled
-//!   kernels), and the one way to open GPUs: [`GpuSet::probe`], then
-//!   [`GpuSet::open`] of the ordinals chosen.
+//!   kernels), and the one way to open GPUs: [`GpuSet::select`]
+//!   ([`GpuSet::probe`], the selection resolved, [`GpuSet::open`]).
 //! - [`constants`]: what each kernel needs of a key in `__constant__` memory,
 //!   and its upload.
 //! - [`cipher`]: one key on the GPU ([`GpuCipher`]), its kernels launched
@@ -53,7 +53,7 @@ pub use cipher::GpuCipher;
 /// The CUDA bindings this crate is built on, for device buffers and streams
 /// handed to [`GpuCipher::run_device`].
 pub use cudarc;
-pub use device::{describe_gpus, Gpu, GpuOptions, GpuSet};
+pub use device::{describe_gpus, Gpu, GpuOptions, GpuSet, SelectError};
 pub use error::GpuError;
 pub use kernels::{KernelKind, KernelSource, LabExperiment, Op};
 pub use multi::MultiGpuCipher;

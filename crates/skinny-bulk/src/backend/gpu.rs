@@ -15,7 +15,7 @@ use crate::operation::{Direction, Mode};
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
-use skinny_cuda::{Gpu, GpuError, GpuSet, HostPath, KernelKind, MultiGpuCipher, Op};
+use skinny_cuda::{GpuError, GpuSet, HostPath, KernelKind, MultiGpuCipher, Op, SelectError};
 use skinny_exec::GpuSelection;
 
 /// Bytes per call through a GPU engine, per GPU: enough for the transfer
@@ -69,13 +69,10 @@ pub fn open_set_with(kernel: GpuKernel, gpus: &GpuSelection, copies: HostCopies)
 /// # Errors
 /// As [`open_set`].
 pub fn open_gpus(gpus: &GpuSelection) -> Result<GpuSet, Error> {
-    // GPU 0 first, as before: when no GPU can be used, its reason is the answer.
-    let count = Gpu::count()?;
-    if count == 0 {
-        return Err(GpuError::NoDevice.into());
-    }
-    let ordinals = gpus.resolve(count)?;
-    Ok(GpuSet::open(&ordinals)?)
+    GpuSet::select(gpus).map_err(|e| match e {
+        SelectError::Selection(e) => Error::GpuSelection(e),
+        SelectError::Gpu(e) => Error::Gpu(e),
+    })
 }
 
 impl GpuBackend {
