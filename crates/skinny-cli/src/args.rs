@@ -11,9 +11,10 @@ use std::ffi::OsStr;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 
-/// `--version`: the crate version and the git commit it was built from (see
-/// build.rs), so a bug report or a benchmark names the exact code.
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("SKINNY_GIT_COMMIT"), ")");
+/// `--version`: the version and the git commit the code was built from, so a
+/// bug report or a benchmark names the exact code; the lab's findings carry
+/// the same stamp (made once, by skinny-lab).
+pub const VERSION: &str = skinny_lab::stamp::STAMP;
 
 /// The most worker threads `--threads` accepts: far above any machine's cores,
 /// well below the thousands that make thread start-up alone take seconds.
