@@ -8,7 +8,7 @@
 //! `skinny_lab::Experiment` and calls [`run`]; `Findings` and [`merge`] need
 //! no change as long as the library's findings carry it.
 
-use crate::common::{self, Device};
+use crate::common;
 use crate::errors::{chain, Error, Kind, PyResultOf};
 use crate::lab_checkpoint::Checkpointing;
 use pyo3::prelude::*;
@@ -82,7 +82,7 @@ pub(crate) fn run(
     ck: CheckpointArgs,
 ) -> PyResult<PyFindings> {
     exp.check().map_err(Error::from)?;
-    let placement = Device::parse(device)?.placement(threads);
+    let placement = common::placement(common::device(device)?, threads);
     let ck = Checkpointing::of(ck.0, ck.1)?;
     let findings = py.detach(|| -> PyResultOf<Findings> {
         let rig = Rig::open(&placement, exp.common()).map_err(Error::from)?;

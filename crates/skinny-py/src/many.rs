@@ -4,7 +4,7 @@
 //! rows of a 2-D uint8 array (all one length); keys, nonces and associated
 //! data likewise, or one bytes value shared by every message.
 
-use crate::common::Device;
+use crate::common;
 use crate::errors::{Error, PyResultOf};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -83,7 +83,7 @@ fn run<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = scheme(scheme_name)?;
-    let placement = Device::parse(device)?.placement(threads);
+    let placement = common::placement(common::device(device)?, threads);
     let data_rows = Rows::read("data", data)?;
     let Some(n) = data_rows.count() else {
         return Err(Error::input("data must hold many messages: a list of bytes or a 2-D uint8 array").into());
