@@ -25,11 +25,12 @@
 //!   geometry and [`upload_constants`].
 //! - [`multi`]: several GPUs of one host: [`MultiGpuCipher`], host-to-host
 //!   work striped over a [`GpuSet`].
-//! - `lab.cu` (in [`kernels`]: [`kernels::LAB`], [`kernels::lab_entry_point`]):
-//!   the experiments of `skinny-lab` on the GPU (reduced rounds, a tweakey per
-//!   query scheduled on the device); their host code (tables, launches) is
-//!   `skinny-lab`'s, which loads the kernels with [`Gpu::load_module`] and
-//!   fills their constants with [`upload_constants`].
+//! - `lab.cu` ([`kernels::LAB_TEXT`]) and the many-message engine's
+//!   sources ([`kernels::MANY_TEXT`]): the experiments of `skinny-lab` and the
+//!   batches of `skinny-many` on the GPU; their host code (entry points,
+//!   launch bounds, tables, launches) is the product's, which makes its
+//!   [`KernelSource`] from the text, loads it with [`Gpu::load_module`] and
+//!   fills its constants with [`upload_constants`].
 
 // docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -55,7 +56,7 @@ pub use cipher::GpuCipher;
 pub use cudarc;
 pub use device::{describe_gpus, Gpu, GpuOptions, GpuSet, SelectError};
 pub use error::GpuError;
-pub use kernels::{KernelKind, KernelSource, LabExperiment, Op};
+pub use kernels::{KernelKind, KernelSource, Op};
 pub use multi::MultiGpuCipher;
 pub use transfer::{HostMemory, HostPath};
 

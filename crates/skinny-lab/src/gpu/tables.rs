@@ -11,12 +11,13 @@
 //! seeded stream states of [`crate::rng`].
 
 use super::query::KernelQuery;
+use super::source::{LAB_MAX_WARPS, LAB_THREADS};
 use crate::error::LabError;
 use skinny::hazmat::spec::round::ROUND_CONSTANTS;
 use skinny::hazmat::spec::tweakey::PT;
 use skinny::{CellWidth, Variant};
 use skinny_cuda::constants::Symbol;
-use skinny_cuda::kernels::{LAB_MAX_WARPS, LAB_THREADS, MAX_ROUNDS};
+use skinny_cuda::kernels::MAX_ROUNDS;
 
 /// `SLOT_OF[c]`: the slot of cell `c` of rows 0-1 in round 0. The slots hold
 /// the cells in the order of the cycle of `P = PT[0..8] - 8` (0, 1, 7, 3, 5,
