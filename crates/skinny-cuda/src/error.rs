@@ -1,7 +1,6 @@
 //! Why a GPU could not be used or failed: typed, with the driver's error code
 //! and NVRTC's log kept, each shown as one line.
 
-use crate::kernels::{KernelKind, Op};
 use cudarc::driver::DriverError;
 use cudarc::nvrtc::sys::nvrtcResult;
 use skinny_exec::ErrorKind;
@@ -89,36 +88,36 @@ pub enum GpuError {
     #[error("invalid kernel source or NVRTC option ({0})")]
     BadSource(&'static str),
     /// The kernels do not implement this variant.
-    #[error("the {kind:?} kernels do not run {variant}")]
+    #[error("the {kernels} kernels do not run {variant}")]
     Unsupported {
-        /// The kernels.
-        kind: KernelKind,
+        /// The kernels, as their product names them.
+        kernels: &'static str,
         /// The variant.
         variant: skinny::Variant,
     },
     /// The kernels have no kernel for this operation.
-    #[error("the {kind:?} kernels have no {op:?} kernel")]
+    #[error("the {kernels} kernels have no {operation} kernel")]
     NoKernel {
-        /// The kernels.
-        kind: KernelKind,
-        /// The operation.
-        op: Op,
+        /// The kernels, as their product names them.
+        kernels: &'static str,
+        /// The operation, as their product names it.
+        operation: &'static str,
     },
     /// Data that must be whole blocks is not.
-    #[error("{op:?} needs whole {block}-byte blocks, got {}", count_bytes(*len))]
+    #[error("{operation} needs whole {block}-byte blocks, got {}", count_bytes(*len))]
     NotWholeBlocks {
-        /// The operation.
-        op: Op,
+        /// The operation, as its product names it.
+        operation: &'static str,
         /// Block bytes.
         block: usize,
         /// Bytes given.
         len: usize,
     },
     /// An IV or counter that is not one block.
-    #[error("{op:?} needs an IV or counter of {block} bytes, got {}", count_bytes(*got))]
+    #[error("{operation} needs an IV or counter of {block} bytes, got {}", count_bytes(*got))]
     IvLength {
-        /// The operation.
-        op: Op,
+        /// The operation, as its product names it.
+        operation: &'static str,
         /// Block bytes.
         block: usize,
         /// Bytes given.

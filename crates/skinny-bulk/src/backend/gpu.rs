@@ -11,11 +11,12 @@
 
 use super::engine::{shifted_by_one_block, xor_in_place, Backend, BlockEngine, DeviceBench, Workload};
 use super::options::{GpuKernel, HostCopies};
+use crate::gpu::{HostPath, KernelKind, MultiGpuCipher, Op};
 use crate::operation::{Direction, Mode};
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
-use skinny_cuda::{GpuError, GpuSet, HostPath, KernelKind, MultiGpuCipher, Op, SelectError};
+use skinny_cuda::{GpuError, GpuSet, SelectError};
 use skinny_exec::GpuSelection;
 
 /// Bytes per call through a GPU engine, per GPU: enough for the transfer
@@ -156,7 +157,7 @@ impl DeviceBench for GpuBackend {
         }
         let mut c = MultiGpuCipher::new(&self.set, self.kind, cipher)?;
         if !c.has_kernel(op) {
-            return Err(GpuError::NoKernel { kind: self.kind, op }.into());
+            return Err(GpuError::NoKernel { kernels: self.kind.label(), operation: op.label() }.into());
         }
         if c.len() == 1 {
             return Ok(c

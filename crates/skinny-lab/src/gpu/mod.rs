@@ -30,6 +30,7 @@ pub use kernel::{LaunchCounts, QueryKernel, LAUNCH_QUERIES};
 pub use per_key::split_groups;
 pub use query::KernelQuery;
 pub(crate) use source::LAB;
+pub use source::{LAB_MAX_WARPS, LAB_THREADS};
 pub use tables::{kernel_constants, shared_bytes, warps_per_block, KernelSetup, LfsrStep, TweakeyLayout};
 
 use crate::boomerang::{Boomerang, Quartet};

@@ -10,11 +10,11 @@ use skinny_cuda::kernels::{KernelSource, LAB_TEXT, TWEAKEY_SLICE_LANES};
 /// device crate's tweakey slices): each warp keeps its threads' 32 tweakeys
 /// each in a region of its own (1 KiB a thread for SKINNY-128-256), word `w`
 /// of lane `l` at `w * 32 + l`.
-pub(crate) const LAB_THREADS: u32 = TWEAKEY_SLICE_LANES;
+pub const LAB_THREADS: u32 = TWEAKEY_SLICE_LANES;
 
 /// The most warps a lab block holds (`SKINNY_LAB_MAX_WARPS`, the kernels'
 /// launch bound): at 255 registers a thread an SM holds eight warps.
-pub(crate) const LAB_MAX_WARPS: u32 = 8;
+pub const LAB_MAX_WARPS: u32 = 8;
 
 /// The lab's kernels (reduced rounds, a tweakey per query).
 pub(crate) const LAB: KernelSource =
