@@ -126,7 +126,7 @@ impl Rig {
         match &self.0 {
             Kind::Cpu(_) => true,
             #[cfg(feature = "cuda")]
-            Kind::Gpus(set) => set.gpus().iter().all(|g| g.is_compiled(&crate::gpu::LAB)),
+            Kind::Gpus(set) => set.gpus().iter().all(|g| g.is_compiled(&crate::gpu::source::LAB)),
         }
     }
 
@@ -143,7 +143,7 @@ impl Rig {
             #[cfg(feature = "cuda")]
             Kind::Gpus(set) => {
                 for g in set.gpus() {
-                    g.load_module(&crate::gpu::LAB)?;
+                    g.load_module(&crate::gpu::source::LAB)?;
                 }
                 Ok(())
             }

@@ -2,8 +2,7 @@
 //! the CPU (the kernels draw them from the same generator), so the same counts
 //! and the same right pairs, whatever runs them.
 //!
-//! The kernels (`kernels/lab.cu` in `skinny-cuda`, compiled as this crate's
-//! source with its entry points and launch bound; their tables in
+//! The kernels (`kernels/lab.cu` in `skinny-cuda`; their tables in
 //! [`kernel_constants`], a loaded experiment in [`QueryKernel`]) give each
 //! query its own tweakey and only count: a launch returns its hits and, while
 //! right pairs are still wanted, the query indices of its hits. Each kept hit
@@ -23,14 +22,12 @@
 mod kernel;
 mod per_key;
 mod query;
-mod source;
+pub mod source;
 mod tables;
 
 pub use kernel::{LaunchCounts, QueryKernel, LAUNCH_QUERIES};
 pub use per_key::split_groups;
 pub use query::KernelQuery;
-pub(crate) use source::LAB;
-pub use source::{LAB_MAX_WARPS, LAB_THREADS};
 pub use tables::{kernel_constants, shared_bytes, warps_per_block, KernelSetup, LfsrStep, TweakeyLayout};
 
 use crate::boomerang::{Boomerang, Quartet};

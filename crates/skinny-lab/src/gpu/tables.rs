@@ -237,7 +237,7 @@ pub fn shared_bytes(variant: Variant) -> usize {
 
 /// Warps a block of the kernel for `variant`, given the shared memory a block
 /// may have (`max_shared`): as many regions as fit, at most
-/// [`LAB_MAX_WARPS`]. Shared memory, not registers, held the one-warp blocks
+/// [`LAB_MAX_WARPS`](super::source::LAB_MAX_WARPS). Shared memory, not registers, held the one-warp blocks
 /// of SKINNY-128-256 to six warps an SM (Nsight Compute on the H200: 32 KB
 /// each plus the driver's 1 KB a block); one block of seven holds seven.
 pub fn warps_per_block(variant: Variant, max_shared: usize) -> u32 {
