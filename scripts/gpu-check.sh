@@ -2,7 +2,8 @@
 # Runs on the GPU machine, from the repository root, with the binaries that
 # scripts/gpu-stage.sh built into .gpu-bin/:
 #   1. the GPU test suites (skinny-bulk's backends, with the 1 GiB test, and
-#      skinny-cuda's own: host paths, device-resident data, several GPUs),
+#      their host code: host paths, device-resident data, several GPUs; and
+#      skinny-cuda's device layer: opening GPUs, compiling kernels),
 #   2. compute-sanitizer memcheck over the suite (without the 1 GiB test) and
 #      racecheck over part of it,
 #   3. the kernels' register and spill report and instruction counts,
@@ -41,6 +42,7 @@ if [[ $what == all || $what == tests || $what == exp ]]; then
     step tests 330 env SKINNY_GPU_BIG=1 $B/gpu-tests --test-threads=1
     step cuda-tests 240 $B/cuda-gpu-tests --test-threads=1
     step cuda-multigpu 240 $B/cuda-multigpu-tests --test-threads=1
+    step device-tests 120 $B/device-gpu-tests --test-threads=1
     # The plain path (no pinned staging) too.
     step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu-tests --test-threads=1 --skip one_gib
     step cuda-memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 $B/cuda-gpu-tests --test-threads=1
@@ -72,7 +74,7 @@ fi
 tar -C "$XDG_CACHE_HOME" -czf "$OUT/cubins.tgz" skinny 2>/dev/null
 
 echo "== env"; cat "$OUT/env.log"
-for f in tests cuda-tests cuda-multigpu memcheck cuda-memcheck racecheck; do
+for f in tests cuda-tests cuda-multigpu device-tests memcheck cuda-memcheck racecheck; do
     [[ -f $OUT/$f.log ]] && { echo "== $f (tail)"; grep -E "test result|FAILED|panicked|ERROR SUMMARY|RACECHECK SUMMARY|skip:|error" "$OUT/$f.log" | tail -8; }
 done
 echo "== sass"; grep -E "^--|REG" "$OUT/sass.log" | head -30

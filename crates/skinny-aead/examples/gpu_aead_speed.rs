@@ -11,7 +11,8 @@
 use skinny::{Skinny, Variant};
 use skinny_aead::gpu::{GpuAead, GpuDevice};
 use skinny_aead::Member;
-use skinny_cuda::{Gpu, GpuCipher, GpuOptions, KernelKind, Op};
+use skinny_bulk::gpu::{GpuCipher, KernelKind, Op};
+use skinny_cuda::{Gpu, GpuOptions};
 use std::time::Instant;
 
 fn stats(mut t: Vec<f64>) -> (f64, f64) {

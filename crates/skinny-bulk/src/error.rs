@@ -4,6 +4,7 @@
 use crate::operation::{Direction, Mode};
 use skinny::Variant;
 use skinny_exec::handover::StartError;
+use skinny_exec::ErrorKind;
 
 /// "1 byte", "2 bytes": the messages read as a person would write them.
 fn count_bytes(n: u64) -> String {
@@ -99,6 +100,23 @@ pub enum Error {
     #[cfg(feature = "cuda")]
     #[error(transparent)]
     Gpu(#[from] skinny_cuda::GpuError),
+}
+
+impl Error {
+    /// What the error means to the caller: bad input (padding that does
+    /// not check included), a combination not offered, GPUs that cannot be
+    /// had, a GPU failing at work (the device layer's own answer), threads
+    /// the system would not start.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::NoCudaSupport | Error::GpuUnavailable(_) | Error::GpuSelection(_) => ErrorKind::Unavailable,
+            #[cfg(feature = "cuda")]
+            Error::Gpu(e) => e.kind(),
+            Error::ZeroThreads | Error::ThreadPool { .. } => ErrorKind::Failure,
+            Error::Unsupported { .. } | Error::NotParallel { .. } => ErrorKind::Unsupported,
+            _ => ErrorKind::Input,
+        }
+    }
 }
 
 impl From<StartError> for Error {

@@ -15,6 +15,9 @@
 //!   `gpu-paper` and `gpu`.
 //!   `auto` starts on the CPU and takes a GPU only where it pays (through the
 //!   execution layer's hand-over, [`skinny_exec::handover`]).
+//! - `gpu` (feature `cuda`): the GPU backends' host code: one key on a GPU
+//!   (`GpuCipher`), its host transfer paths, data already on the device, and
+//!   several GPUs (`MultiGpuCipher`), over `skinny-cuda`'s kernels.
 //!
 //! Parallel work (ECB, CTR, CBC and CFB decryption) goes to the backend's engine;
 //! the serial modes (CBC and CFB encryption, OFB) run block after block on the
@@ -47,11 +50,17 @@
 
 // docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![forbid(unsafe_code)]
+// Unsafe code only in the GPU host code (launches, page-locked memory), where
+// each block says why it holds.
+#![cfg_attr(not(feature = "cuda"), forbid(unsafe_code))]
+#![cfg_attr(feature = "cuda", deny(unsafe_code))]
 #![warn(missing_docs)]
 
 pub mod backend;
 mod error;
+#[cfg(feature = "cuda")]
+#[allow(unsafe_code)]
+pub mod gpu;
 pub mod mode;
 mod operation;
 pub mod stream;

@@ -2,9 +2,9 @@
 //! backend: byte-identical results for random keys, IVs and data, every
 //! variant, mode and direction, lengths around block and warp boundaries,
 //! unaligned buffers, CTR counters that carry and wrap inside one launch,
-//! streams, reduced rounds, and 1 GiB. (skinny-cuda's own API, its host paths
-//! over many pieces, device-resident data and page-locked memory, is checked in
-//! skinny-cuda's tests.)
+//! streams, reduced rounds, and 1 GiB. (The GPU host code under them, its host
+//! paths over many pieces, device-resident data and page-locked memory, is
+//! checked in `gpu_cipher.rs`.)
 //!
 //! Without a usable GPU each test is ignored (one line says why); with
 //! `SKINNY_REQUIRE_GPU=1` each fails (`skinny_test_support::gpu`). The 1 GiB

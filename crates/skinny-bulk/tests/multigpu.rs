@@ -2,19 +2,20 @@
 //! against `cpu-serial` (random keys, IVs and data, odd lengths, CTR counters
 //! near the top), every GPU by default, and a chosen set, with the selections
 //! that do not fit the machine refused. (Striping itself, [`MultiGpuCipher`]
-//! against one GPU, is checked in skinny-cuda's tests.)
+//! against one GPU, is checked in `multigpu_cipher.rs`.)
 //!
 //! Without a usable GPU each test is ignored (one line says why); with
 //! `SKINNY_REQUIRE_GPU=1` each fails (`skinny_test_support::gpu`).
 //!
-//! [`MultiGpuCipher`]: skinny_cuda::MultiGpuCipher
+//! [`MultiGpuCipher`]: skinny_bulk::gpu::MultiGpuCipher
 
 use rand::RngCore;
 use skinny::counter::Counter;
 use skinny::Variant;
 use skinny_bulk::backend::{self, BackendChoice, BlockEngine, GpuSelection, Options};
+use skinny_bulk::gpu::Op;
 use skinny_bulk::mode::Direction;
-use skinny_cuda::{Gpu, GpuSet, Op};
+use skinny_cuda::{Gpu, GpuSet};
 use skinny_test_support::rng::{random_bytes, random_cipher};
 use skinny_test_support::run::cpu_serial;
 use std::sync::Arc;

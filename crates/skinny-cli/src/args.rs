@@ -3,17 +3,18 @@
 //! around them), kept apart from the command line itself so that a command's
 //! module never needs the module that declares every command.
 
-use clap::builder::{EnumValueParser, PossibleValue, RangedU64ValueParser, TypedValueParser};
+use clap::builder::{EnumValueParser, PossibleValue, PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use skinny::Variant;
-use skinny_exec::{GpuSelection, Placement, Threads};
+use skinny_exec::{GpuSelection, Placement, PlacementKind, Threads};
 use std::ffi::OsStr;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 
-/// `--version`: the crate version and the git commit it was built from (see
-/// build.rs), so a bug report or a benchmark names the exact code.
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("SKINNY_GIT_COMMIT"), ")");
+/// `--version`: the version and the git commit the code was built from, so a
+/// bug report or a benchmark names the exact code; the lab's findings carry
+/// the same stamp (made once, by skinny-lab).
+pub const VERSION: &str = skinny_lab::stamp::STAMP;
 
 /// The most worker threads `--threads` accepts: far above any machine's cores,
 /// well below the thousands that make thread start-up alone take seconds.
@@ -86,6 +87,68 @@ impl<E: ValueEnum + Clone + Send + Sync + 'static> TypedValueParser for Trimmed<
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(E::value_variants().iter().filter_map(ValueEnum::to_possible_value)))
+    }
+}
+
+/// A library's name type: the value's name, as the library spells it.
+pub trait LibraryName: Copy + Send + Sync + 'static {
+    /// The name.
+    fn library_name(self) -> &'static str;
+}
+
+impl LibraryName for PlacementKind {
+    fn library_name(self) -> &'static str {
+        self.name()
+    }
+}
+
+impl LibraryName for skinny_bulk::backend::BackendChoice {
+    fn library_name(self) -> &'static str {
+        self.name()
+    }
+}
+
+/// clap's parser of a library's name type `T` ([`LibraryName`]):
+/// the command offers `values`, each with its own help, and clap checks a
+/// value against their names (blanks around it ignored, as [`Trimmed`]), so
+/// that the names are spelled once, by the library.
+#[derive(Clone, Copy, Debug)]
+pub struct Named<T: 'static> {
+    values: &'static [(T, &'static str)],
+}
+
+impl<T> Named<T> {
+    /// The parser offering `values` (a value and its help), in this order.
+    pub const fn new(values: &'static [(T, &'static str)]) -> Self {
+        Self { values }
+    }
+}
+
+impl<T: LibraryName> Named<T> {
+    fn possible(&self) -> impl Iterator<Item = PossibleValue> + '_ {
+        self.values.iter().map(|(v, help)| PossibleValue::new(v.library_name()).help(*help))
+    }
+}
+
+impl<T: LibraryName> TypedValueParser for Named<T> {
+    type Value = T;
+
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<T, clap::Error> {
+        let value = value.to_str().map_or(value, |s| OsStr::new(s.trim()));
+        // clap's own check, so a refusal lists the names as for any option.
+        let name = PossibleValuesParser::new(self.possible()).parse_ref(cmd, arg, value)?;
+        let ignore_case = arg.is_some_and(clap::Arg::is_ignore_case_set);
+        let same =
+            |v: &T| if ignore_case { v.library_name().eq_ignore_ascii_case(&name) } else { v.library_name() == name };
+        self.values
+            .iter()
+            .map(|(v, _)| *v)
+            .find(same)
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.possible()))
     }
 }
 
@@ -178,28 +241,11 @@ pub struct PlacementArgs {
     pub gpus: GpuSelection,
 }
 
-/// Which kind of placement a command's `--backend` names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlaceOn {
-    /// The CPU at once, a GPU where the product's rule says it pays.
-    Auto,
-    /// The CPU only.
-    Cpu,
-    /// The GPUs, whatever the size.
-    Gpu,
-}
-
 impl PlacementArgs {
     /// The execution layer's placement for `on`, with these threads (absent:
     /// all cores) and GPUs.
-    pub fn placement(&self, on: PlaceOn) -> Placement {
-        let threads = Threads::from_count(self.threads);
-        let gpus = self.gpus.clone();
-        match on {
-            PlaceOn::Auto => Placement::Auto { threads, gpus },
-            PlaceOn::Cpu => Placement::Cpu { threads },
-            PlaceOn::Gpu => Placement::Gpu { threads, gpus },
-        }
+    pub fn placement(&self, on: PlacementKind) -> Placement {
+        on.with(Threads::from_count(self.threads), self.gpus.clone())
     }
 }
 
@@ -230,10 +276,37 @@ mod tests {
     fn placement_takes_threads_and_gpus_as_given() {
         let p = PlacementArgs { threads: Some(3), gpus: GpuSelection::First(2) };
         let three = Threads::Exactly(NonZeroUsize::new(3).unwrap());
-        assert_eq!(p.placement(PlaceOn::Cpu), Placement::Cpu { threads: three });
-        assert_eq!(p.placement(PlaceOn::Gpu), Placement::Gpu { threads: three, gpus: GpuSelection::First(2) });
+        assert_eq!(p.placement(PlacementKind::Cpu), Placement::Cpu { threads: three });
+        assert_eq!(p.placement(PlacementKind::Gpu), Placement::Gpu { threads: three, gpus: GpuSelection::First(2) });
         let all = PlacementArgs { threads: None, gpus: GpuSelection::All };
-        assert_eq!(all.placement(PlaceOn::Auto), Placement::default());
+        assert_eq!(all.placement(PlacementKind::Auto), Placement::default());
+    }
+
+    #[test]
+    fn named_values_are_the_librarys_names_with_the_commands_help() {
+        const KINDS: &[(PlacementKind, &str)] = &[(PlacementKind::Gpu, "on a GPU"), (PlacementKind::Cpu, "here")];
+        let cmd = clap::Command::new("t")
+            .arg(clap::Arg::new("b").long("backend").value_parser(Named::new(KINDS)))
+            .arg(clap::Arg::new("c").long("case").ignore_case(true).value_parser(Named::new(KINDS)));
+        let get = |args: &[&str]| {
+            cmd.clone().try_get_matches_from([&["t"], args].concat()).map(|m| {
+                let one = |id| m.get_one::<PlacementKind>(id).copied();
+                one("b").or(one("c"))
+            })
+        };
+        assert_eq!(get(&["--backend", " gpu "]).unwrap(), Some(PlacementKind::Gpu));
+        assert_eq!(get(&["--case", "CPU"]).unwrap(), Some(PlacementKind::Cpu));
+        assert!(get(&["--backend", "CPU"]).is_err());
+        let e = get(&["--backend", "auto"]).unwrap_err().to_string();
+        assert!(
+            e.contains("invalid value 'auto' for '--backend <b>'") && e.contains("[possible values: gpu, cpu]"),
+            "{e}"
+        );
+        let names: Vec<_> = Named::new(KINDS)
+            .possible()
+            .map(|v| (v.get_name().to_string(), v.get_help().map(ToString::to_string)))
+            .collect();
+        assert_eq!(names, [("gpu".into(), Some("on a GPU".into())), ("cpu".into(), Some("here".into()))]);
     }
 
     #[test]

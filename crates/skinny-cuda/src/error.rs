@@ -1,9 +1,9 @@
 //! Why a GPU could not be used or failed: typed, with the driver's error code
 //! and NVRTC's log kept, each shown as one line.
 
-use crate::kernels::{KernelKind, Op};
 use cudarc::driver::DriverError;
 use cudarc::nvrtc::sys::nvrtcResult;
+use skinny_exec::ErrorKind;
 
 /// "1 byte", "2 bytes".
 fn count_bytes(n: usize) -> String {
@@ -88,36 +88,36 @@ pub enum GpuError {
     #[error("invalid kernel source or NVRTC option ({0})")]
     BadSource(&'static str),
     /// The kernels do not implement this variant.
-    #[error("the {kind:?} kernels do not run {variant}")]
+    #[error("the {kernels} kernels do not run {variant}")]
     Unsupported {
-        /// The kernels.
-        kind: KernelKind,
+        /// The kernels, as their product names them.
+        kernels: &'static str,
         /// The variant.
         variant: skinny::Variant,
     },
     /// The kernels have no kernel for this operation.
-    #[error("the {kind:?} kernels have no {op:?} kernel")]
+    #[error("the {kernels} kernels have no {operation} kernel")]
     NoKernel {
-        /// The kernels.
-        kind: KernelKind,
-        /// The operation.
-        op: Op,
+        /// The kernels, as their product names them.
+        kernels: &'static str,
+        /// The operation, as their product names it.
+        operation: &'static str,
     },
     /// Data that must be whole blocks is not.
-    #[error("{op:?} needs whole {block}-byte blocks, got {}", count_bytes(*len))]
+    #[error("{operation} needs whole {block}-byte blocks, got {}", count_bytes(*len))]
     NotWholeBlocks {
-        /// The operation.
-        op: Op,
+        /// The operation, as its product names it.
+        operation: &'static str,
         /// Block bytes.
         block: usize,
         /// Bytes given.
         len: usize,
     },
     /// An IV or counter that is not one block.
-    #[error("{op:?} needs an IV or counter of {block} bytes, got {}", count_bytes(*got))]
+    #[error("{operation} needs an IV or counter of {block} bytes, got {}", count_bytes(*got))]
     IvLength {
-        /// The operation.
-        op: Op,
+        /// The operation, as its product names it.
+        operation: &'static str,
         /// Block bytes.
         block: usize,
         /// Bytes given.
@@ -184,6 +184,24 @@ impl GpuError {
         match e {
             GpuError::Device { .. } => e,
             e => GpuError::Device { ordinal, source: Box::new(e) },
+        }
+    }
+
+    /// What the error means to the caller: no GPU to be had (no driver,
+    /// NVRTC or device, a GPU number the driver does not see, none chosen)
+    /// is [`ErrorKind::Unavailable`]; data the kernels do not take is input;
+    /// everything else is a GPU failing at work.
+    pub fn kind(&self) -> ErrorKind {
+        match self.without_device() {
+            GpuError::NoDriver
+            | GpuError::NoNvrtc
+            | GpuError::NoDevice
+            | GpuError::NoSuchDevice { .. }
+            | GpuError::Loader { .. }
+            | GpuError::EmptySet => ErrorKind::Unavailable,
+            GpuError::NotWholeBlocks { .. } | GpuError::IvLength { .. } => ErrorKind::Input,
+            GpuError::Unsupported { .. } | GpuError::NoKernel { .. } => ErrorKind::Unsupported,
+            _ => ErrorKind::DeviceFailure,
         }
     }
 

@@ -1,21 +1,24 @@
-//! The kernel registry: the CUDA sources, which kernels they hold, their entry
-//! points by kind, block width and operation (checked against the sources by a
-//! test), the launch geometry, and the constants shared with the CUDA code.
-//! The products that keep their kernels' host code themselves (`skinny-aead`
-//! for [`AEAD`]) load a source here and launch it with this module's
-//! geometry (and [`crate::upload_constants`]).
+//! The kernel registry: the CUDA sources (the texts NVRTC compiles, shared
+//! headers included), the constants every source shares with the host (passed
+//! as `-D` options), and launch geometry for the products' host code. A
+//! product's own kernel vocabulary (its entry points, launch bounds, shared
+//! memory) lives with the product, which makes its [`KernelSource`] from a
+//! text here and its own `-D` values ([`KernelSource::defines`]).
 
 use crate::GpuError;
 use cudarc::driver::LaunchConfig;
-use skinny::CellWidth;
 
-/// A kernel source file, as embedded in the binary.
+/// A kernel source as NVRTC compiles it.
 #[derive(Clone, Copy, Debug)]
 pub struct KernelSource {
     /// Short name (cache file names, messages).
     pub name: &'static str,
     /// The whole CUDA C++ text (shared header included).
     pub text: &'static str,
+    /// `-D` options of this source's own (name, value), after the shared
+    /// ones ([`MAX_ROUNDS`] and the others): its product's launch bounds,
+    /// say. Part of the kernel cache's key.
+    pub defines: &'static [(&'static str, u32)],
 }
 
 /// The bitsliced constant-time kernels.
@@ -26,25 +29,26 @@ pub const BITSLICED: KernelSource = KernelSource {
         include_str!("../kernels/bitsliced_round.cuh"),
         include_str!("../kernels/bitsliced.cu")
     ),
+    defines: &[],
 };
 
 /// The paper's T-table kernel (not constant time).
 pub const PAPER: KernelSource = KernelSource {
     name: "paper_ttable",
     text: concat!(include_str!("../kernels/common.cuh"), include_str!("../kernels/paper_ttable.cu")),
+    defines: &[],
 };
 
-/// The lab's experiment kernels (reduced rounds, a tweakey per query).
-pub const LAB: KernelSource = KernelSource {
-    name: "lab",
-    text: concat!(
-        include_str!("../kernels/common.cuh"),
-        include_str!("../kernels/bitsliced_round.cuh"),
-        include_str!("../kernels/tweakey_slices.cuh"),
-        include_str!("../kernels/lab_key_counts.cuh"),
-        include_str!("../kernels/lab.cu")
-    ),
-};
+/// The text of the lab's experiment kernels (reduced rounds, a tweakey per
+/// query): `skinny-lab` makes their source (with `SKINNY_LAB_MAX_WARPS`, its
+/// launch bound), names their entry points and launches them.
+pub const LAB_TEXT: &str = concat!(
+    include_str!("../kernels/common.cuh"),
+    include_str!("../kernels/bitsliced_round.cuh"),
+    include_str!("../kernels/tweakey_slices.cuh"),
+    include_str!("../kernels/lab_key_counts.cuh"),
+    include_str!("../kernels/lab.cu")
+);
 
 /// SKINNY-AEAD's runs of blocks (a counter per block in TK1, the rest shared).
 pub const AEAD: KernelSource = KernelSource {
@@ -54,6 +58,7 @@ pub const AEAD: KernelSource = KernelSource {
         include_str!("../kernels/bitsliced_round.cuh"),
         include_str!("../kernels/aead.cu")
     ),
+    defines: &[],
 };
 
 /// The text of one many-message module: the whole engine's source, of which
@@ -75,73 +80,18 @@ macro_rules! many_text {
     };
 }
 
-/// The many-message engine's Romulus-N and -M kernels (`skinny-many`): over
-/// batches of independent messages, 32 a thread, each with its own tweakey
-/// scheduled on the fly (the lab's bitsliced schedule, shared with [`LAB`]).
-pub const MANY: KernelSource = KernelSource { name: "many", text: many_text!("0") };
+/// The text of the many-message engine's Romulus-N and -M kernels
+/// (`skinny-many`, which makes their source with `SKINNY_MANY_THREADS`, its
+/// launch bound): over batches of independent messages, 32 a thread, each
+/// with its own tweakey scheduled on the fly (the bitsliced schedule of
+/// `tweakey_slices.cuh`, shared with [`LAB_TEXT`]).
+pub const MANY_TEXT: &str = many_text!("0");
 
-/// The same engine's SKINNY-AEAD kernels, one module a member (M1..M6), so
-/// that the modules compile side by side and a batch loads only its own.
-pub const MANY_AEAD: [KernelSource; 6] = [
-    KernelSource { name: "many_aead_m1", text: many_text!("1") },
-    KernelSource { name: "many_aead_m2", text: many_text!("2") },
-    KernelSource { name: "many_aead_m3", text: many_text!("3") },
-    KernelSource { name: "many_aead_m4", text: many_text!("4") },
-    KernelSource { name: "many_aead_m5", text: many_text!("5") },
-    KernelSource { name: "many_aead_m6", text: many_text!("6") },
-];
-
-/// Which kernels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KernelKind {
-    /// The paper's fused T-table round, one thread per block: SKINNY-128 only, NOT constant time.
-    Paper,
-    /// Bitsliced across 32 blocks per thread: every variant, constant time.
-    Bitsliced,
-}
-
-impl KernelKind {
-    /// Whether the kernels run in constant time.
-    pub fn constant_time(self) -> bool {
-        matches!(self, KernelKind::Bitsliced)
-    }
-
-    /// Whether the kernels implement `variant`.
-    pub fn supports(self, variant: skinny::Variant) -> bool {
-        match self {
-            KernelKind::Paper => variant.cell_width() == CellWidth::Byte,
-            KernelKind::Bitsliced => true,
-        }
-    }
-}
-
-/// A parallel operation over many blocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    /// ECB encryption.
-    EcbEncrypt,
-    /// ECB decryption.
-    EcbDecrypt,
-    /// CTR (either direction).
-    Ctr,
-    /// CBC decryption.
-    CbcDecrypt,
-    /// Full-block CFB decryption.
-    CfbDecrypt,
-}
-
-impl Op {
-    /// All five.
-    pub const ALL: [Op; 5] = [Op::EcbEncrypt, Op::EcbDecrypt, Op::Ctr, Op::CbcDecrypt, Op::CfbDecrypt];
-
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// Bytes a warp of the bitsliced kernels handles: 32 lanes x 32 blocks, of the
-/// larger block; pieces are multiples of it.
-pub(crate) const WARP_BYTES: usize = 1024 * 16;
+/// The texts of the same engine's SKINNY-AEAD kernels, one module a member
+/// (M1..M6), so that the modules compile side by side and a batch loads only
+/// its own.
+pub const MANY_AEAD_TEXTS: [&str; 6] =
+    [many_text!("1"), many_text!("2"), many_text!("3"), many_text!("4"), many_text!("5"), many_text!("6")];
 
 /// Threads per block of the bitsliced kernels (`SKINNY_BS_THREADS` in the
 /// CUDA source, which gets it from here).
@@ -150,103 +100,38 @@ pub const BITSLICED_THREADS: u32 = 128;
 /// Threads per block of the paper's kernels (`SKINNY_PAPER_THREADS`).
 pub const PAPER_THREADS: u32 = 512;
 
-/// Lanes of a lab kernel's shared-memory region (`SKINNY_LAB_THREADS`): each
-/// warp keeps its threads' 32 tweakeys each in a region of its own (1 KiB a
-/// thread for SKINNY-128-256), word `w` of lane `l` at `w * 32 + l`.
-pub const LAB_THREADS: u32 = 32;
-
-/// The most warps a lab block holds (`SKINNY_LAB_MAX_WARPS`, the kernels'
-/// launch bound): at 255 registers a thread an SM holds eight warps.
-pub const LAB_MAX_WARPS: u32 = 8;
-
-/// Threads per block of the many-message kernels (`SKINNY_MANY_THREADS`, their
-/// launch bound): four warps, each with 48 KiB of shared memory for its lanes'
-/// three tweakey arrays (192 KiB a block, one block an SM).
-pub const MANY_THREADS: u32 = 128;
-
-/// Shared memory of one many-message block: three arrays of 128 words for each
-/// of its [`MANY_THREADS`] threads (`MANY_WARP_BYTES` a warp in the source).
-pub const MANY_SHARED_BYTES: u32 = 3 * 128 * 4 * MANY_THREADS;
+/// Lanes of a region of bitsliced tweakeys in shared memory
+/// (`tweakey_slices.cuh`, whose `SKINNY_LAB_THREADS` this is: the lab's
+/// kernels and the many-message engine's share it): each warp keeps its
+/// threads' 32 tweakeys each in a region of its own (1 KiB a thread for
+/// SKINNY-128-256), word `w` of lane `l` at `w * 32 + l`.
+pub const TWEAKEY_SLICE_LANES: u32 = 32;
 
 /// The most rounds of any variant (SKINNY-128-384): the size of the kernels'
 /// round-constant arrays (`SKINNY_MAX_ROUNDS`).
 pub const MAX_ROUNDS: usize = 56;
 
-/// The `-D` options that give the CUDA sources the constants they share with
-/// this crate: one source of truth, here.
+/// The `-D` options that give every CUDA source the constants its shared
+/// headers take from this crate: one source of truth, here.
 pub(crate) fn nvrtc_defines() -> Vec<String> {
     vec![
         format!("-DSKINNY_MAX_ROUNDS={MAX_ROUNDS}"),
         format!("-DSKINNY_BS_THREADS={BITSLICED_THREADS}"),
         format!("-DSKINNY_PAPER_THREADS={PAPER_THREADS}"),
-        format!("-DSKINNY_LAB_THREADS={LAB_THREADS}"),
-        format!("-DSKINNY_LAB_MAX_WARPS={LAB_MAX_WARPS}"),
-        format!("-DSKINNY_MANY_THREADS={MANY_THREADS}"),
+        format!("-DSKINNY_LAB_THREADS={TWEAKEY_SLICE_LANES}"),
     ]
 }
 
-/// The entry points of the bitsliced kernels for 128-bit blocks, by [`Op::index`].
-const BS128_ENTRIES: [&str; 5] = ["bs128_ecb_enc", "bs128_ecb_dec", "bs128_ctr", "bs128_cbc_dec", "bs128_cfb_dec"];
-/// The same for 64-bit blocks.
-const BS64_ENTRIES: [&str; 5] = ["bs64_ecb_enc", "bs64_ecb_dec", "bs64_ctr", "bs64_cbc_dec", "bs64_cfb_dec"];
-/// The paper's kernels: ECB and CTR only.
-const PAPER_ENTRIES: [Option<&str>; 5] = [Some("paper_ecb_enc"), Some("paper_ecb_dec"), Some("paper_ctr"), None, None];
-/// The device-side random fill used by the benchmarks, in `common.cuh`.
-pub(crate) const FILL_ENTRY: &str = "skinny_fill_random";
-
-/// The entry point that runs `op` for blocks of `width` cells with `kind`'s
-/// kernels, if there is one. A test checks every name against the sources.
-pub fn entry_point(kind: KernelKind, width: CellWidth, op: Op) -> Option<&'static str> {
-    match (kind, width) {
-        (KernelKind::Paper, CellWidth::Byte) => PAPER_ENTRIES[op.index()],
-        (KernelKind::Paper, CellWidth::Nibble) => None,
-        (KernelKind::Bitsliced, CellWidth::Byte) => Some(BS128_ENTRIES[op.index()]),
-        (KernelKind::Bitsliced, CellWidth::Nibble) => Some(BS64_ENTRIES[op.index()]),
+impl KernelSource {
+    /// Its own `-D` options ([`KernelSource::defines`]), as NVRTC takes them.
+    pub(crate) fn define_options(&self) -> impl Iterator<Item = String> + '_ {
+        self.defines.iter().map(|(name, value)| format!("-D{name}={value}"))
     }
 }
 
-/// The lab's experiments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LabExperiment {
-    /// Right pairs of a differential.
-    Differential,
-    /// Returning quartets of a related-tweakey boomerang.
-    Boomerang,
-    /// Pairs whose output difference has even parity under a linear mask.
-    DifferentialLinear,
-    /// Known plaintexts whose input and output parities under two masks agree.
-    Linear,
-}
-
-/// The lab kernel for `experiment` on blocks of `width` cells with `tk_count`
-/// (1 to 3) tweakey arrays. A test checks every name against the source.
-pub fn lab_entry_point(width: CellWidth, tk_count: usize, experiment: LabExperiment) -> Option<&'static str> {
-    const NAMES: [[[&str; 3]; 4]; 2] = [
-        [
-            ["lab128_tk1_differential", "lab128_tk2_differential", "lab128_tk3_differential"],
-            ["lab128_tk1_boomerang", "lab128_tk2_boomerang", "lab128_tk3_boomerang"],
-            ["lab128_tk1_differential_linear", "lab128_tk2_differential_linear", "lab128_tk3_differential_linear"],
-            ["lab128_tk1_linear", "lab128_tk2_linear", "lab128_tk3_linear"],
-        ],
-        [
-            ["lab64_tk1_differential", "lab64_tk2_differential", "lab64_tk3_differential"],
-            ["lab64_tk1_boomerang", "lab64_tk2_boomerang", "lab64_tk3_boomerang"],
-            ["lab64_tk1_differential_linear", "lab64_tk2_differential_linear", "lab64_tk3_differential_linear"],
-            ["lab64_tk1_linear", "lab64_tk2_linear", "lab64_tk3_linear"],
-        ],
-    ];
-    let w = match width {
-        CellWidth::Byte => 0,
-        CellWidth::Nibble => 1,
-    };
-    let e = match experiment {
-        LabExperiment::Differential => 0,
-        LabExperiment::Boomerang => 1,
-        LabExperiment::DifferentialLinear => 2,
-        LabExperiment::Linear => 3,
-    };
-    NAMES[w][e].get(tk_count.checked_sub(1)?).copied()
-}
+/// The device-side random fill of `common.cuh` (every source has it): for
+/// the products' benchmarks, which fill device buffers without copying.
+pub const FILL_ENTRY: &str = "skinny_fill_random";
 
 /// A launch of one thread per item (`items` of them), 256 threads a block:
 /// the small kernels that fill tables (counters, masks) before the main one.
@@ -275,81 +160,26 @@ pub fn bitsliced_warps(nwarps: u64) -> Result<LaunchConfig, GpuError> {
 mod tests {
     use super::*;
 
-    /// Every `NAME(` that the source declares with `macro(NAME,` or as an
-    /// `extern "C" __global__` function.
-    fn declared(text: &str) -> Vec<String> {
-        let mut names = Vec::new();
-        for line in text.lines() {
-            let line = line.trim_start();
-            for mac in ["BS_ENTRY(", "PAPER_ENTRY(", "LAB_ENTRY("] {
-                if let Some(rest) = line.strip_prefix(mac) {
-                    if let Some(name) = rest.split(',').next().filter(|n| !n.contains(' ')) {
-                        names.push(name.to_string());
-                    }
-                }
-            }
-            if let Some(rest) = line.strip_prefix("extern \"C\" __global__ void ") {
-                // The entry macros' own definitions start with a qualifier.
-                if let Some(name) = rest.split('(').next().filter(|n| !n.starts_with("__")) {
-                    names.push(name.trim().to_string());
-                }
-            }
-        }
-        names.sort();
-        names.dedup();
-        names
-    }
-
     #[test]
-    fn every_entry_point_is_in_its_source_and_every_kernel_is_registered() {
-        for (kind, source) in [(KernelKind::Bitsliced, &BITSLICED), (KernelKind::Paper, &PAPER)] {
-            let found = declared(source.text);
-            let mut registered: Vec<String> = [CellWidth::Byte, CellWidth::Nibble]
-                .into_iter()
-                .flat_map(|w| Op::ALL.into_iter().filter_map(move |op| entry_point(kind, w, op)))
-                .map(String::from)
-                .collect();
-            registered.push(FILL_ENTRY.to_string());
-            registered.sort();
-            registered.dedup();
-            assert_eq!(found, registered, "{} kernels: source and registry differ", source.name);
+    fn every_source_has_the_fill() {
+        for text in [BITSLICED.text, PAPER.text, LAB_TEXT, AEAD.text, MANY_TEXT] {
+            assert!(text.contains(&format!("void {FILL_ENTRY}(")), "the fill is in common.cuh");
         }
-    }
-
-    #[test]
-    fn every_lab_entry_point_is_in_the_lab_source() {
-        let mut registered: Vec<String> = [CellWidth::Byte, CellWidth::Nibble]
-            .into_iter()
-            .flat_map(|w| {
-                [
-                    LabExperiment::Differential,
-                    LabExperiment::Boomerang,
-                    LabExperiment::DifferentialLinear,
-                    LabExperiment::Linear,
-                ]
-                .into_iter()
-                .flat_map(move |e| (1..=3).map(move |z| lab_entry_point(w, z, e).expect("1..=3")))
-            })
-            .map(String::from)
-            .collect();
-        registered.push(FILL_ENTRY.to_string());
-        registered.sort();
-        assert_eq!(declared(LAB.text), registered);
-        assert_eq!(lab_entry_point(CellWidth::Byte, 4, LabExperiment::Boomerang), None);
-        assert_eq!(lab_entry_point(CellWidth::Byte, 0, LabExperiment::Boomerang), None);
     }
 
     #[test]
     fn shared_constants_match_the_cipher_and_reach_the_sources() {
         let most = skinny::Variant::ALL.iter().map(|v| v.rounds()).max().unwrap();
         assert_eq!(MAX_ROUNDS, most);
-        for source in [&BITSLICED, &PAPER, &LAB, &AEAD, &MANY] {
-            assert!(source.text.contains("SKINNY_MAX_ROUNDS"), "{} uses the shared round count", source.name);
+        for text in [BITSLICED.text, PAPER.text, LAB_TEXT, AEAD.text, MANY_TEXT] {
+            assert!(text.contains("SKINNY_MAX_ROUNDS"), "every source uses the shared round count");
         }
         assert!(BITSLICED.text.contains("SKINNY_BS_THREADS"));
         assert!(PAPER.text.contains("SKINNY_PAPER_THREADS"));
-        assert!(LAB.text.contains("SKINNY_LAB_THREADS"));
-        assert!(MANY.text.contains("SKINNY_MANY_THREADS") && MANY.text.contains("SKINNY_LAB_THREADS"));
+        assert!(LAB_TEXT.contains("SKINNY_LAB_THREADS") && MANY_TEXT.contains("SKINNY_LAB_THREADS"));
+        assert!(MANY_AEAD_TEXTS.iter().all(|t| t.contains("SKINNY_MANY_THREADS") && t.contains("SKINNY_LAB_THREADS")));
         assert!(nvrtc_defines().iter().all(|d| d.starts_with("-DSKINNY_")));
+        let own = KernelSource { name: "t", text: "", defines: &[("A", 1), ("B_C", 20)] };
+        assert_eq!(own.define_options().collect::<Vec<_>>(), ["-DA=1", "-DB_C=20"]);
     }
 }

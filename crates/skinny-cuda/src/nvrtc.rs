@@ -90,12 +90,14 @@ impl Drop for Program {
     }
 }
 
-/// Compiles `source` with `options` to machine code (CUBIN) for the real
-/// architecture the options name.
+/// Compiles `source` with `options`, then the source's own `-D` options,
+/// to machine code (CUBIN) for the real architecture the options name.
 pub(crate) fn compile_cubin(source: &KernelSource, options: &[String]) -> Result<Vec<u8>, GpuError> {
+    let mut options = options.to_vec();
+    options.extend(source.define_options());
     guarded("NVRTC", || {
         let program = Program::new(source)?;
-        program.compile(options)?;
+        program.compile(&options)?;
         program.cubin()
     })?
 }

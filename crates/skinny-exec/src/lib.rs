@@ -16,6 +16,10 @@
 //! - [`payback`]: the rule that says when opening an accelerator repays, for
 //!   work of unknown or known size.
 //! - [`report`]: where the work went and why ([`Placed`]).
+//! - [`PlacementKind`]: a placement by name (`auto`, `cpu`, `gpu`), the one
+//!   spelling every face uses; [`ErrorKind`]: what an error of any product
+//!   means to its caller (bad input, hardware not to be had, a failure), so
+//!   that a face never looks into another crate's error variants.
 
 // docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -23,6 +27,7 @@
 
 pub mod gpus;
 pub mod handover;
+mod kind;
 pub mod payback;
 pub mod pipeline;
 pub mod placement;
@@ -30,7 +35,10 @@ pub mod report;
 
 pub use gpus::{GpuSelection, GpuSelectionError};
 pub use handover::{Handover, Keep, OnFailure, Side, Standing};
-pub use placement::{worker_pool, Placement, Route, Threads, Unfit, Verdict, WORKER_STACK_BYTES};
+pub use kind::ErrorKind;
+pub use placement::{
+    worker_pool, Placement, PlacementKind, Route, Threads, Unfit, UnknownPlacement, Verdict, WORKER_STACK_BYTES,
+};
 pub use report::{Placed, WhyCpu};
 
 // The README's example (the page crates.io shows) compiled and run with the doctests.

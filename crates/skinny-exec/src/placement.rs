@@ -9,8 +9,10 @@
 
 use crate::gpus::GpuSelection;
 use crate::handover::{Keep, OnFailure};
+use std::fmt;
 use std::io;
 use std::num::NonZeroUsize;
+use std::str::FromStr;
 
 /// Stack size of every worker thread the crates start: 1 MiB. Every public
 /// call of the library crates, the pieces of work these pools run included,
@@ -126,6 +128,72 @@ impl Default for Placement {
     }
 }
 
+/// A placement by name, before threads and GPUs are given: what a face's
+/// `--backend` or `device=` names. The names are these (`auto`, `cpu`,
+/// `gpu`), written and read here only ([`PlacementKind::name`], its
+/// `FromStr`), so that every face spells them alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlacementKind {
+    /// [`Placement::Auto`].
+    Auto,
+    /// [`Placement::Cpu`].
+    Cpu,
+    /// [`Placement::Gpu`].
+    Gpu,
+}
+
+impl PlacementKind {
+    /// Every kind, in the order help texts list them.
+    pub const ALL: [PlacementKind; 3] = [PlacementKind::Auto, PlacementKind::Cpu, PlacementKind::Gpu];
+
+    /// The name: `auto`, `cpu` or `gpu`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PlacementKind::Auto => "auto",
+            PlacementKind::Cpu => "cpu",
+            PlacementKind::Gpu => "gpu",
+        }
+    }
+
+    /// The placement of this kind with these threads and GPUs (the CPU's
+    /// placement takes no GPUs).
+    pub fn with(self, threads: Threads, gpus: GpuSelection) -> Placement {
+        match self {
+            PlacementKind::Auto => Placement::Auto { threads, gpus },
+            PlacementKind::Cpu => Placement::Cpu { threads },
+            PlacementKind::Gpu => Placement::Gpu { threads, gpus },
+        }
+    }
+}
+
+impl fmt::Display for PlacementKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is none of [`PlacementKind::ALL`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown placement {0:?} (expected auto, cpu or gpu)")]
+pub struct UnknownPlacement(pub String);
+
+impl FromStr for PlacementKind {
+    type Err = UnknownPlacement;
+
+    /// A name of [`PlacementKind::ALL`], blanks around it and case ignored;
+    /// `cuda` is read as `gpu` (the name some tools give the GPU).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        if t.eq_ignore_ascii_case("cuda") {
+            return Ok(PlacementKind::Gpu);
+        }
+        PlacementKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(t))
+            .ok_or_else(|| UnknownPlacement(s.into()))
+    }
+}
+
 /// What a product's rule says of an accelerator for one run, before any is
 /// opened.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,6 +237,15 @@ impl Placement {
     pub fn threads(&self) -> Threads {
         match self {
             Placement::Auto { threads, .. } | Placement::Cpu { threads } | Placement::Gpu { threads, .. } => *threads,
+        }
+    }
+
+    /// Its kind: which of `auto`, `cpu` and `gpu` it is.
+    pub fn kind(&self) -> PlacementKind {
+        match self {
+            Placement::Auto { .. } => PlacementKind::Auto,
+            Placement::Cpu { .. } => PlacementKind::Cpu,
+            Placement::Gpu { .. } => PlacementKind::Gpu,
         }
     }
 
@@ -237,6 +314,23 @@ mod tests {
                 if why.starts_with("chunks") { Verdict::Unfit(why.into()) } else { Verdict::NotWorthIt(why.into()) };
             assert_eq!(auto().route(v), Ok(Route::Cpu { why: Some(why.into()) }));
         }
+    }
+
+    #[test]
+    fn kinds_are_named_once_and_read_back() {
+        for k in PlacementKind::ALL {
+            assert_eq!(k.name().parse(), Ok(k));
+            assert_eq!(format!(" {} ", k.name().to_uppercase()).parse(), Ok(k));
+            assert_eq!(k.with(Threads::All, GpuSelection::First(2)).kind(), k);
+        }
+        assert_eq!("cuda".parse(), Ok(PlacementKind::Gpu));
+        let e = "tpu".parse::<PlacementKind>().unwrap_err();
+        assert_eq!(e.to_string(), "unknown placement \"tpu\" (expected auto, cpu or gpu)");
+        assert_eq!(
+            PlacementKind::Cpu.with(Threads::All, GpuSelection::First(2)),
+            Placement::Cpu { threads: Threads::All }
+        );
+        assert_eq!(PlacementKind::Auto.with(Threads::All, GpuSelection::All), Placement::default());
     }
 
     #[test]

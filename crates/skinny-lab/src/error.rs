@@ -2,6 +2,7 @@
 //! merge.
 
 use skinny::Variant;
+use skinny_exec::ErrorKind;
 
 /// Everything that can make an experiment refuse to start or results refuse to
 /// merge.
@@ -108,6 +109,27 @@ pub enum LabError {
     Internal(&'static str),
 }
 
+impl LabError {
+    /// What the error means to the caller: parameters refused are bad
+    /// input, a GPU failing at work a device failure, a GPU that counted
+    /// differently from the CPU or a broken invariant a failure.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            LabError::Gpu(e) => match e.kind() {
+                // The GPU was opened (it counted, or compiled the kernels):
+                // whatever it says now is its failure.
+                ErrorKind::Unavailable => ErrorKind::DeviceFailure,
+                kind => kind,
+            },
+            LabError::GpuMismatch { .. }
+            | LabError::LaunchTooLarge { .. }
+            | LabError::Segments(_)
+            | LabError::Internal(_) => ErrorKind::Failure,
+            _ => ErrorKind::Input,
+        }
+    }
+}
+
 /// A failure of the GPU under an experiment: the device layer's error kept
 /// whole (the driver's code as its source, NVRTC's log, which GPU of several)
 /// and shown as it is. Without the `cuda` feature there is none.
@@ -137,6 +159,17 @@ impl std::error::Error for GpuFailure {
             // Shown as the device error itself, so its source is the next link.
             #[cfg(feature = "cuda")]
             Failure::Cuda(ref e) => e.source(),
+        }
+    }
+}
+
+impl GpuFailure {
+    /// What the failure means to the caller: the device layer's answer (no
+    /// GPU to be had, or one failing at work).
+    pub fn kind(&self) -> ErrorKind {
+        match self.0 {
+            #[cfg(feature = "cuda")]
+            Failure::Cuda(ref e) => e.kind(),
         }
     }
 }

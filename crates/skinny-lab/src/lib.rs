@@ -38,6 +38,9 @@
 //! - [`SegmentedRun`]: a shard counted in segments of its key groups, each
 //!   ending in a [`Checkpoint`] that a stopped run resumes from, with the
 //!   counts of a run that never stopped ([`Outcome::then`], [`Findings::then`]);
+//!   with `serde`, `CheckpointedRun`: the same from and to a checkpoint
+//!   file (`CheckpointFile`: read bounded, replaced atomically), the one
+//!   way the CLI and the Python module keep checkpoints;
 //! - `gpu` (feature `cuda`): the same experiments on NVIDIA GPUs, the lab
 //!   kernels' tables and launches;
 //! - [`per_key`]: with [`Common::per_key`], every key group's hits as a
@@ -45,7 +48,8 @@
 //!   ([`KeyDistribution`]: keys without a hit, a dispersion test against one
 //!   key-averaged probability, per-key correlations);
 //! - [`rng`]: the counter-based generator; [`stats`]: estimates and exact
-//!   intervals.
+//!   intervals; [`stamp`]: the version findings are stamped with, one for
+//!   every program built from one commit.
 
 // The one unsafe call (a kernel launch in `gpu`) is allowed where it is made.
 // docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
@@ -75,12 +79,15 @@ mod readback;
 mod rig;
 pub mod rng;
 mod shard;
+pub mod stamp;
 pub mod stats;
 mod xor;
 
 pub use boomerang::{Boomerang, Quartet};
 pub use cells::{CellCondition, CellPattern, CellPatternError};
 pub use checkpoint::{Checkpoint, CheckpointError, ResumeError, SegmentedRun, Step};
+#[cfg(feature = "serde")]
+pub use checkpoint::{CheckpointFile, CheckpointFileError, CheckpointedRun, Ended, MAX_CHECKPOINT_BYTES};
 pub use common::{Common, MAX_SHOW};
 pub use control::Control;
 pub use differential::{Differential, Pair};

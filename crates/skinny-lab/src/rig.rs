@@ -52,6 +52,17 @@ pub enum RigError {
     Threads(std::io::Error),
 }
 
+impl RigError {
+    /// What the error means to the caller: hardware that cannot be had, or
+    /// threads the operating system would not start (a failure).
+    pub fn kind(&self) -> skinny_exec::ErrorKind {
+        match self {
+            RigError::Threads(_) => skinny_exec::ErrorKind::Failure,
+            _ => skinny_exec::ErrorKind::Unavailable,
+        }
+    }
+}
+
 /// The hardware an experiment's queries are counted on, opened: a pool of CPU
 /// threads or a set of GPUs. Either counts the same queries: same counts,
 /// same right pairs.
@@ -81,9 +92,9 @@ impl Rig {
             Ok(Route::Accelerator { gpus, on_failure: OnFailure::Fail, .. }) => Rig::gpus(&gpus),
             Ok(Route::Accelerator { gpus, on_failure: OnFailure::UseCpu, .. }) => match Rig::gpus(&gpus) {
                 Ok(rig) => Ok(rig),
-                // The selection refuses with `NoGpu` exactly when the driver
-                // sees none; any other refusal is the caller's to fix.
-                Err(RigError::Selection(e)) if e != GpuSelectionError::NoGpu => Err(RigError::Selection(e)),
+                // GPUs that cannot be had leave `auto` on the CPU; a selection
+                // that does not fit the GPUs there are is the caller's to fix.
+                Err(RigError::Selection(e)) => Err(RigError::Selection(e)),
                 Err(_) => Rig::cpu(threads),
             },
         }
@@ -95,15 +106,11 @@ impl Rig {
 
     #[cfg(feature = "cuda")]
     fn gpus(gpus: &GpuSelection) -> Result<Rig, RigError> {
-        use skinny_cuda::{Gpu, GpuError, GpuSet};
-        let failed = |e: GpuError| RigError::Gpu(e.into());
-        let count = Gpu::count().map_err(failed)?;
-        if count == 0 {
-            // GPU 0's own reason (no device, say) is the answer.
-            Gpu::first().map_err(failed)?;
-        }
-        let ordinals = gpus.resolve(count).map_err(RigError::Selection)?;
-        GpuSet::open(&ordinals).map(|set| Rig(Kind::Gpus(set))).map_err(failed)
+        use skinny_cuda::{GpuSet, SelectError};
+        GpuSet::select(gpus).map(|set| Rig(Kind::Gpus(set))).map_err(|e| match e {
+            SelectError::Selection(e) => RigError::Selection(e),
+            SelectError::Gpu(e) => RigError::Gpu(e.into()),
+        })
     }
 
     #[cfg(not(feature = "cuda"))]
@@ -119,7 +126,7 @@ impl Rig {
         match &self.0 {
             Kind::Cpu(_) => true,
             #[cfg(feature = "cuda")]
-            Kind::Gpus(set) => set.gpus().iter().all(|g| g.is_compiled(&skinny_cuda::kernels::LAB)),
+            Kind::Gpus(set) => set.gpus().iter().all(|g| g.is_compiled(&crate::gpu::source::LAB)),
         }
     }
 
@@ -136,7 +143,7 @@ impl Rig {
             #[cfg(feature = "cuda")]
             Kind::Gpus(set) => {
                 for g in set.gpus() {
-                    g.load_module(&skinny_cuda::kernels::LAB)?;
+                    g.load_module(&crate::gpu::source::LAB)?;
                 }
                 Ok(())
             }

@@ -23,3 +23,17 @@ pub enum ManyError {
     #[error("the GPU many-message engine failed")]
     Gpu(#[source] Box<crate::gpu::GpuManyError>),
 }
+
+impl ManyError {
+    /// What the error means to the caller: threads the system would not
+    /// start are a failure, a GPU that cannot be had (or serve the batch)
+    /// is unavailable, a GPU engine that fails at work a device failure.
+    pub fn kind(&self) -> skinny_exec::ErrorKind {
+        match self {
+            ManyError::Threads(_) => skinny_exec::ErrorKind::Failure,
+            #[cfg(feature = "cuda")]
+            ManyError::Gpu(e) => e.kind(),
+            _ => skinny_exec::ErrorKind::Unavailable,
+        }
+    }
+}

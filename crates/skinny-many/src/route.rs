@@ -56,17 +56,17 @@ fn on_cpu(threads: Threads, batch: &Batch, work: Work) -> Result<Output, ManyErr
     }
 }
 
-/// The first GPU of `gpus`, its engine opened for this batch.
+/// The first GPU of `gpus` (chosen the one way, `GpuSet::choose`), its
+/// engine opened for this batch.
 #[cfg(feature = "cuda")]
 fn on_gpu(gpus: &skinny_exec::GpuSelection, batch: &Batch, work: Work) -> Result<Output, ManyError> {
-    use crate::gpu::GpuMany;
-    let gpu = |e| ManyError::Gpu(Box::new(crate::gpu::GpuManyError::Gpu(e)));
-    let ordinal = if *gpus == skinny_exec::GpuSelection::All {
-        0
-    } else {
-        let count = skinny_cuda::Gpu::count().map_err(gpu)?;
-        gpus.resolve(count).map_err(ManyError::GpuSelection)?[0]
-    };
+    use crate::gpu::{GpuMany, GpuManyError};
+    use skinny_cuda::{GpuSet, SelectError};
+    let ordinals = GpuSet::choose(gpus).map_err(|e| match e {
+        SelectError::Gpu(e) => ManyError::Gpu(Box::new(GpuManyError::Gpu(e))),
+        SelectError::Selection(e) => ManyError::GpuSelection(e),
+    })?;
+    let ordinal = *ordinals.first().ok_or(ManyError::GpuSelection(skinny_exec::GpuSelectionError::NoGpu))?;
     let engine = GpuMany::new(ordinal).map_err(|e| ManyError::Gpu(Box::new(e)))?;
     match work {
         Work::Seal => engine.seal(batch),

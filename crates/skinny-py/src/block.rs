@@ -182,7 +182,7 @@ fn run<'py>(
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     let v = common::variant(cipher)?;
     let span = Span::read(v, span.0, span.1, span.2)?;
-    let device = Device::parse(device)?;
+    let device = common::device(device)?;
     let dst = output(py, v, blocks, out)?;
     let n = dst.shape()[0];
     let tks = tweakeys(v, n, tweakey)?;

@@ -1,43 +1,23 @@
 //! What the bindings share: names of variants and devices, and the backends
 //! opened once per process (a CPU pool, a GPU with its compiled kernels).
 
-use crate::errors::{Error, Kind, PyResultOf};
+use crate::errors::{Error, PyResultOf};
 use skinny::Variant;
 use skinny_bulk::backend::{self, Backend, BackendChoice, Options};
 use std::sync::{Arc, Mutex};
 
-/// Where work runs, as Python names it: `"cpu"`, `"gpu"` or `"auto"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Device {
-    /// Every CPU core.
-    Cpu,
-    /// The GPU(s); an error when none can be used.
-    Gpu,
-    /// The CPU, and a GPU where the product's rule says it pays.
-    Auto,
+/// Where work runs, as Python names it: the library's placement names
+/// (`"cpu"`, `"gpu"`, `"auto"`), spelled and read by the library.
+pub use skinny_exec::PlacementKind as Device;
+
+/// Reads a `device=` name (any case, blanks around it ignored).
+pub fn device(name: &str) -> PyResultOf<Device> {
+    name.parse().map_err(|e: skinny_exec::UnknownPlacement| Error::input(format!("device: {e}")))
 }
 
-impl Device {
-    /// Reads `"cpu"`, `"gpu"` or `"auto"` (any case).
-    pub fn parse(name: &str) -> PyResultOf<Self> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "cpu" => Ok(Device::Cpu),
-            "gpu" | "cuda" => Ok(Device::Gpu),
-            "auto" => Ok(Device::Auto),
-            _ => Err(Error::input(format!("device must be \"cpu\", \"gpu\" or \"auto\", not {name:?}"))),
-        }
-    }
-
-    /// Where the execution layer puts work for this device.
-    pub fn placement(self, threads: Option<usize>) -> skinny_lab::Placement {
-        use skinny_lab::{GpuSelection, Placement, Threads};
-        let threads = Threads::from_count(threads);
-        match self {
-            Device::Cpu => Placement::Cpu { threads },
-            Device::Gpu => Placement::Gpu { threads, gpus: GpuSelection::All },
-            Device::Auto => Placement::Auto { threads, gpus: GpuSelection::All },
-        }
-    }
+/// Where the execution layer puts work for `device`, on every GPU.
+pub fn placement(device: Device, threads: Option<usize>) -> skinny_exec::Placement {
+    device.with(skinny_exec::Threads::from_count(threads), skinny_exec::GpuSelection::All)
 }
 
 /// Reads a variant name such as `"skinny-128-256"` (any case, `_` for `-`).
@@ -69,12 +49,13 @@ static GPU: Mutex<Option<Arc<dyn Backend>>> = Mutex::new(None);
 /// compiled once per process). A failed GPU open is not kept: the next call
 /// tries again.
 pub fn backend(device: Device) -> PyResultOf<Arc<dyn Backend>> {
-    let (slot, choice) = match device {
-        Device::Cpu => (&CPU, BackendChoice::Cpu),
-        Device::Gpu => (&GPU, BackendChoice::Gpu),
+    let slot = match device {
+        Device::Cpu => &CPU,
+        Device::Gpu => &GPU,
         Device::Auto => return Err(Error::unsupported("device \"auto\" is not offered here: use \"cpu\" or \"gpu\"")),
     };
-    let mut held = slot.lock().map_err(|_| Error::new(Kind::Other, "a previous call panicked"))?;
+    let choice = BackendChoice::from(device);
+    let mut held = slot.lock().map_err(|_| Error::failure("a previous call panicked"))?;
     if let Some(b) = held.as_ref() {
         return Ok(Arc::clone(b));
     }

@@ -4,6 +4,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyType;
+use skinny_exec::ErrorKind;
 
 /// Which Python exception an error becomes (the classes of `skinny._errors`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,32 +93,65 @@ fn class(py: Python<'_>, kind: Kind) -> PyResult<Bound<'_, PyType>> {
     Ok(module.getattr(kind.class_name())?.cast_into::<PyType>()?)
 }
 
-impl From<skinny_bulk::Error> for Error {
-    fn from(e: skinny_bulk::Error) -> Self {
-        use skinny_bulk::Error as B;
-        let kind = match &e {
-            B::BadPadding => Kind::Padding,
-            B::NoCudaSupport | B::GpuUnavailable(_) | B::GpuSelection(_) => Kind::GpuUnavailable,
-            #[cfg(feature = "cuda")]
-            B::Gpu(g) => gpu_kind(g),
-            B::ZeroThreads | B::ThreadPool { .. } => Kind::Other,
-            B::Unsupported { .. } | B::NotParallel { .. } => Kind::Unsupported,
-            _ => Kind::Input,
-        };
-        Error::new(kind, chain(&e))
+impl Kind {
+    /// The exception of an error the library says means `kind`.
+    fn of(kind: ErrorKind) -> Kind {
+        match kind {
+            ErrorKind::Input => Kind::Input,
+            ErrorKind::Unsupported => Kind::Unsupported,
+            ErrorKind::Unavailable => Kind::GpuUnavailable,
+            ErrorKind::DeviceFailure => Kind::GpuFailure,
+            // A failure of the system or a bug, and any kind to come.
+            _ => Kind::Other,
+        }
     }
 }
 
-/// Whether a GPU error means no GPU can be used (no driver, NVRTC or device:
-/// `GpuUnavailableError`) or one failed at work (`GpuFailureError`).
-#[cfg(feature = "cuda")]
-pub fn gpu_kind(e: &skinny_cuda::GpuError) -> Kind {
-    use skinny_cuda::GpuError as G;
-    match e.without_device() {
-        G::NoDriver | G::NoNvrtc | G::NoDevice | G::NoSuchDevice { .. } | G::Loader { .. } | G::EmptySet => {
-            Kind::GpuUnavailable
+impl Error {
+    /// Something failed that is neither the caller's input nor a GPU.
+    pub fn failure(message: impl Into<String>) -> Self {
+        Self::new(Kind::Other, message)
+    }
+
+    /// A library error: the exception its own `kind()` names (no variant of
+    /// any crate is looked at here), its message with its sources.
+    fn library(kind: ErrorKind, e: &dyn std::error::Error) -> Self {
+        Self::new(Kind::of(kind), chain(e))
+    }
+}
+
+impl From<skinny_bulk::Error> for Error {
+    fn from(e: skinny_bulk::Error) -> Self {
+        // Padding that does not check is the one input error with an
+        // exception of its own (a `PaddingError` is an `InputError`).
+        if matches!(e, skinny_bulk::Error::BadPadding) {
+            return Error::new(Kind::Padding, chain(&e));
         }
-        _ => Kind::GpuFailure,
+        Error::library(e.kind(), &e)
+    }
+}
+
+impl From<skinny_lab::LabError> for Error {
+    fn from(e: skinny_lab::LabError) -> Self {
+        Error::library(e.kind(), &e)
+    }
+}
+
+impl From<skinny_lab::RigError> for Error {
+    fn from(e: skinny_lab::RigError) -> Self {
+        Error::library(e.kind(), &e)
+    }
+}
+
+impl From<skinny_lab::CheckpointFileError> for Error {
+    fn from(e: skinny_lab::CheckpointFileError) -> Self {
+        Error::library(e.kind(), &e)
+    }
+}
+
+impl From<skinny_many::ManyError> for Error {
+    fn from(e: skinny_many::ManyError) -> Self {
+        Error::library(e.kind(), &e)
     }
 }
 

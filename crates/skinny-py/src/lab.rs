@@ -8,17 +8,17 @@
 //! `skinny_lab::Experiment` and calls [`run`]; `Findings` and [`merge`] need
 //! no change as long as the library's findings carry it.
 
-use crate::common::{self, Device};
+use crate::common;
 use crate::errors::{chain, Error, Kind, PyResultOf};
 use crate::lab_checkpoint::Checkpointing;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
-use skinny_lab::{Common, Control, Experiment, Findings, LabError, Rig, RigError, Shard, TweakeyAt};
+use skinny_lab::{Common, Control, Experiment, Findings, Rig, Shard, TweakeyAt};
 
 /// The version findings are stamped with: only findings of one version merge,
-/// and this is the CLI's form (version and commit), so shards counted by the
+/// and the stamp is the library's (the CLI's too), so shards counted by the
 /// CLI and by Python built from one commit merge with each other.
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("SKINNY_GIT_COMMIT"), ")");
+pub const VERSION: &str = skinny_lab::stamp::STAMP;
 
 /// A difference or mask: bytes, or a string of hex digits.
 pub(crate) fn bytes_or_hex(what: &str, obj: &Bound<'_, PyAny>) -> PyResultOf<Vec<u8>> {
@@ -36,23 +36,6 @@ fn hex_decode(s: &str) -> Option<Vec<u8>> {
         return None;
     }
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
-}
-
-pub(crate) fn lab_error(e: LabError) -> Error {
-    let kind = match &e {
-        LabError::Gpu(_) => Kind::GpuFailure,
-        LabError::Internal(_) | LabError::GpuMismatch { .. } => Kind::Other,
-        _ => Kind::Input,
-    };
-    Error::new(kind, chain(&e))
-}
-
-fn rig_error(e: RigError) -> Error {
-    let kind = match &e {
-        RigError::Threads(_) => Kind::Other,
-        _ => Kind::GpuUnavailable,
-    };
-    Error::new(kind, chain(&e))
 }
 
 /// `checkpoint=` and `checkpoint_every=`.
@@ -84,7 +67,7 @@ pub(crate) fn common(
     };
     c.key_every = key_every;
     c.seed = seed;
-    c.shard = Shard::new(shard.0, shard.1).map_err(lab_error)?;
+    c.shard = Shard::new(shard.0, shard.1).map_err(Error::from)?;
     c.show = show;
     Ok(c)
 }
@@ -98,14 +81,14 @@ pub(crate) fn run(
     threads: Option<usize>,
     ck: CheckpointArgs,
 ) -> PyResult<PyFindings> {
-    exp.check().map_err(lab_error)?;
-    let placement = Device::parse(device)?.placement(threads);
+    exp.check().map_err(Error::from)?;
+    let placement = common::placement(common::device(device)?, threads);
     let ck = Checkpointing::of(ck.0, ck.1)?;
     let findings = py.detach(|| -> PyResultOf<Findings> {
-        let rig = Rig::open(&placement, exp.common()).map_err(rig_error)?;
+        let rig = Rig::open(&placement, exp.common()).map_err(Error::from)?;
         match &ck {
             Some(c) => crate::lab_checkpoint::run(&rig, exp, c, VERSION),
-            None => rig.run(&exp, &Control::new(), VERSION).map_err(lab_error),
+            None => rig.run(&exp, &Control::new(), VERSION).map_err(Error::from),
         }
     })?;
     Ok(PyFindings(findings))
@@ -136,7 +119,7 @@ impl PyFindings {
 
     /// The JSON form, as the CLI writes it.
     fn to_json(&self) -> PyResult<String> {
-        serde_json::to_string_pretty(&self.0).map_err(|e| Error::new(Kind::Other, e.to_string()).into())
+        serde_json::to_string_pretty(&self.0).map_err(|e| Error::failure(e.to_string()).into())
     }
 
     /// Pickling (for Ray, multiprocessing): through the JSON form.

@@ -4,13 +4,13 @@
 //! rows of a 2-D uint8 array (all one length); keys, nonces and associated
 //! data likewise, or one bytes value shared by every message.
 
-use crate::common::Device;
-use crate::errors::{chain, Error, Kind, PyResultOf};
+use crate::common;
+use crate::errors::{Error, PyResultOf};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyList};
-use skinny_many::{Batch, ManyError, Output, Scheme};
+use skinny_many::{Batch, Output, Scheme};
 
 /// One field of every message: shared, one per message in a list, or the
 /// rows of an array.
@@ -70,19 +70,6 @@ pub fn scheme(name: &str) -> PyResultOf<Scheme> {
     })
 }
 
-fn many_error(e: ManyError) -> Error {
-    let kind = match &e {
-        ManyError::Threads(_) => Kind::Other,
-        #[cfg(feature = "cuda")]
-        ManyError::Gpu(g) => match g.as_ref() {
-            skinny_many::gpu::GpuManyError::Gpu(e) => crate::errors::gpu_kind(e),
-            _ => Kind::GpuFailure,
-        },
-        _ => Kind::GpuUnavailable,
-    };
-    Error::new(kind, chain(&e))
-}
-
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -96,7 +83,7 @@ fn run<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = scheme(scheme_name)?;
-    let placement = Device::parse(device)?.placement(threads);
+    let placement = common::placement(common::device(device)?, threads);
     let data_rows = Rows::read("data", data)?;
     let Some(n) = data_rows.count() else {
         return Err(Error::input("data must hold many messages: a list of bytes or a 2-D uint8 array").into());
@@ -122,7 +109,7 @@ fn run<'py>(
     }
     let out: Output = py
         .detach(|| if seal { skinny_many::seal(&placement, &batch) } else { skinny_many::open(&placement, &batch) })
-        .map_err(many_error)?;
+        .map_err(Error::from)?;
     drop(batch);
     match data_rows {
         Rows::Array(a) => {

@@ -1,7 +1,7 @@
 //! The five classic modes of `skinny-bulk` (ECB, CBC, CTR, CFB, OFB) on whole
 //! messages: bytes in, bytes out. Unauthenticated: see the package docs.
 
-use crate::common::{self, Device};
+use crate::common;
 use crate::errors::{Error, PyResultOf};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -29,7 +29,7 @@ fn run<'py>(
     let v = common::variant(cipher)?;
     let m = mode(mode_name)?;
     let rounds = common::rounds(v, rounds)?;
-    let device = Device::parse(device)?;
+    let device = common::device(device)?;
     let work = || -> PyResultOf<Zeroizing<Vec<u8>>> {
         let c = common::cipher(v, key, rounds)?;
         let backend = common::backend(device)?;

@@ -11,11 +11,12 @@
 
 use super::engine::{shifted_by_one_block, xor_in_place, Backend, BlockEngine, DeviceBench, Workload};
 use super::options::{GpuKernel, HostCopies};
+use crate::gpu::{HostPath, KernelKind, MultiGpuCipher, Op};
 use crate::operation::{Direction, Mode};
 use crate::Error;
 use skinny::counter::Counter;
 use skinny::{Skinny, Variant};
-use skinny_cuda::{Gpu, GpuError, GpuSet, HostPath, KernelKind, MultiGpuCipher, Op};
+use skinny_cuda::{GpuError, GpuSet, SelectError};
 use skinny_exec::GpuSelection;
 
 /// Bytes per call through a GPU engine, per GPU: enough for the transfer
@@ -69,13 +70,10 @@ pub fn open_set_with(kernel: GpuKernel, gpus: &GpuSelection, copies: HostCopies)
 /// # Errors
 /// As [`open_set`].
 pub fn open_gpus(gpus: &GpuSelection) -> Result<GpuSet, Error> {
-    // GPU 0 first, as before: when no GPU can be used, its reason is the answer.
-    let count = Gpu::count()?;
-    if count == 0 {
-        return Err(GpuError::NoDevice.into());
-    }
-    let ordinals = gpus.resolve(count)?;
-    Ok(GpuSet::open(&ordinals)?)
+    GpuSet::select(gpus).map_err(|e| match e {
+        SelectError::Selection(e) => Error::GpuSelection(e),
+        SelectError::Gpu(e) => Error::Gpu(e),
+    })
 }
 
 impl GpuBackend {
@@ -159,7 +157,7 @@ impl DeviceBench for GpuBackend {
         }
         let mut c = MultiGpuCipher::new(&self.set, self.kind, cipher)?;
         if !c.has_kernel(op) {
-            return Err(GpuError::NoKernel { kind: self.kind, op }.into());
+            return Err(GpuError::NoKernel { kernels: self.kind.label(), operation: op.label() }.into());
         }
         if c.len() == 1 {
             return Ok(c

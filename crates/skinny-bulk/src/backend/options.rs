@@ -2,7 +2,7 @@
 //! [`Options`] it opens with, including which GPU kernels
 //! ([`GpuKernel`]) and which host copies ([`HostCopies`]) a GPU backend uses.
 
-use skinny_exec::GpuSelection;
+use skinny_exec::{GpuSelection, PlacementKind};
 use std::fmt;
 use std::str::FromStr;
 
@@ -52,6 +52,18 @@ impl BackendChoice {
 impl fmt::Display for BackendChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl From<PlacementKind> for BackendChoice {
+    /// The backend of a placement's kind: `auto`, `cpu` or `gpu` (the
+    /// bitsliced kernels), named alike.
+    fn from(kind: PlacementKind) -> Self {
+        match kind {
+            PlacementKind::Auto => BackendChoice::Auto,
+            PlacementKind::Cpu => BackendChoice::Cpu,
+            PlacementKind::Gpu => BackendChoice::Gpu,
+        }
     }
 }
 
@@ -119,5 +131,20 @@ impl Options {
     pub fn gpus(mut self, gpus: GpuSelection) -> Self {
         self.gpus = gpus;
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_placements_backend_bears_its_name() {
+        for kind in PlacementKind::ALL {
+            assert_eq!(BackendChoice::from(kind).name(), kind.name());
+        }
+        for choice in BackendChoice::ALL {
+            assert_eq!(format!(" {choice} ").parse(), Ok(choice));
+        }
     }
 }

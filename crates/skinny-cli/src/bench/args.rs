@@ -1,6 +1,6 @@
 //! The options of `skinny bench`, and what they ask of the harness.
 
-use crate::args::{gpus_parser, number_in, threads_parser, CipherName, Trimmed};
+use crate::args::{gpus_parser, number_in, threads_parser, CipherName, Named, Trimmed};
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, ValueEnum};
 use skinny_bench::scheme::many::{many_algorithms, many_scheme, Backend, ManyRequest};
@@ -32,8 +32,8 @@ pub struct BenchArgs {
     /// Comma list of backends [default: cpu,gpu; with --paper all four].
     /// Backends that cannot run here are skipped with a notice.
     #[arg(long, value_name = "LIST", value_delimiter = ',', ignore_case = true,
-          value_parser = Trimmed::<BenchBackend>::new())]
-    pub backends: Option<Vec<BenchBackend>>,
+          value_parser = Named::new(BENCH_BACKENDS))]
+    pub backends: Option<Vec<BackendChoice>>,
 
     /// Series of the GPU backends, a comma list of end-to-end (e2e), kernel,
     /// pageable (end to end through plain pageable copies, as the paper's
@@ -216,9 +216,17 @@ fn many_parser(s: &str) -> Result<Vec<Algorithm>, String> {
     }
 }
 
-/// `--backend`: one placement by name.
+/// `bench --many --backend`: the execution layer's placements, in the
+/// order offered.
+const MANY_BACKENDS: [Backend; 3] = [Backend::Cpu, Backend::Gpu, Backend::Auto];
+
+/// `--backend`: one placement by the library's name (any case).
 fn backend_parser(s: &str) -> Result<Backend, String> {
-    Backend::from_name(s).ok_or_else(|| format!("unknown backend '{}' (expected cpu, gpu or auto)", s.trim()))
+    MANY_BACKENDS.into_iter().find(|b| b.name().eq_ignore_ascii_case(s.trim())).ok_or_else(|| {
+        let names: Vec<&str> = MANY_BACKENDS.iter().map(|b| b.name()).collect();
+        let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+        format!("unknown backend '{}' (expected {} or {last})", s.trim(), rest.join(", "))
+    })
 }
 
 /// `--aead`: one scheme by name, or `all`.
@@ -269,29 +277,14 @@ impl From<BenchMode> for Mode {
     }
 }
 
-/// `bench --backends`: named backends only (`auto` would hide which one ran).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BenchBackend {
-    /// Portable code on one thread (the paper's CPU side).
-    CpuSerial,
-    /// Constant-time bitsliced code on all cores.
-    Cpu,
-    /// The paper's T-table CUDA kernel (NOT constant time).
-    GpuPaper,
-    /// The fast CUDA kernels.
-    Gpu,
-}
-
-impl From<BenchBackend> for BackendChoice {
-    fn from(b: BenchBackend) -> Self {
-        match b {
-            BenchBackend::CpuSerial => BackendChoice::CpuSerial,
-            BenchBackend::Cpu => BackendChoice::Cpu,
-            BenchBackend::GpuPaper => BackendChoice::GpuPaper,
-            BenchBackend::Gpu => BackendChoice::Gpu,
-        }
-    }
-}
+/// `bench --backends`: the library's backends ([`BackendChoice`], which
+/// names them) but `auto`, which would hide which one ran.
+pub const BENCH_BACKENDS: &[(BackendChoice, &str)] = &[
+    (BackendChoice::CpuSerial, "Portable code on one thread (the paper's CPU side)"),
+    (BackendChoice::Cpu, "Constant-time bitsliced code on all cores"),
+    (BackendChoice::GpuPaper, "The paper's T-table CUDA kernel (NOT constant time)"),
+    (BackendChoice::Gpu, "The fast CUDA kernels"),
+];
 
 impl BenchArgs {
     /// What the options ask of the harness (clap has checked the numbers'
@@ -301,7 +294,7 @@ impl BenchArgs {
             preset: if self.paper { Preset::Paper } else { Preset::Quick },
             variant: self.cipher.into(),
             modes: self.modes.as_ref().map(|l| l.iter().map(|&m| m.into()).collect()),
-            backends: self.backends.as_ref().map(|l| l.iter().map(|&b| b.into()).collect()),
+            backends: self.backends.clone(),
             timings: self.timings.clone(),
             runs: self.runs,
             sizes: self.sizes.as_deref(),
@@ -366,9 +359,8 @@ mod tests {
         for m in BenchMode::value_variants() {
             assert_eq!(name(m), Mode::from(*m).name());
         }
-        for b in BenchBackend::value_variants() {
-            assert_eq!(name(b), BackendChoice::from(*b).name());
-        }
+        let offered: Vec<BackendChoice> = BENCH_BACKENDS.iter().map(|&(b, _)| b).collect();
+        assert_eq!(offered, BackendChoice::ALL.into_iter().filter(|&b| b != BackendChoice::Auto).collect::<Vec<_>>());
         for t in Timing::ALL {
             assert_eq!(timing_parser(t.name()), Ok(t));
         }

@@ -20,7 +20,7 @@ use skinny_bench::{Bench, BenchError, Build, Plan, SideBySide};
 use std::path::PathBuf;
 
 /// The build, as the reports name it.
-const BUILD: Build = Build { version: env!("CARGO_PKG_VERSION"), commit: env!("SKINNY_GIT_COMMIT") };
+const BUILD: Build = Build { version: skinny_lab::stamp::VERSION, commit: skinny_lab::stamp::COMMIT };
 
 /// Runs the benchmark.
 ///

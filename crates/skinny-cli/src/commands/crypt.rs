@@ -5,7 +5,7 @@
 //! before the output is created; the output is committed only on success (see
 //! [`crate::files`]).
 
-use crate::args::{CipherName, Delivery, Io, KeyArgs, PlacementArgs, Trimmed};
+use crate::args::{CipherName, Delivery, Io, KeyArgs, Named, PlacementArgs, Trimmed};
 use crate::error::CliError;
 use crate::files::{Sink, Source};
 use crate::keys;
@@ -52,8 +52,8 @@ pub struct CryptArgs {
 
     /// Where the work runs.
     #[arg(short, long, default_value = "auto", value_name = "BACKEND", ignore_case = true,
-          value_parser = Trimmed::<BackendName>::new())]
-    pub backend: BackendName,
+          value_parser = Named::new(BACKENDS))]
+    pub backend: BackendChoice,
 
     /// `--threads` and `--gpus`.
     #[command(flatten)]
@@ -117,32 +117,15 @@ impl From<ModeName> for Mode {
     }
 }
 
-/// `-b/--backend`: the names are [`BackendChoice::name`]'s.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BackendName {
-    /// The GPU when one is usable and the input is large, else cpu.
-    Auto,
-    /// Portable code on one thread.
-    CpuSerial,
-    /// Constant-time bitsliced code on all cores.
-    Cpu,
-    /// The paper's T-table CUDA kernel: SKINNY-128-256 only, NOT constant time.
-    GpuPaper,
-    /// The fast CUDA kernels.
-    Gpu,
-}
-
-impl From<BackendName> for BackendChoice {
-    fn from(b: BackendName) -> Self {
-        match b {
-            BackendName::Auto => BackendChoice::Auto,
-            BackendName::CpuSerial => BackendChoice::CpuSerial,
-            BackendName::Cpu => BackendChoice::Cpu,
-            BackendName::GpuPaper => BackendChoice::GpuPaper,
-            BackendName::Gpu => BackendChoice::Gpu,
-        }
-    }
-}
+/// `-b/--backend`: the library's backends ([`BackendChoice`], which names
+/// them), each with this command's help.
+pub const BACKENDS: &[(BackendChoice, &str)] = &[
+    (BackendChoice::Auto, "The GPU when one is usable and the input is large, else cpu"),
+    (BackendChoice::CpuSerial, "Portable code on one thread"),
+    (BackendChoice::Cpu, "Constant-time bitsliced code on all cores"),
+    (BackendChoice::GpuPaper, "The paper's T-table CUDA kernel: SKINNY-128-256 only, NOT constant time"),
+    (BackendChoice::Gpu, "The fast CUDA kernels"),
+];
 
 /// What stops `encrypt` or `decrypt` in this command's own terms, with its
 /// source; the keys, the files and the bulk layer report through their own
@@ -268,7 +251,7 @@ pub fn run(a: &mut CryptArgs, dir: Direction) -> Result<(), CliError> {
 /// unknown names (exit 2), so this cannot fail; the `Result` stays so callers
 /// need not change.
 fn parse_names(a: &CryptArgs) -> Result<(Variant, Mode, BackendChoice), CliError> {
-    Ok((a.cipher.into(), a.mode.into(), a.backend.into()))
+    Ok((a.cipher.into(), a.mode.into(), a.backend))
 }
 
 /// Checks that the IV and padding options go with the mode.

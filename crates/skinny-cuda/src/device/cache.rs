@@ -30,7 +30,7 @@ impl KernelCache {
     fn key(&self, source: &KernelSource) -> u64 {
         let mut h = Fnv64::new();
         h.write(source.text.as_bytes());
-        for o in &self.options {
+        for o in self.options.iter().cloned().chain(source.define_options()) {
             h.write(o.as_bytes());
             h.write(&[0]);
         }

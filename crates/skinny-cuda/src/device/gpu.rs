@@ -160,9 +160,10 @@ impl Gpu {
         self.ctx.mem_get_info().map(|(free, _)| free).map_err(|e| GpuError::driver("cannot read free GPU memory")(e))
     }
 
-    /// `len` bytes of zeroed page-locked host memory on this GPU's context:
-    /// [`crate::GpuCipher::run`] on it copies straight to and from the device at
-    /// the link's speed, with no staging copy (`as_mut_slice` gives the bytes).
+    /// `len` bytes of zeroed page-locked host memory on this GPU's context: a
+    /// product's copies from and to it (`skinny_bulk::gpu::GpuCipher::run`,
+    /// say) go straight to and from the device at the link's speed, with no
+    /// staging copy (`as_mut_slice` gives the bytes).
     ///
     /// # Errors
     /// When the driver cannot page-lock that much.
@@ -177,8 +178,9 @@ impl Gpu {
         Ok(buf)
     }
 
-    /// The CUDA context: device buffers and streams for [`crate::GpuCipher::run_device`]
-    /// are made from it (or from [`Gpu::new_stream`]).
+    /// The CUDA context: device buffers and streams for the products' calls
+    /// on data already on the device are made from it (or from
+    /// [`Gpu::new_stream`]).
     pub fn context(&self) -> &Arc<CudaContext> {
         &self.ctx
     }

@@ -12,4 +12,4 @@ pub use crate::kernels::KernelSource;
 pub use crate::nvrtc::compile_offline;
 pub use gpu::{Gpu, GpuOptions};
 pub use opened::describe_gpus;
-pub use set::GpuSet;
+pub use set::{GpuSet, SelectError};

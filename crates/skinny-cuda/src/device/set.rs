@@ -1,29 +1,58 @@
-//! The GPUs work runs on ([`GpuSet`]), and the one way to open them:
+//! The GPUs work runs on ([`GpuSet`]), and the one way to open them, which
+//! every product takes:
 //!
 //! 1. [`GpuSet::probe`]: how many GPUs this machine offers, or why it offers
-//!    none (no driver, no NVRTC, a driver that cannot start, no GPU);
-//! 2. the caller chooses ordinals below that count (its own selection: all,
-//!    the first N, a list);
+//!    none (no driver, no NVRTC, a driver that cannot start, no GPU): that
+//!    reason is kept as the answer;
+//! 2. the caller's [`GpuSelection`] (all, the first N, a list) resolved
+//!    against that count;
 //! 3. [`GpuSet::open`]: those GPUs, each opened once per process
 //!    ([`Gpu::get`]) and all at once.
 //!
+//! [`GpuSet::select`] is the three steps; [`GpuSet::choose`] the first two,
+//! for a product that opens the GPUs itself (one engine a GPU).
+//!
 //! ```no_run
-//! use skinny_cuda::{GpuError, GpuSet};
-//! # fn main() -> Result<(), GpuError> {
-//! let count = GpuSet::probe()?;
-//! let first_two: Vec<usize> = (0..count.min(2)).collect();
-//! let set = GpuSet::open(&first_two)?;
+//! use skinny_cuda::{GpuSet, SelectError};
+//! use skinny_exec::GpuSelection;
+//! # fn main() -> Result<(), SelectError> {
+//! let set = GpuSet::select(&GpuSelection::First(2))?;
 //! println!("{}", set.describe());
 //! # Ok(())
 //! # }
 //! ```
 //!
-//! [`GpuSet::all`] is steps 1 to 3 with every ordinal.
+//! [`GpuSet::all`] is the three steps with every ordinal.
 
 use super::gpu::Gpu;
 use crate::driver::device_count;
 use crate::error::GpuError;
+use skinny_exec::{ErrorKind, GpuSelection, GpuSelectionError};
 use std::sync::Arc;
+
+/// Why the GPUs a selection names cannot be had.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum SelectError {
+    /// No GPU can be used here (the reason: no driver, no NVRTC, a driver
+    /// that cannot start, no GPU), or one chosen failed to open (the error
+    /// names it).
+    #[error(transparent)]
+    Gpu(GpuError),
+    /// The selection does not fit the GPUs this machine has.
+    #[error(transparent)]
+    Selection(GpuSelectionError),
+}
+
+impl SelectError {
+    /// What the error means to the caller: GPUs that cannot be had (a GPU
+    /// that fails as it opens: [`GpuError::kind`]).
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            SelectError::Gpu(e) => e.kind(),
+            SelectError::Selection(_) => ErrorKind::Unavailable,
+        }
+    }
+}
 
 /// The GPUs work is spread over, in the order stripes are given out.
 #[derive(Clone, Debug)]
@@ -44,6 +73,29 @@ impl GpuSet {
             0 => Err(GpuError::NoDevice),
             n => Ok(n),
         }
+    }
+
+    /// The ordinals `selection` names on this machine: [`GpuSet::probe`]
+    /// (why no GPU can be used is the answer), then the selection resolved
+    /// against the count. For a product that opens the GPUs itself; the
+    /// others take [`GpuSet::select`].
+    ///
+    /// # Errors
+    /// [`SelectError::Gpu`] as [`GpuSet::probe`]; [`SelectError::Selection`]
+    /// for more GPUs than there are or a number the driver does not see.
+    pub fn choose(selection: &GpuSelection) -> Result<Vec<usize>, SelectError> {
+        let count = Self::probe().map_err(SelectError::Gpu)?;
+        selection.resolve(count).map_err(SelectError::Selection)
+    }
+
+    /// The GPUs `selection` names, opened: [`GpuSet::choose`], then
+    /// [`GpuSet::open`]. The one way the products open GPUs.
+    ///
+    /// # Errors
+    /// As [`GpuSet::choose`]; a GPU that fails to open ([`SelectError::Gpu`],
+    /// naming it).
+    pub fn select(selection: &GpuSelection) -> Result<Self, SelectError> {
+        Self::open(&Self::choose(selection)?).map_err(SelectError::Gpu)
     }
 
     /// Every GPU the driver sees ([`GpuSet::probe`], then [`GpuSet::open`] of
@@ -140,5 +192,22 @@ mod tests {
     fn a_set_of_no_gpu_is_refused_before_the_driver_is_asked() {
         assert!(matches!(GpuSet::open(&[]), Err(GpuError::EmptySet)));
         assert!(matches!(GpuSet::from_gpus(Vec::new()), Err(GpuError::EmptySet)));
+    }
+
+    #[test]
+    fn a_selection_that_cannot_be_had_says_why() {
+        // With GPUs, a selection past them; without, the probe's reason.
+        let past = GpuSelection::List(vec![usize::MAX - 1]);
+        match GpuSet::choose(&past) {
+            Err(SelectError::Selection(GpuSelectionError::NoSuchGpu { ordinal, .. })) => {
+                assert_eq!(ordinal, usize::MAX - 1);
+            }
+            Err(SelectError::Gpu(e)) => {
+                assert_eq!(e.kind(), ErrorKind::Unavailable, "{e}");
+                assert_eq!(GpuSet::probe().unwrap_err().to_string(), e.to_string());
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(SelectError::Selection(GpuSelectionError::Zero).kind(), ErrorKind::Unavailable);
     }
 }

@@ -2,10 +2,10 @@
 //! (or taken from the cache), their tables uploaded, and queries counted in
 //! launches of at most [`LAUNCH_QUERIES`].
 
+use super::source::{lab_entry_point, LAB, LAB_MAX_WARPS, LAB_THREADS};
 use super::tables::{kernel_constants, shared_bytes, warps_per_block, KernelSetup};
 use crate::error::LabError;
 use skinny_cuda::cudarc::driver::{sys, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
-use skinny_cuda::kernels::{lab_entry_point, LAB, LAB_MAX_WARPS, LAB_THREADS};
 use skinny_cuda::{Gpu, GpuError};
 use std::sync::Arc;
 

@@ -22,6 +22,7 @@
 mod kernel;
 mod per_key;
 mod query;
+pub mod source;
 mod tables;
 
 pub use kernel::{LaunchCounts, QueryKernel, LAUNCH_QUERIES};

@@ -1,12 +1,12 @@
 //! What an experiment is as the lab kernels take it ([`KernelQuery`]), and
 //! the per-experiment part of their `__constant__` tables.
 
+use super::source::LabExperiment;
 use super::tables::TweakeyLayout;
 use crate::cells::{CellCondition, CellPattern};
 use crate::error::LabError;
 use crate::xor::xor;
 use skinny::Variant;
-use skinny_cuda::kernels::LabExperiment;
 
 /// The experiment's differences (lengths: a block, or the whole tweakey).
 #[derive(Clone, Debug, PartialEq, Eq)]

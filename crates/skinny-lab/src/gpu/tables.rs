@@ -11,12 +11,13 @@
 //! seeded stream states of [`crate::rng`].
 
 use super::query::KernelQuery;
+use super::source::{LAB_MAX_WARPS, LAB_THREADS};
 use crate::error::LabError;
 use skinny::hazmat::spec::round::ROUND_CONSTANTS;
 use skinny::hazmat::spec::tweakey::PT;
 use skinny::{CellWidth, Variant};
 use skinny_cuda::constants::Symbol;
-use skinny_cuda::kernels::{LAB_MAX_WARPS, LAB_THREADS, MAX_ROUNDS};
+use skinny_cuda::kernels::MAX_ROUNDS;
 
 /// `SLOT_OF[c]`: the slot of cell `c` of rows 0-1 in round 0. The slots hold
 /// the cells in the order of the cycle of `P = PT[0..8] - 8` (0, 1, 7, 3, 5,
@@ -236,7 +237,7 @@ pub fn shared_bytes(variant: Variant) -> usize {
 
 /// Warps a block of the kernel for `variant`, given the shared memory a block
 /// may have (`max_shared`): as many regions as fit, at most
-/// [`LAB_MAX_WARPS`]. Shared memory, not registers, held the one-warp blocks
+/// [`LAB_MAX_WARPS`](super::source::LAB_MAX_WARPS). Shared memory, not registers, held the one-warp blocks
 /// of SKINNY-128-256 to six warps an SM (Nsight Compute on the H200: 32 KB
 /// each plus the driver's 1 KB a block); one block of seven holds seven.
 pub fn warps_per_block(variant: Variant, max_shared: usize) -> u32 {

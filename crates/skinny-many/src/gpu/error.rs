@@ -26,3 +26,15 @@ pub enum GpuManyError {
     #[error("the device or page-locked buffers were prepared for another batch or pass")]
     Mismatch,
 }
+
+impl GpuManyError {
+    /// What the error means to the caller: the device's own answer
+    /// ([`GpuError::kind`]: no GPU to be had, or one failing at work); what
+    /// the engine refuses is its failure.
+    pub fn kind(&self) -> skinny_exec::ErrorKind {
+        match self {
+            GpuManyError::Gpu(e) => e.kind(),
+            _ => skinny_exec::ErrorKind::DeviceFailure,
+        }
+    }
+}

@@ -1,8 +1,8 @@
 //! The many-message kernels (`kernels/many.cu`, `many_aead.cu`, their entry
-//! points in `many_entry.cu`; registered in `skinny-cuda` as
-//! `kernels::MANY`): their entry points by scheme and pass (checked against
-//! the source by a test), the module with its round constants, and one
-//! launch over a chunk already on the device.
+//! points in `many_entry.cu`; their texts in `skinny-cuda`): their sources
+//! with this engine's launch bound, their entry points by scheme and pass
+//! (checked against the source by a test), the modules with their round
+//! constants, and one launch over a chunk already on the device.
 
 use super::layout::{Chunk, Pass};
 use super::GpuManyError;
@@ -11,10 +11,37 @@ use skinny::hazmat::spec::round::ROUND_CONSTANTS;
 use skinny_cuda::constants::Symbol;
 use skinny_cuda::cudarc::driver::sys::CUfunction_attribute;
 use skinny_cuda::cudarc::driver::{CudaFunction, CudaModule, CudaStream, LaunchConfig, PushKernelArg};
-use skinny_cuda::kernels::{KernelSource, MANY, MANY_AEAD, MANY_SHARED_BYTES, MANY_THREADS, MAX_ROUNDS};
+use skinny_cuda::kernels::{KernelSource, MANY_AEAD_TEXTS, MANY_TEXT, MAX_ROUNDS};
 use skinny_cuda::{upload_constants, Gpu, GpuError};
 use std::sync::Arc;
 use zeroize::Zeroizing;
+
+/// Threads per block of the many-message kernels (`SKINNY_MANY_THREADS`,
+/// their launch bound): four warps, each with 48 KiB of shared memory for its
+/// lanes' three tweakey arrays (192 KiB a block, one block an SM).
+const MANY_THREADS: u32 = 128;
+
+/// Shared memory of one many-message block: three arrays of 128 words for
+/// each of its [`MANY_THREADS`] threads (`MANY_WARP_BYTES` a warp in the
+/// source).
+const MANY_SHARED_BYTES: u32 = 3 * 128 * 4 * MANY_THREADS;
+
+/// The `-D` options of every many-message module: the launch bound.
+const MANY_DEFINES: &[(&str, u32)] = &[("SKINNY_MANY_THREADS", MANY_THREADS)];
+
+/// The Romulus-N and -M kernels' module.
+const MANY: KernelSource = KernelSource { name: "many", text: MANY_TEXT, defines: MANY_DEFINES };
+
+/// The SKINNY-AEAD kernels' modules, one a member (M1..M6), so that the
+/// modules compile side by side and a batch loads only its own.
+const MANY_AEAD: [KernelSource; 6] = [
+    KernelSource { name: "many_aead_m1", text: MANY_AEAD_TEXTS[0], defines: MANY_DEFINES },
+    KernelSource { name: "many_aead_m2", text: MANY_AEAD_TEXTS[1], defines: MANY_DEFINES },
+    KernelSource { name: "many_aead_m3", text: MANY_AEAD_TEXTS[2], defines: MANY_DEFINES },
+    KernelSource { name: "many_aead_m4", text: MANY_AEAD_TEXTS[3], defines: MANY_DEFINES },
+    KernelSource { name: "many_aead_m5", text: MANY_AEAD_TEXTS[4], defines: MANY_DEFINES },
+    KernelSource { name: "many_aead_m6", text: MANY_AEAD_TEXTS[5], defines: MANY_DEFINES },
+];
 
 /// The entry point of `scheme`'s `pass` (`many_entry.cu`).
 pub(crate) fn entry_point(scheme: Scheme, pass: Pass) -> &'static str {
@@ -178,6 +205,8 @@ mod tests {
                 assert!(module.text.starts_with(&format!("#define MANY_MODULE {}\n", k.saturating_sub(1))), "{name}");
             }
         }
+        assert!(MANY.text.contains("__launch_bounds__(SKINNY_MANY_THREADS, 1)"));
+        assert!(MANY.text.contains("#define MANY_WARP_BYTES"), "the source sizes a warp's share");
         let rc = round_constant_masks();
         assert_eq!(rc.len(), MAX_ROUNDS * 6);
         // Round 0's constant is 1: c0 bit 0 only.

@@ -246,17 +246,15 @@ pub(super) fn open_engine(job: &Job, stream: &Stream, piece: usize) -> Result<Op
 /// GPUs there are.
 #[cfg(feature = "cuda")]
 fn first_gpu(gpus: &GpuSelection) -> Result<usize, EngineError> {
+    use skinny_cuda::{GpuSet, SelectError};
     if *gpus == GpuSelection::All {
         return Ok(0);
     }
-    let start = |e| EngineError::GpuStart(Box::new(e));
-    let count = GpuDevice::count().map_err(start)?;
-    if count == 0 {
-        // GPU 0's own reason (no device).
-        GpuDevice::first().map_err(start)?;
+    match GpuSet::choose(gpus) {
+        Ok(ordinals) => Ok(ordinals[0]),
+        Err(SelectError::Gpu(e)) => Err(EngineError::GpuStart(Box::new(e))),
+        Err(SelectError::Selection(e)) => Err(EngineError::GpuSelection(e)),
     }
-    let ordinals = gpus.resolve(count).map_err(EngineError::GpuSelection)?;
-    Ok(ordinals[0])
 }
 
 /// Without the `cuda` feature: the CPU engine only; a GPU asked for is one

@@ -23,37 +23,13 @@ pub const BATCH_DATA_BYTES: usize = 4 << 20;
 /// empty and time the gap rather than the engine.
 pub const MESSAGES_PER_THREAD: usize = 1024;
 
-/// Where the batches run: the [`Placement`](skinny_many::Placement) of the
-/// same name given to `skinny_many::seal` and `open`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Backend {
-    /// The CPU engine on the run's thread pool (`skinny_many::cpu::seal_in`).
-    Cpu,
-    /// `Placement::Gpu`: the GPU engine, opened by each call.
-    Gpu,
-    /// `Placement::Auto`: wherever the engine's rule puts the batch (the CPU
-    /// below `skinny_many::AUTO_GPU_BYTES`, on the process's shared engine).
-    Auto,
-}
-
-impl Backend {
-    /// Every backend, in the order measured.
-    pub const ALL: [Backend; 3] = [Backend::Cpu, Backend::Gpu, Backend::Auto];
-
-    /// `cpu`, `gpu` or `auto`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Backend::Cpu => "cpu",
-            Backend::Gpu => "gpu",
-            Backend::Auto => "auto",
-        }
-    }
-
-    /// From [`Backend::name`], any case, blanks around ignored.
-    pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|b| b.name().eq_ignore_ascii_case(s.trim()))
-    }
-}
+/// Where the batches run, by the execution layer's names (`cpu`, `gpu`,
+/// `auto`): `cpu` is the CPU engine on the run's thread pool
+/// (`skinny_many::cpu::seal_in`), `gpu` the GPU engine opened by each call
+/// (`Placement::Gpu`), `auto` wherever the engine's rule puts the batch
+/// (`Placement::Auto`: the CPU below `skinny_many::AUTO_GPU_BYTES`, on the
+/// process's shared engine).
+pub use skinny_exec::PlacementKind as Backend;
 
 /// The many-message engine's scheme for `algorithm`, if it has one (it has
 /// no Romulus-T and no hash).
@@ -252,7 +228,7 @@ mod tests {
         let p = ManyPlan::new(r).unwrap();
         assert_eq!((p.messages(8), p.backends.clone()), (5, vec![Backend::Auto]));
         for b in Backend::ALL {
-            assert_eq!(Backend::from_name(&format!(" {} ", b.name().to_uppercase())), Some(b));
+            assert_eq!(format!(" {} ", b.name().to_uppercase()).parse(), Ok(b));
         }
     }
 }

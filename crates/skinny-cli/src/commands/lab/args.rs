@@ -4,10 +4,11 @@
 
 use super::count_args::{parse_count, parse_shard, ShardArg};
 use super::error::LabCommandError;
-use crate::args::{gpus_parser, threads_parser, CipherName, PlaceOn, PlacementArgs, Trimmed};
+use crate::args::{gpus_parser, threads_parser, CipherName, Named, PlacementArgs, Trimmed};
 use clap::{Args, Subcommand};
 use skinny::Variant;
 use skinny_bulk::backend::GpuSelection;
+use skinny_exec::PlacementKind;
 use skinny_lab::{
     Boomerang, CellPattern, Common, Differential, DifferentialLinear, Experiment, Placement, Shard, TweakeyAt, MAX_SHOW,
 };
@@ -122,8 +123,8 @@ pub struct CommonArgs {
     /// Where the queries run: the bitsliced CPU code, an NVIDIA GPU, or auto
     /// (the GPU when one opens and the shard has at least 2^26 queries). Every
     /// backend counts the same queries: same counts, same right pairs.
-    #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND")]
-    pub backend: LabBackendName,
+    #[arg(short, long, default_value = "auto", value_name = "BACKEND", value_parser = Named::new(BACKENDS))]
+    pub backend: PlacementKind,
 
     /// GPUs of the gpu and auto backends: all, a count N (the first N), or GPU
     /// numbers such as 0,2 (one GPU: 1,). The queries are split into one range
@@ -135,16 +136,13 @@ pub struct CommonArgs {
     pub checkpoint: super::checkpoint::CheckpointArgs,
 }
 
-/// `--backend` of the lab.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum LabBackendName {
-    /// The GPU for big shards when one opens, else the CPU.
-    Auto,
-    /// The bitsliced CPU code on every core.
-    Cpu,
-    /// An NVIDIA GPU (an error if none can be used).
-    Gpu,
-}
+/// `--backend` of the lab: the library's placements ([`PlacementKind`],
+/// which names them), each with the lab's help.
+const BACKENDS: &[(PlacementKind, &str)] = &[
+    (PlacementKind::Auto, "The GPU for big shards when one opens, else the CPU"),
+    (PlacementKind::Cpu, "The bitsliced CPU code on every core"),
+    (PlacementKind::Gpu, "An NVIDIA GPU (an error if none can be used)"),
+];
 
 /// `--tk-at`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -335,15 +333,10 @@ pub(super) fn differential_linear(a: &DifferentialLinearArgs) -> Result<Experime
 
 /// The placement `--backend`, `--threads` and `--gpus` ask for.
 pub(super) fn placement(a: &CommonArgs) -> Placement {
-    let on = match a.backend {
-        LabBackendName::Auto => PlaceOn::Auto,
-        LabBackendName::Cpu => PlaceOn::Cpu,
-        LabBackendName::Gpu => PlaceOn::Gpu,
-    };
     // At most 4 threads a core, as for the other commands (--threads 1024 on
     // two cores made a run 36-39x slower); the notice is printed by `count`.
     let (threads, _) = crate::args::capped_threads(a.threads);
-    PlacementArgs { threads, gpus: a.gpus.clone() }.placement(on)
+    PlacementArgs { threads, gpus: a.gpus.clone() }.placement(a.backend)
 }
 
 #[cfg(test)]

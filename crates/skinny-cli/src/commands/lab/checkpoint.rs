@@ -1,6 +1,6 @@
 //! `--checkpoint FILE`: a shard counted in segments of its key groups
-//! (the library's `SegmentedRun`), the findings so far written to FILE
-//! atomically after each, so that a stopped run (Ctrl-C, SIGTERM, a requeued
+//! (the library's `CheckpointedRun`, which Python's `checkpoint=` runs too),
+//! the findings so far written to FILE atomically after each, so that a stopped run (Ctrl-C, SIGTERM, a requeued
 //! batch job, a lost machine) started again with the same command goes on
 //! from its last segment and ends with exactly an uninterrupted run's
 //! findings. FILE is removed once the findings are printed.
@@ -9,8 +9,7 @@ use super::error::LabCommandError;
 use super::watch::{self, Bar};
 use crate::args::VERSION;
 use clap::Args;
-use skinny_lab::{Checkpoint, Experiment, Findings, Rig, SegmentedRun, Step};
-use std::io;
+use skinny_lab::{CheckpointFile, CheckpointedRun, Ended, Experiment, Findings, Rig};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -38,7 +37,8 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 }
 
 /// Counts `exp` on `rig` from FILE (or from the start where there is none),
-/// writing FILE after each segment; on a stop, one line says how to go on.
+/// writing FILE after each segment (the library's checkpointed run); on a
+/// stop, one line says how to go on.
 pub(super) fn count(
     rig: &Rig,
     exp: Experiment,
@@ -46,69 +46,39 @@ pub(super) fn count(
     path: &Path,
     every: Duration,
 ) -> Result<Findings, LabCommandError> {
-    let mut run = match read(path)? {
-        None => SegmentedRun::new(exp, every).map_err(LabCommandError::Refused)?,
-        Some(c) => {
-            let run = SegmentedRun::resume(exp, every, &c, VERSION)
-                .map_err(|source| LabCommandError::Checkpoint { path: path.to_path_buf(), source })?;
-            // Worth a line in a batch job's log: the run was stopped before.
-            let shown = super::text::printable(&path.display().to_string());
-            eprintln!("skinny: going on from {shown}: {} queries of the shard already counted", c.findings.queries);
-            run
-        }
-    };
+    let shown = || super::text::printable(&path.display().to_string());
+    let file = CheckpointFile::new(path).map_err(LabCommandError::from_checkpoint)?;
+    let mut run = CheckpointedRun::start(exp, every, file, VERSION).map_err(LabCommandError::from_checkpoint)?;
+    if let Some(queries) = run.resumed_queries() {
+        // Worth a line in a batch job's log: the run was stopped before.
+        eprintln!("skinny: going on from {}: {queries} queries of the shard already counted", shown());
+    }
     let rest = run.rest();
-    watch::watched(bar, rest.common(), |control| loop {
-        match run.step(rig, control, VERSION).map_err(LabCommandError::from_run)? {
-            Step::Saved(c) => write(path, &c)?,
-            Step::Stopped { findings, saved } => {
-                let shown = super::text::printable(&path.display().to_string());
-                if saved > 0 {
-                    eprintln!(
-                        "skinny: {shown} keeps the first {saved} queries of the shard: the same command goes on from there"
-                    );
-                } else {
-                    eprintln!("skinny: stopped before the first segment ended: nothing kept in {shown}, the same command starts over");
-                }
-                return Ok(findings);
+    let ended = watch::watched(bar, rest.common(), |control| run.run(rig, control, VERSION))
+        .map_err(LabCommandError::from_checkpoint)?;
+    match ended {
+        Ended::Done(findings) => Ok(findings),
+        Ended::Stopped { findings, saved } => {
+            if saved > 0 {
+                eprintln!(
+                    "skinny: {} keeps the first {saved} queries of the shard: the same command goes on from there",
+                    shown()
+                );
+            } else {
+                eprintln!(
+                    "skinny: stopped before the first segment ended: nothing kept in {}, the same command starts over",
+                    shown()
+                );
             }
-            Step::Done(findings) => return Ok(findings),
-            _ => return Err(LabCommandError::Refused(skinny_lab::LabError::Internal("an unknown step"))),
+            Ok(findings)
         }
-    })
+        _ => Err(LabCommandError::Refused(skinny_lab::LabError::Internal("an unknown end of a checkpointed run"))),
+    }
 }
 
 /// After the findings of a finished run are printed: FILE is no longer needed.
 pub(super) fn remove(path: &Path) -> Result<(), LabCommandError> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => {
-            Err(LabCommandError::CheckpointFile { doing: "remove", path: path.to_path_buf(), source: e })
-        }
-        _ => Ok(()),
-    }
-}
-
-/// The checkpoint in FILE, `None` where there is no FILE.
-fn read(path: &Path) -> Result<Option<Checkpoint>, LabCommandError> {
-    let text = match super::read_report(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(LabCommandError::Read { path: path.to_path_buf(), source }),
-    };
-    serde_json::from_str(&text)
-        .map(Some)
-        .map_err(|source| LabCommandError::NotACheckpoint { path: path.to_path_buf(), source })
-}
-
-/// FILE replaced by `c` all at once (a stop or a crash leaves the old one).
-fn write(path: &Path, c: &Checkpoint) -> Result<(), LabCommandError> {
-    let mut text = serde_json::to_string(c).map_err(LabCommandError::Json)?;
-    text.push('\n');
-    crate::atomic::write_atomically(path, text.as_bytes()).map_err(|source| LabCommandError::CheckpointFile {
-        doing: "write",
-        path: path.to_path_buf(),
-        source,
-    })
+    CheckpointFile::new(path).and_then(|file| file.remove()).map_err(LabCommandError::from_checkpoint)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::text::printable;
 use crate::error::{count, reason, CliError};
 use skinny::Variant;
-use skinny_lab::{GpuFailure, LabError, MergeError, RigError};
+use skinny_lab::{CheckpointFileError, GpuFailure, LabError, MergeError, RigError};
 use std::io;
 use std::path::PathBuf;
 
@@ -111,6 +111,15 @@ pub enum LabCommandError {
         #[source]
         source: serde_json::Error,
     },
+    /// A `--checkpoint` path that is no regular file, or a file too large
+    /// to be a checkpoint.
+    #[error("--checkpoint {}: {why}: refused, left as it is", path.display())]
+    NotACheckpointFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead.
+        why: &'static str,
+    },
     /// A `--checkpoint` file of another run, or edited.
     #[error("--checkpoint {}: {source}: refused, left as it is", path.display())]
     Checkpoint {
@@ -131,6 +140,9 @@ pub enum LabCommandError {
         #[source]
         source: io::Error,
     },
+    /// Any other reason a checkpointed run stopped, in the library's words.
+    #[error("{0}")]
+    OtherCheckpoint(#[source] CheckpointFileError),
     /// The findings could not be written as JSON.
     #[error("cannot write the report: {0}")]
     Json(#[source] serde_json::Error),
@@ -185,6 +197,26 @@ impl LabCommandError {
     }
 }
 
+impl LabCommandError {
+    /// A checkpointed run that could not start, go on or finish, in the
+    /// words of `--checkpoint`.
+    pub(super) fn from_checkpoint(e: CheckpointFileError) -> Self {
+        use CheckpointFileError as C;
+        match e {
+            C::NotAFile { path } => LabCommandError::NotACheckpointFile { path, why: "not a regular file" },
+            C::TooLarge { path } => LabCommandError::NotACheckpointFile { path, why: "larger than any checkpoint" },
+            C::Read { path, source } => LabCommandError::Read { path, source },
+            C::NotACheckpoint { path, source } => LabCommandError::NotACheckpoint { path, source },
+            C::Refused { path, source } => LabCommandError::Checkpoint { path, source },
+            C::Write { path, source } => LabCommandError::CheckpointFile { doing: "write", path, source },
+            C::Remove { path, source } => LabCommandError::CheckpointFile { doing: "remove", path, source },
+            C::Run(e) => LabCommandError::from_run(e),
+            // One this command does not word yet: the library's words.
+            e => LabCommandError::OtherCheckpoint(e),
+        }
+    }
+}
+
 impl From<LabCommandError> for CliError {
     /// The message on one line, [`printable`]: file names and what reports
     /// hold are in it.
@@ -199,10 +231,13 @@ impl From<LabCommandError> for CliError {
             | L::Selection { .. }
             | L::NotAReport { .. }
             | L::NotACheckpoint { .. }
+            | L::NotACheckpointFile { .. }
             | L::Checkpoint { .. }
             | L::Merge { .. } => CliError::Usage(message),
             L::NoCuda | L::GpuOpen(_) | L::GpuRun(_) => CliError::Gpu(message),
             L::Mismatch(_) => CliError::Check(message),
+            L::OtherCheckpoint(e) if e.kind() == skinny_exec::ErrorKind::Input => CliError::Usage(message),
+            L::OtherCheckpoint(_) => CliError::Io(message),
             L::Rig(_) | L::Read { .. } | L::CheckpointFile { .. } | L::Json(_) => CliError::Io(message),
             // The top level words a broken pipe and a full disk its own way.
             L::Output(e) => CliError::Output(e),

@@ -1,22 +1,21 @@
 //! The arguments of `skinny seal` and `skinny open`, and the names and sizes
 //! they take, apart from the commands' bodies.
 
-use crate::args::{Delivery, Io, KeyArgs, PlaceOn, PlacementArgs, Trimmed};
+use crate::args::{Delivery, Io, KeyArgs, Named, PlacementArgs, Trimmed};
 use clap::{Args, ValueEnum};
-use skinny_exec::Placement;
+use skinny_exec::{Placement, PlacementKind};
 use std::path::PathBuf;
 
-/// `--backend` of `seal` and `open`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SealBackendName {
-    /// The GPU for large inputs with chunks of 16K or more when one opens and
-    /// proves faster than the CPU, else the CPU.
-    Auto,
-    /// The bitsliced CPU code on every core (or --threads).
-    Cpu,
-    /// An NVIDIA GPU (an error if none can be used).
-    Gpu,
-}
+/// `--backend` of `seal` and `open`: the execution layer's placements, with
+/// what each means here.
+const BACKENDS: &[(PlacementKind, &str)] = &[
+    (
+        PlacementKind::Auto,
+        "The GPU for large inputs with chunks of 16K or more when one opens and proves faster than the CPU, else the CPU",
+    ),
+    (PlacementKind::Cpu, "The bitsliced CPU code on every core (or --threads)"),
+    (PlacementKind::Gpu, "An NVIDIA GPU (an error if none can be used)"),
+];
 
 /// `--aead`: the payload's AEAD scheme of `seal` (and, for `open`, the
 /// 64-bit-tag scheme a file may use).
@@ -222,8 +221,9 @@ pub struct SealPlacement {
     /// one opens, kept only if it proves faster than the CPU on the first
     /// windows, else the CPU). The same format either way: each engine opens
     /// the other's files.
-    #[arg(short, long, value_enum, default_value = "auto", value_name = "BACKEND", ignore_case = true)]
-    pub backend: SealBackendName,
+    #[arg(short, long, default_value = "auto", value_name = "BACKEND", ignore_case = true,
+          value_parser = Named::new(BACKENDS))]
+    pub backend: PlacementKind,
 }
 
 impl SealPlacement {
@@ -231,11 +231,7 @@ impl SealPlacement {
     /// all cores) in place of `--threads` (which the caller may have capped).
     pub fn placement(&self, threads: Option<usize>) -> Placement {
         let machine = PlacementArgs { threads, gpus: self.machine.gpus.clone() };
-        machine.placement(match self.backend {
-            SealBackendName::Auto => PlaceOn::Auto,
-            SealBackendName::Cpu => PlaceOn::Cpu,
-            SealBackendName::Gpu => PlaceOn::Gpu,
-        })
+        machine.placement(self.backend)
     }
 }
 

@@ -18,7 +18,7 @@ use crate::args::{Delivery, Io};
 use crate::error::{count, CliError};
 use crate::files::{FileError, Sink, Source};
 use crate::progress;
-use args::{OpenArgs, SealArgs, SealBackendName, SealPlacement};
+use args::{OpenArgs, SealArgs, SealPlacement};
 use errors::{from_open, from_seal, Command, OPEN, SEAL};
 use skinny_seal::{Job, OpenOptions, SealOptions, SealReport};
 use std::io::{self, IsTerminal, Read, Write};
@@ -199,7 +199,7 @@ fn tell(verb: &str, threads: Option<usize>, placement: &SealPlacement, report: &
     let bytes = count(report.plaintext_bytes, "byte");
     let chunks = count(report.chunks, "chunk");
     let _ = writeln!(err, "skinny: {verb} {bytes} in {chunks}{on}");
-    if let (SealBackendName::Auto, Some(why)) = (placement.backend, &placed.why_cpu) {
+    if let (skinny_exec::PlacementKind::Auto, Some(why)) = (placement.backend, &placed.why_cpu) {
         let _ = writeln!(err, "skinny: auto: {why}; using the CPU");
     }
 }

@@ -2,8 +2,8 @@
 //! source: every bit where the kernels read it, round by round.
 
 use super::*;
+use crate::gpu::source::LAB;
 use skinny::hazmat::spec::tweakey::{lfsr_tk2, lfsr_tk3};
-use skinny_cuda::kernels::LAB;
 
 fn random_tweakey(v: Variant, seed: &mut u64) -> Vec<u8> {
     (0..v.tweakey_bytes())

@@ -3,13 +3,14 @@
 //! the paper's T-table kernel (`gpu-paper`). Kernel time only, CUDA events,
 //! median of the timed runs after warm-up, random data.
 //!
-//! `cargo run --release --example gpu_bench -p skinny-cuda [-- SIZES_MIB RUNS [VARIANTS]]`
+//! `cargo run --release --example gpu_bench -p skinny-bulk --features cuda [-- SIZES_MIB RUNS [VARIANTS]]`
 //! e.g. `-- 1024,4096 10 skinny-128-256`. Prints one line per measurement and a
 //! summary. The paper's kernel (about 1 GB/s: a second per GiB) is measured on
 //! the first size only; `SKINNY_BENCH_NO_PAPER=1` leaves it out.
 
 use skinny::{Skinny, Variant};
-use skinny_cuda::{Gpu, GpuCipher, GpuOptions, HostPath, KernelKind, Op};
+use skinny_bulk::gpu::{GpuCipher, HostPath, KernelKind, Op};
+use skinny_cuda::{Gpu, GpuOptions};
 
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));

@@ -14,7 +14,8 @@
 //! `key=value` fields for scripts/h200-multigpu.sh.
 
 use skinny::{Skinny, Variant};
-use skinny_cuda::{Gpu, GpuCipher, GpuSet, HostPath, KernelKind, MultiGpuCipher, Op};
+use skinny_bulk::gpu::{GpuCipher, HostPath, KernelKind, MultiGpuCipher, Op};
+use skinny_cuda::{Gpu, GpuSet};
 use std::sync::{Arc, Barrier};
 use std::time::Instant;
 

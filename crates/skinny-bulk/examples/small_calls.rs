@@ -12,12 +12,13 @@
 //! page-locked memory (the registered path's pieces over four streams). Every
 //! output is checked against the pageable path's.
 //!
-//! `cargo run --release -p skinny-cuda --example small_calls`
+//! `cargo run --release -p skinny-bulk --features cuda --example small_calls`
 
 use skinny::{Skinny, Variant};
+use skinny_bulk::gpu::{GpuCipher, HostPath, KernelKind, Op};
 use skinny_cuda::cudarc::driver::CudaSlice;
 use skinny_cuda::device::probe_libraries;
-use skinny_cuda::{Gpu, GpuCipher, HostPath, KernelKind, Op};
+use skinny_cuda::Gpu;
 use std::sync::Arc;
 use std::time::Instant;
 use support::{median, random};

@@ -1,11 +1,11 @@
 //! Data already on the device: [`GpuCipher::run_device`] and
 //! [`GpuCipher::run_device_in_place`], for GPU applications.
 
-use crate::chain::block_words;
-use crate::cipher::GpuCipher;
-use crate::error::GpuError;
-use crate::kernels::Op;
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, PushKernelArg};
+use super::chain::block_words;
+use super::cipher::GpuCipher;
+use super::kernels::Op;
+use skinny_cuda::cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, PushKernelArg};
+use skinny_cuda::GpuError;
 use std::sync::Arc;
 
 impl GpuCipher {
@@ -31,7 +31,7 @@ impl GpuCipher {
         let need = self.device_bytes(op, iv, nblocks)?;
         if input.len() < need || output.len() < need {
             return Err(GpuError::NotWholeBlocks {
-                op,
+                operation: op.label(),
                 block: self.launcher.block(),
                 len: input.len().min(output.len()),
             });
@@ -58,7 +58,11 @@ impl GpuCipher {
     ) -> Result<(), GpuError> {
         let need = self.device_bytes(op, iv, nblocks)?;
         if data.len() < need {
-            return Err(GpuError::NotWholeBlocks { op, block: self.launcher.block(), len: data.len() });
+            return Err(GpuError::NotWholeBlocks {
+                operation: op.label(),
+                block: self.launcher.block(),
+                len: data.len(),
+            });
         }
         let stream = stream.unwrap_or(self.launcher.stream());
         let words = block_words(&self.chain_block(iv));
@@ -101,7 +105,7 @@ impl GpuCipher {
         let block = self.launcher.block();
         let ecb = matches!(op, Op::EcbEncrypt | Op::EcbDecrypt);
         if (ecb && !iv.is_empty()) || (!ecb && iv.len() != block) {
-            return Err(GpuError::IvLength { op, block, got: iv.len() });
+            return Err(GpuError::IvLength { operation: op.label(), block, got: iv.len() });
         }
         usize::try_from(nblocks).ok().and_then(|n| n.checked_mul(block)).ok_or(GpuError::LaunchTooLarge)
     }

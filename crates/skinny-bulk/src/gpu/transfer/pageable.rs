@@ -1,11 +1,11 @@
 //! [`HostPath::Pageable`](super::HostPath::Pageable): one piece after the
 //! other, plain copies straight from and to the caller's memory.
 
-use crate::chain::{block_words, counter_plus};
-use crate::error::GpuError;
-use crate::kernels::Op;
-use crate::launch::Launcher;
-use cudarc::driver::CudaSlice;
+use crate::gpu::chain::{block_words, counter_plus};
+use crate::gpu::kernels::Op;
+use crate::gpu::launch::Launcher;
+use skinny_cuda::cudarc::driver::CudaSlice;
+use skinny_cuda::GpuError;
 use zeroize::Zeroizing;
 
 /// The plain path's device input and output buffers, grown on demand up to a

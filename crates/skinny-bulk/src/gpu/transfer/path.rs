@@ -55,7 +55,7 @@
 //! staged / plain: 4 MiB 5.35 / 5.60, 8 MiB 10.61 / 10.90, 16 MiB 19.75 /
 //! 21.68, 32 MiB 37.31 / 42.87, 64 MiB 74.28 / 89.07 ms.
 //!
-//! Page-locked memory ([`Gpu::alloc_host`](crate::Gpu::alloc_host)) goes
+//! Page-locked memory ([`Gpu::alloc_host`](skinny_cuda::Gpu::alloc_host)) goes
 //! [`HostPath::Direct`]: 37-38 GB/s at 64 MiB, 44-48 GB/s at 1-4 GiB, against
 //! a link of 55 GB/s to the device and 51 GB/s back.
 //!
@@ -69,16 +69,16 @@
 //! copies were level; below it there is little to overlap, and the plain path
 //! stays.
 
-use crate::kernels::Op;
+use crate::gpu::kernels::Op;
 
-/// How [`GpuCipher::run`](crate::GpuCipher::run) moves host data to and from
+/// How [`GpuCipher::run`](crate::gpu::GpuCipher::run) moves host data to and from
 /// the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum HostPath {
     /// The fastest for the operation, the size and the memory, by one rule
     /// ([`HostPath::auto`]): memory that is page-locked already
-    /// ([`Gpu::alloc_host`](crate::Gpu::alloc_host)) goes
+    /// ([`Gpu::alloc_host`](skinny_cuda::Gpu::alloc_host)) goes
     /// [`HostPath::Direct`]; pageable memory goes [`HostPath::Keystream`]
     /// (CTR) or [`HostPath::Staged`] (the others) from 4 MiB on, and
     /// [`HostPath::Pageable`] below.
@@ -110,7 +110,7 @@ pub enum HostPath {
     /// Straight from and to memory that is page-locked already: pieces over
     /// several streams as copy in, kernel, copy out, at the link's speed, with
     /// no host copy and no locking. What [`HostPath::Auto`] takes for memory
-    /// from [`Gpu::alloc_host`](crate::Gpu::alloc_host) (or pinned by the
+    /// from [`Gpu::alloc_host`](skinny_cuda::Gpu::alloc_host) (or pinned by the
     /// caller). On pageable memory the result is the same, but the driver
     /// copies each piece synchronously.
     Direct,
@@ -137,7 +137,7 @@ impl HostPath {
     /// The path [`HostPath::Auto`] takes for `op` over `len` bytes of
     /// `memory`, on a cipher that sends at most `piece` bytes to the device at
     /// once (64 MiB unless the GPU is nearly full or
-    /// [`GpuCipher::set_piece_bytes`](crate::GpuCipher::set_piece_bytes) set
+    /// [`GpuCipher::set_piece_bytes`](crate::gpu::GpuCipher::set_piece_bytes) set
     /// less): page-locked memory from 4 MiB on goes [`HostPath::Direct`];
     /// pageable memory from 4 MiB on, or longer than one piece, goes
     /// [`HostPath::Keystream`] for CTR and [`HostPath::Staged`] for the others;

@@ -1,9 +1,9 @@
 //! The kernels of a call's pieces in order ([`KernelOrder`]), for the one kind
 //! of kernel that loses by running beside itself.
 
-use crate::error::GpuError;
-use crate::kernels::KernelKind;
-use cudarc::driver::{CudaEvent, CudaStream};
+use crate::gpu::kernels::KernelKind;
+use skinny_cuda::cudarc::driver::{CudaEvent, CudaStream};
+use skinny_cuda::GpuError;
 
 /// The kernels of a call's pieces, one after the other although the pieces
 /// travel on several streams: each piece's kernel waits for the event the

@@ -6,12 +6,12 @@
 
 use super::order::KernelOrder;
 use super::pageable;
-use crate::chain::{block_words, chain_at};
-use crate::device::Gpu;
-use crate::error::GpuError;
-use crate::kernels::{Op, WARP_BYTES};
-use crate::launch::Launcher;
-use cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
+use crate::gpu::chain::{block_words, chain_at};
+use crate::gpu::kernels::{Op, WARP_BYTES};
+use crate::gpu::launch::Launcher;
+use skinny_cuda::cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
+use skinny_cuda::Gpu;
+use skinny_cuda::GpuError;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use zeroize::Zeroizing;

@@ -2,7 +2,7 @@
 //! modes' definitions (`skinny_test_support::textbook`).
 
 use skinny::Skinny;
-use skinny_cuda::Op;
+use skinny_bulk::gpu::Op;
 use skinny_test_support::textbook;
 
 /// What `op` gives for `data` by the modes' definitions (`iv` unused by ECB).

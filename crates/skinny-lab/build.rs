@@ -1,7 +1,11 @@
-//! Embeds the git commit the binary was built from (`SKINNY_GIT_COMMIT`), for
-//! `skinny --version`, `skinny info` and the header of `skinny bench`. Outside
-//! a git checkout, or without git, it says "unknown" and the build still
-//! succeeds.
+//! Embeds the git commit the crate was built from (`SKINNY_GIT_COMMIT`) for
+//! [`stamp`](src/stamp.rs): the lab stamps findings with the version and
+//! commit, and shards merge only when one version counted them, so every
+//! program that counts (the CLI, the Python module) takes its stamp from
+//! here and findings of one commit merge whoever counted them. Outside a
+//! git checkout, or without git, it says "unknown" and the build still
+//! succeeds. (`pub`: the speed guard, never published, builds this file as
+//! its own build script.)
 
 use std::path::Path;
 use std::process::Command;

@@ -2,11 +2,12 @@
 //! operation (where the kernels have one), the cipher's own stream, the launch
 //! geometry, and one launch over device buffers.
 
-use crate::device::Gpu;
-use crate::error::GpuError;
-use crate::kernels::{entry_point, KernelKind, Op, BITSLICED_THREADS, PAPER_THREADS, WARP_BYTES};
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use super::kernels::{entry_point, KernelKind, Op, WARP_BYTES};
 use skinny::Variant;
+use skinny_cuda::cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use skinny_cuda::kernels::{BITSLICED_THREADS, PAPER_THREADS};
+use skinny_cuda::Gpu;
+use skinny_cuda::GpuError;
 use std::sync::Arc;
 
 /// The kernels of one key on one GPU, and how to launch them.
@@ -77,7 +78,7 @@ impl Launcher {
     /// # Errors
     /// [`GpuError::NoKernel`].
     pub(crate) fn func(&self, op: Op) -> Result<&CudaFunction, GpuError> {
-        self.get(op).ok_or(GpuError::NoKernel { kind: self.kind, op })
+        self.get(op).ok_or(GpuError::NoKernel { kernels: self.kind.label(), operation: op.label() })
     }
 
     /// The grid for `nblocks` blocks.

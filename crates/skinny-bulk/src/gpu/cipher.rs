@@ -2,15 +2,15 @@
 //! `__constant__` data), its kernels and stream, and the host paths that run
 //! the modes over host slices in device-sized pieces.
 
-pub(crate) use crate::constants::upload;
-use crate::constants::{self};
-use crate::device::Gpu;
-use crate::error::GpuError;
-use crate::kernels::{KernelKind, Op, BITSLICED, FILL_ENTRY, PAPER, WARP_BYTES};
-use crate::launch::Launcher;
-use crate::transfer::{HostPath, Transfers};
-use cudarc::driver::{CudaFunction, CudaModule};
+use super::kernels::{KernelKind, Op, WARP_BYTES};
+use super::launch::Launcher;
+use super::transfer::{HostPath, Transfers};
 use skinny::Skinny;
+use skinny_cuda::constants::{self, upload};
+use skinny_cuda::cudarc::driver::{CudaFunction, CudaModule};
+use skinny_cuda::kernels::{BITSLICED, FILL_ENTRY, PAPER};
+use skinny_cuda::Gpu;
+use skinny_cuda::GpuError;
 use std::sync::Arc;
 
 /// One key on the GPU.
@@ -33,7 +33,7 @@ impl GpuCipher {
     pub fn new(gpu: &Arc<Gpu>, kind: KernelKind, cipher: &Skinny) -> Result<Self, GpuError> {
         let variant = cipher.variant();
         if !kind.supports(variant) {
-            return Err(GpuError::Unsupported { kind, variant });
+            return Err(GpuError::Unsupported { kernels: kind.label(), variant });
         }
         let (source, symbols) = match kind {
             KernelKind::Paper => (&PAPER, constants::paper_symbols(cipher)),

@@ -7,11 +7,11 @@
 
 use super::copy::{parallel_copy, parallel_xor};
 use super::order::KernelOrder;
-use crate::chain::{block_words, chain_at, counter_plus};
-use crate::error::GpuError;
-use crate::kernels::{Op, WARP_BYTES};
-use crate::launch::Launcher;
-use cudarc::driver::{CudaSlice, CudaStream, PinnedHostSlice};
+use crate::gpu::chain::{block_words, chain_at, counter_plus};
+use crate::gpu::kernels::{Op, WARP_BYTES};
+use crate::gpu::launch::Launcher;
+use skinny_cuda::cudarc::driver::{CudaSlice, CudaStream, PinnedHostSlice};
+use skinny_cuda::GpuError;
 use std::ops::Range;
 use std::sync::Arc;
 use zeroize::Zeroizing;

@@ -1,10 +1,10 @@
-//! Several GPUs through skinny-cuda's own API: the set opened through the
-//! probe, work striped over a set ([`MultiGpuCipher`]) against one GPU and the
+//! Several GPUs through the raw modes' GPU host code (`skinny_bulk::gpu`):
+//! work striped over a set ([`MultiGpuCipher`]) against one GPU and the
 //! modes written out from their definitions, on random keys, IVs and data, odd
 //! lengths, CTR counters that carry across stripes, CBC and CFB decryption
 //! chaining across stripes, pageable and page-locked memory, and device-resident
 //! work on each GPU of a set. (The `gpu` backend over several GPUs is checked
-//! in skinny-bulk's tests.)
+//! in `multigpu.rs`, the set opened through the probe in skinny-cuda's tests.)
 //!
 //! The striping is checked on a machine with one GPU too: a set may list a GPU
 //! more than once (each entry its own cipher, streams and buffers), so the
@@ -15,7 +15,8 @@
 
 use rand::{Rng, RngCore};
 use skinny::Variant;
-use skinny_cuda::{Gpu, GpuCipher, GpuError, GpuSet, HostPath, KernelKind, MultiGpuCipher, Op};
+use skinny_bulk::gpu::{GpuCipher, HostPath, KernelKind, MultiGpuCipher, Op};
+use skinny_cuda::{Gpu, GpuSet};
 use skinny_test_support::gpu::open;
 use skinny_test_support::rng::{random_bytes, random_cipher};
 use std::sync::Arc;
@@ -45,23 +46,6 @@ fn iv_for(rng: &mut impl RngCore, op: Op, bs: usize, near_top: bool) -> Vec<u8> 
             iv
         }
         _ => random_bytes(rng, bs),
-    }
-}
-
-fn the_set_opens_what_the_probe_counts() {
-    let count = open(GpuSet::probe);
-    assert!(count >= 1);
-    assert_eq!(Gpu::count().unwrap(), count);
-    let all: Vec<usize> = (0..count).collect();
-    let set = GpuSet::open(&all).unwrap();
-    assert_eq!(set.ordinals(), all);
-    assert_eq!(GpuSet::all().unwrap().ordinals(), all);
-    // The same GPU twice is one GPU listed twice.
-    let twice = GpuSet::open(&[0, 0]).unwrap();
-    assert!(Arc::ptr_eq(&twice.gpus()[0], &twice.gpus()[1]));
-    match GpuSet::open(&[count]).expect_err("an ordinal past the count is refused").without_device() {
-        GpuError::NoSuchDevice { ordinal, count: seen } => assert_eq!((*ordinal, *seen), (count, count)),
-        e => panic!("{e}"),
     }
 }
 
@@ -156,5 +140,5 @@ fn device_resident_work_runs_on_each_gpu_of_a_set() {
 
 skinny_test_support::gpu_test_main! {
     probe: GpuSet::probe,
-    gpu: [the_set_opens_what_the_probe_counts, striped_runs_match_one_gpu_and_the_textbook_modes, large_striped_runs_match_one_gpu_pageable_and_page_locked, device_resident_work_runs_on_each_gpu_of_a_set],
+    gpu: [striped_runs_match_one_gpu_and_the_textbook_modes, large_striped_runs_match_one_gpu_pageable_and_page_locked, device_resident_work_runs_on_each_gpu_of_a_set],
 }

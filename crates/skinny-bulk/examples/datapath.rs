@@ -9,12 +9,13 @@
 //!    pageable one;
 //! 3. device-resident data ([`GpuCipher::run_device`]), out of place and in place.
 //!
-//! `cargo run --release -p skinny-cuda --example datapath [MAX_MIB]`
+//! `cargo run --release -p skinny-bulk --features cuda --example datapath [MAX_MIB]`
 
 use skinny::{Skinny, Variant};
+use skinny_bulk::gpu::{GpuCipher, HostPath, KernelKind, Op};
 use skinny_cuda::cudarc::driver::{sys, CudaContext, CudaSlice};
 use skinny_cuda::device::probe_libraries;
-use skinny_cuda::{Gpu, GpuCipher, HostPath, KernelKind, Op};
+use skinny_cuda::Gpu;
 use std::sync::Arc;
 use std::time::Instant;
 use support::{median, random};

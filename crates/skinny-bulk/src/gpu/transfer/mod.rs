@@ -1,5 +1,5 @@
 //! How host memory reaches the device and back for
-//! [`GpuCipher::run`](crate::GpuCipher::run): [`HostPath::auto`] chooses the
+//! [`GpuCipher::run`](crate::gpu::GpuCipher::run): [`HostPath::auto`] chooses the
 //! path by the operation, the size and the memory, and one module runs each:
 //!
 //! - `pageable`: piece by piece, plain copies;
@@ -17,11 +17,11 @@ mod slots;
 
 pub use path::{HostMemory, HostPath};
 
-use crate::chain::counter_plus;
-use crate::error::GpuError;
-use crate::kernels::{Op, WARP_BYTES};
-use crate::launch::Launcher;
+use crate::gpu::chain::counter_plus;
+use crate::gpu::kernels::{Op, WARP_BYTES};
+use crate::gpu::launch::Launcher;
 use registered::Locking;
+use skinny_cuda::GpuError;
 use zeroize::Zeroizing;
 
 /// A cipher's host paths: the one chosen, the largest piece sent to the
@@ -82,14 +82,14 @@ impl Transfers {
     }
 
     /// Runs `op` in place over `data` by the chosen path (see
-    /// [`GpuCipher::run`](crate::GpuCipher::run)).
+    /// [`GpuCipher::run`](crate::gpu::GpuCipher::run)).
     pub(crate) fn run(&mut self, l: &Launcher, op: Op, iv: &[u8], data: &mut [u8]) -> Result<(), GpuError> {
         let bs = l.block();
         if op != Op::Ctr && !data.len().is_multiple_of(bs) {
-            return Err(GpuError::NotWholeBlocks { op, block: bs, len: data.len() });
+            return Err(GpuError::NotWholeBlocks { operation: op.label(), block: bs, len: data.len() });
         }
         if op != Op::EcbEncrypt && op != Op::EcbDecrypt && iv.len() != bs {
-            return Err(GpuError::IvLength { op, block: bs, got: iv.len() });
+            return Err(GpuError::IvLength { operation: op.label(), block: bs, got: iv.len() });
         }
         let chain: Zeroizing<Vec<u8>> = Zeroizing::new(if iv.len() == bs { iv.to_vec() } else { vec![0; bs] });
         let path = self.path_for(l, op, data);

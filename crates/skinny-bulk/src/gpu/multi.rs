@@ -1,5 +1,5 @@
 //! Several GPUs of one host: a [`GpuSet`] (which GPUs, opened through
-//! [`GpuSet::probe`] and [`GpuSet::open`]; it lives in [`crate::device`]) and a
+//! `skinny_cuda`'s one way, `GpuSet::select`) and a
 //! [`MultiGpuCipher`] (one key on each, host-to-host work striped over them).
 //!
 //! Host memory is cut into contiguous, block-aligned stripes, one per GPU
@@ -15,13 +15,13 @@
 //! GPU `i`'s cipher, and its [`GpuCipher::run_device`] takes buffers of that
 //! GPU's context only ([`GpuCipher::gpu`]).
 
-use crate::chain::chain_at;
-use crate::cipher::GpuCipher;
-pub use crate::device::GpuSet;
-use crate::error::GpuError;
-use crate::kernels::{KernelKind, Op};
-use crate::transfer::HostPath;
+use super::chain::chain_at;
+use super::cipher::GpuCipher;
+use super::kernels::{KernelKind, Op};
+use super::transfer::HostPath;
 use skinny::Skinny;
+use skinny_cuda::GpuError;
+use skinny_cuda::GpuSet;
 use std::ops::Range;
 
 /// The smallest stripe worth a GPU of its own: below it the thread and the
@@ -166,11 +166,11 @@ impl MultiGpuCipher {
         }
         // The checks of GpuCipher::run, before the chaining blocks are read.
         if op != Op::Ctr && !data.len().is_multiple_of(bs) {
-            return Err(GpuError::NotWholeBlocks { op, block: bs, len: data.len() });
+            return Err(GpuError::NotWholeBlocks { operation: op.label(), block: bs, len: data.len() });
         }
         let ecb = matches!(op, Op::EcbEncrypt | Op::EcbDecrypt);
         if !ecb && iv.len() != bs {
-            return Err(GpuError::IvLength { op, block: bs, got: iv.len() });
+            return Err(GpuError::IvLength { operation: op.label(), block: bs, got: iv.len() });
         }
         let chains: Vec<zeroize::Zeroizing<Vec<u8>>> =
             parts.iter().map(|r| zeroize::Zeroizing::new(stripe_chain(op, iv, data, r.start, bs))).collect();

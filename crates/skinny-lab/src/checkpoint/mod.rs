@@ -6,6 +6,12 @@
 //! query) and keys of (seed, group), so a segment's counts do not depend on
 //! when, where or after what it runs.
 
+#[cfg(feature = "serde")]
+mod file;
+
+#[cfg(feature = "serde")]
+pub use file::{CheckpointFile, CheckpointFileError, CheckpointedRun, Ended, MAX_CHECKPOINT_BYTES};
+
 use crate::control::Control;
 use crate::error::LabError;
 use crate::experiment::Experiment;
@@ -233,6 +239,17 @@ fn next_size(size: u64, seconds: f64, every: Duration) -> u64 {
     let scaled = size as f64 * every.as_secs_f64() / seconds;
     // `as` saturates: a huge ratio is capped by `most` anyway.
     (scaled as u64).clamp(1, most)
+}
+
+impl ResumeError {
+    /// What the error means to the caller: a checkpoint that does not fit,
+    /// or parameters refused, are bad input.
+    pub fn kind(&self) -> skinny_exec::ErrorKind {
+        match self {
+            ResumeError::Checkpoint(_) => skinny_exec::ErrorKind::Input,
+            ResumeError::Lab(e) => e.kind(),
+        }
+    }
 }
 
 /// Why a run cannot resume from a checkpoint: the checkpoint, or the run's

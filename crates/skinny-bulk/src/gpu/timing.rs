@@ -1,10 +1,10 @@
 //! Kernel-only timing for benchmarks: random data made on the device, each run
 //! timed with CUDA events. Apart from the data paths, which it does not use.
 
-use crate::cipher::GpuCipher;
-use crate::error::GpuError;
-use crate::kernels::Op;
-use cudarc::driver::{sys, CudaSlice, LaunchConfig, PushKernelArg};
+use super::cipher::GpuCipher;
+use super::kernels::Op;
+use skinny_cuda::cudarc::driver::{sys, CudaSlice, LaunchConfig, PushKernelArg};
+use skinny_cuda::GpuError;
 
 impl GpuCipher {
     /// Times `op`'s kernel over `bytes` of random data resident on the device

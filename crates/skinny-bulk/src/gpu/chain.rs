@@ -2,7 +2,7 @@
 //! takes, and the chaining block of a piece that starts inside a call (the
 //! counter moved on, or the ciphertext block before it).
 
-use crate::kernels::Op;
+use super::kernels::Op;
 use skinny::counter::Counter;
 
 /// Little-endian words of a block (8 or 16 bytes), zero-padded to four.
