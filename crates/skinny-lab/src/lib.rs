@@ -45,7 +45,9 @@
 //!   ([`KeyDistribution`]: keys without a hit, a dispersion test against one
 //!   key-averaged probability, per-key correlations);
 //! - [`rng`]: the counter-based generator; [`stats`]: estimates and exact
-//!   intervals.
+//!   intervals;
+//! - [`tables`]: the S-boxes' exact tables (DDT, LAT, BCT, DLCT, UBCT, LBCT,
+//!   EBCT, DDLCT) and their exports for CP, SAT and MILP models.
 
 // The one unsafe call (a kernel launch in `gpu`) is allowed where it is made.
 // docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
@@ -76,6 +78,7 @@ mod rig;
 pub mod rng;
 mod shard;
 pub mod stats;
+pub mod tables;
 mod xor;
 
 pub use boomerang::{Boomerang, Quartet};
