@@ -49,7 +49,9 @@
 //!   key-averaged probability, per-key correlations);
 //! - [`rng`]: the counter-based generator; [`stats`]: estimates and exact
 //!   intervals; [`stamp`]: the version findings are stamped with, one for
-//!   every program built from one commit.
+//!   every program built from one commit;
+//! - [`tables`]: the S-boxes' exact tables (DDT, LAT, BCT, DLCT, UBCT, LBCT,
+//!   EBCT, DDLCT) and their exports for CP, SAT and MILP models.
 
 // The one unsafe call (a kernel launch in `gpu`) is allowed where it is made.
 // docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
@@ -81,6 +83,7 @@ pub mod rng;
 mod shard;
 pub mod stamp;
 pub mod stats;
+pub mod tables;
 mod xor;
 
 pub use boomerang::{Boomerang, Quartet};

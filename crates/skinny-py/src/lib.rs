@@ -22,6 +22,7 @@ mod many;
 mod modes;
 mod pairs;
 mod per_key;
+mod sbox;
 
 /// Whether this build has the GPU paths (the `cuda` feature): a GPU is still
 /// needed at run time.
@@ -59,6 +60,9 @@ fn _skinny(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<lab::PyFindings>()?;
     m.add_class::<per_key::PyKeyDistribution>()?;
     m.add_function(wrap_pyfunction!(pairs::neural_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(sbox::sbox_values, m)?)?;
+    m.add_function(wrap_pyfunction!(sbox::sbox_table, m)?)?;
+    m.add_function(wrap_pyfunction!(sbox::sbox_export, m)?)?;
     m.add_function(wrap_pyfunction!(built_with_cuda, m)?)?;
     m.add_function(wrap_pyfunction!(gpus, m)?)?;
     Ok(())

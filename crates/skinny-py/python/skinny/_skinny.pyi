@@ -418,3 +418,21 @@ def linear(
 
 def merge(parts: List[Findings]) -> Findings:
     """The exact merge of shards of one run."""
+
+# The S-box tables: the typed, documented API is the Python module
+# ``skinny.sbox``, which converts its arguments and calls these.
+
+def sbox_values(name: str) -> Tuple[bytes, bytes]:
+    """``(table, inverse)`` of ``"s4"`` or ``"s8"`` as bytes."""
+
+def sbox_table(
+    table: str,
+    sbox: Union[str, List[int]],
+    delta_in: Optional[int] = None,
+    nabla_out: Optional[int] = None,
+) -> npt.NDArray[Union[np.uint16, np.int32]]:
+    """One table of the S-box (``uint16`` counts, ``int32`` signed tables), or a
+    slice of the UBCT, LBCT or EBCT."""
+
+def sbox_export(table: str, sbox: Union[str, List[int]], format: str) -> str:
+    """The DDT, BCT, LAT or DLCT as ``"csv"``, ``"transitions"`` or ``"pla"`` text."""

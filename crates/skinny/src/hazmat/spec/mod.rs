@@ -2,7 +2,7 @@
 //! one cell per byte, with no table indexed by secret data (the S-boxes are
 //! computed by their NOR/XOR circuits). Every faster backend is checked against it.
 //!
-//! - [`sbox`]: S4, S8 and their inverses.
+//! - [`sbox`]: S4, S8 and their inverses (and as tables, for analysis).
 //! - [`round`]: the round function, one step a function.
 //! - [`tweakey`]: the tweakey schedule.
 

@@ -1,6 +1,10 @@
 //! The S-boxes S4 and S8 as the specification draws them: layers of NOR and XOR
 //! separated by wire permutations. Computed with logic only, never looked up in a
 //! table, so the time taken does not depend on the (secret) cell value.
+//!
+//! The same S-boxes as tables ([`S4_TABLE`], [`S8_TABLE`] and their inverses)
+//! are built from these circuits at compile time, for the analysis of the
+//! public S-boxes (difference and linear tables); the cipher never reads them.
 
 #[inline(always)]
 const fn bit(x: u8, i: u32) -> u8 {
@@ -102,6 +106,37 @@ pub const fn sbox8_inv(x: u8) -> u8 {
     nor_layer8(permute8_inv(x))
 }
 
+/// A table of the `const fn` `$f` on `0..$n`, built at compile time (a
+/// macro: a `const fn` cannot call a function pointer).
+macro_rules! tabulate {
+    ($f:ident, $n:expr) => {{
+        let mut t = [0u8; $n];
+        let mut i = 0;
+        while i < $n {
+            t[i] = $f(i as u8);
+            i += 1;
+        }
+        t
+    }};
+}
+
+/// S4 as a 16-entry table (`S4_TABLE[x] = sbox4(x)`), computed at compile time
+/// from the circuit above: for analysis of the public S-box (its DDT, LAT,
+/// ...), never for encrypting secret data, where a table lookup would leak
+/// the index through the cache.
+pub const S4_TABLE: [u8; 16] = tabulate!(sbox4, 16);
+
+/// S4⁻¹ as a 16-entry table (`S4_INV_TABLE[S4_TABLE[x]] = x`); for analysis
+/// only, like [`S4_TABLE`].
+pub const S4_INV_TABLE: [u8; 16] = tabulate!(sbox4_inv, 16);
+
+/// S8 as a 256-entry table (`S8_TABLE[x] = sbox8(x)`); for analysis only,
+/// like [`S4_TABLE`].
+pub const S8_TABLE: [u8; 256] = tabulate!(sbox8, 256);
+
+/// S8⁻¹ as a 256-entry table; for analysis only, like [`S4_TABLE`].
+pub const S8_INV_TABLE: [u8; 256] = tabulate!(sbox8_inv, 256);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +171,19 @@ mod tests {
             seen[sbox8(x) as usize] = true;
         }
         assert!(seen.iter().all(|&s| s), "S8 is a permutation");
+    }
+
+    #[test]
+    fn tables_agree_with_the_circuits_on_every_input() {
+        for x in 0..16u8 {
+            assert_eq!(S4_TABLE[usize::from(x)], sbox4(x), "S4({x:#x})");
+            assert_eq!(S4_INV_TABLE[usize::from(x)], sbox4_inv(x), "S4^-1({x:#x})");
+        }
+        assert_eq!(S4_TABLE, S4_SPEC);
+        for x in 0..=255u8 {
+            assert_eq!(S8_TABLE[usize::from(x)], sbox8(x), "S8({x:#x})");
+            assert_eq!(S8_INV_TABLE[usize::from(x)], sbox8_inv(x), "S8^-1({x:#x})");
+            assert_eq!(S8_INV_TABLE[usize::from(S8_TABLE[usize::from(x)])], x);
+        }
     }
 }
