@@ -58,6 +58,8 @@ pub fn gpus_parser(s: &str) -> Result<GpuSelection, String> {
 
 /// A parser for a decimal number from `lo` to `hi` (finite: `inf` and `nan` are
 /// refused), for options given in seconds or milliseconds.
+// Only `bench` takes such options.
+#[cfg_attr(not(feature = "bench"), allow(dead_code))]
 pub fn number_in(lo: f64, hi: f64) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
     move |s: &str| match s.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => Ok(x),

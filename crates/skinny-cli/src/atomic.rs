@@ -33,7 +33,8 @@ pub enum NewFileAccess {
     /// write may be a plaintext or a key's work.
     OwnerOnly,
     /// Whoever the umask allows (0666 minus the umask), as `>` in a shell
-    /// would: reports and plots.
+    /// would: reports and plots (`bench`'s only).
+    #[cfg_attr(not(feature = "bench"), allow(dead_code))]
     Umask,
 }
 
@@ -195,6 +196,7 @@ impl Write for AtomicFile {
 ///
 /// # Errors
 /// Creating, writing, syncing or renaming failed; `path` is then as it was.
+#[cfg_attr(not(feature = "bench"), allow(dead_code))]
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut file = AtomicFile::beside(path, NewFileAccess::Umask)?;
     file.write_all(bytes)?;

@@ -85,6 +85,7 @@ Examples:
   skinny keygen -y me.id                        # print the recipient of an identity";
 
 /// Examples shown under `skinny bench --help`.
+#[cfg(feature = "bench")]
 const BENCH_EXAMPLES: &str = "\
 Examples:
   # Every usable backend, 1 KiB to 64 MiB, tables on stdout:
@@ -137,6 +138,7 @@ pub enum Command {
     #[command(after_help = HASH_EXAMPLES)]
     Hash(HashArgs),
     /// Measure throughput; `--paper` reproduces the paper's experiment.
+    #[cfg(feature = "bench")]
     #[command(after_help = BENCH_EXAMPLES)]
     // Boxed: the bench's options are by far the largest variant.
     Bench(Box<crate::bench::BenchArgs>),
@@ -214,12 +216,15 @@ mod tests {
         assert!(ok(&["selftest", "--rounds", "1000", "--max-bytes", "268435456"]));
         assert!(ok(&["selftest", "--rounds", "0", "--max-bytes", "0"]));
         assert!(!ok(&["selftest", "--rounds", "1001"]) && !ok(&["selftest", "--max-bytes", "268435457"]));
-        assert!(ok(&["bench", "--runs", "1", "--max-time-per-size", "0", "--min-run-ms", "0"]));
-        assert!(ok(&["bench", "--runs", "1000", "--max-time-per-size", "86400", "--min-run-ms", "10000"]));
-        assert!(!ok(&["bench", "--runs", "0"]) && !ok(&["bench", "--runs", "1001"]));
-        assert!(!ok(&["bench", "--max-time-per-size", "86400.5"]) && !ok(&["bench", "--min-run-ms", "-1"]));
-        assert!(!ok(&["bench", "--threads", "0"]) && !ok(&["bench", "--threads", "1025"]));
-        for cmd in ["encrypt", "decrypt", "bench", "lab"] {
+        if cfg!(feature = "bench") {
+            assert!(ok(&["bench", "--runs", "1", "--max-time-per-size", "0", "--min-run-ms", "0"]));
+            assert!(ok(&["bench", "--runs", "1000", "--max-time-per-size", "86400", "--min-run-ms", "10000"]));
+            assert!(!ok(&["bench", "--runs", "0"]) && !ok(&["bench", "--runs", "1001"]));
+            assert!(!ok(&["bench", "--max-time-per-size", "86400.5"]) && !ok(&["bench", "--min-run-ms", "-1"]));
+            assert!(!ok(&["bench", "--threads", "0"]) && !ok(&["bench", "--threads", "1025"]));
+        }
+        let with_gpus = ["encrypt", "decrypt", "bench", "lab"];
+        for cmd in with_gpus.into_iter().filter(|c| cfg!(feature = "bench") || *c != "bench") {
             for good in ["all", "2", "0,2", "1,"] {
                 let mut args = vec![cmd, "--gpus", good];
                 if cmd == "lab" {

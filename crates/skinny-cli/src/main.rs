@@ -19,7 +19,7 @@ fn main() {}
 mod args;
 #[cfg(unix)]
 mod atomic;
-#[cfg(unix)]
+#[cfg(all(unix, feature = "bench"))]
 mod bench;
 #[cfg(unix)]
 mod cli;
@@ -67,6 +67,7 @@ fn main() {
         cli::Command::Keygen(a) => commands::keygen::run(a),
         // `hash` checks stdout itself: its words offer no `-o` (it has none).
         cli::Command::Hash(a) => commands::hash::run(a),
+        #[cfg(feature = "bench")]
         cli::Command::Bench(a) => {
             // A bench that writes files still has something to deliver without stdout.
             let files = a.csv.is_some() || a.json.is_some() || a.plot.is_some();
