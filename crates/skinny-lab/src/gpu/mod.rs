@@ -20,15 +20,17 @@
 //! that spans launches is summed across them before it enters the histogram.
 
 mod kernel;
+mod layout;
 mod per_key;
 mod query;
 pub mod source;
 mod tables;
 
 pub use kernel::{LaunchCounts, QueryKernel, LAUNCH_QUERIES};
+pub use layout::{LfsrStep, TweakeyLayout};
 pub use per_key::split_groups;
 pub use query::KernelQuery;
-pub use tables::{kernel_constants, shared_bytes, warps_per_block, KernelSetup, LfsrStep, TweakeyLayout};
+pub use tables::{kernel_constants, shared_bytes, warps_per_block, KernelSetup};
 
 use crate::boomerang::{Boomerang, Quartet};
 use crate::common::Common;

@@ -1,8 +1,8 @@
 //! What an experiment is as the lab kernels take it ([`KernelQuery`]), and
 //! the per-experiment part of their `__constant__` tables.
 
+use super::layout::TweakeyLayout;
 use super::source::LabExperiment;
-use super::tables::TweakeyLayout;
 use crate::cells::{CellCondition, CellPattern};
 use crate::error::LabError;
 use crate::xor::xor;

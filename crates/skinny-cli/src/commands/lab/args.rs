@@ -10,7 +10,8 @@ use skinny::Variant;
 use skinny_bulk::backend::GpuSelection;
 use skinny_exec::PlacementKind;
 use skinny_lab::{
-    Boomerang, CellPattern, Common, Differential, DifferentialLinear, Experiment, Placement, Shard, TweakeyAt, MAX_SHOW,
+    Boomerang, CellPattern, Common, Differential, DifferentialLinear, Experiment, Linear, Placement, Shard, TweakeyAt,
+    MAX_SHOW,
 };
 use std::path::PathBuf;
 
@@ -56,7 +57,7 @@ pub enum LabCommand {
     DifferentialLinear(DifferentialLinearArgs),
     /// Count plaintexts with parity(in_mask & P) = parity(out_mask & E_K(P)):
     /// the correlation 2 hits / queries - 1.
-    Linear(super::linear_args::LinearArgs),
+    Linear(LinearArgs),
     /// Combine the JSON reports of shards of one experiment.
     Merge(MergeArgs),
 }
@@ -180,7 +181,7 @@ pub struct DifferentialArgs {
     /// A truncated difference the ciphertext difference must also meet: 16
     /// cells (cell 0 first) of 0 (zero), x (non-zero) or * (free), such as
     /// 0000x000****0000 (spaces allowed).
-    #[arg(long, value_name = "PATTERN", value_parser = super::linear_args::parse_cells)]
+    #[arg(long, value_name = "PATTERN", value_parser = super::count_args::parse_cells)]
     pub cells: Option<CellPattern>,
 }
 
@@ -337,6 +338,32 @@ pub(super) fn placement(a: &CommonArgs) -> Placement {
     // two cores made a run 36-39x slower); the notice is printed by `count`.
     let (threads, _) = crate::args::capped_threads(a.threads);
     PlacementArgs { threads, gpus: a.gpus.clone() }.placement(a.backend)
+}
+
+/// `skinny lab linear`.
+#[derive(Debug, Args)]
+pub struct LinearArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// The input linear mask (alpha) in hex, one block.
+    #[arg(long, value_name = "HEX")]
+    pub in_mask: String,
+
+    /// The output linear mask (beta) in hex, one block.
+    #[arg(long, value_name = "HEX")]
+    pub out_mask: String,
+}
+
+/// The experiment of `skinny lab linear`, checked.
+pub(super) fn linear(a: &LinearArgs) -> Result<Experiment, LabCommandError> {
+    let c = common(&a.common)?;
+    let (v, block) = (c.variant, c.variant.block_bytes());
+    let alpha = hex_of("--in-mask", &a.in_mask, block, v, "one block")?;
+    let beta = hex_of("--out-mask", &a.out_mask, block, v, "one block")?;
+    let exp = Linear::new(c, alpha, beta);
+    exp.check().map_err(LabCommandError::Refused)?;
+    Ok(exp.into())
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
-//! The lab's numbers on the command line: counts (`1e9`, `2^30`, `1_000`)
-//! and shards (`I/N`).
+//! The lab's values on the command line: counts (`1e9`, `2^30`, `1_000`),
+//! shards (`I/N`) and cell patterns (`--cells`).
 
-use skinny_lab::Shard;
+use skinny_lab::{CellPattern, Shard};
 
 /// `--shard I/N`.
 #[derive(Clone, Copy, Debug)]
@@ -34,6 +34,11 @@ pub(super) fn parse_count(s: &str) -> Result<u64, String> {
     Ok(v)
 }
 
+/// `--cells`: 16 of `0`, `x`, `*` (spaces allowed), or the reason it is not.
+pub(super) fn parse_cells(s: &str) -> Result<CellPattern, String> {
+    s.trim().parse().map_err(|e: skinny_lab::CellPatternError| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +52,12 @@ mod tests {
         assert!(parse_count("2^64").is_err());
         assert!(parse_shard("3/3").is_err());
         assert_eq!(parse_shard("1/4").map(|s| s.0), Ok(Shard { index: 1, count: 4 }));
+    }
+
+    #[test]
+    fn patterns_and_their_refusals() {
+        assert_eq!(parse_cells(" 0000 x000 **** 0000 ").unwrap().to_string(), "0000x000****0000");
+        assert_eq!(parse_cells("0000x000").unwrap_err(), "cell pattern: 16 cells of 0, x or *, got 8");
+        assert!(parse_cells("0000y000****0000").unwrap_err().contains("'y'"));
     }
 }

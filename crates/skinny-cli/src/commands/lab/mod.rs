@@ -8,7 +8,6 @@ mod args;
 mod checkpoint;
 mod count_args;
 mod error;
-mod linear_args;
 mod per_key;
 mod table;
 mod text;
@@ -37,7 +36,7 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
         LabCommand::Differential(a) => args::differential(a).and_then(|exp| count(&a.common, exp)),
         LabCommand::Boomerang(a) => args::boomerang(a).and_then(|exp| count(&a.common, exp)),
         LabCommand::DifferentialLinear(a) => args::differential_linear(a).and_then(|exp| count(&a.common, exp)),
-        LabCommand::Linear(a) => linear_args::linear(a).and_then(|exp| count(&a.common, exp)),
+        LabCommand::Linear(a) => args::linear(a).and_then(|exp| count(&a.common, exp)),
         LabCommand::Merge(a) => merge(&a.files).and_then(|f| print(&f, a.json)),
     };
     Ok(done?)

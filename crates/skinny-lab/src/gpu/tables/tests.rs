@@ -2,7 +2,9 @@
 //! source: every bit where the kernels read it, round by round.
 
 use super::*;
+use crate::gpu::layout::{LfsrStep, SLOT_OF};
 use crate::gpu::source::LAB;
+use skinny::hazmat::spec::tweakey::PT;
 use skinny::hazmat::spec::tweakey::{lfsr_tk2, lfsr_tk3};
 
 fn random_tweakey(v: Variant, seed: &mut u64) -> Vec<u8> {
