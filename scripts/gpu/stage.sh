@@ -1,50 +1,84 @@
 #!/usr/bin/env bash
-# Builds, on this machine, what the scripts/h200-*.sh scripts run on the GPU
-# machine (which has CUDA but no Rust), and puts it in .gpu-bin/ (ignored by
-# git; named in the device tool's `carry`). One cargo invocation, so every
-# crate is compiled once with one feature set.
+# Builds here (Rust, no GPU) what the device machine runs (CUDA, no Rust) and
+# puts it in .gpu-bin/ (ignored by git; name it in the device tool's `carry`).
+# scripts/gpu/check.sh runs the test suites there; the scripts in
+# scripts/device/ run the examples and the CLI.
+#
+#   scripts/gpu/stage.sh [--dry-run] [GROUP...]      (default: gpu)
+#
+# Groups (scripts/gpu/targets.py finds their targets from cargo metadata, so
+# a suite added or renamed needs no edit here):
+#   gpu     every GPU suite (a test binary on skinny_test_support's GPU
+#           harness), every example of the packages that have one, and the
+#           `skinny` CLI, each package with its `cuda` feature
+#   cpu     every test and example of the crates whose CPU paths differ on
+#           the device machine's AVX-512 host, dudect and the speed guard
+#   python  the Python package's wheel (release, maturin) in .gpu-bin/wheel/
+#   all     the three
+# gpu and cpu are built by one cargo invocation (one feature set); python by
+# maturin. .gpu-bin/SUITES lists the staged test binaries and their group.
+# Files staged before are replaced; folders put there by hand (.gpu-bin/age,
+# .gpu-bin/peer) are kept.
+#
+# --dry-run prints the cargo command and the suites, and builds nothing.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-mkdir -p .gpu-bin
-cargo build --release --locked \
-  -p skinny -p skinny-cli -p skinny-cuda -p skinny-bulk -p skinny-lab -p skinny-aead -p skinny-speed-guard \
-  --features "skinny-cli/cuda skinny-bulk/cuda skinny-lab/cuda skinny-aead/cuda" \
-  --bin skinny --bin speed-guard \
-  --example gpu_bench --example datapath --example multigpu --example cpu_speed --example lab_speed \
-  --example gpu_aead_speed --example aead_speed --example sealed_speed --example small_calls \
-  --test gpu --test multigpu --test published --test sealed_gpu \
-  --test bitsliced --test per_block_tweakeys --test per_block_tk1 --test single_block \
-  --test vectors --test reduced_rounds --test rustcrypto_modes \
-  --message-format=json-render-diagnostics > .gpu-bin/build.json
-# Executables by (package, kind, target): tests of `skinny` as skinny-<name>,
-# the GPU suites under the names the h200 scripts use.
-python3 - <<'PY'
-import json, shutil
-names = {
-    ("skinny-bulk", "test", "gpu"): "gpu-tests",
-    ("skinny-bulk", "test", "multigpu"): "multigpu-tests",
-    ("skinny-cuda", "test", "gpu"): "cuda-gpu-tests",
-    ("skinny-cuda", "test", "multigpu"): "cuda-multigpu-tests",
-    ("skinny-lab", "test", "gpu"): "lab-gpu-tests",
-    ("skinny-lab", "test", "published"): "lab-published-tests",
-    ("skinny-aead", "test", "gpu"): "aead-gpu-tests",
-    ("skinny-aead", "test", "sealed_gpu"): "aead-sealed-gpu-tests",
-}
-for line in open(".gpu-bin/build.json"):
-    m = json.loads(line)
-    if m.get("reason") != "compiler-artifact" or not m.get("executable"):
-        continue
-    pkg = m["package_id"].split("#")[0].rstrip("/").split("/")[-1].split("@")[0]
-    kind, name = m["target"]["kind"][0], m["target"]["name"]
-    dest = names.get((pkg, kind, name))
-    if dest is None and kind in ("bin", "example"):
-        dest = name
-    if dest is None and pkg == "skinny" and kind == "test":
-        dest = "skinny-" + name
-    if dest:
-        shutil.copy(m["executable"], ".gpu-bin/" + dest)
-PY
-rm .gpu-bin/build.json
-git rev-parse HEAD > .gpu-bin/COMMIT
-git status --porcelain --untracked-files=no | grep -q . && echo "dirty" >> .gpu-bin/COMMIT || true
-ls -la .gpu-bin
+cd "$(dirname "$0")/../.." || exit 2
+B=.gpu-bin
+dry=0
+groups=()
+for a in "$@"; do
+    case $a in
+        --dry-run) dry=1 ;;
+        -h | --help) sed -n '2,/^set -e/{/^set -e/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+        gpu | cpu | python) groups+=("$a") ;;
+        all) groups+=(gpu cpu python) ;;
+        *) echo "stage: unknown group or option '$a' (groups: gpu cpu python all; --dry-run)" >&2; exit 2 ;;
+    esac
+done
+[ ${#groups[@]} -gt 0 ] || groups=(gpu)
+cargo_groups=()
+python=0
+for g in "${groups[@]}"; do
+    if [ "$g" = python ]; then python=1; else cargo_groups+=("$g"); fi
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+args=()
+if [ ${#cargo_groups[@]} -gt 0 ]; then
+    cargo metadata --format-version 1 --no-deps --locked > "$tmp/metadata.json"
+    python3 scripts/gpu/targets.py "$tmp/SUITES" "${cargo_groups[@]}" < "$tmp/metadata.json" > "$tmp/args"
+    mapfile -t args < "$tmp/args"
+fi
+
+if [ "$dry" = 1 ]; then
+    if [ ${#args[@]} -gt 0 ]; then
+        printf 'scripts/lib/stage-into.sh %s' "$B"
+        printf ' %q' "${args[@]}"
+        echo
+        echo "suites:"
+        sed 's/^/  /' "$tmp/SUITES"
+    fi
+    [ "$python" = 0 ] || echo "maturin build --release --locked -m crates/skinny-py/Cargo.toml -o $B/wheel"
+    exit 0
+fi
+
+start=$(date +%s)
+mkdir -p "$B"
+find "$B" -maxdepth 1 -type f -delete
+rm -rf "$B/wheel"
+if [ ${#args[@]} -gt 0 ]; then
+    scripts/lib/stage-into.sh "$B" "${args[@]}"
+    cp "$tmp/SUITES" "$B/SUITES"
+else
+    git rev-parse HEAD > "$B/COMMIT"
+    git status --porcelain --untracked-files=no | grep -q . && echo "dirty" >> "$B/COMMIT" || true
+fi
+if [ "$python" = 1 ]; then
+    # The package as users get it (release, abi3), with the GPU code.
+    venv=${SKINNY_VENV:-.venv-python}
+    [ -x "$venv/bin/maturin" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q "maturin>=1.7,<2"; }
+    "$venv/bin/maturin" build --release --locked -m crates/skinny-py/Cargo.toml -o "$B/wheel" -q
+fi
+ls "$B"
+echo "stage: $(du -sh "$B" | cut -f1) in $B ($(tr '\n' ' ' < "$B/COMMIT")), $(( $(date +%s) - start )) s"

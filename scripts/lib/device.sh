@@ -1,26 +1,56 @@
-# Sourced by the scripts/h200-*.sh scripts on the GPU machine: the run's
-# header (machine, driver, commit) and one test suite's run with its summary.
-# Needs B (the staged folder) and OUT (where logs go).
+# shellcheck shell=bash
+# Sourced by the scripts that run on the device machine (scripts/gpu/check.sh,
+# scripts/device/*.sh), from the repository root: where the staged binaries
+# are, the run's header, and one test suite's run with its summary.
+#
+# B: the staged folder (GPU_BIN, default .gpu-bin; scripts/gpu/stage.sh fills
+# it). OUT: where logs go (the device tool's output folder).
 
-# suite NAME LIMIT [ARGS]: test binary $B/NAME under a time limit; its log in
-# $OUT/NAME.log, its summary lines here.
-suite() {
-  local name=$1 limit=$2
-  shift 2
-  echo "== $name"
-  if [ ! -x "$B/$name" ]; then echo "MISSING $B/$name"; return; fi
-  local t0
-  t0=$(date +%s)
-  timeout "$limit" "$B/$name" "$@" > "$OUT/$name.log" 2>&1
-  echo "exit $? in $(( $(date +%s) - t0 )) s"
-  grep -E "^test .*(FAILED|ignored)|test result|skip:|panicked|passed|failed|overflow|needs more|over 64" \
-    "$OUT/$name.log" | tail -12
+B=${GPU_BIN:-.gpu-bin}
+# The compiled kernels' cache: one per machine, outside the carried tree.
+export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/skinny-cache}
+
+# need NAME...: fails in one line if a staged binary is missing.
+need() {
+  local name
+  for name in "$@"; do
+    if [ ! -x "$B/$name" ]; then
+      echo "missing $B/$name (scripts/gpu/stage.sh here, then carry .gpu-bin)" >&2
+      exit 1
+    fi
+  done
 }
 
-# The machine and what runs on it.
+# The machine, its GPUs and what runs on it.
 header() {
-  date -u; echo "commit: $(tr '\n' ' ' < "$B/COMMIT")"; uptime
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  date -u
+  echo "commit: $(tr '\n' ' ' < "$B/COMMIT" 2>/dev/null || echo "no $B/COMMIT")"
+  uptime
+  nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader 2>&1
   lscpu | grep -E "Model name|^CPU\(s\)|Thread\(s\) per core|Core\(s\) per socket|Socket\(s\)"
-  grep -o -w 'avx512f\|gfni\|avx512vbmi' /proc/cpuinfo | sort -u | tr '\n' ' '; echo
+  grep -o -w 'avx2\|avx512f\|avx512bw\|avx512vl\|avx512vbmi\|gfni' /proc/cpuinfo | sort -u | tr '\n' ' '
+  echo
+}
+
+# suite NAME LIMIT [ARGS]: test binary $B/NAME under a time limit of LIMIT
+# seconds, inside the command SUITE_WRAP (an array, e.g. compute-sanitizer)
+# if set; its log in $OUT/NAME.log (NAME.TAG.log with SUITE_TAG), its
+# summary lines here. Returns the binary's exit status (124 when it ran out
+# of time, 127 when it is missing).
+suite() {
+  local name=$1 limit=$2 rc t0 log
+  shift 2
+  log=$OUT/$name${SUITE_TAG:+.$SUITE_TAG}.log
+  echo "== $name${SUITE_TAG:+ ($SUITE_TAG)}"
+  if [ ! -x "$B/$name" ]; then
+    echo "MISSING $B/$name"
+    return 127
+  fi
+  t0=$(date +%s)
+  timeout "$limit" ${SUITE_WRAP[@]+"${SUITE_WRAP[@]}"} "$B/$name" "$@" > "$log" 2>&1
+  rc=$?
+  echo "exit $rc in $(( $(date +%s) - t0 )) s"
+  grep -E "^test .*(FAILED|ignored)|test result|skip:|panicked|overflow|needs more|over 64|ERROR SUMMARY|RACECHECK SUMMARY" \
+    "$log" | tail -12
+  return $rc
 }
