@@ -37,7 +37,9 @@
 # 5 at the outside; LIMIT_S (default 480 s) stops any one process that hangs.
 set -uo pipefail
 
-BIN="${SKINNY_BIN:-.gpu-bin/skinny}"
+# shellcheck source=scripts/lib/device.sh
+. "$(dirname "$0")/../lib/device.sh"
+BIN="${SKINNY_BIN:-$B/skinny}"
 OUT="${OUT:?set OUT to the folder for the results}"
 REPEATS="${REPEATS:-5}"
 LIMIT_S="${LIMIT_S:-480}"
@@ -57,7 +59,7 @@ pin() { # pin CPU-LIST command...: taskset when there is one and the CPUs exist
 
 {
     echo "== $BIN --version"; "$BIN" --version
-    echo "== commit"; cat .gpu-bin/COMMIT 2>/dev/null || echo "?"
+    echo "== commit"; cat "$B/COMMIT" 2>/dev/null || echo "?"
     echo "== nvidia-smi"; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
     echo "== skinny info"; "$BIN" info 2>&1
     echo "== nproc: $ncpu"

@@ -23,7 +23,9 @@
 # under 1 minute for the rest (docs/bench.md); the timeout below is a backstop.
 set -uo pipefail
 
-BIN="${SKINNY_BIN:-.gpu-bin/skinny}"
+# shellcheck source=scripts/lib/device.sh
+. "$(dirname "$0")/../lib/device.sh"
+BIN="${SKINNY_BIN:-$B/skinny}"
 OUT="${OUT:?set OUT to the folder for the results}"
 MAX_TIME_PER_SIZE="${MAX_TIME_PER_SIZE:-4}"
 LIMIT_S="${LIMIT_S:-540}"

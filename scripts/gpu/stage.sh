@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds here (Rust, no GPU) what the device machine runs (CUDA, no Rust) and
-# puts it in .gpu-bin/ (ignored by git; name it in the device tool's `carry`).
-# scripts/gpu/check.sh runs the test suites there; the scripts in
-# scripts/device/ run the examples and the CLI.
+# puts it in .gpu-bin/ (ignored by git), and all of it in one archive,
+# .gpu-bin/staged.tgz: name that in the device tool's `carry` (the folder is
+# larger than a carry may be), and the scripts there unpack it. There,
+# scripts/gpu/check.sh runs the test suites; the scripts in scripts/device/
+# run the examples and the CLI.
 #
 #   scripts/gpu/stage.sh [--dry-run] [GROUP...]      (default: gpu)
 #
@@ -18,7 +20,7 @@
 # gpu and cpu are built by one cargo invocation (one feature set); python by
 # maturin. .gpu-bin/SUITES lists the staged test binaries and their group.
 # Files staged before are replaced; folders put there by hand (.gpu-bin/age,
-# .gpu-bin/peer) are kept.
+# .gpu-bin/peer) are kept, and go into the archive too.
 #
 # --dry-run prints the cargo command and the suites, and builds nothing.
 set -euo pipefail
@@ -66,7 +68,7 @@ fi
 start=$(date +%s)
 mkdir -p "$B"
 find "$B" -maxdepth 1 -type f -delete
-rm -rf "$B/wheel"
+rm -rf "$B/wheel" "$B/.unpacked"
 if [ ${#args[@]} -gt 0 ]; then
     scripts/lib/stage-into.sh "$B" "${args[@]}"
     cp "$tmp/SUITES" "$B/SUITES"
@@ -80,5 +82,11 @@ if [ "$python" = 1 ]; then
     [ -x "$venv/bin/maturin" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q "maturin>=1.7,<2"; }
     "$venv/bin/maturin" build --release --locked -m crates/skinny-py/Cargo.toml -o "$B/wheel" -q
 fi
+tar -C "$B" -czf "$tmp/staged.tgz" .
+mv "$tmp/staged.tgz" "$B/staged.tgz"
+cksum < "$B/staged.tgz" > "$B/.unpacked"
 ls "$B"
-echo "stage: $(du -sh "$B" | cut -f1) in $B ($(tr '\n' ' ' < "$B/COMMIT")), $(( $(date +%s) - start )) s"
+size=$(stat -c %s "$B/staged.tgz")
+echo "stage: $(du -sh --exclude staged.tgz "$B" | cut -f1) in $B ($(tr '\n' ' ' < "$B/COMMIT")), $(( $(date +%s) - start )) s;" \
+    "carry .gpu-bin/staged.tgz ($(( size >> 20 )) MiB)"
+[ "$size" -lt $((60 << 20)) ] || echo "stage: the archive is near or over the device tool's 64 MiB carry: stage fewer groups a call" >&2

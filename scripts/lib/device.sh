@@ -7,6 +7,17 @@
 # it). OUT: where logs go (the device tool's output folder).
 
 B=${GPU_BIN:-.gpu-bin}
+# The stage travels as one archive, $B/staged.tgz (the whole folder is larger
+# than the device tool carries); unpacked here once for each archive, in
+# place of what an earlier one left.
+if [ -f "$B/staged.tgz" ]; then
+  staged_sum=$(cksum < "$B/staged.tgz")
+  if [ "$(cat "$B/.unpacked" 2>/dev/null)" != "$staged_sum" ]; then
+    find "$B" -mindepth 1 -maxdepth 1 ! -name staged.tgz -exec rm -rf {} +
+    tar -C "$B" -xzf "$B/staged.tgz" && echo "$staged_sum" > "$B/.unpacked"
+  fi
+  unset staged_sum
+fi
 # The compiled kernels' cache: one per machine, outside the carried tree.
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/skinny-cache}
 
