@@ -10,7 +10,7 @@
 #    sha256sum/b2sum, when .peer/ is carried (scripts/peers/stage.sh here).
 #
 # Here (with Rust): scripts/gpu/stage.sh cpu, and scripts/peers/stage.sh;
-# carry .gpu-bin and .peer. There: OUT=... scripts/device/cpu-paths.sh
+# carry .gpu-bin/staged.tgz and .peer. There: OUT=... scripts/device/cpu-paths.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 OUT="${OUT:?set OUT}"

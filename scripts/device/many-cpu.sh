@@ -6,7 +6,7 @@
 # each beside the single-message path on the same threads. Then the UDP
 # gateway through the streaming front, and the speed guard.
 #
-# Here (with Rust): scripts/gpu/stage.sh cpu; carry .gpu-bin.
+# Here (with Rust): scripts/gpu/stage.sh cpu; carry .gpu-bin/staged.tgz.
 # There: OUT=... scripts/device/many-cpu.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2

@@ -7,7 +7,7 @@
 # memory to host, and the link's own copy rates: Romulus at MANY_LOG2, the
 # SKINNY-AEAD members at MANY_AEAD_LOG2.
 #
-# Here (with Rust): scripts/gpu/stage.sh; carry .gpu-bin. There:
+# Here (with Rust): scripts/gpu/stage.sh; carry .gpu-bin/staged.tgz. There:
 # scripts/device/many-gpu.sh, logs under $OUT (default /tmp/many-out).
 # MANY_NCU=1 adds an Nsight Compute profile (ncu, if the machine has it) of
 # one Romulus-N and one SKINNY-AEAD M1 seal over 2^20 messages: occupancy,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the device machine, from the repository root, the test suites that
-# scripts/gpu/stage.sh staged into .gpu-bin/ (carried), with
+# scripts/gpu/stage.sh staged (carried as .gpu-bin/staged.tgz), with
 # SKINNY_REQUIRE_GPU=1 (a GPU test that finds no GPU fails instead of being
 # ignored) and SKINNY_GPU_BIG=1 (the tests of a gibibyte and more run).
 #
@@ -54,7 +54,7 @@ while [ $# -gt 0 ]; do
 done
 
 if [ ! -f "$B/SUITES" ]; then
-    echo "check: no $B/SUITES: run scripts/gpu/stage.sh here and carry .gpu-bin" >&2
+    echo "check: no $B/SUITES: run scripts/gpu/stage.sh here and carry .gpu-bin/staged.tgz" >&2
     exit 2
 fi
 declare -A group_of=()

@@ -26,7 +26,7 @@ need() {
   local name
   for name in "$@"; do
     if [ ! -x "$B/$name" ]; then
-      echo "missing $B/$name (scripts/gpu/stage.sh here, then carry .gpu-bin)" >&2
+      echo "missing $B/$name (scripts/gpu/stage.sh here, then carry .gpu-bin/staged.tgz)" >&2
       exit 1
     fi
   done
