@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A fresh set of hostile or careless cases in issue 27's categories, none of
-# them listed in the issue: the "someone else" of its "Done when".
+# A fresh set of hostile or careless cases in the hostile-use review's
+# categories (runs/dev-2026-12-02-hostile-27/), none of them among its
+# findings: cases written by someone other than the fixes' author.
 #
 #   SKINNY=/path/to/skinny [SKINNY_DEBUG=/path/to/debug/skinny] [ONLY=REGEX] \
 #   scripts/hostile/fresh.sh

@@ -42,7 +42,7 @@ c1_stack() {
     fi
     # Threads whose stack size the program leaves to the default (rayon's
     # global pool, used without --threads) at 64 KiB: what a public call
-    # may need at most (issue 27, 1). With --threads N the pool's stack is set.
+    # may need at most (finding 1). With --threads N the pool's stack is set.
     local m
     for m in "seal -K $KEY" "open -K $KEY" "encrypt -K $TWEAKEY --iv $IV"; do
         want "c1.release-${m%% *}-10MB-default-thread-stacks-64KiB" || continue
@@ -262,7 +262,7 @@ c6_small() {
         else fail "no empty round trip"; fi
     fi
     if want c6.threads-1024-lab; then
-        # As seal's --threads 1024 (issue 27, 6): capped, or at least not far slower.
+        # As seal's --threads 1024 (finding 6): capped, or at least not far slower.
         local t0 t1 t2 ratio
         t0=$(date +%s.%N)
         "$S" "${LABDIFF[@]}" --queries 2^21 --threads "$(nproc)" --json > /dev/null

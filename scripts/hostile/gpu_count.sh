@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 27, finding 9 (the test count overstates what ran), shown on one GPU
-# test binary: run it on a machine without a GPU and count what its harness
+# Finding 9 of the hostile-use review (the test count overstates what ran),
+# shown on one GPU test binary: run it on a machine without a GPU and count what its harness
 # reports as passed, ignored and skipped.
 #
 #   scripts/hostile/gpu_count.sh TEST_BINARY

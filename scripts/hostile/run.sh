@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 27's findings 1-6 as black-box cases against one `skinny` binary.
+# Findings 1-6 of the hostile-use review (the record: runs/dev-2026-12-02-hostile-27/)
+# as black-box cases against one `skinny` binary.
 #
 #   SKINNY=/path/to/skinny [SKINNY_DEBUG=/path/to/debug/skinny] \
 #   [OPEN16M_CLAIM_MIB=120] [LAB_STOP_LIMIT_S=1] [ONLY=REGEX] scripts/hostile/run.sh
@@ -15,7 +16,7 @@ inputs
 
 # 1. Stack: a debug build seals and opens a 10 MB file; then the same with
 # ordinary thread stacks of 1 MiB (RUST_MIN_STACK: every thread that does not
-# set its own size), since the issue's abort came on a machine with AVX-512
+# set its own size), since the reported abort came on a machine with AVX-512
 # and 16 cores, where a call needs more than here: 1 MiB is still 16 times
 # the 64 KiB a call may use. (A smaller main thread, ulimit -s 256, tells
 # nothing: the debug build's argument parsing alone needs more, at both

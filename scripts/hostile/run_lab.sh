@@ -1,4 +1,4 @@
-# Issue 27, findings 4 (lab merge trusts what it reads) and 5 (the lab
+# Findings 4 (lab merge trusts what it reads) and 5 (the lab
 # ignores Ctrl-C on huge runs; --show unbounded). Sourced by run.sh.
 
 # merge_refused NAME FILES...: `lab merge` must refuse (exit 1 or 2, not a

@@ -1,4 +1,4 @@
-# Issue 27, finding 6 (the small items). Sourced by run.sh.
+# Finding 6 of the hostile-use review (the small items). Sourced by run.sh.
 
 # on_tty OUTFILE CMD...: CMD under a pseudo-terminal (util-linux script);
 # its exit status, what it printed in OUTFILE.

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds (release) and copies into DIR what an h200 script runs on the GPU
-# machine, which has CUDA but no Rust: one cargo invocation, so every crate is
-# compiled once with one feature set. Binaries and examples keep their names;
-# a test binary is named <package short name>-<test> (core-stack, lab-gpu).
-# Then stripped, with DIR/COMMIT saying what was built (and "dirty" if the
-# tracked tree had changes).
+# Builds (release) and copies into DIR what runs on the device machine, which
+# has CUDA but no Rust: one cargo invocation, so every crate is compiled once
+# with one feature set. Binaries and examples keep their names; a test binary
+# is named <package short name>-<test>, the short name being the package's
+# without "skinny-" and "core" for `skinny` (core-stack, lab-gpu). Then
+# stripped, with DIR/COMMIT saying what was built (and "dirty" if the tracked
+# tree had changes).
 #
 #   scripts/lib/stage-into.sh DIR CARGO-BUILD-ARGS...
 set -euo pipefail
@@ -16,9 +17,6 @@ cargo build --release --locked "$@" --message-format=json-render-diagnostics > "
 python3 - "$dir" <<'PY'
 import json, shutil, sys
 dest_dir = sys.argv[1]
-short = {"skinny": "core", "skinny-aead": "aead", "skinny-romulus": "romulus", "skinny-many": "many",
-         "skinny-lab": "lab", "skinny-cuda": "cuda", "skinny-cli": "cli", "skinny-seal": "seal",
-         "skinny-bulk": "bulk", "skinny-hash": "hash", "skinny-ct-check": "ct", "skinny-speed-guard": "speed"}
 for line in open(f"{dest_dir}/stage.json"):
     m = json.loads(line)
     if m.get("reason") != "compiler-artifact" or not m.get("executable"):
@@ -28,12 +26,15 @@ for line in open(f"{dest_dir}/stage.json"):
     where, _, tail = m["package_id"].partition("#")
     pkg = tail.split("@")[0] if "@" in tail else where.rstrip("/").split("/")[-1]
     kind, name = m["target"]["kind"][0], m["target"]["name"]
-    if pkg not in short:
+    if kind in ("example", "bin"):
+        dest = name
+    elif kind == "test":
+        dest = ("core" if pkg == "skinny" else pkg.removeprefix("skinny-")) + "-" + name
+    else:
         continue
-    dest = name if kind in ("example", "bin") else f"{short[pkg]}-{name}"
     shutil.copy(m["executable"], f"{dest_dir}/{dest}")
 PY
 rm "$dir/stage.json"
-strip "$dir"/* 2>/dev/null || true
+find "$dir" -maxdepth 1 -type f -perm -u+x -exec strip {} + 2>/dev/null || true
 git rev-parse HEAD > "$dir/COMMIT"
 git status --porcelain --untracked-files=no | grep -q . && echo "dirty" >> "$dir/COMMIT" || true

@@ -25,7 +25,7 @@
 # --raw       also keep every parsed line ("round who kind name bytes values")
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-bin=$root/.peer/bin peer_src=$root/.peer/aadomn peer_bin= core= rounds=5 passes=5
+bin=$root/.peer/bin peer_src=$root/.peer/aadomn peer_bin='' core='' rounds=5 passes=5
 sizes=64,1024,16384,1048576 yard_mib=256 raw_keep=
 while (($#)); do
   [[ $1 == -h || $1 == --help || $# -ge 2 ]] || { echo "compare.sh: $1 needs a value" >&2; exit 2; }

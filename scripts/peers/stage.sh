@@ -15,7 +15,8 @@ cd "$(dirname "$0")/../.."
 build=1
 if [[ ${1:-} == --no-build ]]; then build=0; shift; fi
 mirror=${1:-/work/.mirror/aadomn+skinny/repo}
-# The commit of runs 56 and 58 (its newest as of 2026-12).
+# Pinned, so that comparisons over time measure the same peer (its newest
+# commit as of 2026-12).
 commit=${PEER_COMMIT:-3e0f4f4064947ce14a1314de917ed16613bb81e3}
 git -C "$mirror" cat-file -e "$commit^{commit}" 2>/dev/null || {
   echo "stage.sh: no commit $commit in $mirror; fetch github:aadomn/skinny" \

@@ -1,7 +1,7 @@
 // Times each step of a process's first use of the GPU (driver init, context,
 // allocations, NVRTC, module load, first launch), to place the one-time cost a
-// freshly started GPU machine charges its first GPU process (issue 29 item 4).
-// Build and run on the GPU machine: nvcc -O2 first_gpu_use.cu -lcuda -lnvrtc -o p && ./p
+// freshly started GPU machine charges its first GPU process.
+// Built and run on the GPU machine by scripts/probes/first-gpu-use.sh.
 #include <chrono>
 #include <cstdio>
 #include <cuda.h>

@@ -1,6 +1,6 @@
 //! The positive controls: two functions that leak a key byte the two ways
 //! memcheck can see, and a MAC compared with `==`, which
-//! `scripts/ct-valgrind.sh` runs in separate invocations that must fail. If
+//! `scripts/checks/ct-valgrind.sh` runs in separate invocations that must fail. If
 //! one ran clean, the client requests or the build would be hiding leaks, and
 //! the clean run of the real checks would prove nothing.
 

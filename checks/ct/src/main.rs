@@ -7,7 +7,7 @@
 //! digests, and a tag check's verdict inside the schemes) are declassified
 //! where they become public.
 //!
-//! `scripts/ct-valgrind.sh` builds this (profile `ct`: release code with line
+//! `scripts/checks/ct-valgrind.sh` builds this (profile `ct`: release code with line
 //! tables) and runs it under `valgrind --error-exitcode=1`; without valgrind
 //! it runs the same calls and checks nothing but their results.
 //!

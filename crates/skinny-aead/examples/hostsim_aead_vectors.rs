@@ -1,5 +1,5 @@
 //! Writes cases for the AEAD kernels' host simulator (`hostsim/aead.cpp` of
-//! `skinny-cuda`, run by scripts/gpu-hostsim.sh): the masks and counter tables
+//! `skinny-cuda`, run by scripts/kernels/hostsim.sh): the masks and counter tables
 //! exactly as `skinny_aead::gpu` builds them (`gpu::inputs`), random blocks,
 //! and the expected outputs and sums computed block by block with the
 //! specification code (each block's whole tweakey assembled from its counter).

@@ -11,7 +11,7 @@
 //!   of 4 GiB (one read and one write of host memory per byte), with all cores.
 //!
 //! `multigpu [resident|host|membw|all] [MAX_N]`; one line per measurement,
-//! `key=value` fields for scripts/h200-multigpu.sh.
+//! `key=value` fields for scripts/device/multigpu.sh.
 
 use skinny::{Skinny, Variant};
 use skinny_bulk::gpu::{GpuCipher, HostPath, KernelKind, MultiGpuCipher, Op};

@@ -8,7 +8,7 @@
 //!
 //! Without a usable GPU each test is ignored (one line says why); with
 //! `SKINNY_REQUIRE_GPU=1` each fails (`skinny_test_support::gpu`). The 1 GiB
-//! test is ignored unless `SKINNY_GPU_BIG=1` (scripts/gpu-check.sh sets it).
+//! test is ignored unless `SKINNY_GPU_BIG=1` (scripts/gpu/check.sh sets it).
 
 use rand::Rng;
 use skinny::counter::Counter;

@@ -1,5 +1,5 @@
 //! Writes, for the host-side simulator of the kernels (`hostsim/`, run by
-//! `scripts/gpu-hostsim.sh`), one test case per variant: the `__constant__`
+//! `scripts/kernels/hostsim.sh`), one test case per variant: the `__constant__`
 //! data of both kernels for a random key, random blocks, and what the CPU
 //! reference makes of them in every mode. No GPU needed.
 //!

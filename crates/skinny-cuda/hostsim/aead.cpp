@@ -1,7 +1,7 @@
 // Runs the AEAD kernels' C++ on the host, one simulated thread after another,
 // against cases from `cargo run --example hostsim_aead_vectors`, whose outputs
 // and sums were computed block by block with the specification code
-// (scripts/gpu-hostsim.sh). The real check is the GPU suite; this one needs no
+// (scripts/kernels/hostsim.sh). The real check is the GPU suite; this one needs no
 // GPU.
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Runs the CUDA kernels' C++ on the host, one simulated thread after another,
 // against vectors from `cargo run --example hostsim_vectors`. A check of the
-// kernels' logic that needs no GPU (scripts/gpu-hostsim.sh); the real check is
+// kernels' logic that needs no GPU (scripts/kernels/hostsim.sh); the real check is
 // the GPU test suite.
 #include <cstdint>
 #include <cstdio>

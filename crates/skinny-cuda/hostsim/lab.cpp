@@ -1,7 +1,7 @@
 // Runs the lab kernels' C++ on the host, one simulated thread after another,
 // against experiments from `cargo run -p skinny-lab --features cuda --example
 // hostsim_lab_vectors`, whose hits were found with the specification code
-// (scripts/gpu-hostsim.sh). The real check is the GPU suite; this one needs
+// (scripts/kernels/hostsim.sh). The real check is the GPU suite; this one needs
 // no GPU.
 #include <algorithm>
 #include <cstdint>

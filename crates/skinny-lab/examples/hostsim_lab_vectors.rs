@@ -1,5 +1,5 @@
 //! Writes experiments for the host-side simulator of the lab kernels
-//! (`hostsim/lab.cpp`, run by `scripts/gpu-hostsim.sh`): each with the
+//! (`hostsim/lab.cpp`, run by `scripts/kernels/hostsim.sh`): each with the
 //! kernels' `__constant__` tables and the query indices that hit, found here
 //! with the specification code, query by query. No GPU needed.
 //!

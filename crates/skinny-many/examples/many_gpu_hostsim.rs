@@ -3,7 +3,7 @@
 //! engine does (its `layout` module,
 //! included from the crate's source), runs the kernels' C++ compiled for the
 //! host (`crates/skinny-cuda/hostsim/many.cpp`, built by
-//! scripts/gpu-hostsim.sh) over each image, and compares the results with
+//! scripts/kernels/hostsim.sh) over each image, and compares the results with
 //! the single-message `skinny-romulus` and `skinny-aead` types, tampered
 //! messages included.
 //!

@@ -3,7 +3,7 @@
 //! M5, chunks of 2^`LOG2` bytes (default 16: 64 KiB), best and median of
 //! `RUNS` runs after a warm-up, and a check that each engine opens the
 //! other's file. Separates the engines' speed from the file path that
-//! `scripts/h200-seal.sh` measures.
+//! `scripts/device/seal-vs-cp.sh` measures.
 //! `cargo run --release -p skinny-seal --features cuda --example engines_speed [MIB] [RUNS] [LOG2]`
 
 use skinny_aead::gpu::GpuDevice;

@@ -3,7 +3,7 @@
 //! the LFSR's powers the kernels start their warps' counters from, and the
 //! chunk kernels' counters and key bits.
 //!
-//! Public so that the kernels' host simulator (`scripts/gpu-hostsim.sh`, with
+//! Public so that the kernels' host simulator (`scripts/kernels/hostsim.sh`, with
 //! `examples/hostsim_aead_vectors.rs`) checks the kernels against the
 //! specification code on exactly these inputs, without a GPU.
 

@@ -1,5 +1,5 @@
 //! Hooks for the constant-time check (`checks/ct` in the repository, run by
-//! `scripts/ct-valgrind.sh`): valgrind's memcheck is told that the key and
+//! `scripts/checks/ct-valgrind.sh`): valgrind's memcheck is told that the key and
 //! the data are *undefined*, so every branch or memory index computed from
 //! them is reported; values that are public by design are *declassified*
 //! (told defined again) where they become public.

@@ -3,7 +3,7 @@
 //! the kernels runs every block with the specification code, after
 //! checking that the key bits it was given are those of the chunk's
 //! nonce. The kernels themselves are checked against the same reference by
-//! the host simulator (scripts/gpu-hostsim.sh) and on a GPU by
+//! the host simulator (scripts/kernels/hostsim.sh) and on a GPU by
 //! skinny-seal's GPU tests.
 
 use super::*;

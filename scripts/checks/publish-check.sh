@@ -19,7 +19,7 @@
 # PUBLISH_CHECK_TESTS=0 skips step 3; PUBLISH_CHECK_VERIFY=0 skips the build in
 # step 2 (see there). Needs python3 and tar.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.." || exit 2
 root=$(pwd)
 step() { printf '\n== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
 fail=0
@@ -97,6 +97,7 @@ if [ "${PUBLISH_CHECK_TESTS:-1}" != 0 ]; then
     src="$scratch/src"
     rm -rf "$src"
     mkdir -p "$src"
+    # shellcheck disable=SC2046 # one word an option or a package name
     cargo package --no-verify --locked --allow-dirty $(sed 's/^/-p /' <<<"$names") >/dev/null 2>&1 ||
         cargo package --no-verify --locked --allow-dirty $(sed 's/^/-p /' <<<"$names")
     {

@@ -5,7 +5,7 @@
 # CPU time, the kernel's CPU time from cpu_speed). Needs a release build
 # (`cargo build --release`); run it on an otherwise idle machine.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 S=target/release/skinny
 D=$(mktemp -d /dev/shm/skinny-dev.XXXXXX)
 trap 'rm -rf "$D"' EXIT
@@ -34,6 +34,7 @@ echo "# the 2-thread floor at 512 MiB: cp wall/CPU, then the CLI (user+sys)"
 for _ in 1 2 3; do /usr/bin/time -f "cp %e s wall, %U+%S s CPU" cp "$D/in" "$D/out-cp"; done 2>&1
 for m in ctr ecb; do
     for _ in 1 2 3; do
+        # shellcheck disable=SC2046 # no word, or two: an option and its value
         /usr/bin/time -f "$m %e s wall, %U+%S s CPU" $S encrypt -q -b cpu -m $m $([ $m = ecb ] && echo --no-pad) -K $K $([ $m = ctr ] && echo --iv $IV) "$D/in" -o "$D/out-cpu"
     done 2>&1
 done

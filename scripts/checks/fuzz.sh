@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing on the stable toolchain, and the command line fuzzed as a process.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      (default: 20 s each, every target)
+#   scripts/checks/fuzz.sh [SECONDS] [TARGET...]      (default: 20 s each, every target)
 #
 # Targets: sealed_open, lab_merge (libFuzzer, in-process), planted (checks that the
 # guidance works: must find its planted bug), cli (the built `skinny` binary run with
@@ -17,7 +17,7 @@
 # fuzz/artifacts/<target>; inputs of fixed crashes live in fuzz/regressions/<target>
 # and are run first.
 set -uo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 fz="$here/fuzz"
 seconds=${1:-20}
 shift || true

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Instruction mix of the round loop (the one backward branch) of each kernel's
-SASS, from the .sass files scripts/gpu-sass.sh writes."""
+SASS, from the .sass files scripts/kernels/sass.sh writes."""
 import collections, glob, re, sys
 
 d = sys.argv[1] if len(sys.argv) > 1 else "/tmp/skinny-sass"

@@ -13,12 +13,12 @@
 # Prints "SKIPPED: <reason>" and exits 0 where Slurm cannot be had here (not
 # root, no apt-get, a failed install, daemons that do not start).
 #
-#   scripts/test-slurm.sh
+#   scripts/slurm/test.sh
 #
 # Environment: SKINNY (a built skinny to submit; default: built here, at the
 # opt-level of the workspace's tests, into target/debug/skinny).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 start=$(date +%s)
 skip() {
@@ -29,7 +29,7 @@ skip() {
 [ "$(id -u)" = 0 ] || skip "not root (installing and starting Slurm's daemons needs root)"
 if ! command -v slurmctld > /dev/null || ! command -v slurmd > /dev/null || ! command -v munged > /dev/null; then
     command -v apt-get > /dev/null || skip "no slurm-wlm and no apt-get to install it"
-    echo "test-slurm: installing slurm-wlm and munge (apt-get)"
+    echo "slurm/test.sh: installing slurm-wlm and munge (apt-get)"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge) > /dev/null 2>&1 ||
         skip "apt-get could not install slurm-wlm and munge"
 fi
@@ -41,7 +41,7 @@ if [ -z "${SKINNY:-}" ]; then
         python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
     SKINNY="$target/debug/skinny"
 fi
-[ -x "$SKINNY" ] || { echo "test-slurm: no skinny binary at $SKINNY" >&2; exit 1; }
+[ -x "$SKINNY" ] || { echo "slurm/test.sh: no skinny binary at $SKINNY" >&2; exit 1; }
 dir=$(cd "$(dirname "$SKINNY")" && pwd)
 SKINNY="$dir/$(basename "$SKINNY")"
 
@@ -131,7 +131,7 @@ for _ in $(seq 100); do
     sleep 0.2
 done
 [ -n "$up" ] || skip "slurmctld and slurmd did not bring the node up: $(tail -n 2 "$work/slurmctld.log" "$work/slurmd.log" 2> /dev/null | tr '\n' ' ')"
-echo "test-slurm: Slurm $(sinfo --version | cut -d' ' -f2) up on $node ($cpus CPUs) in $(($(date +%s) - start)) s"
+echo "slurm/test.sh: Slurm $(sinfo --version | cut -d' ' -f2) up on $node ($cpus CPUs) in $(($(date +%s) - start)) s"
 
 # A 2-round SKINNY-64-128 differential masked to one cell (hits about 1/16 of
 # the time) in 4 shards of 512 key groups, a checkpoint after each group: long
@@ -144,7 +144,7 @@ ids=$(SKINNY="$SKINNY" SKINNY_CHECKPOINT_EVERY=0 SBATCH_ARGS="--cpus-per-task=1"
     scripts/slurm/lab-submit.sh "$shards" "$out" differential "${args[@]}")
 read -r array merge <<< "$ids"
 jobs_submitted=("$array" "$merge")
-echo "test-slurm: submitted array job $array ($shards shards) and merge job $merge"
+echo "slurm/test.sh: submitted array job $array ($shards shards) and merge job $merge"
 
 # Requeue task 0 once its checkpoint exists: Slurm kills it and starts it
 # again, and it must go on from the checkpoint.
@@ -157,7 +157,7 @@ for _ in $(seq 600); do
     [ -e "$out/part-0.json" ] && break
     sleep 0.05
 done
-[ -n "$requeued" ] || echo "test-slurm: warning: task 0 ended before it could be requeued"
+[ -n "$requeued" ] || echo "slurm/test.sh: warning: task 0 ended before it could be requeued"
 
 state() { scontrol show job "$1" 2> /dev/null | grep -o 'JobState=[A-Z_]*' | head -n 1 | cut -d= -f2; }
 deadline=$(($(date +%s) + 150))
@@ -166,7 +166,7 @@ while :; do
     case "$s" in
         COMPLETED) break ;;
         FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY)
-            echo "test-slurm: FAILED: the merge job ended $s"
+            echo "slurm/test.sh: FAILED: the merge job ended $s"
             cat "$out"/*.log "$out"/*.out 2> /dev/null | tail -n 20
             exit 1
             ;;
@@ -178,7 +178,7 @@ while :; do
     fi
     if [ "$(date +%s)" -gt "$deadline" ]; then
         scontrol show job "${array}_0" || true
-        echo "test-slurm: FAILED: the jobs did not finish in 150 s (merge job: ${s:-gone})"
+        echo "slurm/test.sh: FAILED: the jobs did not finish in 150 s (merge job: ${s:-gone})"
         squeue
         exit 1
     fi
@@ -194,13 +194,13 @@ assert merged["complete"] is True, merged
 assert merged["shards"] == [0, 1, 2, 3], merged["shards"]
 for k in ("queries", "queries_total", "hits", "log2_p", "ci95", "right", "seed", "show"):
     assert merged[k] == whole[k], (k, merged[k], whole[k])
-print(f"test-slurm: merged = single run: {merged['hits']} hits in {merged['queries']} queries, "
+print(f"slurm/test.sh: merged = single run: {merged['hits']} hits in {merged['queries']} queries, "
       f"{len(merged['right'])} right pairs, backend {merged['backend']}")
 PY
 if [ -n "$requeued" ]; then
     grep -q "going on from" "$out/part-0.log" ||
-        { echo "test-slurm: FAILED: task 0 was requeued but did not go on from its checkpoint"; cat "$out/part-0.log"; exit 1; }
-    echo "test-slurm: task 0 requeued and resumed: $(grep -h 'going on from' "$out/part-0.log" | head -n 1 | sed 's/^skinny: //')"
+        { echo "slurm/test.sh: FAILED: task 0 was requeued but did not go on from its checkpoint"; cat "$out/part-0.log"; exit 1; }
+    echo "slurm/test.sh: task 0 requeued and resumed: $(grep -h 'going on from' "$out/part-0.log" | head -n 1 | sed 's/^skinny: //')"
 fi
-ls "$out"/*.ckpt > /dev/null 2>&1 && { echo "test-slurm: FAILED: checkpoints left behind"; exit 1; }
-echo "test-slurm: passed in $(($(date +%s) - start)) s"
+ls "$out"/*.ckpt > /dev/null 2>&1 && { echo "slurm/test.sh: FAILED: checkpoints left behind"; exit 1; }
+echo "slurm/test.sh: passed in $(($(date +%s) - start)) s"

@@ -4,8 +4,9 @@
 # size, on all four backends (cpu-serial, cpu, gpu-paper, gpu), the GPU ones both
 # end to end and kernel-only.
 #
-# Run from the repository root with a prebuilt binary (default .gpu-bin/skinny)
-# and OUT set to an empty folder. It writes six files, all directly under $OUT:
+# Run from the repository root with a staged binary (default .gpu-bin/skinny,
+# from scripts/gpu/stage.sh) and OUT set to an empty folder. It writes six
+# files, all directly under $OUT:
 #   info.txt          binary version, nvidia-smi, `skinny info`
 #   paper.txt         the header and the tables (stdout of skinny bench)
 #   paper-stderr.txt  notices: skipped backends, failures
@@ -14,8 +15,7 @@
 #   paper.svg         throughput against size, one chart per mode
 # and prints info, notices and the tables last.
 #
-# Time: cpu-serial is the slow part (about 10 MB/s on one core of the dev
-# machine, 2026-11). At 10 runs per size it alone would need about 11 x 128 MiB
+# Time: cpu-serial is the slow part (about 10 MB/s on one core). At 10 runs per size it alone would need about 11 x 128 MiB
 # / 10 MB/s = 140 s per mode. So each size stops after MAX_TIME_PER_SIZE seconds
 # of timed runs (keeping at least 3): cpu-serial then gets 3 runs at 64, 32 and
 # 16 MiB, about 6 at 8 MiB, 10 from 4 MiB down; the runs field of every record
@@ -23,13 +23,15 @@
 # under 1 minute for the rest (docs/bench.md); the timeout below is a backstop.
 set -uo pipefail
 
-BIN="${SKINNY_BIN:-.gpu-bin/skinny}"
+# shellcheck source=scripts/lib/device.sh
+. "$(dirname "$0")/../lib/device.sh"
+BIN="${SKINNY_BIN:-$B/skinny}"
 OUT="${OUT:?set OUT to the folder for the results}"
 MAX_TIME_PER_SIZE="${MAX_TIME_PER_SIZE:-4}"
 LIMIT_S="${LIMIT_S:-540}"
 
 if [ ! -x "$BIN" ]; then
-    echo "h200-bench: no executable skinny at $BIN (set SKINNY_BIN)" >&2
+    echo "paper: no executable skinny at $BIN (set SKINNY_BIN)" >&2
     exit 1
 fi
 mkdir -p "$OUT"
@@ -55,7 +57,7 @@ cat "$OUT/info.txt"
 echo "== skinny bench notices (exit status $rc, $((end - start)) s)"
 cat "$OUT/paper-stderr.txt"
 if [ "$rc" -eq 124 ]; then
-    echo "h200-bench: stopped after $LIMIT_S s; no CSV/JSON/SVG (they are written at the end)"
+    echo "paper: stopped after $LIMIT_S s; no CSV/JSON/SVG (they are written at the end)"
 fi
 echo "== skinny bench tables"
 cat "$OUT/paper.txt"

@@ -18,7 +18,7 @@
 # AVX-512 paths, which valgrind cannot run, are measured by
 # `cargo run --release -p skinny-ct-check --example dudect` instead.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if ! command -v valgrind >/dev/null; then
     echo "ct-valgrind: valgrind is not installed (apt-get install -y valgrind)" >&2
     exit 1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The paper's experiment (Xie, Wei, Liu 2021, Tables 3-4), repeated so that it
-# can be set beside the paper's tables (issue #16, runs/paper-side-by-side.md):
+# can be set beside the paper's tables (runs/paper-side-by-side.md is one):
 #   - cpu-serial (the paper's CPU side) gets the full 10 runs at every size,
 #     16 B to 64 MiB, no time cap: ECB pinned to CPU 0 and CTR pinned to CPU 1,
 #     at the same time (two single-thread processes);
@@ -15,7 +15,7 @@
 # gpu-paper is the paper's T-table kernel: NOT constant time (table look-ups
 # indexed by secret data); it is run here on random keys only.
 #
-# Run from the repository root with the binaries prebuilt (scripts/gpu-stage.sh,
+# Run from the repository root with the binaries staged (scripts/gpu/stage.sh,
 # .gpu-bin/ carried) and OUT set to an empty folder. Writes under $OUT:
 #   info.txt                      binary, nvidia-smi, `skinny info`, nproc
 #   serial-ecb.{json,csv,txt}     cpu-serial, ECB, 10 runs a size
@@ -28,7 +28,7 @@
 #   speedup.svg                   E and S against size, ECB and CTR together, the paper's beside
 #   times.txt                     wall time of each phase
 #
-# Wall time estimate (H200 machine, run 6 rates): cpu-serial runs at about
+# Wall time estimate (the H200 machine): cpu-serial runs at about
 # 7.6 MB/s (ECB) and 8.8 MB/s (CTR) on one core; one sweep is 128 MiB, and 11
 # calls a size (warm-up + 10) make 1.48 GB: about 195 s for ECB and 170 s for
 # CTR, side by side, so about 3.3 minutes. One GPU sweep (8 series, 23 sizes, 2
@@ -37,7 +37,9 @@
 # 5 at the outside; LIMIT_S (default 480 s) stops any one process that hangs.
 set -uo pipefail
 
-BIN="${SKINNY_BIN:-.gpu-bin/skinny}"
+# shellcheck source=scripts/lib/device.sh
+. "$(dirname "$0")/../lib/device.sh"
+BIN="${SKINNY_BIN:-$B/skinny}"
 OUT="${OUT:?set OUT to the folder for the results}"
 REPEATS="${REPEATS:-5}"
 LIMIT_S="${LIMIT_S:-480}"
@@ -45,7 +47,7 @@ PAPER_TABLES="${PAPER_TABLES:-docs/paper-tables.csv}"
 SIZES="${SIZES:-16..64M}"   # the paper's; smaller only for a dry run
 
 if [ ! -x "$BIN" ]; then
-    echo "h200-paper-side: no executable skinny at $BIN (set SKINNY_BIN)" >&2
+    echo "paper-side-by-side: no executable skinny at $BIN (set SKINNY_BIN)" >&2
     exit 1
 fi
 mkdir -p "$OUT"
@@ -57,7 +59,7 @@ pin() { # pin CPU-LIST command...: taskset when there is one and the CPUs exist
 
 {
     echo "== $BIN --version"; "$BIN" --version
-    echo "== commit"; cat .gpu-bin/COMMIT 2>/dev/null || echo "?"
+    echo "== commit"; cat "$B/COMMIT" 2>/dev/null || echo "?"
     echo "== nvidia-smi"; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
     echo "== skinny info"; "$BIN" info 2>&1
     echo "== nproc: $ncpu"
@@ -107,7 +109,7 @@ cat "$OUT/info.txt"
 echo "== times"; cat "$OUT/times.txt"
 echo "== notices"; cat "$OUT"/*-stderr.txt
 echo "== side by side (head)"; head -60 "$OUT/side-by-side.md" 2>/dev/null
-# The device tool brings back only a few files from $OUT: everything also goes
-# into one archive (run 28 lost its first call's 55 files).
+# The device tool may bring back only some of many files from $OUT:
+# everything also goes into one archive.
 (cd "$OUT" && tar czf paper-side.tgz --exclude paper-side.tgz .)
 [ "$rc_ecb" -eq 0 ] && [ "$rc_ctr" -eq 0 ]

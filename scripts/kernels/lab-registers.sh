@@ -3,7 +3,7 @@
 # them (run on a machine with nvcc; no GPU time beyond the compile). Extra -D
 # options for experiments can be given as arguments.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cat crates/skinny-cuda/kernels/common.cuh crates/skinny-cuda/kernels/bitsliced_round.cuh crates/skinny-cuda/kernels/tweakey_slices.cuh crates/skinny-cuda/kernels/lab_key_counts.cuh crates/skinny-cuda/kernels/lab.cu > "$tmp/lab.cu"
 nvcc -arch=sm_90 -cubin -o "$tmp/lab.cubin" -DSKINNY_MAX_ROUNDS=56 -DSKINNY_BS_THREADS=128 -DSKINNY_PAPER_THREADS=512 \

@@ -8,7 +8,7 @@
 # (default release; `dev` reuses a debug build, and runs them in about 35 s
 # instead of 1).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 profile=${HOSTSIM_PROFILE:-release}

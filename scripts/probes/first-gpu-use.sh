@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# On a freshly started GPU machine: the step-by-step probe of a first GPU use,
-# then the same probe again, then the lab's first run (scripts/h200-first-run.sh).
+# On a freshly started GPU machine: what a first GPU use costs, step by step
+# (first_gpu_use.cu, compiled there with nvcc: driver, context, memory, a tiny
+# kernel's NVRTC compile, launches), then the same probe again; with
+# SKINNY_BIN set, skinny's own first GPU run (a lab differential), its threads'
+# backtraces sampled every few seconds.
+#
+#   [OUT=DIR] [SKINNY_BIN=.gpu-bin/skinny] scripts/probes/first-gpu-use.sh
 set -uo pipefail
-cd "$(dirname "$0")/.."
-out=${OUT:-/tmp/first-run}; mkdir -p "$out"
+cd "$(dirname "$0")/../.." || exit 2
+out=${OUT:-/tmp/first-gpu-use}; mkdir -p "$out"
 d=$(mktemp -d); t=$(date +%s.%N)
 nvcc -O2 scripts/probes/first_gpu_use.cu -lcuda -lnvrtc -o "$d/probe" && echo "nvcc took $(python3 -c "import time;print(round(time.time()-$t,3))") s"
 echo "== probe 1 (first GPU process on this machine)"; "$d/probe"

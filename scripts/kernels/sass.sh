@@ -4,7 +4,7 @@
 # Needs libnvrtc.so.13 and cuobjdump: set NV=/path with lib/ and bin/ inside
 # (e.g. the pip packages nvidia-cuda-nvrtc and nvidia-cuda-cuobjdump).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 NV=${NV:-/tmp/nv/nvidia/cu13}
 out=${1:-/tmp/skinny-sass}
 mkdir -p "$out"
