@@ -323,5 +323,4 @@ impl<G: Send + 'static, E: From<StartError> + Send + 'static> Handover<G, E> {
 }
 
 #[cfg(test)]
-#[path = "handover_tests.rs"]
 mod tests;

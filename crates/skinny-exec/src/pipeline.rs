@@ -267,5 +267,4 @@ fn write_stage<W: Write>(mut writer: W, done: &Receiver<Window>, free: &SyncSend
 }
 
 #[cfg(test)]
-#[path = "pipeline_tests.rs"]
 mod tests;

@@ -143,6 +143,9 @@ pub use error::ManyError;
 pub use output::{MessageError, Output};
 pub use route::{verdict, AUTO_GPU_BYTES};
 pub use scheme::Scheme;
+/// The SKINNY-AEAD member a [`Scheme::SkinnyAead`] names (re-exported: the
+/// batch API takes it).
+pub use skinny_aead::Member;
 
 pub use skinny_exec::Placement;
 

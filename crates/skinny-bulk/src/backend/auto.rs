@@ -329,5 +329,4 @@ impl BlockEngine for AutoEngine {
 }
 
 #[cfg(test)]
-#[path = "auto_tests.rs"]
 mod tests;

@@ -334,5 +334,4 @@ mod entries;
 pub(crate) use entries::{crypt_per_block, lockstep};
 
 #[cfg(test)]
-#[path = "avx512_tests.rs"]
 mod tests;

@@ -186,5 +186,4 @@ pub(super) fn step_back<W: Word, const BITS: usize, const Z: usize>(tks: &mut Tk
 }
 
 #[cfg(test)]
-#[path = "schedule_tests.rs"]
 mod tests;
