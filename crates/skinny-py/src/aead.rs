@@ -79,7 +79,11 @@ pub fn aead(
     f(seal, key, nonce, ad, msg)
 }
 
-/// Encrypts and authenticates one message: see `skinny/_skinny.pyi`.
+/// Encrypts and authenticates: ciphertext ‖ tag.
+///
+/// ``scheme``: ``"skinny-aead-m1"`` .. ``"skinny-aead-m6"``, ``"romulus-n"``,
+/// ``"romulus-m"``, ``"romulus-t"`` (lengths: :func:`aead_lengths`). A nonce
+/// must never repeat under one key (Romulus-M tolerates it best).
 #[pyfunction]
 #[pyo3(signature = (scheme, key, nonce, data, ad=None))]
 pub fn aead_encrypt<'py>(
@@ -95,7 +99,7 @@ pub fn aead_encrypt<'py>(
     Ok(PyBytes::new(py, &out))
 }
 
-/// Verifies and decrypts one message: see `skinny/_skinny.pyi`.
+/// Verifies and decrypts ciphertext ‖ tag; raises ``AuthenticationError`` (releasing nothing) on a bad tag.
 #[pyfunction]
 #[pyo3(signature = (scheme, key, nonce, data, ad=None))]
 pub fn aead_decrypt<'py>(
@@ -111,7 +115,7 @@ pub fn aead_decrypt<'py>(
     Ok(PyBytes::new(py, &out))
 }
 
-/// Lengths of a scheme: (key, nonce, tag) in bytes.
+/// (key, nonce, tag) lengths in bytes of an AEAD scheme.
 #[pyfunction]
 pub fn aead_lengths(scheme: &str) -> PyResult<(usize, usize, usize)> {
     let name = scheme.trim().to_ascii_lowercase().replace('_', "-");

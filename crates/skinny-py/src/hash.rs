@@ -96,10 +96,9 @@ impl State {
     }
 }
 
-/// The 32-byte digest of `data` (bytes or bytearray) under `name`:
-/// ``"romulus-h"`` (the default, as ``skinny hash`` on the command line),
-/// ``"skinny-tk3-hash"`` or ``"skinny-tk2-hash"``. Raises ``InputError`` for
-/// another name. The GIL is released while it hashes.
+/// The 32-byte digest of ``data`` under ``name``: ``"romulus-h"`` (the default, as
+/// ``skinny hash`` on the command line), ``"skinny-tk3-hash"`` or ``"skinny-tk2-hash"``.
+/// Raises ``InputError`` for another name. The GIL is released while it hashes.
 #[pyfunction]
 #[pyo3(signature = (data, name="romulus-h"))]
 pub fn hash<'py>(py: Python<'py>, data: PyBackedBytes, name: &str) -> PyResult<Bound<'py, PyBytes>> {

@@ -83,7 +83,7 @@ fn run<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = scheme(scheme_name)?;
-    let placement = common::placement(common::device(device)?, threads);
+    let placement = common::placement(common::device(device)?, threads)?;
     let data_rows = Rows::read("data", data)?;
     let Some(n) = data_rows.count() else {
         return Err(Error::input("data must hold many messages: a list of bytes or a 2-D uint8 array").into());
@@ -115,7 +115,7 @@ fn run<'py>(
         Rows::Array(a) => {
             let w = a.shape()[1];
             let ow = if seal { w + s.tag_len() } else { w.saturating_sub(s.tag_len()) };
-            let arr = PyArray2::<u8>::zeros(py, [n, ow], false);
+            let arr = common::zeros::<numpy::Ix2>(py, &[n, ow])?;
             let mut ok = vec![false; n];
             {
                 let mut rw = arr.try_readwrite().map_err(|e| Error::input(e.to_string()))?;
@@ -146,7 +146,15 @@ fn run<'py>(
     }
 }
 
-/// Seals many messages: see `skinny/_skinny.pyi`.
+/// Seals many independent messages at once (the many-message engine).
+///
+/// ``scheme``: ``"romulus-n"``, ``"romulus-m"``, ``"skinny-aead-m1"`` ..
+/// ``"m6"``. ``data``: a list of messages (any lengths) or a uint8 array with
+/// one message per row; keys, nonces and ``ads`` as one shared bytes value, a
+/// list, or an array of rows. Returns ciphertext ‖ tag per message: a list,
+/// or an array of shape (n, len + tag) for array input. Byte for byte what
+/// :func:`aead_encrypt` gives message by message. ``device``: the CPU's
+/// threads, the GPU, or ``auto`` (the GPU where it pays).
 #[pyfunction]
 #[pyo3(signature = (scheme, keys, nonces, data, ads=None, *, device="cpu", threads=None))]
 #[allow(clippy::too_many_arguments)]
@@ -163,7 +171,9 @@ pub fn many_seal<'py>(
     run(py, true, scheme, keys, nonces, data, ads, device, threads)
 }
 
-/// Opens many messages: see `skinny/_skinny.pyi`.
+/// Opens many messages: a list with ``None`` where a tag failed, or for
+/// array input (plaintexts, ok) with failed rows zeroed. One forged message
+/// fails only itself.
 #[pyfunction]
 #[pyo3(signature = (scheme, keys, nonces, data, ads=None, *, device="cpu", threads=None))]
 #[allow(clippy::too_many_arguments)]

@@ -49,7 +49,12 @@ fn run<'py>(
     Ok(PyBytes::new(py, &out))
 }
 
-/// Encrypts a message in a block mode: see `skinny/_skinny.pyi`.
+/// Encrypts a whole message in a block mode (UNAUTHENTICATED).
+///
+/// ``iv`` is one block, required by every mode but ECB. ECB and CBC pad with
+/// PKCS#7 unless ``padding=False`` (then the data must be whole blocks); CTR
+/// counts big-endian over the whole block. The parallel work (ECB, CTR, CBC
+/// and CFB decryption) runs on ``device``; the serial modes on the CPU.
 #[pyfunction]
 #[pyo3(signature = (mode, cipher, key, data, *, iv=None, padding=None, rounds=None, device="cpu"))]
 #[allow(clippy::too_many_arguments)]
@@ -67,7 +72,7 @@ pub fn mode_encrypt<'py>(
     run(py, Direction::Encrypt, mode, cipher, &key, &data, iv.as_deref(), padding, rounds, device)
 }
 
-/// Decrypts a message in a block mode: see `skinny/_skinny.pyi`.
+/// Decrypts a whole message in a block mode; a bad padding raises ``PaddingError``.
 #[pyfunction]
 #[pyo3(signature = (mode, cipher, key, data, *, iv=None, padding=None, rounds=None, device="cpu"))]
 #[allow(clippy::too_many_arguments)]

@@ -73,6 +73,8 @@ HASHES = ("romulus-h", "skinny-tk3-hash", "skinny-tk2-hash")
 #: The block modes of :func:`mode_encrypt`.
 MODES = ("ecb", "cbc", "ctr", "cfb", "ofb")
 
+# ``hash`` is left out of ``__all__``: ``from skinny import *`` must not
+# shadow the builtin ``hash``; ``skinny.hash`` is there as an attribute.
 __all__ = [
     "SkinnyError",
     "InputError",
@@ -89,7 +91,6 @@ __all__ = [
     "aead_encrypt",
     "aead_decrypt",
     "aead_lengths",
-    "hash",
     "Hasher",
     "many_seal",
     "many_open",

@@ -1,0 +1,54 @@
+"""Sizes, memory and threads: an array too large for the machine is a
+MemoryError (too large for any machine an InputError), never a panic; an
+``out=`` that shares memory with the tweakeys is refused; ``threads=`` is
+bounded per core as on the command line."""
+
+import os
+
+import numpy as np
+import pytest
+
+import skinny
+from skinny import lab
+
+
+def test_too_large_output_is_memory_error():
+    blocks = np.broadcast_to(np.zeros(16, np.uint8), (2**46, 16))
+    with pytest.raises(MemoryError):
+        skinny.encrypt("skinny-128-128", blocks, bytes(16))
+
+
+def test_neural_pairs_too_large_is_memory_error():
+    with pytest.raises(MemoryError):
+        skinny.neural_pairs("skinny-64-64", 5, bytes.fromhex("0000000000000040"), 2**44)
+
+
+def test_neural_pairs_beyond_any_memory_is_input_error():
+    with pytest.raises(skinny.InputError, match="larger than any memory"):
+        skinny.neural_pairs("skinny-64-64", 5, bytes.fromhex("0000000000000040"), 2**62)
+
+
+def test_out_sharing_memory_with_tweakeys_is_refused():
+    blocks = np.zeros((4, 16), np.uint8)
+    tweakeys = np.arange(64, dtype=np.uint8).reshape(4, 16)
+    before = tweakeys.copy()
+    with pytest.raises(skinny.InputError, match="shares memory with tweakey"):
+        skinny.encrypt("skinny-128-128", blocks, tweakeys, out=tweakeys)
+    np.testing.assert_array_equal(tweakeys, before)
+    with pytest.raises(skinny.InputError, match="shares memory with tweakey"):
+        skinny.encrypt("skinny-128-128", blocks, tweakeys[0], out=tweakeys)
+    # In place on the blocks themselves stays allowed.
+    expected = skinny.encrypt("skinny-128-128", blocks, tweakeys)
+    skinny.encrypt("skinny-128-128", blocks, tweakeys, out=blocks)
+    np.testing.assert_array_equal(blocks, expected)
+
+
+def test_threads_bounded_per_core():
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    with pytest.raises(skinny.InputError, match="per core"):
+        skinny.many_seal("romulus-n", bytes(16), [bytes(16)], [b"m"], threads=20000)
+    with pytest.raises(skinny.InputError, match="per core"):
+        lab.differential(cipher="skinny-64-64", rounds=3, dp="2000000000000000",
+                         dc="0000000000000000", queries=10, threads=20000)
+    sealed = skinny.many_seal("romulus-n", bytes(16), [bytes(16)], [b"m"], threads=cores)
+    assert len(sealed) == 1
