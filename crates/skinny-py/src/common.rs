@@ -51,6 +51,17 @@ pub fn zeros<'py, D: numpy::ndarray::Dimension>(
     Ok(a.cast_into::<numpy::PyArray<u8, D>>()?)
 }
 
+/// An AEAD scheme's name as the tables here spell it: any case, `_` for
+/// `-`, blanks around it ignored, and a SKINNY-AEAD member given by its short
+/// name (`"m1"` .. `"m6"`, as `skinny seal --member` takes it) in full.
+pub fn scheme_name(name: &str) -> String {
+    let n = name.trim().to_ascii_lowercase().replace('_', "-");
+    match n.as_bytes() {
+        [b'm', b'1'..=b'6'] => format!("skinny-aead-{n}"),
+        _ => n,
+    }
+}
+
 /// Reads a variant name such as `"skinny-128-256"` (any case, `_` for `-`).
 pub fn variant(name: &str) -> PyResultOf<Variant> {
     name.parse().map_err(|_| {
@@ -150,4 +161,43 @@ pub fn interruptible<T: Send>(
             None => Ok(out),
         }
     })
+}
+
+/// A byte-string argument: `bytes` or `bytearray` as they are, or any other
+/// object with the buffer protocol (`memoryview`, `array.array`, a numpy
+/// array), read through `memoryview(obj).tobytes()`, as hashlib reads it.
+pub struct Bytes(pyo3::pybacked::PyBackedBytes);
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl AsRef<[u8]> for Bytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl<'a, 'py> pyo3::FromPyObject<'a, 'py> for Bytes {
+    type Error = pyo3::PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, pyo3::PyAny>) -> pyo3::PyResult<Self> {
+        use pyo3::types::{PyAnyMethods, PyTypeMethods};
+        let obj = obj.to_owned();
+        if let Ok(b) = obj.extract::<pyo3::pybacked::PyBackedBytes>() {
+            return Ok(Bytes(b));
+        }
+        let py = obj.py();
+        let view = py.import("builtins")?.getattr("memoryview")?.call1((&obj,)).map_err(|_| {
+            let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+            // A TypeError, as hashlib raises for a str or an int.
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "expected bytes, bytearray or a buffer (memoryview), not {kind}"
+            ))
+        })?;
+        Ok(Bytes(view.call_method0("tobytes")?.extract()?))
+    }
 }

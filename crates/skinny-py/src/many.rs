@@ -5,26 +5,23 @@
 //! data likewise, or one bytes value shared by every message.
 
 use crate::common;
+use crate::common::Bytes;
 use crate::errors::{Error, PyResultOf};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyList};
 use skinny_many::{Batch, Output, Scheme};
 
 /// One field of every message: shared, one per message in a list, or the
 /// rows of an array.
 enum Rows<'py> {
-    Shared(PyBackedBytes),
-    List(Vec<PyBackedBytes>),
+    Shared(Bytes),
+    List(Vec<Bytes>),
     Array(PyReadonlyArray2<'py, u8>),
 }
 
 impl<'py> Rows<'py> {
     fn read(what: &str, obj: &Bound<'py, PyAny>) -> PyResultOf<Self> {
-        if let Ok(b) = obj.extract::<PyBackedBytes>() {
-            return Ok(Rows::Shared(b));
-        }
         if let Ok(a) = obj.cast::<PyArray2<u8>>() {
             let ro = a.try_readonly().map_err(|e| Error::input(e.to_string()))?;
             if !ro.is_c_contiguous() {
@@ -32,7 +29,11 @@ impl<'py> Rows<'py> {
             }
             return Ok(Rows::Array(ro));
         }
-        if let Ok(v) = obj.extract::<Vec<PyBackedBytes>>() {
+        // After the array: a 2-D array has the buffer protocol too.
+        if let Ok(b) = obj.extract::<Bytes>() {
+            return Ok(Rows::Shared(b));
+        }
+        if let Ok(v) = obj.extract::<Vec<Bytes>>() {
             return Ok(Rows::List(v));
         }
         Err(Error::input(format!(
@@ -63,7 +64,7 @@ impl<'py> Rows<'py> {
 
 /// Reads a scheme name (`romulus-n`, `romulus-m`, `skinny-aead-m1` .. `m6`).
 pub fn scheme(name: &str) -> PyResultOf<Scheme> {
-    let n = name.trim().to_ascii_lowercase().replace('_', "-");
+    let n = common::scheme_name(name);
     Scheme::ALL.into_iter().find(|s| s.name() == n).ok_or_else(|| {
         let names: Vec<&str> = Scheme::ALL.iter().map(|s| s.name()).collect();
         Error::input(format!("unknown scheme {name:?} for many messages (expected one of {})", names.join(", ")))

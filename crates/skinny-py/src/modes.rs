@@ -2,9 +2,9 @@
 //! messages: bytes in, bytes out. Unauthenticated: see the package docs.
 
 use crate::common;
+use crate::common::Bytes;
 use crate::errors::{Error, PyResultOf};
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
 use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
 use zeroize::Zeroizing;
@@ -62,9 +62,9 @@ pub fn mode_encrypt<'py>(
     py: Python<'py>,
     mode: &str,
     cipher: &str,
-    key: PyBackedBytes,
-    data: PyBackedBytes,
-    iv: Option<PyBackedBytes>,
+    key: Bytes,
+    data: Bytes,
+    iv: Option<Bytes>,
     padding: Option<bool>,
     rounds: Option<usize>,
     device: &str,
@@ -80,9 +80,9 @@ pub fn mode_decrypt<'py>(
     py: Python<'py>,
     mode: &str,
     cipher: &str,
-    key: PyBackedBytes,
-    data: PyBackedBytes,
-    iv: Option<PyBackedBytes>,
+    key: Bytes,
+    data: Bytes,
+    iv: Option<Bytes>,
     padding: Option<bool>,
     rounds: Option<usize>,
     device: &str,

@@ -52,3 +52,24 @@ def test_threads_bounded_per_core():
                          dc="0000000000000000", queries=10, threads=20000)
     sealed = skinny.many_seal("romulus-n", bytes(16), [bytes(16)], [b"m"], threads=cores)
     assert len(sealed) == 1
+
+
+def test_byte_strings_take_any_buffer():
+    import array
+
+    key, nonce, msg = bytes(range(16)), bytes(16), b"a message of some bytes"
+    expected = skinny.aead_encrypt("romulus-n", key, nonce, msg, b"ad")
+    for wrap in (bytes, bytearray, memoryview, lambda b: np.frombuffer(b, np.uint8), lambda b: array.array("B", b)):
+        assert skinny.aead_encrypt("romulus-n", wrap(key), wrap(nonce), wrap(msg), wrap(b"ad")) == expected
+        assert skinny.hash(wrap(msg)) == skinny.hash(msg)
+        h = skinny.Hasher()
+        h.update(wrap(msg))
+        assert h.digest() == skinny.hash(msg)
+        ct = skinny.mode_encrypt("ctr", "skinny-128-128", wrap(key), wrap(msg), iv=wrap(nonce))
+        assert ct == skinny.mode_encrypt("ctr", "skinny-128-128", key, msg, iv=nonce)
+    assert skinny.many_seal("romulus-n", memoryview(key), [memoryview(nonce)], [memoryview(msg)]) == [
+        skinny.aead_encrypt("romulus-n", key, nonce, msg)
+    ]
+    for bad in ("text", 5, [1, 2]):
+        with pytest.raises(TypeError):
+            skinny.hash(bad)

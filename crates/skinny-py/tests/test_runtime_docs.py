@@ -63,3 +63,25 @@ def test_stub_device_names_are_the_ones_accepted():
     f = lab.differential(cipher="skinny-64-64", rounds=3, dp="2000000000000000",
                          dc="0000000000000000", queries=100, device="auto")
     assert f.queries == 100
+
+
+def test_short_member_names_as_the_cli_takes_them():
+    key, nonce = bytes(16), bytes(16)
+    for m in range(1, 7):
+        full, short = f"skinny-aead-m{m}", f"M{m}"
+        assert skinny.aead_lengths(short) == skinny.aead_lengths(full)
+        k, n, _ = skinny.aead_lengths(full)
+        ct = skinny.aead_encrypt(short, bytes(k), bytes(n), b"msg")
+        assert ct == skinny.aead_encrypt(full, bytes(k), bytes(n), b"msg")
+    sealed = skinny.many_seal("m1", key, [nonce], [b"m"])
+    assert sealed == skinny.many_seal("skinny-aead-m1", key, [nonce], [b"m"])
+    with pytest.raises(skinny.InputError):
+        skinny.aead_lengths("m7")
+
+
+def test_stub_scheme_names_are_accepted():
+    for name in skinny.AEAD_SCHEMES:
+        skinny.aead_lengths(name)
+    for name in skinny.MANY_SCHEMES:
+        k, n, _ = skinny.aead_lengths(name)
+        skinny.many_seal(name, bytes(k), [bytes(n)], [b"m"])

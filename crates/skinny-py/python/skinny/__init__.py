@@ -3,7 +3,7 @@ Romulus, SKINNY-Hash, the many-message engine, a cryptanalysis lab and
 training data for neural distinguishers, on the Rust crates of the `skinny`
 workspace (constant-time bitsliced CPU code; NVIDIA GPUs where asked).
 
-Arrays are numpy ``uint8``; bytes are ``bytes`` (or ``bytearray``). Every
+Arrays are numpy ``uint8``; bytes are ``bytes``, ``bytearray`` or any buffer. Every
 error is a :class:`SkinnyError`. The work runs with the GIL released.
 
 The block modes (ECB, CBC, CTR, CFB, OFB) are unauthenticated: use an AEAD

@@ -7,7 +7,8 @@ import numpy as np
 import numpy.typing as npt
 
 U8Array = npt.NDArray[np.uint8]
-Buffer = Union[bytes, bytearray]
+#: Bytes, or any object with the buffer protocol (read as its bytes).
+Buffer = Union[bytes, bytearray, memoryview]
 Device = Literal["cpu", "gpu", "auto"]
 #: Where blocks and modes run: one backend, chosen by the caller (no "auto").
 BlockDevice = Literal["cpu", "gpu"]
