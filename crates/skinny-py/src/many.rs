@@ -11,6 +11,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use skinny_many::{Batch, Output, Scheme};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One field of every message: shared, one per message in a list, or the
 /// rows of an array.
@@ -71,6 +72,18 @@ pub fn scheme(name: &str) -> PyResultOf<Scheme> {
     })
 }
 
+/// Messages per segment of a call: Ctrl-C is looked for between segments.
+const SEGMENT_MESSAGES: usize = 1 << 16;
+
+/// The outputs of a call's segments, read as one.
+struct Segments<'a>(&'a [Output]);
+
+impl Segments<'_> {
+    fn message(&self, i: usize) -> Result<&[u8], skinny_many::MessageError> {
+        self.0[i / SEGMENT_MESSAGES].message(i % SEGMENT_MESSAGES)
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -101,17 +114,35 @@ fn run<'py>(
         }
     }
     let [(_, k), (_, nn), (_, a)] = &fields;
-    let total: usize = (0..n).map(|i| data_rows.get(i).len()).sum();
-    let mut batch = Batch::with_capacity(s, n, total);
-    for i in 0..n {
-        batch
-            .push(k.get(i), nn.get(i), a.get(i), data_rows.get(i))
-            .map_err(|e| Error::input(format!("message {i}: {e}")))?;
+    // In segments of messages, so that Ctrl-C stops the call between them.
+    let mut batches = Vec::with_capacity(n.div_ceil(SEGMENT_MESSAGES));
+    for first in (0..n).step_by(SEGMENT_MESSAGES) {
+        let end = (first + SEGMENT_MESSAGES).min(n);
+        let total: usize = (first..end).map(|i| data_rows.get(i).len()).sum();
+        let mut batch = Batch::with_capacity(s, end - first, total);
+        for i in first..end {
+            batch
+                .push(k.get(i), nn.get(i), a.get(i), data_rows.get(i))
+                .map_err(|e| Error::input(format!("message {i}: {e}")))?;
+        }
+        batches.push(batch);
     }
-    let out: Output = py
-        .detach(|| if seal { skinny_many::seal(&placement, &batch) } else { skinny_many::open(&placement, &batch) })
-        .map_err(Error::from)?;
-    drop(batch);
+    let stop = AtomicBool::new(false);
+    let outs: Vec<Output> =
+        common::interruptible(py, &|| stop.store(true, Ordering::Relaxed), || -> PyResultOf<Vec<Output>> {
+            let mut outs = Vec::with_capacity(batches.len());
+            for batch in &batches {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let out =
+                    if seal { skinny_many::seal(&placement, batch) } else { skinny_many::open(&placement, batch) };
+                outs.push(out.map_err(Error::from)?);
+            }
+            Ok(outs)
+        })??;
+    drop(batches);
+    let out = Segments(&outs);
     match data_rows {
         Rows::Array(a) => {
             let w = a.shape()[1];

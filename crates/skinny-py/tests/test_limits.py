@@ -73,3 +73,17 @@ def test_byte_strings_take_any_buffer():
     for bad in ("text", 5, [1, 2]):
         with pytest.raises(TypeError):
             skinny.hash(bad)
+
+
+def test_many_across_segments_keeps_order():
+    # More messages than one segment (2^16): each row still its own message.
+    n = (1 << 16) + 5
+    rng = np.random.default_rng(3)
+    msgs = rng.integers(0, 256, (n, 8), dtype=np.uint8)
+    nonces = rng.integers(0, 256, (n, 16), dtype=np.uint8)
+    sealed = skinny.many_seal("romulus-n", bytes(16), nonces, msgs)
+    for i in (0, 1, (1 << 16) - 1, 1 << 16, n - 1):
+        assert bytes(sealed[i]) == skinny.aead_encrypt("romulus-n", bytes(16), bytes(nonces[i]), bytes(msgs[i]))
+    opened, ok = skinny.many_open("romulus-n", bytes(16), nonces, sealed)
+    assert ok.all()
+    np.testing.assert_array_equal(opened, msgs)
