@@ -7,6 +7,7 @@ use crate::errors::{Error, PyResultOf};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use skinny_bulk::mode::{Direction, Mode, Padding, Processor};
+use std::sync::atomic::{AtomicBool, Ordering};
 use zeroize::Zeroizing;
 
 fn mode(name: &str) -> PyResultOf<Mode> {
@@ -30,6 +31,7 @@ fn run<'py>(
     let m = mode(mode_name)?;
     let rounds = common::rounds(v, rounds)?;
     let device = common::device(device)?;
+    let stop = AtomicBool::new(false);
     let work = || -> PyResultOf<Zeroizing<Vec<u8>>> {
         let c = common::cipher(v, key, rounds)?;
         let backend = common::backend(device)?;
@@ -40,14 +42,30 @@ fn run<'py>(
         if let Some(pad) = padding {
             b = b.padding(if pad { Padding::Pkcs7 } else { Padding::None });
         }
-        let p = b.build()?;
-        let mut buf = Zeroizing::new(data.to_vec());
-        p.finish_in_place(&mut buf)?;
+        let mut p = b.build()?;
+        // Room for the padding up front: no reallocation leaves a copy behind.
+        let mut buf = Zeroizing::new(Vec::with_capacity(data.len() + v.block_bytes()));
+        buf.extend_from_slice(data);
+        // All but the last 1 ..= SEGMENT_BYTES bytes in segments, Ctrl-C looked
+        // for between them; the rest (its padding) ends the message.
+        let head = data.len().saturating_sub(1) / SEGMENT_BYTES * SEGMENT_BYTES;
+        for segment in buf[..head].chunks_mut(SEGMENT_BYTES) {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(buf);
+            }
+            p.apply_in_place(segment)?;
+        }
+        let mut rest = Zeroizing::new(buf.split_off(head));
+        p.finish_in_place(&mut rest)?;
+        buf.extend_from_slice(&rest);
         Ok(buf)
     };
-    let out = py.detach(work)?;
+    let out = common::interruptible(py, &|| stop.store(true, Ordering::Relaxed), work)??;
     Ok(PyBytes::new(py, &out))
 }
+
+/// Bytes per segment of a message (a multiple of every block length).
+const SEGMENT_BYTES: usize = 16 << 20;
 
 /// Encrypts a whole message in a block mode (UNAUTHENTICATED).
 ///
