@@ -20,10 +20,9 @@ pub const VERSION: &str = skinny_lab::stamp::STAMP;
 /// well below the thousands that make thread start-up alone take seconds.
 pub const MAX_THREADS: usize = 1024;
 
-/// The most worker threads per core that `encrypt`, `decrypt`, `seal` and
-/// `open` start: more only take turns on the same cores, and a thousand of
-/// them on two cores made a seal tens of times slower.
-pub const THREADS_PER_CORE: usize = 4;
+/// At most this many `--threads` per core: the library's rule, the Python
+/// binding's too.
+pub use skinny_exec::THREADS_PER_CORE;
 
 /// `--threads` as it runs: at most [`THREADS_PER_CORE`] per core this process
 /// may use, with the notice to show when that lowered it.

@@ -37,7 +37,8 @@ pub use gpus::{GpuSelection, GpuSelectionError};
 pub use handover::{Handover, Keep, OnFailure, Side, Standing};
 pub use kind::ErrorKind;
 pub use placement::{
-    worker_pool, Placement, PlacementKind, Route, Threads, Unfit, UnknownPlacement, Verdict, WORKER_STACK_BYTES,
+    most_threads, worker_pool, Placement, PlacementKind, Route, Threads, Unfit, UnknownPlacement, Verdict,
+    THREADS_PER_CORE, WORKER_STACK_BYTES,
 };
 pub use report::{Placed, WhyCpu};
 

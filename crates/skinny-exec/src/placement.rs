@@ -24,6 +24,17 @@ use std::str::FromStr;
 /// while unoptimised builds needed megabytes for one bitsliced batch.)
 pub const WORKER_STACK_BYTES: usize = 1 << 20;
 
+/// The most worker threads worth starting per core: more only take turns on
+/// the same cores, and each one costs a start-up and a stack.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads worth starting in this process:
+/// [`THREADS_PER_CORE`] per core it may use.
+pub fn most_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    cores.saturating_mul(THREADS_PER_CORE)
+}
+
 /// How many CPU threads a run uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Threads {
@@ -335,6 +346,7 @@ mod tests {
 
     #[test]
     fn threads_and_pools() {
+        assert!(most_threads() >= THREADS_PER_CORE);
         assert_eq!(Threads::from_count(None), Threads::All);
         assert_eq!(Threads::from_count(Some(0)), Threads::All);
         assert_eq!(Threads::from_count(Some(3)).count(), Some(3));

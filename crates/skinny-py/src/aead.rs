@@ -2,9 +2,9 @@
 //! Bytes in, bytes out (ciphertext ‖ tag); a tag that does not verify raises
 //! `AuthenticationError` and releases nothing.
 
+use crate::common::Bytes;
 use crate::errors::{Error, Kind, PyResultOf};
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
 use skinny_aead::aead::{Aead, AeadCore, KeyInit, Payload};
 use zeroize::Zeroizing;
@@ -52,7 +52,7 @@ pub fn aead(
     ad: &[u8],
     msg: &[u8],
 ) -> PyResultOf<Zeroizing<Vec<u8>>> {
-    let name = scheme.trim().to_ascii_lowercase().replace('_', "-");
+    let name = crate::common::scheme_name(scheme);
     let Some(&(_, klen, nlen, _)) = SCHEMES.iter().find(|s| s.0 == name) else {
         let names: Vec<&str> = SCHEMES.iter().map(|s| s.0).collect();
         return Err(Error::input(format!("unknown scheme {scheme:?} (expected one of {})", names.join(", "))));
@@ -79,42 +79,46 @@ pub fn aead(
     f(seal, key, nonce, ad, msg)
 }
 
-/// Encrypts and authenticates one message: see `skinny/_skinny.pyi`.
+/// Encrypts and authenticates: ciphertext ‖ tag.
+///
+/// ``scheme``: ``"skinny-aead-m1"`` .. ``"skinny-aead-m6"``, ``"romulus-n"``,
+/// ``"romulus-m"``, ``"romulus-t"`` (lengths: :func:`aead_lengths`). A nonce
+/// must never repeat under one key (Romulus-M tolerates it best).
 #[pyfunction]
 #[pyo3(signature = (scheme, key, nonce, data, ad=None))]
 pub fn aead_encrypt<'py>(
     py: Python<'py>,
     scheme: &str,
-    key: PyBackedBytes,
-    nonce: PyBackedBytes,
-    data: PyBackedBytes,
-    ad: Option<PyBackedBytes>,
+    key: Bytes,
+    nonce: Bytes,
+    data: Bytes,
+    ad: Option<Bytes>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let ad: &[u8] = ad.as_deref().unwrap_or(&[]);
     let out = py.detach(|| aead(scheme, true, &key, &nonce, ad, &data))?;
     Ok(PyBytes::new(py, &out))
 }
 
-/// Verifies and decrypts one message: see `skinny/_skinny.pyi`.
+/// Verifies and decrypts ciphertext ‖ tag; raises ``AuthenticationError`` (releasing nothing) on a bad tag.
 #[pyfunction]
 #[pyo3(signature = (scheme, key, nonce, data, ad=None))]
 pub fn aead_decrypt<'py>(
     py: Python<'py>,
     scheme: &str,
-    key: PyBackedBytes,
-    nonce: PyBackedBytes,
-    data: PyBackedBytes,
-    ad: Option<PyBackedBytes>,
+    key: Bytes,
+    nonce: Bytes,
+    data: Bytes,
+    ad: Option<Bytes>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let ad: &[u8] = ad.as_deref().unwrap_or(&[]);
     let out = py.detach(|| aead(scheme, false, &key, &nonce, ad, &data))?;
     Ok(PyBytes::new(py, &out))
 }
 
-/// Lengths of a scheme: (key, nonce, tag) in bytes.
+/// (key, nonce, tag) lengths in bytes of an AEAD scheme.
 #[pyfunction]
 pub fn aead_lengths(scheme: &str) -> PyResult<(usize, usize, usize)> {
-    let name = scheme.trim().to_ascii_lowercase().replace('_', "-");
+    let name = crate::common::scheme_name(scheme);
     SCHEMES
         .iter()
         .find(|s| s.0 == name)

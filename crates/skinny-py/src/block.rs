@@ -24,6 +24,29 @@ enum Tweakeys {
     PerBlock(Zeroizing<Vec<u8>>),
 }
 
+/// The tweakeys of a segment of blocks: the one tweakey, or the segment's rows.
+#[derive(Clone, Copy)]
+enum SegmentTweakeys<'a> {
+    One(&'a [u8]),
+    PerBlock(&'a [u8]),
+}
+
+impl Tweakeys {
+    /// The tweakeys of `blocks` blocks from block `first`.
+    fn segment(&self, v: Variant, first: usize, blocks: usize) -> SegmentTweakeys<'_> {
+        let tl = v.tweakey_bytes();
+        match self {
+            Tweakeys::One(tk) => SegmentTweakeys::One(tk),
+            Tweakeys::PerBlock(tk) => SegmentTweakeys::PerBlock(&tk[first * tl..(first + blocks) * tl]),
+        }
+    }
+}
+
+/// Blocks per segment of a call: between segments a Ctrl-C is looked for,
+/// and each is large enough (16 MiB of 16-byte blocks) that the engine's
+/// set-up and a GPU's transfers are a small part of it.
+const SEGMENT_BLOCKS: usize = 1 << 20;
+
 fn tweakeys(v: Variant, n: usize, tk: &Bound<'_, PyAny>) -> PyResultOf<Tweakeys> {
     let len = v.tweakey_bytes();
     let bad = || {
@@ -60,31 +83,46 @@ fn tweakeys(v: Variant, n: usize, tk: &Bound<'_, PyAny>) -> PyResultOf<Tweakeys>
 
 /// The output array: `out` when given (it may be `blocks` itself: in place),
 /// else a new array; `blocks` is copied into it unless they are one array.
+/// An `out` that shares memory with `tweakey` is refused: the copy of the
+/// blocks would overwrite the tweakeys before they are read.
 fn output<'py>(
     py: Python<'py>,
     v: Variant,
     blocks: &Bound<'py, PyAny>,
+    tweakey: &Bound<'py, PyAny>,
     out: Option<&Bound<'py, PyAny>>,
-) -> PyResultOf<Bound<'py, PyArray2<u8>>> {
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
     let bs = v.block_bytes();
     let shape_err = |what: &str| Error::input(format!("{what} must be a numpy uint8 array of shape (n, {bs}) for {v}"));
     let src = blocks.cast::<PyArray2<u8>>().map_err(|_| shape_err("blocks"))?;
     if src.shape()[1] != bs {
-        return Err(shape_err("blocks"));
+        return Err(shape_err("blocks").into());
     }
     let n = src.shape()[0];
     let dst = match out {
         Some(o) => {
             let d = o.cast::<PyArray2<u8>>().map_err(|_| shape_err("out"))?.clone();
             if d.shape() != [n, bs] {
-                return Err(Error::input(format!("out must have the shape of blocks, ({n}, {bs})")));
+                return Err(Error::input(format!("out must have the shape of blocks, ({n}, {bs})")).into());
             }
             if !d.is_c_contiguous() {
-                return Err(Error::input("out must be C-contiguous"));
+                return Err(Error::input("out must be C-contiguous").into());
+            }
+            if !d.is(src) && shares_memory(py, d.as_any(), src.as_any())? {
+                return Err(Error::input(
+                    "out overlaps blocks without being blocks itself: give blocks, or a separate array",
+                )
+                .into());
+            }
+            if tweakey.cast::<numpy::PyUntypedArray>().is_ok() && shares_memory(py, d.as_any(), tweakey)? {
+                return Err(Error::input(
+                    "out shares memory with tweakey: give a separate array (out may be blocks itself)",
+                )
+                .into());
             }
             d
         }
-        None => PyArray2::zeros(py, [n, bs], false),
+        None => common::zeros(py, &[n, bs])?,
     };
     if !dst.is(src) {
         let ro = src.try_readonly().map_err(|e| Error::input(e.to_string()))?;
@@ -92,6 +130,12 @@ fn output<'py>(
         rw.as_array_mut().assign(&ro.as_array());
     }
     Ok(dst)
+}
+
+/// Whether two arrays' memory ranges overlap (numpy's `may_share_memory`:
+/// a bounds check, never a slow exact search).
+fn shares_memory(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+    py.import("numpy")?.call_method1("may_share_memory", (a, b))?.extract()
 }
 
 /// Which rounds run: `rounds` rounds from round `start` (from 1), the
@@ -126,10 +170,17 @@ impl Span {
 }
 
 /// Runs the cipher over `data` (whole blocks) in place, without the GIL held.
-fn crypt(v: Variant, span: Span, dir: Direction, tks: &Tweakeys, device: Device, data: &mut [u8]) -> PyResultOf<()> {
+fn crypt(
+    v: Variant,
+    span: Span,
+    dir: Direction,
+    tks: SegmentTweakeys<'_>,
+    device: Device,
+    data: &mut [u8],
+) -> PyResultOf<()> {
     let rounds = span.rounds;
     match (tks, device) {
-        (Tweakeys::One(tk), Device::Cpu | Device::Gpu) => {
+        (SegmentTweakeys::One(tk), Device::Cpu | Device::Gpu) => {
             let cipher = span.cipher(v, tk)?;
             let backend = common::backend(device)?;
             let mut engine = backend.engine(&cipher)?;
@@ -138,7 +189,7 @@ fn crypt(v: Variant, span: Span, dir: Direction, tks: &Tweakeys, device: Device,
         }
         // From a later round, each block's own partial cipher, one block at a
         // time (the bitsliced per-block schedule starts at round 1).
-        (Tweakeys::PerBlock(tk), Device::Cpu) if span.start > 1 => {
+        (SegmentTweakeys::PerBlock(tk), Device::Cpu) if span.start > 1 => {
             let (bs, tl) = (v.block_bytes(), v.tweakey_bytes());
             data.par_chunks_mut(bs).zip(tk.par_chunks(tl)).try_for_each(|(d, t)| {
                 let c = span.cipher(v, t)?;
@@ -149,7 +200,7 @@ fn crypt(v: Variant, span: Span, dir: Direction, tks: &Tweakeys, device: Device,
                 Ok(())
             })
         }
-        (Tweakeys::PerBlock(tk), Device::Cpu) => {
+        (SegmentTweakeys::PerBlock(tk), Device::Cpu) => {
             let pbt = PerBlockTweakeys::new(v, rounds).map_err(|e| Error::input(e.to_string()))?;
             let (bs, tl) = (v.block_bytes(), v.tweakey_bytes());
             data.par_chunks_mut(PER_BLOCK_CHUNK * bs).zip(tk.par_chunks(PER_BLOCK_CHUNK * tl)).for_each(|(d, t)| {
@@ -160,7 +211,7 @@ fn crypt(v: Variant, span: Span, dir: Direction, tks: &Tweakeys, device: Device,
             });
             Ok(())
         }
-        (Tweakeys::PerBlock(_), Device::Gpu) => {
+        (SegmentTweakeys::PerBlock(_), Device::Gpu) => {
             Err(Error::unsupported("per-block tweakeys run on the CPU only: the GPU kernels take one tweakey per call"))
         }
         (_, Device::Auto) => {
@@ -183,18 +234,51 @@ fn run<'py>(
     let v = common::variant(cipher)?;
     let span = Span::read(v, span.0, span.1, span.2)?;
     let device = common::device(device)?;
-    let dst = output(py, v, blocks, out)?;
+    let dst = output(py, v, blocks, tweakey, out)?;
     let n = dst.shape()[0];
     let tks = tweakeys(v, n, tweakey)?;
     {
         let mut rw = dst.try_readwrite().map_err(|e| Error::input(e.to_string()))?;
         let data = rw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
-        py.detach(|| crypt(v, span, dir, &tks, device, data))?;
+        // In segments, so that Ctrl-C stops the call at the next one.
+        let bs = v.block_bytes();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
+        common::interruptible(
+            py,
+            &|| stop.store(true, std::sync::atomic::Ordering::Relaxed),
+            || -> PyResultOf<()> {
+                for (i, seg) in data.chunks_mut(SEGMENT_BLOCKS * bs).enumerate() {
+                    if stopped() {
+                        break;
+                    }
+                    crypt(v, span, dir, tks.segment(v, i * SEGMENT_BLOCKS, seg.len() / bs), device, seg)?;
+                }
+                Ok(())
+            },
+        )??;
     }
     Ok(dst)
 }
 
-/// Encrypts a batch of blocks: see the stub `skinny/_skinny.pyi`.
+/// Encrypts a batch of blocks with SKINNY.
+///
+/// ``cipher`` names the variant (``"skinny-64-64"`` .. ``"skinny-128-384"``);
+/// ``blocks`` is a uint8 array of shape (n, 8) or (n, 16); ``tweakey`` is the
+/// whole tweakey TK1 ‖ TK2 ‖ TK3 (bytes or a uint8 array of shape (tk,)) for
+/// every block, or a uint8 array of shape (n, tk), one per block. ``rounds``
+/// runs that many rounds (1 .. the full count; reduced rounds are for
+/// cryptanalysis only). ``start`` runs them from round ``start`` (from 1) at
+/// their own place: that round's constants and tweakey state, the tweakey
+/// given as the master tweakey (``tweakey_at="master"``, the schedule is
+/// advanced here) or as round ``start``'s state (``"start"``); ``rounds``
+/// then defaults to the rest of the cipher. Per-block tweakeys from a later
+/// start run block by block (slower than the bitsliced start-at-1 path).
+/// ``device="gpu"`` runs one tweakey for all on the GPU
+/// (per-block tweakeys are CPU only: ``UnsupportedError``); no usable GPU
+/// raises ``GpuUnavailableError``. The result is a new array, or ``out``
+/// (which may be ``blocks`` itself, to work in place: no copy).
+/// Bitsliced and constant time on the CPU, on every core; the GIL is released.
 #[pyfunction]
 #[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, start=1, tweakey_at="master", device="cpu", out=None))]
 #[allow(clippy::too_many_arguments)]
@@ -212,7 +296,7 @@ pub fn encrypt<'py>(
     run(py, Direction::Encrypt, cipher, blocks, tweakey, (rounds, start, tweakey_at), device, out)
 }
 
-/// Decrypts a batch of blocks: see the stub `skinny/_skinny.pyi`.
+/// Decrypts a batch of blocks: the inverse of :func:`encrypt`, same arguments.
 #[pyfunction]
 #[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, start=1, tweakey_at="master", device="cpu", out=None))]
 #[allow(clippy::too_many_arguments)]

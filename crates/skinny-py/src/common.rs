@@ -16,8 +16,50 @@ pub fn device(name: &str) -> PyResultOf<Device> {
 }
 
 /// Where the execution layer puts work for `device`, on every GPU.
-pub fn placement(device: Device, threads: Option<usize>) -> skinny_exec::Placement {
-    device.with(skinny_exec::Threads::from_count(threads), skinny_exec::GpuSelection::All)
+pub fn placement(device: Device, threads: Option<usize>) -> PyResultOf<skinny_exec::Placement> {
+    Ok(device.with(skinny_exec::Threads::from_count(checked_threads(threads)?), skinny_exec::GpuSelection::All))
+}
+
+/// A `threads=` count: at most the library's [`skinny_exec::THREADS_PER_CORE`]
+/// per core (the CLI's cap too), since more only take turns on the same cores
+/// and thousands take seconds to start.
+pub fn checked_threads(threads: Option<usize>) -> PyResultOf<Option<usize>> {
+    let most = skinny_exec::most_threads();
+    match threads {
+        Some(n) if n > most => Err(Error::input(format!(
+            "threads={n} is more than {} per core: at most {most} here",
+            skinny_exec::THREADS_PER_CORE
+        ))),
+        other => Ok(other),
+    }
+}
+
+/// A new zeroed `uint8` array of `shape`, made by numpy: a size no machine
+/// can address is an `InputError`, one this machine cannot hold numpy's
+/// `MemoryError` (never a panic).
+pub fn zeros<'py, D: numpy::ndarray::Dimension>(
+    py: pyo3::Python<'py>,
+    shape: &[usize],
+) -> pyo3::PyResult<pyo3::Bound<'py, numpy::PyArray<u8, D>>> {
+    use pyo3::types::{PyAnyMethods, PyModule, PyTuple};
+    let bytes = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d)).filter(|&b| isize::try_from(b).is_ok());
+    if bytes.is_none() {
+        return Err(Error::input(format!("an array of shape {shape:?} is larger than any memory")).into());
+    }
+    let np = PyModule::import(py, "numpy")?;
+    let a = np.call_method1("zeros", (PyTuple::new(py, shape)?, "uint8"))?;
+    Ok(a.cast_into::<numpy::PyArray<u8, D>>()?)
+}
+
+/// An AEAD scheme's name as the tables here spell it: any case, `_` for
+/// `-`, blanks around it ignored, and a SKINNY-AEAD member given by its short
+/// name (`"m1"` .. `"m6"`, as `skinny seal --member` takes it) in full.
+pub fn scheme_name(name: &str) -> String {
+    let n = name.trim().to_ascii_lowercase().replace('_', "-");
+    match n.as_bytes() {
+        [b'm', b'1'..=b'6'] => format!("skinny-aead-{n}"),
+        _ => n,
+    }
 }
 
 /// Reads a variant name such as `"skinny-128-256"` (any case, `_` for `-`).
@@ -62,4 +104,100 @@ pub fn backend(device: Device) -> PyResultOf<Arc<dyn Backend>> {
     let opened: Arc<dyn Backend> = Arc::from(backend::open(choice, &Options::default())?);
     *held = Some(Arc::clone(&opened));
     Ok(opened)
+}
+
+/// How often a call that runs without the GIL looks for a pending signal
+/// (Ctrl-C): the longest a `KeyboardInterrupt` waits, plus one batch.
+const SIGNAL_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Runs `work` on a helper thread with the GIL released, taking the GIL back
+/// every [`SIGNAL_POLL`] to run Python's signal handlers: when one raises
+/// (Ctrl-C's `KeyboardInterrupt`, Jupyter's interrupt), `stop` is called, so
+/// that the work ends at its next batch, and once it has ended the exception
+/// is raised instead of its result. Python runs signal handlers on its main
+/// thread only: called from another thread, this waits for `work` alone.
+pub fn interruptible<T: Send>(
+    py: pyo3::Python<'_>,
+    stop: &(dyn Fn() + Sync),
+    work: impl FnOnce() -> T + Send,
+) -> pyo3::PyResult<T> {
+    use std::sync::Condvar;
+    let finished = (Mutex::new(false), Condvar::new());
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            // Marks the end even when `work` panics, so the wait below ends.
+            struct Finish<'a>(&'a (Mutex<bool>, Condvar));
+            impl Drop for Finish<'_> {
+                fn drop(&mut self) {
+                    if let Ok(mut done) = self.0 .0.lock() {
+                        *done = true;
+                    }
+                    self.0 .1.notify_all();
+                }
+            }
+            let _finish = Finish(&finished);
+            work()
+        });
+        let mut raised = None;
+        loop {
+            let done = py.detach(|| match finished.0.lock() {
+                Ok(done) if *done => true,
+                Ok(done) => finished.1.wait_timeout(done, SIGNAL_POLL).map(|(d, _)| *d).unwrap_or(true),
+                Err(_) => true,
+            });
+            if done {
+                break;
+            }
+            if raised.is_none() {
+                if let Err(e) = py.check_signals() {
+                    stop();
+                    raised = Some(e);
+                }
+            }
+        }
+        let out = py.detach(|| worker.join()).map_err(|_| Error::failure("the work panicked"))?;
+        match raised {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    })
+}
+
+/// A byte-string argument: `bytes` or `bytearray` as they are, or any other
+/// object with the buffer protocol (`memoryview`, `array.array`, a numpy
+/// array), read through `memoryview(obj).tobytes()`, as hashlib reads it.
+pub struct Bytes(pyo3::pybacked::PyBackedBytes);
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl AsRef<[u8]> for Bytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl<'a, 'py> pyo3::FromPyObject<'a, 'py> for Bytes {
+    type Error = pyo3::PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, pyo3::PyAny>) -> pyo3::PyResult<Self> {
+        use pyo3::types::{PyAnyMethods, PyTypeMethods};
+        let obj = obj.to_owned();
+        if let Ok(b) = obj.extract::<pyo3::pybacked::PyBackedBytes>() {
+            return Ok(Bytes(b));
+        }
+        let py = obj.py();
+        let view = py.import("builtins")?.getattr("memoryview")?.call1((&obj,)).map_err(|_| {
+            let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+            // A TypeError, as hashlib raises for a str or an int.
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "expected bytes, bytearray or a buffer (memoryview), not {kind}"
+            ))
+        })?;
+        Ok(Bytes(view.call_method0("tobytes")?.extract()?))
+    }
 }

@@ -2,9 +2,9 @@
 //! SKINNY-tk3-Hash and SKINNY-tk2-Hash, whole (`hash`) or incremental
 //! (`Hasher`, hashlib's interface).
 
+use crate::common::Bytes;
 use crate::errors::{Error, Kind, PyResultOf};
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
 use skinny_hash::digest::Digest;
 use std::sync::{Mutex, MutexGuard};
@@ -96,13 +96,12 @@ impl State {
     }
 }
 
-/// The 32-byte digest of `data` (bytes or bytearray) under `name`:
-/// ``"romulus-h"`` (the default, as ``skinny hash`` on the command line),
-/// ``"skinny-tk3-hash"`` or ``"skinny-tk2-hash"``. Raises ``InputError`` for
-/// another name. The GIL is released while it hashes.
+/// The 32-byte digest of ``data`` under ``name``: ``"romulus-h"`` (the default, as
+/// ``skinny hash`` on the command line), ``"skinny-tk3-hash"`` or ``"skinny-tk2-hash"``.
+/// Raises ``InputError`` for another name. The GIL is released while it hashes.
 #[pyfunction]
 #[pyo3(signature = (data, name="romulus-h"))]
-pub fn hash<'py>(py: Python<'py>, data: PyBackedBytes, name: &str) -> PyResult<Bound<'py, PyBytes>> {
+pub fn hash<'py>(py: Python<'py>, data: Bytes, name: &str) -> PyResult<Bound<'py, PyBytes>> {
     let algorithm = Algorithm::parse(name)?;
     let digest = py.detach(|| {
         let mut state = State::new(algorithm);
@@ -148,7 +147,7 @@ impl PyHasher {
 impl PyHasher {
     #[new]
     #[pyo3(signature = (algorithm="romulus-h", data=None))]
-    fn new(py: Python<'_>, algorithm: &str, data: Option<PyBackedBytes>) -> PyResult<Self> {
+    fn new(py: Python<'_>, algorithm: &str, data: Option<Bytes>) -> PyResult<Self> {
         let algorithm = Algorithm::parse(algorithm)?;
         let hasher = PyHasher { algorithm, state: Mutex::new(State::new(algorithm)) };
         if let Some(data) = data {
@@ -158,7 +157,7 @@ impl PyHasher {
     }
 
     /// Adds ``data`` (bytes or bytearray) to what is hashed.
-    fn update(&self, py: Python<'_>, data: PyBackedBytes) -> PyResult<()> {
+    fn update(&self, py: Python<'_>, data: Bytes) -> PyResult<()> {
         self.absorb(py, &data)
     }
 

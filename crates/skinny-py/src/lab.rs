@@ -73,7 +73,7 @@ pub(crate) fn common(
 }
 
 /// Runs `exp` on `device` without the GIL held, from and to a checkpoint
-/// file where one is given.
+/// file where one is given; Ctrl-C raises `KeyboardInterrupt` within a batch.
 pub(crate) fn run(
     py: Python<'_>,
     exp: Experiment,
@@ -82,19 +82,22 @@ pub(crate) fn run(
     ck: CheckpointArgs,
 ) -> PyResult<PyFindings> {
     exp.check().map_err(Error::from)?;
-    let placement = common::placement(common::device(device)?, threads);
+    let placement = common::placement(common::device(device)?, threads)?;
     let ck = Checkpointing::of(ck.0, ck.1)?;
-    let findings = py.detach(|| -> PyResultOf<Findings> {
+    // Ctrl-C stops the run at its next batch, as the CLI's does; a
+    // checkpoint keeps what was counted, and the same call goes on from it.
+    let control = Control::new();
+    let findings = common::interruptible(py, &|| control.stop(), || -> PyResultOf<Findings> {
         let rig = Rig::open(&placement, exp.common()).map_err(Error::from)?;
         match &ck {
-            Some(c) => crate::lab_checkpoint::run(&rig, exp, c, VERSION),
-            None => rig.run(&exp, &Control::new(), VERSION).map_err(Error::from),
+            Some(c) => crate::lab_checkpoint::run(&rig, exp, c, &control, VERSION),
+            None => rig.run(&exp, &control, VERSION).map_err(Error::from),
         }
-    })?;
+    })??;
     Ok(PyFindings(findings))
 }
 
-/// Merges the findings of shards: see `skinny/_skinny.pyi`.
+/// The exact merge of shards of one run.
 #[pyfunction]
 pub fn merge(parts: Vec<PyRef<'_, PyFindings>>) -> PyResult<PyFindings> {
     let parts: Vec<Findings> = parts.iter().map(|p| p.0.clone()).collect();

@@ -26,16 +26,18 @@ impl Checkpointing {
 }
 
 /// Counts `exp` on `rig` from the checkpoint at `c.path` (from the start
-/// without one), writing it after each segment and removing it at the end.
-pub fn run(rig: &Rig, exp: Experiment, c: &Checkpointing, version: &str) -> PyResultOf<Findings> {
+/// without one), writing it after each segment and removing it at the end;
+/// `control` stops it between batches.
+pub fn run(rig: &Rig, exp: Experiment, c: &Checkpointing, control: &Control, version: &str) -> PyResultOf<Findings> {
     let file = CheckpointFile::new(&c.path).map_err(Error::from)?;
     let mut run = CheckpointedRun::start(exp, c.every, file, version).map_err(Error::from)?;
-    // Nothing here stops a run: it ends done.
-    match run.run(rig, &Control::new(), version).map_err(Error::from)? {
+    // Only an interrupt stops a run: the caller raises it, and the file
+    // keeps the last checkpoint for the next call to go on from.
+    match run.run(rig, control, version).map_err(Error::from)? {
         Ended::Done(f) => {
             run.file().remove().map_err(Error::from)?;
             Ok(f)
         }
-        _ => Err(Error::failure("a checkpointed run stopped without being asked to")),
+        _ => Err(Error::failure("the run was interrupted")),
     }
 }

@@ -8,7 +8,30 @@ use crate::lab::{bytes_or_hex, common, run, PyFindings};
 use pyo3::prelude::*;
 use skinny_lab::{Boomerang, CellPattern, Common, Differential, DifferentialLinear, Experiment, Linear};
 
-/// A differential experiment: see `skinny/_skinny.pyi`.
+/// Counts pairs (P, P ^ dp) under (K, K ^ dk) whose ciphertexts differ by
+/// dc in the bits of dc_mask, over ``queries`` queries with a fresh random
+/// tweakey every ``key_every``; ``shard=(i, n)`` runs the i-th of n parts.
+/// ``start_round=s`` runs rounds s .. s+rounds-1 at their own place (round
+/// s's constants and tweakey state); ``tk_at`` says whether keys and tweakey
+/// differences are given at the master tweakey or at round s.
+/// ``per_key=True`` counts every key's hits too (``Findings.per_key``;
+/// ``queries`` must then be a multiple of ``key_every``), for every
+/// experiment.
+///
+/// ``cells`` adds a truncated difference, ANDed with the bits: 16 characters
+/// (cell 0 first, spaces allowed) of ``0`` (the cell's difference is zero),
+/// ``x`` (non-zero) or ``*`` (free), such as ``"0000 x000 **** 0000"``. With
+/// ``cells`` and no ``dc``, no bits are compared (``dc`` and ``dc_mask`` zero
+/// unless ``dc_mask`` is given); with ``dc``, ``dc_mask`` defaults to all bits
+/// as without a pattern. One of ``dc`` and ``cells`` is needed.
+///
+/// ``checkpoint=PATH`` counts the shard in segments of about
+/// ``checkpoint_every`` seconds and keeps the findings so far in PATH
+/// (replaced atomically after each): called again with the same arguments
+/// after a death (a lost Ray worker, a killed job), it goes on from PATH, and
+/// returns exactly the findings of a run that never stopped; PATH is removed
+/// when the shard is done. A PATH of another run or version, or damaged, is
+/// refused (InputError) and left as it is. Every experiment takes both.
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, dc=None, *, queries, dk=None, dc_mask=None, cells=None, start_round=1,
                     tk_at="master", key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None,
@@ -48,7 +71,8 @@ pub fn differential(
     run(py, Experiment::Differential(d), device, threads, (checkpoint, checkpoint_every))
 }
 
-/// A boomerang experiment: see `skinny/_skinny.pyi`.
+/// Counts boomerang quartets that return with difference dp (related
+/// tweakeys dk1 above, dk2 below).
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk1=None, dk2=None, start_round=1, tk_at="master",
                     key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false,
@@ -87,7 +111,9 @@ pub fn boomerang(
     run(py, Experiment::Boomerang(b), device, threads, (checkpoint, checkpoint_every))
 }
 
-/// A differential-linear experiment: see `skinny/_skinny.pyi`.
+/// Counts pairs (P, P ^ dp) under (K, K ^ dk) whose output difference has
+/// even parity under ``mask``: ``correlation`` = 2 hits / queries - 1, with
+/// its exact interval ``correlation_ci95``.
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, mask, *, queries, dk=None, start_round=1, tk_at="master",
                     key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false,
@@ -122,7 +148,15 @@ pub fn differential_linear(
     run(py, Experiment::DifferentialLinear(d), device, threads, (checkpoint, checkpoint_every))
 }
 
-/// A linear experiment: see `skinny/_skinny.pyi`.
+/// Counts plaintexts P with parity(in_mask & P) == parity(out_mask & C),
+/// C = E_K(P), one encryption a query: ``correlation`` = 2 hits / queries - 1
+/// with its exact interval ``correlation_ci95``. ``key_every >= queries``
+/// keeps one key (drawn from the seed) for the whole run: that key's
+/// correlation; small ``key_every`` averages over fresh keys. Kept hits
+/// (``right``) hold one P, C and K each. ``per_key=True`` adds the per-key
+/// correlations (``Findings.per_key``: mean c and the mean of c^2 over keys,
+/// each key's 1/Q bias removed), what the linear potential averaged over keys
+/// needs.
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, in_mask, out_mask, *, queries, start_round=1, tk_at="master",
                     key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false,

@@ -24,15 +24,13 @@ mod pairs;
 mod per_key;
 mod sbox;
 
-/// Whether this build has the GPU paths (the `cuda` feature): a GPU is still
-/// needed at run time.
+/// Whether this build has the GPU paths (a GPU is still needed at run time).
 #[pyfunction]
 fn built_with_cuda() -> bool {
     cfg!(feature = "cuda")
 }
 
-/// The GPUs the driver sees, one line each; raises `GpuUnavailableError`
-/// when none can be used.
+/// The usable GPUs, one line each; raises ``GpuUnavailableError`` when there is none.
 #[pyfunction]
 fn gpus(py: Python<'_>) -> PyResult<Vec<String>> {
     py.detach(skinny_bulk::backend::describe_gpus).map_err(|e| errors::Error::from(e).into())

@@ -5,26 +5,24 @@
 //! data likewise, or one bytes value shared by every message.
 
 use crate::common;
+use crate::common::Bytes;
 use crate::errors::{Error, PyResultOf};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyList};
 use skinny_many::{Batch, Output, Scheme};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One field of every message: shared, one per message in a list, or the
 /// rows of an array.
 enum Rows<'py> {
-    Shared(PyBackedBytes),
-    List(Vec<PyBackedBytes>),
+    Shared(Bytes),
+    List(Vec<Bytes>),
     Array(PyReadonlyArray2<'py, u8>),
 }
 
 impl<'py> Rows<'py> {
     fn read(what: &str, obj: &Bound<'py, PyAny>) -> PyResultOf<Self> {
-        if let Ok(b) = obj.extract::<PyBackedBytes>() {
-            return Ok(Rows::Shared(b));
-        }
         if let Ok(a) = obj.cast::<PyArray2<u8>>() {
             let ro = a.try_readonly().map_err(|e| Error::input(e.to_string()))?;
             if !ro.is_c_contiguous() {
@@ -32,7 +30,11 @@ impl<'py> Rows<'py> {
             }
             return Ok(Rows::Array(ro));
         }
-        if let Ok(v) = obj.extract::<Vec<PyBackedBytes>>() {
+        // After the array: a 2-D array has the buffer protocol too.
+        if let Ok(b) = obj.extract::<Bytes>() {
+            return Ok(Rows::Shared(b));
+        }
+        if let Ok(v) = obj.extract::<Vec<Bytes>>() {
             return Ok(Rows::List(v));
         }
         Err(Error::input(format!(
@@ -63,11 +65,23 @@ impl<'py> Rows<'py> {
 
 /// Reads a scheme name (`romulus-n`, `romulus-m`, `skinny-aead-m1` .. `m6`).
 pub fn scheme(name: &str) -> PyResultOf<Scheme> {
-    let n = name.trim().to_ascii_lowercase().replace('_', "-");
+    let n = common::scheme_name(name);
     Scheme::ALL.into_iter().find(|s| s.name() == n).ok_or_else(|| {
         let names: Vec<&str> = Scheme::ALL.iter().map(|s| s.name()).collect();
         Error::input(format!("unknown scheme {name:?} for many messages (expected one of {})", names.join(", ")))
     })
+}
+
+/// Messages per segment of a call: Ctrl-C is looked for between segments.
+const SEGMENT_MESSAGES: usize = 1 << 16;
+
+/// The outputs of a call's segments, read as one.
+struct Segments<'a>(&'a [Output]);
+
+impl Segments<'_> {
+    fn message(&self, i: usize) -> Result<&[u8], skinny_many::MessageError> {
+        self.0[i / SEGMENT_MESSAGES].message(i % SEGMENT_MESSAGES)
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -83,7 +97,7 @@ fn run<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = scheme(scheme_name)?;
-    let placement = common::placement(common::device(device)?, threads);
+    let placement = common::placement(common::device(device)?, threads)?;
     let data_rows = Rows::read("data", data)?;
     let Some(n) = data_rows.count() else {
         return Err(Error::input("data must hold many messages: a list of bytes or a 2-D uint8 array").into());
@@ -100,22 +114,40 @@ fn run<'py>(
         }
     }
     let [(_, k), (_, nn), (_, a)] = &fields;
-    let total: usize = (0..n).map(|i| data_rows.get(i).len()).sum();
-    let mut batch = Batch::with_capacity(s, n, total);
-    for i in 0..n {
-        batch
-            .push(k.get(i), nn.get(i), a.get(i), data_rows.get(i))
-            .map_err(|e| Error::input(format!("message {i}: {e}")))?;
+    // In segments of messages, so that Ctrl-C stops the call between them.
+    let mut batches = Vec::with_capacity(n.div_ceil(SEGMENT_MESSAGES));
+    for first in (0..n).step_by(SEGMENT_MESSAGES) {
+        let end = (first + SEGMENT_MESSAGES).min(n);
+        let total: usize = (first..end).map(|i| data_rows.get(i).len()).sum();
+        let mut batch = Batch::with_capacity(s, end - first, total);
+        for i in first..end {
+            batch
+                .push(k.get(i), nn.get(i), a.get(i), data_rows.get(i))
+                .map_err(|e| Error::input(format!("message {i}: {e}")))?;
+        }
+        batches.push(batch);
     }
-    let out: Output = py
-        .detach(|| if seal { skinny_many::seal(&placement, &batch) } else { skinny_many::open(&placement, &batch) })
-        .map_err(Error::from)?;
-    drop(batch);
+    let stop = AtomicBool::new(false);
+    let outs: Vec<Output> =
+        common::interruptible(py, &|| stop.store(true, Ordering::Relaxed), || -> PyResultOf<Vec<Output>> {
+            let mut outs = Vec::with_capacity(batches.len());
+            for batch in &batches {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let out =
+                    if seal { skinny_many::seal(&placement, batch) } else { skinny_many::open(&placement, batch) };
+                outs.push(out.map_err(Error::from)?);
+            }
+            Ok(outs)
+        })??;
+    drop(batches);
+    let out = Segments(&outs);
     match data_rows {
         Rows::Array(a) => {
             let w = a.shape()[1];
             let ow = if seal { w + s.tag_len() } else { w.saturating_sub(s.tag_len()) };
-            let arr = PyArray2::<u8>::zeros(py, [n, ow], false);
+            let arr = common::zeros::<numpy::Ix2>(py, &[n, ow])?;
             let mut ok = vec![false; n];
             {
                 let mut rw = arr.try_readwrite().map_err(|e| Error::input(e.to_string()))?;
@@ -146,7 +178,15 @@ fn run<'py>(
     }
 }
 
-/// Seals many messages: see `skinny/_skinny.pyi`.
+/// Seals many independent messages at once (the many-message engine).
+///
+/// ``scheme``: ``"romulus-n"``, ``"romulus-m"``, ``"skinny-aead-m1"`` ..
+/// ``"m6"``. ``data``: a list of messages (any lengths) or a uint8 array with
+/// one message per row; keys, nonces and ``ads`` as one shared bytes value, a
+/// list, or an array of rows. Returns ciphertext ‖ tag per message: a list,
+/// or an array of shape (n, len + tag) for array input. Byte for byte what
+/// :func:`aead_encrypt` gives message by message. ``device``: the CPU's
+/// threads, the GPU, or ``auto`` (the GPU where it pays).
 #[pyfunction]
 #[pyo3(signature = (scheme, keys, nonces, data, ads=None, *, device="cpu", threads=None))]
 #[allow(clippy::too_many_arguments)]
@@ -163,7 +203,9 @@ pub fn many_seal<'py>(
     run(py, true, scheme, keys, nonces, data, ads, device, threads)
 }
 
-/// Opens many messages: see `skinny/_skinny.pyi`.
+/// Opens many messages: a list with ``None`` where a tag failed, or for
+/// array input (plaintexts, ok) with failed rows zeroed. One forged message
+/// fails only itself.
 #[pyfunction]
 #[pyo3(signature = (scheme, keys, nonces, data, ads=None, *, device="cpu", threads=None))]
 #[allow(clippy::too_many_arguments)]

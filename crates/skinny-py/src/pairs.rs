@@ -8,7 +8,7 @@
 //! count pairs but do not hand ciphertexts back.
 
 use crate::common;
-use crate::errors::{Error, PyResultOf};
+use crate::errors::Error;
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -94,7 +94,16 @@ impl Spec {
 /// `(X, y)`: the ciphertext pairs, shape (n, 2, block), and the labels, shape (n,).
 type Samples<'py> = (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray1<u8>>);
 
-/// Labelled pairs for a neural distinguisher: see `skinny/_skinny.pyi`.
+/// Labelled ciphertext pairs for a neural distinguisher (Gohr, CRYPTO 2019).
+///
+/// Returns ``(X, y)``: ``X`` of shape (n, 2, block) uint8 and ``y`` of shape
+/// (n,) uint8. A sample labelled 1 is (E_K(P), E_K'(P ^ diff)) with K a fresh
+/// random tweakey per sample and K' = K ^ key_diff (zero by default); one
+/// labelled 0 is a random ciphertext pair, or with
+/// ``negatives="random-plaintexts"`` Gohr's encryption of a random plaintext
+/// pair under K. Labels are fair coins. Sample i depends on (seed, i) only:
+/// ``offset=s`` gives rows s .. s+n of the same data set (build it in pieces).
+/// CPU only (bitsliced, a tweakey per block, every core).
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, diff, n, *, seed=0, key_diff=None, offset=0, negatives="random-ciphertexts"))]
 #[allow(clippy::too_many_arguments)]
@@ -126,18 +135,21 @@ pub fn neural_pairs<'py>(
     }
     let pbt = PerBlockTweakeys::new(v, rounds).map_err(|e| Error::input(e.to_string()))?;
     let spec = Spec { variant: v, pbt, diff: diff.to_vec(), key_diff, seed, negatives };
-    let x = PyArray3::<u8>::zeros(py, [n, 2, bs], false);
-    let y = PyArray1::<u8>::zeros(py, [n], false);
+    let x = common::zeros::<numpy::Ix3>(py, &[n, 2, bs])?;
+    let y = common::zeros::<numpy::Ix1>(py, &[n])?;
     {
         let mut xw = x.try_readwrite().map_err(|e| Error::input(e.to_string()))?;
         let mut yw = y.try_readwrite().map_err(|e| Error::input(e.to_string()))?;
         let xs = xw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
         let ys = yw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
-        py.detach(|| -> PyResultOf<()> {
+        // Ctrl-C: chunks not yet started are skipped, and the call raises.
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        common::interruptible(py, &|| stop.store(true, std::sync::atomic::Ordering::Relaxed), || {
             xs.par_chunks_mut(CHUNK * 2 * bs).zip(ys.par_chunks_mut(CHUNK)).enumerate().for_each(|(c, (xc, yc))| {
-                spec.fill(offset + (c * CHUNK) as u64, xc, yc);
+                if !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    spec.fill(offset + (c * CHUNK) as u64, xc, yc);
+                }
             });
-            Ok(())
         })?;
     }
     Ok((x, y))

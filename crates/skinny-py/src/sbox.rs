@@ -45,7 +45,7 @@ impl SboxArg {
     }
 }
 
-/// `(table, inverse)` of `"s4"` or `"s8"` as bytes.
+/// ``(table, inverse)`` of ``"s4"`` or ``"s8"`` as bytes.
 #[pyfunction]
 pub fn sbox_values<'py>(py: Python<'py>, name: &str) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let s = SboxArg::Name(name.to_owned()).resolve()?;
@@ -63,9 +63,8 @@ fn to_numpy<T: numpy::Element + Copy>(py: Python<'_>, t: Table<T>) -> PyResult<B
     Ok(PyArray1::from_vec(py, t.into_vec()).reshape(shape)?.into_any())
 }
 
-/// One table (`ddt`, `lat`, `bct`, `dlct`, `ubct`, `lbct`, `ebct`, `ddlct`)
-/// of an S-box as a numpy array (`uint16` counts, `int32` signed tables);
-/// `delta_in` (UBCT, LBCT, EBCT) and `nabla_out` (EBCT) ask for a slice.
+/// One table of the S-box (``uint16`` counts, ``int32`` signed tables), or a
+/// slice of the UBCT, LBCT or EBCT.
 #[pyfunction]
 #[pyo3(signature = (table, sbox, delta_in=None, nabla_out=None))]
 pub fn sbox_table<'py>(
@@ -120,9 +119,7 @@ pub fn sbox_table<'py>(
     }
 }
 
-/// A two-index table as text: `format` is `csv` (the matrix), `transitions`
-/// (CSV list with weights) or `pla` (ESPRESSO's input); see
-/// `skinny_lab::tables::export`.
+/// The DDT, BCT, LAT or DLCT as ``"csv"``, ``"transitions"`` or ``"pla"`` text.
 #[pyfunction]
 pub fn sbox_export(py: Python<'_>, table: &str, sbox: SboxArg, format: &str) -> PyResult<String> {
     let s = sbox.resolve()?;

@@ -3,7 +3,7 @@ Romulus, SKINNY-Hash, the many-message engine, a cryptanalysis lab and
 training data for neural distinguishers, on the Rust crates of the `skinny`
 workspace (constant-time bitsliced CPU code; NVIDIA GPUs where asked).
 
-Arrays are numpy ``uint8``; bytes are ``bytes`` (or ``bytearray``). Every
+Arrays are numpy ``uint8``; bytes are ``bytes``, ``bytearray`` or any buffer. Every
 error is a :class:`SkinnyError`. The work runs with the GIL released.
 
 The block modes (ECB, CBC, CTR, CFB, OFB) are unauthenticated: use an AEAD
@@ -73,6 +73,8 @@ HASHES = ("romulus-h", "skinny-tk3-hash", "skinny-tk2-hash")
 #: The block modes of :func:`mode_encrypt`.
 MODES = ("ecb", "cbc", "ctr", "cfb", "ofb")
 
+# ``hash`` is left out of ``__all__``: ``from skinny import *`` must not
+# shadow the builtin ``hash``; ``skinny.hash`` is there as an attribute.
 __all__ = [
     "SkinnyError",
     "InputError",
@@ -89,7 +91,6 @@ __all__ = [
     "aead_encrypt",
     "aead_decrypt",
     "aead_lengths",
-    "hash",
     "Hasher",
     "many_seal",
     "many_open",

@@ -7,8 +7,11 @@ import numpy as np
 import numpy.typing as npt
 
 U8Array = npt.NDArray[np.uint8]
-Buffer = Union[bytes, bytearray]
+#: Bytes, or any object with the buffer protocol (read as its bytes).
+Buffer = Union[bytes, bytearray, memoryview]
 Device = Literal["cpu", "gpu", "auto"]
+#: Where blocks and modes run: one backend, chosen by the caller (no "auto").
+BlockDevice = Literal["cpu", "gpu"]
 #: One tweakey for every block (bytes, or a uint8 array of shape (tk,)), or
 #: one per block (a uint8 array of shape (n, tk)).
 Tweakey = Union[Buffer, U8Array]
@@ -26,7 +29,7 @@ def encrypt(
     rounds: Optional[int] = None,
     start: int = 1,
     tweakey_at: Literal["master", "start"] = "master",
-    device: Device = "cpu",
+    device: BlockDevice = "cpu",
     out: Optional[U8Array] = None,
 ) -> U8Array:
     """Encrypts a batch of blocks with SKINNY.
@@ -57,7 +60,7 @@ def decrypt(
     rounds: Optional[int] = None,
     start: int = 1,
     tweakey_at: Literal["master", "start"] = "master",
-    device: Device = "cpu",
+    device: BlockDevice = "cpu",
     out: Optional[U8Array] = None,
 ) -> U8Array:
     """Decrypts a batch of blocks: the inverse of :func:`encrypt`, same arguments."""
