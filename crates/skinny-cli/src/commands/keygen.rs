@@ -59,6 +59,9 @@ pub fn run(a: &KeygenArgs) -> Result<(), CliError> {
     } else {
         (kg::encode_symmetric_key(&*kg::generate_symmetric_key().map_err(random)?), None)
     };
+    if (to_stdout || a.x25519) && crate::closed_stdout::stdout_was_closed() {
+        return Err(crate::error::stdout_closed());
+    }
     if to_stdout {
         let mut out = io::stdout().lock();
         out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(CliError::Output)?;
@@ -99,6 +102,9 @@ fn random(e: impl std::fmt::Display) -> CliError {
 }
 
 fn print_line(line: &str) -> Result<(), CliError> {
+    if crate::closed_stdout::stdout_was_closed() {
+        return Err(crate::error::stdout_closed());
+    }
     let mut out = io::stdout().lock();
     writeln!(out, "{line}").and_then(|()| out.flush()).map_err(CliError::Output)
 }
