@@ -85,3 +85,14 @@ fn keygen_with_stdout_closed_fails() {
     }
     assert!(!dir.path().join("new.id").exists());
 }
+
+#[test]
+fn keygen_warns_when_its_secret_lands_in_a_readable_file() {
+    let dir = setup();
+    let o = sh(dir.path(), "umask 022; \"$S\" keygen > open.key");
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{e}");
+    assert!(e.contains("warning") && e.contains("others may read"), "{e}");
+    let o = sh(dir.path(), "umask 077; \"$S\" keygen > closed.key");
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+}

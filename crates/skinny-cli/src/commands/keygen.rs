@@ -63,6 +63,7 @@ pub fn run(a: &KeygenArgs) -> Result<(), CliError> {
         return Err(crate::error::stdout_closed());
     }
     if to_stdout {
+        warn_if_others_can_read();
         let mut out = io::stdout().lock();
         out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(CliError::Output)?;
         if let Some(r) = recipient {
@@ -93,6 +94,22 @@ fn write_new(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
             Err(CliError::Usage(format!("{shown} exists; keygen never replaces a file (choose another name)")))
         }
         Err(CommitError::Sync(e) | CommitError::Rename(e)) => Err(cannot(e)),
+    }
+}
+
+/// A secret about to go to stdout redirected into a file that group or others
+/// may read (`keygen > key` under umask 022) gets a warning on stderr: the
+/// file was made by the shell, not by us, so we cannot make it owner-only.
+fn warn_if_others_can_read() {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else { return };
+    let Ok(meta) = std::fs::File::from(fd).metadata() else { return };
+    if meta.is_file() && meta.permissions().mode() & 0o077 != 0 {
+        let _ = writeln!(
+            io::stderr(),
+            "skinny: warning: writing a secret to a file that others may read; use -o FILE (made owner-only) or chmod 600 it"
+        );
     }
 }
 
