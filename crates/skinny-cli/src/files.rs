@@ -12,7 +12,7 @@ pub use error::FileError;
 use std::fs::{File, Metadata};
 use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::os::fd::AsFd;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 /// Names that mean stdin or stdout.
@@ -32,6 +32,37 @@ impl FileId {
     fn of(meta: &Metadata) -> Self {
         Self { dev: meta.dev(), ino: meta.ino() }
     }
+}
+
+/// Every file a key, identity or passphrase of this run was read from (by
+/// fstat of the very descriptor read, so a name cannot change under us). The
+/// output is never one of them and the input is never one of them: writing
+/// there would destroy the secret (`--passphrase-fd 3 3<pass -o pass`), and
+/// reading there would seal the secret under itself (`--key-file /dev/stdin`
+/// with stdin the input). Terminals and other character devices are left out:
+/// a passphrase typed at a terminal does not live there.
+static SECRET_SOURCES: std::sync::Mutex<Vec<FileId>> = std::sync::Mutex::new(Vec::new());
+
+/// Records that a secret is about to be read from `file` (call before reading).
+pub fn note_secret_source(file: &File) {
+    if let Ok(meta) = file.metadata() {
+        if !meta.file_type().is_char_device() {
+            SECRET_SOURCES.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(FileId::of(&meta));
+        }
+    }
+}
+
+/// Records that a secret is about to be read from the open descriptor `fd`.
+pub fn note_secret_fd(fd: std::os::fd::BorrowedFd<'_>) {
+    if let Ok(owned) = fd.try_clone_to_owned() {
+        note_secret_source(&File::from(owned));
+    }
+}
+
+/// Whether `meta` is a file a secret of this run came from.
+fn is_secret_source(meta: &Metadata) -> bool {
+    let id = FileId::of(meta);
+    SECRET_SOURCES.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains(&id)
 }
 
 /// Metadata of an open standard stream (fstat), if it can be had.
@@ -70,6 +101,9 @@ impl Source {
             }
             let stdin = io::stdin();
             let meta = std_stream_meta(stdin.as_fd());
+            if meta.as_ref().is_some_and(is_secret_source) {
+                return Err(FileError::InputIsSecret);
+            }
             let regular = meta.as_ref().filter(|m| m.is_file());
             // A file on stdin may be partly read already (`{ head -c 5 >/dev/null;
             // skinny ...; } < file`): what is left starts at the shared offset, and
@@ -83,6 +117,9 @@ impl Source {
         let meta = file.metadata().map_err(cannot)?;
         if meta.is_dir() {
             return Err(FileError::InputIsDirectory { path: path.to_path_buf() });
+        }
+        if is_secret_source(&meta) {
+            return Err(FileError::InputIsSecret);
         }
         Ok(Self {
             reader: Box::new(file),
@@ -142,6 +179,7 @@ impl Sink {
                 return Err(FileError::Terminal);
             }
             let meta = std_stream_meta(stdout.as_fd());
+            let secret = meta.as_ref().is_some_and(is_secret_source);
             if let Some(m) = meta.filter(Metadata::is_file) {
                 if source.id == Some(FileId::of(&m)) {
                     return Err(FileError::SameFile);
@@ -149,6 +187,9 @@ impl Sink {
                 if is_key(&m) {
                     return Err(FileError::KeyFile);
                 }
+            }
+            if secret {
+                return Err(FileError::SecretSource);
             }
             let fd = stdout.as_fd().try_clone_to_owned().map_err(FileError::Stdout)?;
             return Ok(Self { target: Target::Stdout(File::from(fd)) });
@@ -163,6 +204,9 @@ impl Sink {
                 }
                 if is_key(&meta) {
                     return Err(FileError::KeyFile);
+                }
+                if is_secret_source(&meta) {
+                    return Err(FileError::SecretSource);
                 }
                 if meta.is_dir() {
                     return Err(FileError::OutputIsDirectory { path: path.to_path_buf() });

@@ -87,6 +87,7 @@ fn read_key_file(kind: KeyKind, path: &Path) -> Result<Zeroizing<Vec<u8>>, KeyEr
     let want = kind.bytes();
     let unreadable = |source| KeyError::Unreadable { path: path.to_path_buf(), source };
     let file = std::fs::File::open(path).map_err(unreadable)?;
+    crate::files::note_secret_source(&file);
     let mut content = Zeroizing::new(Vec::with_capacity(2 * want + 2));
     file.take(KEY_FILE_MAX_BYTES + 1).read_to_end(&mut content).map_err(unreadable)?;
     decode_key_file(kind, path, content)

@@ -62,6 +62,7 @@ fn from_fd(fd: i32) -> Result<Zeroizing<Vec<u8>>, CliError> {
     // SAFETY: the descriptor is open (checked above) and this process takes it
     // over: nothing else in it uses descriptor `fd`.
     let file = unsafe { File::from_raw_fd(fd) };
+    crate::files::note_secret_source(&file);
     read_line(file).map_err(|e| CliError::Io(format!("--passphrase-fd {fd}: {}", crate::error::reason(&e))))
 }
 

@@ -59,7 +59,11 @@ pub fn run(a: &KeygenArgs) -> Result<(), CliError> {
     } else {
         (kg::encode_symmetric_key(&*kg::generate_symmetric_key().map_err(random)?), None)
     };
+    if (to_stdout || a.x25519) && crate::closed_stdout::stdout_was_closed() {
+        return Err(crate::error::stdout_closed());
+    }
     if to_stdout {
+        warn_if_others_can_read();
         let mut out = io::stdout().lock();
         out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(CliError::Output)?;
         if let Some(r) = recipient {
@@ -93,12 +97,31 @@ fn write_new(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     }
 }
 
+/// A secret about to go to stdout redirected into a file that group or others
+/// may read (`keygen > key` under umask 022) gets a warning on stderr: the
+/// file was made by the shell, not by us, so we cannot make it owner-only.
+fn warn_if_others_can_read() {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else { return };
+    let Ok(meta) = std::fs::File::from(fd).metadata() else { return };
+    if meta.is_file() && meta.permissions().mode() & 0o077 != 0 {
+        let _ = writeln!(
+            io::stderr(),
+            "skinny: warning: writing a secret to a file that others may read; use -o FILE (made owner-only) or chmod 600 it"
+        );
+    }
+}
+
 /// The random generator's failure in one line.
 fn random(e: impl std::fmt::Display) -> CliError {
     CliError::Io(format!("keygen: the random generator failed: {e}"))
 }
 
 fn print_line(line: &str) -> Result<(), CliError> {
+    if crate::closed_stdout::stdout_was_closed() {
+        return Err(crate::error::stdout_closed());
+    }
     let mut out = io::stdout().lock();
     writeln!(out, "{line}").and_then(|()| out.flush()).map_err(CliError::Output)
 }

@@ -60,6 +60,14 @@ pub enum FileError {
     /// the only copy of the key would become ciphertext under it.
     #[error("refusing to write the output over the key file: the key would be lost; choose another output")]
     KeyFile,
+    /// The output is a file a key, identity or passphrase of this run was
+    /// read from (a descriptor, stdin, `/proc/self/fd/N`, any name).
+    #[error("refusing to write the output where a key, identity or passphrase was read from: it would be lost; choose another output")]
+    SecretSource,
+    /// The input is a file a key, identity or passphrase of this run was
+    /// read from: the secret would be sealed under itself.
+    #[error("the input is where a key, identity or passphrase was read from: it would be sealed under itself; name another input")]
+    InputIsSecret,
     /// Stdout could not be taken for writing.
     #[error("cannot write output: {}", reason(.0))]
     Stdout(#[source] io::Error),
@@ -166,7 +174,11 @@ fn not_writable(e: &io::Error) -> String {
 impl From<FileError> for CliError {
     fn from(e: FileError) -> Self {
         match e {
-            FileError::Terminal | FileError::SameFile | FileError::KeyFile => CliError::Usage(e.to_string()),
+            FileError::Terminal
+            | FileError::SameFile
+            | FileError::KeyFile
+            | FileError::SecretSource
+            | FileError::InputIsSecret => CliError::Usage(e.to_string()),
             FileError::InputUnreadable { .. }
             | FileError::StdinClosed
             | FileError::InputIsDirectory { .. }

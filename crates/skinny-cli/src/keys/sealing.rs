@@ -6,6 +6,7 @@
 use crate::error::CliError;
 use skinny_seal::keygen::{self as kg, KeyTextError, SecretKey};
 use std::io::Read;
+use std::os::fd::AsFd;
 use std::path::Path;
 use zeroize::Zeroizing;
 
@@ -19,9 +20,11 @@ pub fn read_small_file(path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
         |e: std::io::Error| CliError::Io(format!("cannot read key file {shown}: {}", crate::error::reason(&e)));
     let mut content = Zeroizing::new(Vec::with_capacity(128));
     if path == Path::new("-") {
+        crate::files::note_secret_fd(std::io::stdin().as_fd());
         std::io::stdin().lock().take(super::KEY_FILE_MAX_BYTES + 1).read_to_end(&mut content).map_err(unreadable)?;
     } else {
         std::fs::File::open(path)
+            .inspect(crate::files::note_secret_source)
             .and_then(|f| f.take(super::KEY_FILE_MAX_BYTES + 1).read_to_end(&mut content))
             .map_err(unreadable)?;
     }
