@@ -86,14 +86,23 @@ int main(int argc, char** argv) {
             std::sort(want.begin(), want.end());
             std::vector<u32> want_keys(key_hits.size());
             for (u64 w : want) want_keys[w / key_every - first]++;
-            const bool ok = got == want && hits == want.size() && key_hits == want_keys;
+            // The GPU's histogram of the groups between the first and last
+            // (lab_key_histogram), against one counted here.
+            const u32 bins = (u32)key_every + 1;
+            std::vector<u32> hist(bins + 1), want_hist(bins + 1);
+            for (size_t g = 1; g + 1 < key_hits.size(); g++) {
+                lab_key_histogram_add(key_hits[g], true, bins, hist.data());
+                want_hist[min<u64>(want_keys[g], bins)]++;
+            }
+            const bool ok = got == want && hits == want.size() && key_hits == want_keys && hist == want_hist;
             cases++;
             printf("%-16s %2d rounds %-12s key every %-3llu %5zu hits of %llu  %s\n", name.c_str(), rounds, exp.c_str(),
                    (unsigned long long)key_every, want.size(), (unsigned long long)count, ok ? "ok" : "MISMATCH");
             if (!ok) {
                 failures++;
-                printf("  got %llu hits, recorded %zu, per-key counts %s\n", (unsigned long long)hits, got.size(),
-                       key_hits == want_keys ? "equal" : "DIFFER");
+                printf("  got %llu hits, recorded %zu, per-key counts %s, their histogram %s\n",
+                       (unsigned long long)hits, got.size(), key_hits == want_keys ? "equal" : "DIFFER",
+                       hist == want_hist ? "equal" : "DIFFERS");
             }
         }
     }

@@ -53,3 +53,49 @@ DEV void lab_count_keys(u32 hit, u64 start, u64 q0, int valid, u64 key_every, u3
         within = 0;
     }
 }
+
+// The histogram of whole key groups (per-key runs with small groups): a
+// launch's per-key counts reduced on the GPU, so the host reads back the
+// histogram (a count per possible number of hits) and not one counter per
+// group (2^25 of them a launch with a fresh key every query). A group's
+// count h adds one to hist[min(h, bins)]: bins = key_every + 1, and
+// hist[bins] counts groups with more hits than queries (a fault the host
+// reports). Lanes with equal counts add once for the warp; every lane of the
+// warp must call this (the match is warp-wide), `valid` false for lanes past
+// the end.
+DEV void lab_key_histogram_add(u32 h, bool valid, u32 bins, u32* hist) {
+    const u32 bin = valid ? (h < bins ? h : bins) : 0xffffffffu;
+    const u32 peers = LAB_PEERS(bin);
+    if (valid && LAB_PEER_LEADER(peers)) atomicAdd(hist + bin, (u32)__popc(peers));
+}
+
+// Histograms of at most this many bins (with the fault bin) are summed in
+// each block's shared memory first (16 KiB), then added to hist once a block.
+#define LAB_HIST_SHARED_BINS 4096
+
+#ifndef SKINNY_HOSTSIM
+// lab_key_histogram(key_hits, from, to, bins, hist): adds key_hits[from ..
+// to) to hist (bins + 1 counters, zeroed by the host), as
+// lab_key_histogram_add. Any grid of 1-D blocks of whole warps; each warp
+// steps through the groups together.
+extern "C" __global__ void lab_key_histogram(const u32* key_hits, u32 from, u32 to, u32 bins, u32* hist) {
+    __shared__ u32 local[LAB_HIST_SHARED_BINS];
+    const bool in_shared = bins < LAB_HIST_SHARED_BINS;
+    if (in_shared) {
+        for (u32 i = threadIdx.x; i <= bins; i += blockDim.x) local[i] = 0;
+        __syncthreads();
+    }
+    u32* into = in_shared ? local : hist;
+    const u32 stride = gridDim.x * blockDim.x;
+    for (u32 base = from + blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < to; base += stride) {
+        const u32 g = base + (threadIdx.x & 31u);
+        const bool valid = g < to;
+        lab_key_histogram_add(valid ? key_hits[g] : 0u, valid, bins, into);
+    }
+    if (in_shared) {
+        __syncthreads();
+        for (u32 i = threadIdx.x; i <= bins; i += blockDim.x)
+            if (local[i] != 0) atomicAdd(hist + i, local[i]);
+    }
+}
+#endif

@@ -53,7 +53,7 @@
 //! - [`tables`]: the S-boxes' exact tables (DDT, LAT, BCT, DLCT, UBCT, LBCT,
 //!   EBCT, DDLCT) and their exports for CP, SAT and MILP models.
 
-// The one unsafe call (a kernel launch in `gpu`) is allowed where it is made.
+// The unsafe calls (kernel launches in `gpu`) are allowed where they are made.
 // docs.rs (`--cfg docsrs`, nightly): each feature-gated item says which feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "cuda"), forbid(unsafe_code))]

@@ -21,10 +21,35 @@ pub struct LaunchCounts {
     pub recorded: Vec<u64>,
     /// More hits than the capacity: `recorded` is an arbitrary subset.
     pub overflow: bool,
-    /// With [`QueryKernel::run_counting_keys`]: the hits of each key group the
-    /// launch touches, from the group of its first query on (a group may
-    /// continue in the launches before or after).
-    pub key_hits: Vec<u32>,
+    /// With [`QueryKernel::run_counting_keys`]: the hits of the key groups
+    /// the launch touches.
+    pub key_hits: KeyHits,
+}
+
+/// The hits of the key groups a launch touches, from the group of its first
+/// query on; the first and the last group may continue in the launches
+/// before or after.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum KeyHits {
+    /// Keys were not counted.
+    #[default]
+    NotCounted,
+    /// Each group's hits, in order.
+    Each(Vec<u32>),
+    /// The first and last group's hits, and the histogram of the groups
+    /// between (all whole in the launch), built on the GPU: `between[h]`
+    /// groups had `h` hits, for `h` up to the queries of a group;
+    /// `between[key_every + 1]` counts groups with more hits than queries (a
+    /// fault). Launches of many small groups (a fresh key every query) come
+    /// back this way: a few counts, not one per group.
+    Summed {
+        /// Hits of the first group.
+        first: u32,
+        /// The histogram of the groups between the first and the last.
+        between: Vec<u32>,
+        /// Hits of the last group.
+        last: u32,
+    },
 }
 
 /// One experiment loaded on a GPU: its kernel, constants and result buffers.
@@ -41,6 +66,9 @@ pub struct QueryKernel {
     /// Per-key counters, one for each key group a launch can touch (made on
     /// the first launch that counts keys).
     key_hits: Option<CudaSlice<u32>>,
+    /// The histogram of whole key groups (`lab_key_histogram`), made with
+    /// `key_hits` when groups are small enough for it.
+    key_histogram: Option<(CudaFunction, CudaSlice<u32>)>,
     /// A block per thread of a launch (the saved block of its queries).
     scratch: CudaSlice<u32>,
     /// Warps a block ([`warps_per_block`]).
@@ -87,6 +115,7 @@ impl QueryKernel {
             rec_n,
             rec: None,
             key_hits: None,
+            key_histogram: None,
             scratch,
             warps,
         })
@@ -160,6 +189,9 @@ impl QueryKernel {
         let key_every = self.setup.key_every.max(1);
         // The key groups of queries start .. start + count, relative to the first.
         let groups = ((start + count - 1) / key_every - start / key_every + 1) as usize;
+        // Summed on the GPU when the histogram (a count per possible number
+        // of hits, and one for faults) is shorter than the list of groups.
+        let summed = count_keys && groups as u64 > key_every + 4;
         if count_keys {
             if self.key_hits.is_none() {
                 // A launch of LAUNCH_QUERIES touches at most this many groups.
@@ -167,6 +199,16 @@ impl QueryKernel {
                 self.key_hits = Some(
                     self.stream.alloc_zeros::<u32>(most).map_err(GpuError::driver("allocating per-key counters"))?,
                 );
+            }
+            if summed && self.key_histogram.is_none() {
+                let func = self
+                    ._module
+                    .load_function("lab_key_histogram")
+                    .map_err(GpuError::driver("loading the per-key histogram kernel"))?;
+                let bins = key_every as usize + 2;
+                let counts =
+                    self.stream.alloc_zeros::<u32>(bins).map_err(GpuError::driver("allocating a per-key histogram"))?;
+                self.key_histogram = Some((func, counts));
             }
             if let Some(k) = self.key_hits.as_mut() {
                 let mut used = k.slice_mut(..groups);
@@ -197,7 +239,7 @@ impl QueryKernel {
                 (true, Some(k)) => b.arg(k),
                 _ => b.arg(&null),
             };
-            // The one unsafe call of this crate: a kernel launch, whose
+            // A kernel launch (one of the two unsafe calls of this crate), whose
             // arguments the compiler cannot check against the CUDA source.
             #[allow(unsafe_code)]
             // SAFETY: the arguments match the lab kernels' signature (start, count,
@@ -222,11 +264,52 @@ impl QueryKernel {
                 recorded = self.stream.clone_dtoh(&rec.slice(..kept)).map_err(GpuError::driver("reading lab hits"))?;
             }
         }
-        let mut key_hits = Vec::new();
-        if let (true, Some(k)) = (count_keys, self.key_hits.as_ref()) {
-            key_hits =
-                self.stream.clone_dtoh(&k.slice(..groups)).map_err(GpuError::driver("reading per-key counts"))?;
-        }
+        let key_hits = match (count_keys, summed) {
+            (false, _) => KeyHits::NotCounted,
+            (true, false) => KeyHits::Each(match self.key_hits.as_ref() {
+                Some(k) => {
+                    self.stream.clone_dtoh(&k.slice(..groups)).map_err(GpuError::driver("reading per-key counts"))?
+                }
+                None => Vec::new(),
+            }),
+            (true, true) => self.key_histogram(groups)?,
+        };
         Ok(LaunchCounts { hits, recorded, overflow: n > cap, key_hits })
+    }
+
+    /// The per-key counts of the launch just run (of `groups` groups, more
+    /// than the histogram's bins) summed on the GPU: its first and last
+    /// group, and the histogram of the groups between.
+    fn key_histogram(&mut self, groups: usize) -> Result<KeyHits, LabError> {
+        let (Some(k), Some((func, hist))) = (self.key_hits.as_ref(), self.key_histogram.as_mut()) else {
+            return Err(LabError::Internal("per-key counters missing"));
+        };
+        let bins = u32::try_from(self.setup.key_every.max(1) + 1).map_err(|_| LabError::Internal("histogram bins"))?;
+        let to = u32::try_from(groups - 1).map_err(|_| LabError::Internal("key groups of a launch"))?;
+        self.stream.memset_zeros(hist).map_err(GpuError::driver("clearing a per-key histogram"))?;
+        // Enough blocks to fill the GPU; each thread then steps through a
+        // few hundred groups at most.
+        let threads = 256u32;
+        let grid = (groups as u32).div_ceil(threads).clamp(1, 1024);
+        let cfg = LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+        let from = 1u32;
+        {
+            let mut b = self.stream.launch_builder(func);
+            b.arg(k).arg(&from).arg(&to).arg(&bins).arg(&mut *hist);
+            #[allow(unsafe_code)]
+            // SAFETY: the arguments match `lab_key_histogram(const u32*
+            // key_hits, u32 from, u32 to, u32 bins, u32* hist)`; it reads
+            // key_hits[from .. to) (to < groups, the launch's groups, within
+            // the counters' length) and adds to hist[0 ..= bins], whose length
+            // is key_every + 2 = bins + 1.
+            let launched = unsafe { b.launch(cfg) };
+            launched.map_err(GpuError::driver("per-key histogram launch"))?;
+        }
+        let between = self.stream.clone_dtoh(hist).map_err(GpuError::driver("reading a per-key histogram"))?;
+        let first = self.stream.clone_dtoh(&k.slice(..1)).map_err(GpuError::driver("reading per-key counts"))?[0];
+        let last =
+            self.stream.clone_dtoh(&k.slice(groups - 1..groups)).map_err(GpuError::driver("reading per-key counts"))?
+                [0];
+        Ok(KeyHits::Summed { first, between, last })
     }
 }

@@ -26,7 +26,7 @@ mod query;
 pub mod source;
 mod tables;
 
-pub use kernel::{LaunchCounts, QueryKernel, LAUNCH_QUERIES};
+pub use kernel::{KeyHits, LaunchCounts, QueryKernel, LAUNCH_QUERIES};
 pub use layout::{LfsrStep, TweakeyLayout};
 pub use per_key::split_groups;
 pub use query::KernelQuery;
