@@ -3,13 +3,18 @@
 //! --test stack`): a small differential and a small boomerang on rayon's
 //! global pool (built with 64 KiB stacks in each child process, so the
 //! batches' work is held to the bound too) and through a CPU [`Rig`] (whose
-//! pool has skinny-exec's worker stacks); a linear run and a per-key run.
+//! pool has skinny-exec's worker stacks), also in checkpointed segments
+//! (`SegmentedRun::step`, whose merge of findings is the deepest call); a
+//! linear run and a per-key run.
 //! Each call runs in a child process
 //! (see `skinny_test_support::stack`), so an overflow names the call.
 
 use skinny::Variant;
-use skinny_lab::{Boomerang, Common, Control, Differential, Experiment, Linear, Placement, Rig, Threads};
+use skinny_lab::{
+    Boomerang, Common, Control, Differential, Experiment, Linear, Placement, Rig, SegmentedRun, Step, Threads,
+};
 use skinny_test_support::stack::{check, Case, LIMIT};
+use std::time::Duration;
 
 fn global_pool_of_small_stacks() {
     rayon::ThreadPoolBuilder::new().stack_size(LIMIT).build_global().expect("the global pool");
@@ -56,6 +61,13 @@ fn the_cpu_runs_start_from_64_kib_of_stack() {
             let mut d = differential(v);
             d.common.per_key = true;
             d.run().expect("runs");
+        }));
+        cases.push(Case::new(format!("SegmentedRun::step (cpu rig, 2 threads) {v}"), move || {
+            let placement = Placement::Cpu { threads: Threads::from_count(Some(2)) };
+            let rig = Rig::open(&placement, &common(v)).expect("a CPU rig");
+            let control = Control::new();
+            let mut run = SegmentedRun::new(Experiment::Differential(differential(v)), Duration::ZERO).expect("a run");
+            while !matches!(run.step(&rig, &control, "test").expect("a step"), Step::Done(_)) {}
         }));
         cases.push(Case::new(format!("Rig (cpu, 2 threads) differential and boomerang {v}"), move || {
             let placement = Placement::Cpu { threads: Threads::from_count(Some(2)) };

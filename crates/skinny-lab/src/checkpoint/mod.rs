@@ -119,7 +119,7 @@ pub struct SegmentedRun {
     /// The experiment, over its whole shard.
     exp: Experiment,
     /// The findings of the shard's groups before `next`.
-    done: Option<Findings>,
+    done: Option<Box<Findings>>,
     /// The first key group not yet counted, and the group after the shard's last.
     next: u64,
     end: u64,
@@ -176,7 +176,7 @@ impl SegmentedRun {
             return Err(CheckpointError::NotAPrefix.into());
         }
         run.next = groups.end;
-        run.done = Some(f.clone());
+        run.done = Some(Box::new(f.clone()));
         Ok(run)
     }
 
@@ -199,34 +199,57 @@ impl SegmentedRun {
     /// # Errors
     /// As [`Rig::run`]; [`LabError::Segments`] for a bug in joining.
     pub fn step(&mut self, rig: &Rig, control: &Control, version: &str) -> Result<Step, LabError> {
+        // The findings stay boxed and each part of the step is a function
+        // of its own: without optimisation every temporary copy of a
+        // findings value takes stack, and the merge below needs much of the
+        // 64 KiB a caller may have.
         let done_queries = self.done.as_ref().map_or(0, |f| f.queries);
         if self.next >= self.end {
             // Done (or an empty shard): the findings so far are the shard's.
-            return match &self.done {
-                Some(f) => Ok(Step::Done(f.clone())),
-                None => rig.run(&self.exp, control, version).map(Step::Done),
+            let all = match &self.done {
+                Some(f) => f.clone(),
+                None => self.whole(rig, control, version)?,
             };
+            return Ok(Step::Done(*all));
         }
         let size = self.size.min(self.end - self.next);
-        let mut seg = self.exp.clone();
-        seg.common_mut().segment = Some(self.next..self.next + size);
-        let found = rig.run(&seg, control, version)?;
+        let found = self.segment(size, rig, control, version)?;
         let seconds = found.seconds;
         let joined = match &self.done {
-            Some(d) => d.then(&found, version).map_err(|e| LabError::Segments(e.to_string()))?,
+            Some(d) => joined(d, &found, version)?,
             None => found,
         };
         if joined.interrupted {
-            return Ok(Step::Stopped { findings: joined, saved: done_queries });
+            return Ok(Step::Stopped { findings: *joined, saved: done_queries });
         }
         self.next += size;
         self.size = next_size(size, seconds, self.every);
         self.done = Some(joined.clone());
         if self.next >= self.end {
-            return Ok(Step::Done(joined));
+            return Ok(Step::Done(*joined));
         }
-        Ok(Step::Saved(Checkpoint { format: Checkpoint::FORMAT.into(), findings: joined }))
+        Ok(Step::Saved(Checkpoint { format: Checkpoint::FORMAT.into(), findings: *joined }))
     }
+
+    /// The whole experiment's findings (an empty shard's).
+    #[inline(never)]
+    fn whole(&self, rig: &Rig, control: &Control, version: &str) -> Result<Box<Findings>, LabError> {
+        rig.run(&self.exp, control, version).map(Box::new)
+    }
+
+    /// The findings of the next `size` key groups.
+    #[inline(never)]
+    fn segment(&self, size: u64, rig: &Rig, control: &Control, version: &str) -> Result<Box<Findings>, LabError> {
+        let mut seg = self.exp.clone();
+        seg.common_mut().segment = Some(self.next..self.next + size);
+        rig.run(&seg, control, version).map(Box::new)
+    }
+}
+
+/// `done` and the segment after it, `found`, as one findings.
+#[inline(never)]
+fn joined(done: &Findings, found: &Findings, version: &str) -> Result<Box<Findings>, LabError> {
+    done.then(found, version).map(Box::new).map_err(|e| LabError::Segments(e.to_string()))
 }
 
 /// Key groups of the segment after one of `size` groups that took `seconds`,
