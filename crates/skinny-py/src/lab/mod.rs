@@ -1,5 +1,5 @@
 //! The lab of `skinny-lab`: what every experiment's function (in
-//! `lab_experiments.rs`) shares: the common parameters, the run on the CPU or
+//! `experiments.rs`) shares: the common parameters, the run on the CPU or
 //! the GPU ([`run`], from and to a checkpoint), the findings it returns
 //! ([`PyFindings`]: counts, log2 p, exact interval, right pairs, shard, per-key
 //! distribution) and the exact merge of shards.
@@ -8,9 +8,12 @@
 //! `skinny_lab::Experiment` and calls [`run`]; `Findings` and [`merge`] need
 //! no change as long as the library's findings carry it.
 
+mod checkpoint;
+pub(crate) mod experiments;
+
 use crate::common;
 use crate::errors::{chain, Error, Kind, PyResultOf};
-use crate::lab_checkpoint::Checkpointing;
+use checkpoint::Checkpointing;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use skinny_lab::{Common, Control, Experiment, Findings, Rig, Shard, TweakeyAt};
@@ -90,7 +93,7 @@ pub(crate) fn run(
     let findings = common::interruptible(py, &|| control.stop(), || -> PyResultOf<Findings> {
         let rig = Rig::open(&placement, exp.common()).map_err(Error::from)?;
         match &ck {
-            Some(c) => crate::lab_checkpoint::run(&rig, exp, c, &control, VERSION),
+            Some(c) => checkpoint::run(&rig, exp, c, &control, VERSION),
             None => rig.run(&exp, &control, VERSION).map_err(Error::from),
         }
     })??;

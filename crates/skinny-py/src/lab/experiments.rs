@@ -1,10 +1,10 @@
 //! The lab's experiments for Python, one function each (the arguments as the
 //! stubs give them), and the cell pattern (truncated difference) that
-//! `differential(cells=...)` takes; `lab.rs` has what they share (the common
+//! `differential(cells=...)` takes; `mod.rs` has what they share (the common
 //! parameters, the run, the findings).
 
+use super::{bytes_or_hex, common, run, PyFindings};
 use crate::errors::{Error, PyResultOf};
-use crate::lab::{bytes_or_hex, common, run, PyFindings};
 use pyo3::prelude::*;
 use skinny_lab::{Boomerang, CellPattern, Common, Differential, DifferentialLinear, Experiment, Linear};
 
