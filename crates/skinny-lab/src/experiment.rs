@@ -31,6 +31,17 @@ impl Experiment {
         }
     }
 
+    /// The experiment's name, as findings name it (`differential`,
+    /// `boomerang`, `differential-linear`, `linear`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Experiment::Differential(_) => "differential",
+            Experiment::Boomerang(_) => "boomerang",
+            Experiment::DifferentialLinear(_) => "differential-linear",
+            Experiment::Linear(_) => "linear",
+        }
+    }
+
     /// The parameters common to all, to change (a segment to run, say).
     pub(crate) fn common_mut(&mut self) -> &mut Common {
         match self {

@@ -229,7 +229,7 @@ fn run<'py>(
     tweakey: &Bound<'py, PyAny>,
     span: (Option<usize>, usize, &str),
     device: &str,
-    out: Option<&Bound<'py, PyAny>>,
+    (out, progress): (Option<&Bound<'py, PyAny>>, Option<&Bound<'py, PyAny>>),
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     let v = common::variant(cipher)?;
     let span = Span::read(v, span.0, span.1, span.2)?;
@@ -244,15 +244,21 @@ fn run<'py>(
         let bs = v.block_bytes();
         let stop = std::sync::atomic::AtomicBool::new(false);
         let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
-        common::interruptible(
+        let what = if matches!(dir, Direction::Encrypt) { "encrypt" } else { "decrypt" };
+        let progress = common::Progress::of(py, progress, "blocks", what)?;
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let count = || (done.load(std::sync::atomic::Ordering::Relaxed), n as u64);
+        common::interruptible_with(
             py,
             &|| stop.store(true, std::sync::atomic::Ordering::Relaxed),
+            progress.as_ref().map(|p| (p, &count as common::Counter<'_>)),
             || -> PyResultOf<()> {
                 for (i, seg) in data.chunks_mut(SEGMENT_BLOCKS * bs).enumerate() {
                     if stopped() {
                         break;
                     }
                     crypt(v, span, dir, tks.segment(v, i * SEGMENT_BLOCKS, seg.len() / bs), device, seg)?;
+                    done.fetch_add((seg.len() / bs) as u64, std::sync::atomic::Ordering::Relaxed);
                 }
                 Ok(())
             },
@@ -279,8 +285,12 @@ fn run<'py>(
 /// raises ``GpuUnavailableError``. The result is a new array, or ``out``
 /// (which may be ``blocks`` itself, to work in place: no copy).
 /// Bitsliced and constant time on the CPU, on every core; the GIL is released.
+///
+/// ``progress=True`` shows a progress bar (tqdm where installed, else a line
+/// on stderr); a callable ``progress(done, total)`` is called about four times
+/// a second and at the end (an exception it raises stops the call).
 #[pyfunction]
-#[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, start=1, tweakey_at="master", device="cpu", out=None))]
+#[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, start=1, tweakey_at="master", device="cpu", out=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn encrypt<'py>(
     py: Python<'py>,
@@ -292,13 +302,14 @@ pub fn encrypt<'py>(
     tweakey_at: &str,
     device: &str,
     out: Option<&Bound<'py, PyAny>>,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    run(py, Direction::Encrypt, cipher, blocks, tweakey, (rounds, start, tweakey_at), device, out)
+    run(py, Direction::Encrypt, cipher, blocks, tweakey, (rounds, start, tweakey_at), device, (out, progress))
 }
 
 /// Decrypts a batch of blocks: the inverse of :func:`encrypt`, same arguments.
 #[pyfunction]
-#[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, start=1, tweakey_at="master", device="cpu", out=None))]
+#[pyo3(signature = (cipher, blocks, tweakey, *, rounds=None, start=1, tweakey_at="master", device="cpu", out=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn decrypt<'py>(
     py: Python<'py>,
@@ -310,6 +321,7 @@ pub fn decrypt<'py>(
     tweakey_at: &str,
     device: &str,
     out: Option<&Bound<'py, PyAny>>,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    run(py, Direction::Decrypt, cipher, blocks, tweakey, (rounds, start, tweakey_at), device, out)
+    run(py, Direction::Decrypt, cipher, blocks, tweakey, (rounds, start, tweakey_at), device, (out, progress))
 }

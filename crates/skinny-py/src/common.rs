@@ -121,6 +121,60 @@ pub fn interruptible<T: Send>(
     stop: &(dyn Fn() + Sync),
     work: impl FnOnce() -> T + Send,
 ) -> pyo3::PyResult<T> {
+    interruptible_with(py, stop, None, work)
+}
+
+/// How often a long call reports its progress to its `progress=` callable.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// What a long call reports its progress to: the callable that
+/// `skinny._progress.reporter` makes of the call's `progress=` argument
+/// (`None`, `True` for a tqdm bar, or a callable `progress(done, total)`).
+pub struct Progress(pyo3::Py<pyo3::PyAny>);
+
+impl Progress {
+    /// The reporter for `progress` (nothing for `None` or `False`); `unit`
+    /// and `what` label a bar.
+    pub fn of(
+        py: pyo3::Python<'_>,
+        progress: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
+        unit: &str,
+        what: &str,
+    ) -> pyo3::PyResult<Option<Self>> {
+        use pyo3::types::PyAnyMethods;
+        let Some(p) = progress else { return Ok(None) };
+        let r = py.import("skinny._progress")?.call_method1("reporter", (p, unit, what))?;
+        Ok((!r.is_none()).then(|| Progress(r.unbind())))
+    }
+
+    fn report(&self, py: pyo3::Python<'_>, (done, total): (u64, u64)) -> pyo3::PyResult<()> {
+        self.0.call1(py, (done, total)).map(drop)
+    }
+
+    /// Closes a bar (a reporter with a `close` method).
+    fn close(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<()> {
+        use pyo3::types::PyAnyMethods;
+        let r = self.0.bind(py);
+        if r.hasattr("close")? {
+            r.call_method0("close")?;
+        }
+        Ok(())
+    }
+}
+
+/// A long call's counter of its work: `(done, total)`.
+pub type Counter<'a> = &'a (dyn Fn() -> (u64, u64) + Sync);
+
+/// [`interruptible`], reporting to `progress` (with the work's `(done,
+/// total)` from its counter) every [`PROGRESS_EVERY`] and once at the end.
+/// An exception the reporter raises stops the work as Ctrl-C does, and is
+/// raised once the work has ended.
+pub fn interruptible_with<T: Send>(
+    py: pyo3::Python<'_>,
+    stop: &(dyn Fn() + Sync),
+    progress: Option<(&Progress, Counter<'_>)>,
+    work: impl FnOnce() -> T + Send,
+) -> pyo3::PyResult<T> {
     use std::sync::Condvar;
     let finished = (Mutex::new(false), Condvar::new());
     std::thread::scope(|scope| {
@@ -139,6 +193,7 @@ pub fn interruptible<T: Send>(
             work()
         });
         let mut raised = None;
+        let mut reported = std::time::Instant::now();
         loop {
             let done = py.detach(|| match finished.0.lock() {
                 Ok(done) if *done => true,
@@ -154,8 +209,27 @@ pub fn interruptible<T: Send>(
                     raised = Some(e);
                 }
             }
+            if let (None, Some((p, count))) = (&raised, progress) {
+                if reported.elapsed() >= PROGRESS_EVERY {
+                    reported = std::time::Instant::now();
+                    if let Err(e) = p.report(py, count()) {
+                        stop();
+                        raised = Some(e);
+                    }
+                }
+            }
         }
         let out = py.detach(|| worker.join()).map_err(|_| Error::failure("the work panicked"))?;
+        if let Some((p, count)) = progress {
+            if raised.is_none() {
+                raised = p.report(py, count()).err();
+            }
+            // A bar is closed whatever happened; its own failure counts
+            // only when nothing else was raised.
+            if let (Err(e), None) = (p.close(py), &raised) {
+                raised = Some(e);
+            }
+        }
         match raised {
             Some(e) => Err(e),
             None => Ok(out),

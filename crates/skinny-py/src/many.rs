@@ -11,7 +11,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use skinny_many::{Batch, Output, Scheme};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// One field of every message: shared, one per message in a list, or the
 /// rows of an array.
@@ -94,7 +94,7 @@ fn run<'py>(
     data: &Bound<'py, PyAny>,
     ads: Option<&Bound<'py, PyAny>>,
     device: &str,
-    threads: Option<usize>,
+    (threads, progress): (Option<usize>, Option<&Bound<'py, PyAny>>),
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = scheme(scheme_name)?;
     let placement = common::placement(common::device(device)?, threads)?;
@@ -128,8 +128,14 @@ fn run<'py>(
         batches.push(batch);
     }
     let stop = AtomicBool::new(false);
-    let outs: Vec<Output> =
-        common::interruptible(py, &|| stop.store(true, Ordering::Relaxed), || -> PyResultOf<Vec<Output>> {
+    let progress = common::Progress::of(py, progress, "messages", if seal { "many_seal" } else { "many_open" })?;
+    let done = AtomicU64::new(0);
+    let count = || (done.load(Ordering::Relaxed), n as u64);
+    let outs: Vec<Output> = common::interruptible_with(
+        py,
+        &|| stop.store(true, Ordering::Relaxed),
+        progress.as_ref().map(|p| (p, &count as common::Counter<'_>)),
+        || -> PyResultOf<Vec<Output>> {
             let mut outs = Vec::with_capacity(batches.len());
             for batch in &batches {
                 if stop.load(Ordering::Relaxed) {
@@ -138,9 +144,11 @@ fn run<'py>(
                 let out =
                     if seal { skinny_many::seal(&placement, batch) } else { skinny_many::open(&placement, batch) };
                 outs.push(out.map_err(Error::from)?);
+                done.fetch_add(batch.len() as u64, Ordering::Relaxed);
             }
             Ok(outs)
-        })??;
+        },
+    )??;
     drop(batches);
     let out = Segments(&outs);
     match data_rows {
@@ -187,8 +195,12 @@ fn run<'py>(
 /// or an array of shape (n, len + tag) for array input. Byte for byte what
 /// :func:`aead_encrypt` gives message by message. ``device``: the CPU's
 /// threads, the GPU, or ``auto`` (the GPU where it pays).
+///
+/// ``progress=True`` shows a progress bar (tqdm where installed, else a line
+/// on stderr); a callable ``progress(done, total)`` is called about four times
+/// a second and at the end (an exception it raises stops the call).
 #[pyfunction]
-#[pyo3(signature = (scheme, keys, nonces, data, ads=None, *, device="cpu", threads=None))]
+#[pyo3(signature = (scheme, keys, nonces, data, ads=None, *, device="cpu", threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn many_seal<'py>(
     py: Python<'py>,
@@ -199,15 +211,20 @@ pub fn many_seal<'py>(
     ads: Option<&Bound<'py, PyAny>>,
     device: &str,
     threads: Option<usize>,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    run(py, true, scheme, keys, nonces, data, ads, device, threads)
+    run(py, true, scheme, keys, nonces, data, ads, device, (threads, progress))
 }
 
 /// Opens many messages: a list with ``None`` where a tag failed, or for
 /// array input (plaintexts, ok) with failed rows zeroed. One forged message
 /// fails only itself.
+///
+/// ``progress=True`` shows a progress bar (tqdm where installed, else a line
+/// on stderr); a callable ``progress(done, total)`` is called about four times
+/// a second and at the end (an exception it raises stops the call).
 #[pyfunction]
-#[pyo3(signature = (scheme, keys, nonces, data, ads=None, *, device="cpu", threads=None))]
+#[pyo3(signature = (scheme, keys, nonces, data, ads=None, *, device="cpu", threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn many_open<'py>(
     py: Python<'py>,
@@ -218,6 +235,7 @@ pub fn many_open<'py>(
     ads: Option<&Bound<'py, PyAny>>,
     device: &str,
     threads: Option<usize>,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    run(py, false, scheme, keys, nonces, data, ads, device, threads)
+    run(py, false, scheme, keys, nonces, data, ads, device, (threads, progress))
 }

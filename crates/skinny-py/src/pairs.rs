@@ -104,8 +104,12 @@ type Samples<'py> = (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray1<u8>>);
 /// pair under K. Labels are fair coins. Sample i depends on (seed, i) only:
 /// ``offset=s`` gives rows s .. s+n of the same data set (build it in pieces).
 /// CPU only (bitsliced, a tweakey per block, every core).
+///
+/// ``progress=True`` shows a progress bar (tqdm where installed, else a line
+/// on stderr); a callable ``progress(done, total)`` is called about four times
+/// a second and at the end (an exception it raises stops the call).
 #[pyfunction]
-#[pyo3(signature = (cipher, rounds, diff, n, *, seed=0, key_diff=None, offset=0, negatives="random-ciphertexts"))]
+#[pyo3(signature = (cipher, rounds, diff, n, *, seed=0, key_diff=None, offset=0, negatives="random-ciphertexts", progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn neural_pairs<'py>(
     py: Python<'py>,
@@ -117,6 +121,7 @@ pub fn neural_pairs<'py>(
     key_diff: Option<&[u8]>,
     offset: u64,
     negatives: &str,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Samples<'py>> {
     let v = common::variant(cipher)?;
     let rounds = common::rounds(v, Some(rounds))?;
@@ -143,14 +148,26 @@ pub fn neural_pairs<'py>(
         let xs = xw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
         let ys = yw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
         // Ctrl-C: chunks not yet started are skipped, and the call raises.
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        common::interruptible(py, &|| stop.store(true, std::sync::atomic::Ordering::Relaxed), || {
-            xs.par_chunks_mut(CHUNK * 2 * bs).zip(ys.par_chunks_mut(CHUNK)).enumerate().for_each(|(c, (xc, yc))| {
-                if !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    spec.fill(offset + (c * CHUNK) as u64, xc, yc);
-                }
-            });
-        })?;
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+        let stop = AtomicBool::new(false);
+        let progress = common::Progress::of(py, progress, "pairs", "neural_pairs")?;
+        let done = AtomicU64::new(0);
+        let count = || (done.load(Ordering::Relaxed), n as u64);
+        common::interruptible_with(
+            py,
+            &|| stop.store(true, Ordering::Relaxed),
+            progress.as_ref().map(|p| (p, &count as common::Counter<'_>)),
+            || {
+                xs.par_chunks_mut(CHUNK * 2 * bs).zip(ys.par_chunks_mut(CHUNK)).enumerate().for_each(
+                    |(c, (xc, yc))| {
+                        if !stop.load(Ordering::Relaxed) {
+                            spec.fill(offset + (c * CHUNK) as u64, xc, yc);
+                            done.fetch_add(yc.len() as u64, Ordering::Relaxed);
+                        }
+                    },
+                );
+            },
+        )?;
     }
     Ok((x, y))
 }

@@ -1,7 +1,7 @@
 """Typed stubs of the native module ``skinny._skinny`` (re-exported by ``skinny``)."""
 
 import os
-from typing import List, Literal, Optional, Sequence, Tuple, Union, final, overload
+from typing import Callable, List, Literal, Optional, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +18,9 @@ Tweakey = Union[Buffer, U8Array]
 #: One value shared by every message, a list with one per message, or a 2-D
 #: uint8 array with one row per message.
 Rows = Union[Buffer, Sequence[Buffer], U8Array]
+#: ``progress=`` of a long call: None (silent), True (a bar), or a callable
+#: ``progress(done, total)``.
+Progress = Union[None, bool, Callable[[int, int], object]]
 
 __version__: str
 
@@ -31,6 +34,7 @@ def encrypt(
     tweakey_at: Literal["master", "start"] = "master",
     device: BlockDevice = "cpu",
     out: Optional[U8Array] = None,
+    progress: Progress = None,
 ) -> U8Array:
     """Encrypts a batch of blocks with SKINNY.
 
@@ -50,6 +54,10 @@ def encrypt(
     raises ``GpuUnavailableError``. The result is a new array, or ``out``
     (which may be ``blocks`` itself, to work in place: no copy).
     Bitsliced and constant time on the CPU, on every core; the GIL is released.
+
+    ``progress=True`` shows a progress bar (tqdm where installed, else a line
+    on stderr); a callable ``progress(done, total)`` is called about four times
+    a second and at the end (an exception it raises stops the call).
     """
 
 def decrypt(
@@ -62,6 +70,7 @@ def decrypt(
     tweakey_at: Literal["master", "start"] = "master",
     device: BlockDevice = "cpu",
     out: Optional[U8Array] = None,
+    progress: Progress = None,
 ) -> U8Array:
     """Decrypts a batch of blocks: the inverse of :func:`encrypt`, same arguments."""
 
@@ -152,16 +161,16 @@ class Hasher:
 @overload
 def many_seal(
     scheme: str, keys: Rows, nonces: Rows, data: U8Array, ads: Optional[Rows] = None, *,
-    device: Device = "cpu", threads: Optional[int] = None,
+    device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> U8Array: ...
 @overload
 def many_seal(
     scheme: str, keys: Rows, nonces: Rows, data: Sequence[Buffer], ads: Optional[Rows] = None, *,
-    device: Device = "cpu", threads: Optional[int] = None,
+    device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> List[bytes]: ...
 def many_seal(
     scheme: str, keys: Rows, nonces: Rows, data: Union[U8Array, Sequence[Buffer]], ads: Optional[Rows] = None, *,
-    device: Device = "cpu", threads: Optional[int] = None,
+    device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> Union[U8Array, List[bytes]]:
     """Seals many independent messages at once (the many-message engine).
 
@@ -172,25 +181,34 @@ def many_seal(
     or an array of shape (n, len + tag) for array input. Byte for byte what
     :func:`aead_encrypt` gives message by message. ``device``: the CPU's
     threads, the GPU, or ``auto`` (the GPU where it pays).
+
+    ``progress=True`` shows a progress bar (tqdm where installed, else a line
+    on stderr); a callable ``progress(done, total)`` is called about four times
+    a second and at the end (an exception it raises stops the call).
     """
 
 @overload
 def many_open(
     scheme: str, keys: Rows, nonces: Rows, data: U8Array, ads: Optional[Rows] = None, *,
-    device: Device = "cpu", threads: Optional[int] = None,
+    device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> Tuple[U8Array, npt.NDArray[np.bool_]]: ...
 @overload
 def many_open(
     scheme: str, keys: Rows, nonces: Rows, data: Sequence[Buffer], ads: Optional[Rows] = None, *,
-    device: Device = "cpu", threads: Optional[int] = None,
+    device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> List[Optional[bytes]]: ...
 def many_open(
     scheme: str, keys: Rows, nonces: Rows, data: Union[U8Array, Sequence[Buffer]], ads: Optional[Rows] = None, *,
-    device: Device = "cpu", threads: Optional[int] = None,
+    device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> Union[Tuple[U8Array, npt.NDArray[np.bool_]], List[Optional[bytes]]]:
     """Opens many messages: a list with ``None`` where a tag failed, or for
     array input (plaintexts, ok) with failed rows zeroed. One forged message
-    fails only itself."""
+    fails only itself.
+
+    ``progress=True`` shows a progress bar (tqdm where installed, else a line
+    on stderr); a callable ``progress(done, total)`` is called about four times
+    a second and at the end (an exception it raises stops the call).
+    """
 
 def neural_pairs(
     cipher: str,
@@ -202,6 +220,7 @@ def neural_pairs(
     key_diff: Optional[bytes] = None,
     offset: int = 0,
     negatives: Literal["random-ciphertexts", "random-plaintexts"] = "random-ciphertexts",
+    progress: Progress = None,
 ) -> Tuple[U8Array, U8Array]:
     """Labelled ciphertext pairs for a neural distinguisher (Gohr, CRYPTO 2019).
 
@@ -213,6 +232,10 @@ def neural_pairs(
     pair under K. Labels are fair coins. Sample i depends on (seed, i) only:
     ``offset=s`` gives rows s .. s+n of the same data set (build it in pieces).
     CPU only (bitsliced, a tweakey per block, every core).
+
+    ``progress=True`` shows a progress bar (tqdm where installed, else a line
+    on stderr); a callable ``progress(done, total)`` is called about four times
+    a second and at the end (an exception it raises stops the call).
     """
 
 def built_with_cuda() -> bool:
@@ -316,6 +339,7 @@ def differential(
     per_key: bool = False,
     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
     checkpoint_every: float = 30.0,
+    progress: Progress = None,
 ) -> Findings:
     """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose ciphertexts differ by
     dc in the bits of dc_mask, over ``queries`` queries with a fresh random
@@ -340,7 +364,13 @@ def differential(
     after a death (a lost Ray worker, a killed job), it goes on from PATH, and
     returns exactly the findings of a run that never stopped; PATH is removed
     when the shard is done. A PATH of another run or version, or damaged, is
-    refused (InputError) and left as it is. Every experiment takes both."""
+    refused (InputError) and left as it is. Every experiment takes both.
+
+    ``progress=True`` shows a progress bar (tqdm where installed, else a line
+    on stderr); a callable ``progress(done, total)`` is called about four times
+    a second and at the end (an exception it raises stops the call). Every
+    experiment takes ``progress``.
+    """
 
 def boomerang(
     cipher: str,
@@ -362,6 +392,7 @@ def boomerang(
     per_key: bool = False,
     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
     checkpoint_every: float = 30.0,
+    progress: Progress = None,
 ) -> Findings:
     """Counts boomerang quartets that return with difference dp (related
     tweakeys dk1 above, dk2 below)."""
@@ -385,6 +416,7 @@ def differential_linear(
     per_key: bool = False,
     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
     checkpoint_every: float = 30.0,
+    progress: Progress = None,
 ) -> Findings:
     """Counts pairs (P, P ^ dp) under (K, K ^ dk) whose output difference has
     even parity under ``mask``: ``correlation`` = 2 hits / queries - 1, with
@@ -408,6 +440,7 @@ def linear(
     per_key: bool = False,
     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
     checkpoint_every: float = 30.0,
+    progress: Progress = None,
 ) -> Findings:
     """Counts plaintexts P with parity(in_mask & P) == parity(out_mask & C),
     C = E_K(P), one encryption a query: ``correlation`` = 2 hits / queries - 1

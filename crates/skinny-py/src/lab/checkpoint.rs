@@ -8,6 +8,7 @@
 use crate::errors::{Error, PyResultOf};
 use skinny_lab::{CheckpointFile, CheckpointedRun, Control, Ended, Experiment, Findings, Rig};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Where and how often: `checkpoint=` and `checkpoint_every=` (seconds).
@@ -28,9 +29,19 @@ impl Checkpointing {
 /// Counts `exp` on `rig` from the checkpoint at `c.path` (from the start
 /// without one), writing it after each segment and removing it at the end;
 /// `control` stops it between batches.
-pub fn run(rig: &Rig, exp: Experiment, c: &Checkpointing, control: &Control, version: &str) -> PyResultOf<Findings> {
+/// `total` becomes the queries left to count (a progress bar's).
+pub fn run(
+    rig: &Rig,
+    exp: Experiment,
+    c: &Checkpointing,
+    control: &Control,
+    version: &str,
+    total: &AtomicU64,
+) -> PyResultOf<Findings> {
     let file = CheckpointFile::new(&c.path).map_err(Error::from)?;
     let mut run = CheckpointedRun::start(exp, c.every, file, version).map_err(Error::from)?;
+    let left = run.rest().common().shard_queries();
+    total.store(left.end - left.start, Ordering::Relaxed);
     // Only an interrupt stops a run: the caller raises it, and the file
     // keeps the last checkpoint for the next call to go on from.
     match run.run(rig, control, version).map_err(Error::from)? {

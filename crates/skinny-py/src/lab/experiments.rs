@@ -32,10 +32,15 @@ use skinny_lab::{Boomerang, CellPattern, Common, Differential, DifferentialLinea
 /// returns exactly the findings of a run that never stopped; PATH is removed
 /// when the shard is done. A PATH of another run or version, or damaged, is
 /// refused (InputError) and left as it is. Every experiment takes both.
+///
+/// ``progress=True`` shows a progress bar (tqdm where installed, else a line
+/// on stderr); a callable ``progress(done, total)`` is called about four times
+/// a second and at the end (an exception it raises stops the call). Every
+/// experiment takes ``progress``.
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, dc=None, *, queries, dk=None, dc_mask=None, cells=None, start_round=1,
                     tk_at="master", key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None,
-                    per_key=false, checkpoint=None, checkpoint_every=30.0))]
+                    per_key=false, checkpoint=None, checkpoint_every=30.0, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn differential(
     py: Python<'_>,
@@ -58,6 +63,7 @@ pub fn differential(
     per_key: bool,
     checkpoint: Option<std::path::PathBuf>,
     checkpoint_every: f64,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyFindings> {
     let mut c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
     c.per_key = per_key;
@@ -68,7 +74,7 @@ pub fn differential(
     if let Some(m) = dc_mask {
         d.dc_mask = bytes_or_hex("dc_mask", m)?;
     }
-    run(py, Experiment::Differential(d), device, threads, (checkpoint, checkpoint_every))
+    run(py, Experiment::Differential(d), device, threads, (checkpoint, checkpoint_every), progress)
 }
 
 /// Counts boomerang quartets that return with difference dp (related
@@ -76,7 +82,7 @@ pub fn differential(
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, dc, *, queries, dk1=None, dk2=None, start_round=1, tk_at="master",
                     key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false,
-                    checkpoint=None, checkpoint_every=30.0))]
+                    checkpoint=None, checkpoint_every=30.0, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn boomerang(
     py: Python<'_>,
@@ -98,6 +104,7 @@ pub fn boomerang(
     per_key: bool,
     checkpoint: Option<std::path::PathBuf>,
     checkpoint_every: f64,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyFindings> {
     let mut c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
     c.per_key = per_key;
@@ -108,7 +115,7 @@ pub fn boomerang(
     if let Some(k) = dk2 {
         b.dk2 = bytes_or_hex("dk2", k)?;
     }
-    run(py, Experiment::Boomerang(b), device, threads, (checkpoint, checkpoint_every))
+    run(py, Experiment::Boomerang(b), device, threads, (checkpoint, checkpoint_every), progress)
 }
 
 /// Counts pairs (P, P ^ dp) under (K, K ^ dk) whose output difference has
@@ -117,7 +124,7 @@ pub fn boomerang(
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, dp, mask, *, queries, dk=None, start_round=1, tk_at="master",
                     key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false,
-                    checkpoint=None, checkpoint_every=30.0))]
+                    checkpoint=None, checkpoint_every=30.0, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn differential_linear(
     py: Python<'_>,
@@ -138,6 +145,7 @@ pub fn differential_linear(
     per_key: bool,
     checkpoint: Option<std::path::PathBuf>,
     checkpoint_every: f64,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyFindings> {
     let mut c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
     c.per_key = per_key;
@@ -145,7 +153,7 @@ pub fn differential_linear(
     if let Some(dk) = dk {
         d.dk = bytes_or_hex("dk", dk)?;
     }
-    run(py, Experiment::DifferentialLinear(d), device, threads, (checkpoint, checkpoint_every))
+    run(py, Experiment::DifferentialLinear(d), device, threads, (checkpoint, checkpoint_every), progress)
 }
 
 /// Counts plaintexts P with parity(in_mask & P) == parity(out_mask & C),
@@ -160,7 +168,7 @@ pub fn differential_linear(
 #[pyfunction]
 #[pyo3(signature = (cipher, rounds, in_mask, out_mask, *, queries, start_round=1, tk_at="master",
                     key_every=4096, seed=0, shard=(0, 1), show=0, device="cpu", threads=None, per_key=false,
-                    checkpoint=None, checkpoint_every=30.0))]
+                    checkpoint=None, checkpoint_every=30.0, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn linear(
     py: Python<'_>,
@@ -180,11 +188,12 @@ pub fn linear(
     per_key: bool,
     checkpoint: Option<std::path::PathBuf>,
     checkpoint_every: f64,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyFindings> {
     let mut c = common(cipher, rounds, (start_round, tk_at), queries, key_every, seed, shard, show)?;
     c.per_key = per_key;
     let l = Linear::new(c, bytes_or_hex("in_mask", in_mask)?, bytes_or_hex("out_mask", out_mask)?);
-    run(py, Experiment::Linear(l), device, threads, (checkpoint, checkpoint_every))
+    run(py, Experiment::Linear(l), device, threads, (checkpoint, checkpoint_every), progress)
 }
 
 /// The differential of `dp` with `dc` and `cells` as given: with a pattern

@@ -17,6 +17,7 @@ use checkpoint::Checkpointing;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use skinny_lab::{Common, Control, Experiment, Findings, Rig, Shard, TweakeyAt};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The version findings are stamped with: only findings of one version merge,
 /// and the stamp is the library's (the CLI's too), so shards counted by the
@@ -76,27 +77,39 @@ pub(crate) fn common(
 }
 
 /// Runs `exp` on `device` without the GIL held, from and to a checkpoint
-/// file where one is given; Ctrl-C raises `KeyboardInterrupt` within a batch.
+/// file where one is given; Ctrl-C raises `KeyboardInterrupt` within a batch;
+/// `progress=` hears of the queries done.
 pub(crate) fn run(
     py: Python<'_>,
     exp: Experiment,
     device: &str,
     threads: Option<usize>,
     ck: CheckpointArgs,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyFindings> {
     exp.check().map_err(Error::from)?;
     let placement = common::placement(common::device(device)?, threads)?;
     let ck = Checkpointing::of(ck.0, ck.1)?;
+    let progress = common::Progress::of(py, progress, "queries", exp.name())?;
     // Ctrl-C stops the run at its next batch, as the CLI's does; a
     // checkpoint keeps what was counted, and the same call goes on from it.
     let control = Control::new();
-    let findings = common::interruptible(py, &|| control.stop(), || -> PyResultOf<Findings> {
-        let rig = Rig::open(&placement, exp.common()).map_err(Error::from)?;
-        match &ck {
-            Some(c) => checkpoint::run(&rig, exp, c, &control, VERSION),
-            None => rig.run(&exp, &control, VERSION).map_err(Error::from),
-        }
-    })??;
+    // The queries this call counts: the shard's, or what a checkpoint left.
+    let planned = exp.common().shard_queries();
+    let total = AtomicU64::new(planned.end - planned.start);
+    let count = || (control.done(), total.load(Ordering::Relaxed));
+    let findings = common::interruptible_with(
+        py,
+        &|| control.stop(),
+        progress.as_ref().map(|p| (p, &count as common::Counter<'_>)),
+        || -> PyResultOf<Findings> {
+            let rig = Rig::open(&placement, exp.common()).map_err(Error::from)?;
+            match &ck {
+                Some(c) => checkpoint::run(&rig, exp, c, &control, VERSION, &total),
+                None => rig.run(&exp, &control, VERSION).map_err(Error::from),
+            }
+        },
+    )??;
     Ok(PyFindings(findings))
 }
 
