@@ -47,7 +47,7 @@ impl Tweakeys {
 /// set-up and a GPU's transfers are a small part of it.
 const SEGMENT_BLOCKS: usize = 1 << 20;
 
-fn tweakeys(v: Variant, n: usize, tk: &Bound<'_, PyAny>) -> PyResultOf<Tweakeys> {
+fn tweakeys(v: Variant, n: usize, tk: &Bound<'_, PyAny>) -> PyResult<Tweakeys> {
     let len = v.tweakey_bytes();
     let bad = || {
         Error::input(format!(
@@ -56,12 +56,12 @@ fn tweakeys(v: Variant, n: usize, tk: &Bound<'_, PyAny>) -> PyResultOf<Tweakeys>
     };
     if let Ok(b) = tk.cast::<PyBytes>() {
         let bytes = b.as_bytes();
-        return if bytes.len() == len { Ok(Tweakeys::One(Zeroizing::new(bytes.to_vec()))) } else { Err(bad()) };
+        return if bytes.len() == len { Ok(Tweakeys::One(Zeroizing::new(bytes.to_vec()))) } else { Err(bad().into()) };
     }
     if let Ok(a) = tk.cast::<numpy::PyArray1<u8>>() {
         let ro = a.try_readonly().map_err(|e| Error::input(e.to_string()))?;
         let view = ro.as_array();
-        return if view.len() == len { Ok(Tweakeys::One(Zeroizing::new(view.to_vec()))) } else { Err(bad()) };
+        return if view.len() == len { Ok(Tweakeys::One(Zeroizing::new(view.to_vec()))) } else { Err(bad().into()) };
     }
     if let Ok(a) = tk.cast::<PyArray2<u8>>() {
         let ro = a.try_readonly().map_err(|e| Error::input(e.to_string()))?;
@@ -70,15 +70,29 @@ fn tweakeys(v: Variant, n: usize, tk: &Bound<'_, PyAny>) -> PyResultOf<Tweakeys>
             return Err(Error::input(format!(
                 "per-block tweakeys must have shape ({n}, {len}) for {n} blocks of {v}, not {:?}",
                 view.shape()
-            )));
+            ))
+            .into());
         }
         let flat: Vec<u8> = view.iter().copied().collect();
         return Ok(Tweakeys::PerBlock(Zeroizing::new(flat)));
     }
     if let Ok(b) = tk.extract::<Vec<u8>>() {
-        return if b.len() == len { Ok(Tweakeys::One(Zeroizing::new(b))) } else { Err(bad()) };
+        return if b.len() == len { Ok(Tweakeys::One(Zeroizing::new(b))) } else { Err(bad().into()) };
     }
-    Err(bad())
+    // Any other buffer (bytearray, memoryview): its bytes.
+    if tk.cast::<numpy::PyUntypedArray>().is_err() {
+        if let Ok(b) = tk.extract::<common::Bytes>() {
+            return if b.len() == len { Ok(Tweakeys::One(Zeroizing::new(b.to_vec()))) } else { Err(bad().into()) };
+        }
+    }
+    // Array-likes (nested lists, integer arrays of another dtype): through
+    // numpy, once.
+    if let Some(a) = common::u8_array_like(tk.py(), tk, "tweakey")? {
+        if a.cast::<numpy::PyArray1<u8>>().is_ok() || a.cast::<PyArray2<u8>>().is_ok() {
+            return tweakeys(v, n, &a);
+        }
+    }
+    Err(bad().into())
 }
 
 /// The output array: `out` when given (it may be `blocks` itself: in place),
@@ -93,8 +107,12 @@ fn output<'py>(
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     let bs = v.block_bytes();
-    let shape_err = |what: &str| Error::input(format!("{what} must be a numpy uint8 array of shape (n, {bs}) for {v}"));
-    let src = blocks.cast::<PyArray2<u8>>().map_err(|_| shape_err("blocks"))?;
+    let shape_err = |what: &str| {
+        Error::input(format!(
+            "{what} must be uint8 blocks of shape (n, {bs}) for {v}: a numpy array, an array-like, or bytes of n x {bs}"
+        ))
+    };
+    let src = &blocks_of(py, blocks, bs)?.ok_or_else(|| shape_err("blocks"))?;
     if src.shape()[1] != bs {
         return Err(shape_err("blocks").into());
     }
@@ -130,6 +148,32 @@ fn output<'py>(
         rw.as_array_mut().assign(&ro.as_array());
     }
     Ok(dst)
+}
+
+/// `blocks` as a 2-D uint8 array of rows of `bs` bytes: a uint8 array as it
+/// is (so that `out=blocks` works in place); a bytes-like object of a whole
+/// number of blocks, or an array-like of byte values, copied into a new one.
+fn blocks_of<'py>(
+    py: Python<'py>,
+    blocks: &Bound<'py, PyAny>,
+    bs: usize,
+) -> PyResult<Option<Bound<'py, PyArray2<u8>>>> {
+    if let Ok(a) = blocks.cast::<PyArray2<u8>>() {
+        return Ok(Some(a.clone()));
+    }
+    if blocks.cast::<numpy::PyUntypedArray>().is_err() {
+        if let Ok(b) = blocks.extract::<common::Bytes>() {
+            if b.len() % bs != 0 {
+                return Ok(None);
+            }
+            let flat = numpy::PyArray1::from_slice(py, &b);
+            return Ok(Some(flat.reshape([b.len() / bs, bs])?));
+        }
+    }
+    match common::u8_array_like(py, blocks, "blocks")? {
+        Some(a) => Ok(a.cast_into::<PyArray2<u8>>().ok()),
+        None => Ok(None),
+    }
 }
 
 /// Whether two arrays' memory ranges overlap (numpy's `may_share_memory`:

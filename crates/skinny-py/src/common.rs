@@ -275,3 +275,31 @@ impl<'a, 'py> pyo3::FromPyObject<'a, 'py> for Bytes {
         Ok(Bytes(view.call_method0("tobytes")?.extract()?))
     }
 }
+
+/// `obj` as a C-contiguous uint8 numpy array through `numpy.asarray` (lists,
+/// tuples, other array-likes, integer arrays of another dtype), or `None`
+/// where numpy makes no integer array of it. Values outside 0..=255 are an
+/// input error, never wrapped as `astype` would.
+pub fn u8_array_like<'py>(
+    py: pyo3::Python<'py>,
+    obj: &pyo3::Bound<'py, pyo3::PyAny>,
+    what: &str,
+) -> PyResultOf<Option<pyo3::Bound<'py, pyo3::PyAny>>> {
+    use pyo3::types::PyAnyMethods;
+    let numpy_failed = |e: pyo3::PyErr| Error::input(format!("{what}: {e}"));
+    let np = py.import("numpy").map_err(numpy_failed)?;
+    let Ok(a) = np.call_method1("asarray", (obj,)) else { return Ok(None) };
+    let kind: String =
+        a.getattr("dtype").and_then(|d| d.getattr("kind")).and_then(|k| k.extract()).map_err(numpy_failed)?;
+    if kind != "u" && kind != "i" {
+        return Ok(None);
+    }
+    if a.getattr("size").and_then(|n| n.extract::<usize>()).map_err(numpy_failed)? > 0 {
+        let value = |m: &str| -> pyo3::PyResult<i128> { a.call_method0(m)?.call_method0("item")?.extract() };
+        let (lo, hi) = (value("min").map_err(numpy_failed)?, value("max").map_err(numpy_failed)?);
+        if lo < 0 || hi > 255 {
+            return Err(Error::input(format!("{what} must hold bytes (0 to 255), not values from {lo} to {hi}")));
+        }
+    }
+    np.call_method1("ascontiguousarray", (a, "uint8")).map(Some).map_err(numpy_failed)
+}

@@ -37,6 +37,12 @@ impl<'py> Rows<'py> {
         if let Ok(v) = obj.extract::<Vec<Bytes>>() {
             return Ok(Rows::List(v));
         }
+        // Array-likes of byte values (nested lists, integer arrays): rows.
+        if let Some(a) = common::u8_array_like(obj.py(), obj, what)? {
+            if let Ok(a) = a.cast_into::<PyArray2<u8>>() {
+                return Ok(Rows::Array(a.try_readonly().map_err(|e| Error::input(e.to_string()))?));
+            }
+        }
         Err(Error::input(format!(
             "{what} must be bytes (shared by all messages), a list of bytes, or a 2-D uint8 array (one row a message)"
         )))

@@ -92,13 +92,14 @@ def test_non_contiguous_input(rng):
 @pytest.mark.parametrize(
     "blocks,tk,match",
     [
-        (np.zeros((4, 16), dtype=np.uint16), bytes(32), "uint8"),
+        (np.zeros((4, 16), dtype=np.float32), bytes(32), "uint8"),
+        (np.full((4, 16), 256, dtype=np.uint16), bytes(32), "0 to 255"),
         (np.zeros((4, 8), dtype=np.uint8), bytes(32), "shape"),
         (np.zeros(16, dtype=np.uint8), bytes(32), "shape"),
         (np.zeros((4, 16), dtype=np.uint8), bytes(31), "32 bytes"),
         (np.zeros((4, 16), dtype=np.uint8), np.zeros((3, 32), np.uint8), r"\(4, 32\)"),
-        (np.zeros((4, 16), dtype=np.uint8), np.zeros((4, 32), np.int32), "tweakey"),
-        ([[0] * 16], bytes(32), "uint8"),
+        (np.zeros((4, 16), dtype=np.uint8), np.full((4, 32), -1, np.int32), "tweakey"),
+        ([[0.5] * 16], bytes(32), "uint8"),
     ],
 )
 def test_bad_input(blocks, tk, match):
