@@ -7,7 +7,8 @@
 #
 # LAB_LOG2 (default 35) and CPU_LOG2 (default 22): lab_speed's queries on the
 # GPU and the CPU; LAB_REPEATS (default 1) its repeats; LONG_LOG2 (default 37)
-# the boomerang's queries; PER_KEY_LOG2 (default 36) the per-key differentials'.
+# the boomerang's queries; PER_KEY_LOG2 (default 33): the per-key differentials run
+# 7 x 2^PER_KEY_LOG2 queries (whole key groups of 1, 7 and 4096).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=scripts/lib/device.sh
@@ -22,9 +23,9 @@ DP=01000000000000000000000000000000; DC=00000001000000000000000000000000
 DK=0000000000000000000000000000000020000000000000000000000000000000
 timeout 150 "$B/skinny" lab boomerang -b gpu --cipher skinny-128-256 --rounds 18 --dp $DP --dc $DC --dk1 $DK --dk2 $DK \
     --queries "2^${LONG_LOG2:-37}" --key-every 1 --json | head -c 700; echo
-echo "## CLI: per-key differentials (--per-key), 18-round SKINNY-128-256, 2^${PER_KEY_LOG2:-36} queries, a fresh key every query, every 7 and every 4096"
+echo "## CLI: per-key differentials (--per-key), 18-round SKINNY-128-256, 7 x 2^${PER_KEY_LOG2:-33} queries, a fresh key every query, every 7 and every 4096"
 for k in 1 7 4096; do
     timeout 150 "$B/skinny" lab differential -b gpu --cipher skinny-128-256 --rounds 18 --dp $DP --dc $DC \
-        --queries "2^${PER_KEY_LOG2:-36}" --key-every $k --per-key --json |
+        --queries "$((7 << ${PER_KEY_LOG2:-33}))" --key-every $k --per-key --json |
         python3 -c 'import json,sys; r=json.load(sys.stdin); print({k: r[k] for k in ("key_every","queries","hits","seconds","rate_per_s")}, r["per_key"]["histogram"][:4])'
 done
