@@ -151,5 +151,4 @@ impl Identity for Passphrase {
 }
 
 #[cfg(test)]
-#[path = "passphrase_tests.rs"]
 mod tests;

@@ -239,5 +239,4 @@ fn decode_hex32(kind: &'static str, d: &[u8]) -> Result<Zeroizing<[u8; 32]>, Key
 }
 
 #[cfg(test)]
-#[path = "keygen_tests.rs"]
 mod tests;

@@ -120,5 +120,4 @@ impl Identity for X25519Identity {
 }
 
 #[cfg(test)]
-#[path = "x25519_tests.rs"]
 mod tests;
