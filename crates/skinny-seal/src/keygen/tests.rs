@@ -41,7 +41,134 @@ fn x25519_identity_round_trip_and_recipient() {
     let SecretKey::X25519(back) = parse_secret_key(text.as_bytes()).unwrap() else { panic!("wrong type") };
     assert_eq!(back.recipient(), id.recipient());
     assert_eq!(parse_recipient(&format!("  {r}\n")).unwrap(), id.recipient());
-    assert!(r.starts_with("skinny-seal-x25519-public-1:") && r.len() == 28 + 64);
+    assert!(r.starts_with("skinny1") && r.len() == 7 + 58 && r == r.to_lowercase(), "{r}");
+    let secret_line = text.lines().nth(1).unwrap();
+    assert!(secret_line.starts_with("SKINNY-SECRET-KEY-1") && secret_line.len() == 19 + 58, "{secret_line}");
+    assert_eq!(secret_line, secret_line.to_uppercase());
+}
+
+/// RFC 7748's keys in both forms: the Bech32 strings pinned (so the encoding
+/// cannot drift), and the older hex forms read as the same keys.
+#[test]
+fn bech32_forms_are_pinned_and_the_hex_forms_still_read() {
+    let secret = "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a";
+    let public = "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a";
+    let id = X25519Identity::from_bytes(hex::decode(secret).unwrap().try_into().unwrap());
+    let text = encode_x25519_identity(&id);
+    assert_eq!(&*text, PINNED_IDENTITY_FILE);
+    let r = encode_recipient(&id.recipient());
+    let old_r = format!("{X25519_PUBLIC_PREFIX}{public}");
+    assert_eq!(parse_recipient(&r).unwrap(), parse_recipient(&old_r).unwrap());
+    assert_eq!(parse_recipient(&r.to_uppercase()).unwrap(), id.recipient(), "Bech32 is one case or the other");
+    let old_id = format!("{X25519_SECRET_TYPE} {secret}\n");
+    let SecretKey::X25519(a) = parse_secret_key(old_id.as_bytes()).unwrap() else { panic!() };
+    let SecretKey::X25519(b) = parse_secret_key(text.as_bytes()).unwrap() else { panic!() };
+    assert_eq!(*a.secret_bytes(), *b.secret_bytes());
+    let lower = text.lines().nth(1).unwrap().to_lowercase();
+    assert!(matches!(parse_secret_key(lower.as_bytes()), Ok(SecretKey::X25519(_))));
+}
+/// Checked against BIP 173's reference code (Python), independent of the
+/// `bech32` crate.
+const PINNED_IDENTITY_FILE: &str = "# recipient: skinny1s5s0qzvfxzn4gayt0hwtg0hhtgxm7wsdycup4a8t5j5ca25mfe4qg2ezmw\n\
+    SKINNY-SECRET-KEY-1WURK6ZNNRZJH60QKC9E9RVNXGH05CTU8A0QFJ243WLA628DE9S4Q7HAZ48\n";
+
+/// Every one-character change of a recipient is refused (the checksum), and
+/// so is every change of case in one character, a dropped or added one.
+#[test]
+fn every_typo_in_a_recipient_is_refused() {
+    let r = encode_recipient(&generate_x25519_identity().unwrap().recipient());
+    let charset = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+    for i in 0..r.len() {
+        for c in charset.chars().chain(['b', 'i', 'o', '1', 'Q']) {
+            let mut t: Vec<char> = r.chars().collect();
+            if t[i] == c {
+                continue;
+            }
+            t[i] = c;
+            let t: String = t.into_iter().collect();
+            let e = parse_recipient(&t).unwrap_err();
+            assert!(
+                matches!(e, KeyTextError::Checksum(_) | KeyTextError::NotRecipient | KeyTextError::DataLength { .. }),
+                "{t}: {e:?}"
+            );
+            assert!(!e.to_string().contains(&r[10..20]), "{e}");
+        }
+        let dropped = format!("{}{}", &r[..i], &r[i + 1..]);
+        assert!(parse_recipient(&dropped).is_err(), "{dropped}");
+    }
+    assert!(parse_recipient(&format!("{r}q")).is_err());
+    // Non-canonical padding bits (a valid checksum, the last character's
+    // low bit set): the same key's other spelling is refused.
+    let zero = format!("skinny1{}", "q".repeat(51));
+    assert_eq!(
+        *checksummed::decode32("x", RECIPIENT_HRP, encode_recipient(&X25519Recipient::from_bytes([0; 32])).as_bytes())
+            .unwrap(),
+        [0; 32]
+    );
+    assert_eq!(
+        checksummed::decode32("x", RECIPIENT_HRP, format!("{zero}p23xjx7").as_bytes()),
+        Err(KeyTextError::Checksum("x"))
+    );
+}
+
+#[test]
+fn low_order_recipients_are_refused_when_read() {
+    let mut one = [0u8; 32];
+    one[0] = 1;
+    for low in [[0u8; 32], one] {
+        let r = X25519Recipient::from_bytes(low);
+        assert!(r.is_low_order());
+        assert_eq!(parse_recipient(&encode_recipient(&r)).unwrap_err(), KeyTextError::LowOrder);
+        let old = format!("{X25519_PUBLIC_PREFIX}{}", hex::encode(low));
+        assert_eq!(parse_recipient(&old).unwrap_err(), KeyTextError::LowOrder);
+    }
+    assert!(!generate_x25519_identity().unwrap().recipient().is_low_order());
+}
+
+#[test]
+fn identity_files_hold_several_identities_key_files_one() {
+    let a = generate_x25519_identity().unwrap();
+    let b = generate_x25519_identity().unwrap();
+    let old = format!("{X25519_SECRET_TYPE} {}", hex::encode(*b.secret_bytes()));
+    let file = format!("# two keys\n\n{}\r\n  {old}  \n# end\n", &*encode_x25519_identity(&a));
+    let keys = parse_secret_keys(file.as_bytes()).unwrap();
+    let recipients: Vec<_> = keys
+        .iter()
+        .map(|k| match k {
+            SecretKey::X25519(id) => id.recipient(),
+            SecretKey::Symmetric(_) => panic!(),
+        })
+        .collect();
+    assert_eq!(recipients, [a.recipient(), b.recipient()]);
+    assert_eq!(parse_secret_key(file.as_bytes()).unwrap_err(), KeyTextError::SeveralKeys);
+    assert_eq!(parse_secret_keys(b"# nothing\n").unwrap_err(), KeyTextError::NotKeyText);
+    // A typo in an identity is refused, never echoed.
+    let line = encode_x25519_identity(&a).lines().nth(1).unwrap().to_string();
+    let typo = format!("{}{}{}", &line[..30], if &line[30..31] == "Q" { "P" } else { "Q" }, &line[31..]);
+    let e = parse_secret_keys(typo.as_bytes()).unwrap_err();
+    assert_eq!(e, KeyTextError::Checksum("X25519 identity"));
+    assert!(!e.to_string().contains(&line[20..30]));
+    assert_eq!(parse_secret_keys(format!("{line} x").as_bytes()).unwrap_err(), KeyTextError::Fields("X25519 identity"));
+    let r = encode_recipient(&a.recipient());
+    assert_eq!(parse_secret_keys(r.as_bytes()).unwrap_err(), KeyTextError::PublicNotSecret);
+    assert_eq!(parse_recipient(&line).unwrap_err(), KeyTextError::SecretNotPublic);
+}
+
+#[test]
+fn recipients_files_skip_comments_and_blank_lines() {
+    let a = encode_recipient(&generate_x25519_identity().unwrap().recipient());
+    let b = generate_x25519_identity().unwrap().recipient();
+    let b_old = format!("{X25519_PUBLIC_PREFIX}{}", hex::encode(b.to_bytes()));
+    let file = format!("# team\n\n{a}\r\n\t{b_old} \n#{a}\n");
+    let got = parse_recipients_file(file.as_bytes()).unwrap();
+    assert_eq!(got, [parse_recipient(&a).unwrap(), b]);
+    let e = parse_recipients_file(format!("# a\n{a}\n{}x\n", &a[..a.len() - 1]).as_bytes()).unwrap_err();
+    assert_eq!(e.line, 3);
+    assert!(e.to_string().starts_with("line 3: the X25519 recipient's checksum does not match"), "{e}");
+    let e = parse_recipients_file(b"# only comments\n\n").unwrap_err();
+    assert_eq!(e.to_string(), "no recipient in it (only blank lines and comments)");
+    let e = parse_recipients_file(b"\xff\n").unwrap_err();
+    assert_eq!((e.line, e.error), (1, KeyTextError::NotRecipient));
 }
 
 #[test]
