@@ -120,8 +120,10 @@ pub fn encode_symmetric_key(key: &[u8; 32]) -> Zeroizing<String> {
 /// The identity file text of an X25519 identity: a comment with its recipient,
 /// then the identity in Bech32 (`SKINNY-SECRET-KEY-1...`).
 pub fn encode_x25519_identity(identity: &X25519Identity) -> Zeroizing<String> {
-    let recipient = encode_recipient(&identity.recipient());
-    let secret = checksummed::encode_upper_secret(IDENTITY_HRP, &identity.secret_bytes());
+    // The recipient is public, but computed from the secret here: written by
+    // the constant-time codec too (the same text as `encode_recipient`).
+    let recipient = checksummed::encode_ct(RECIPIENT_HRP, &identity.recipient().to_bytes(), false);
+    let secret = checksummed::encode_ct(IDENTITY_HRP, &identity.secret_bytes(), true);
     let mut s = Zeroizing::new(String::with_capacity(recipient.len() + secret.len() + 16));
     s.push_str("# recipient: ");
     s.push_str(&recipient);
@@ -178,7 +180,7 @@ impl KeyLine<'_> {
                 SecretKey::X25519(X25519Identity::from_bytes(*decode_hex32(name, digits)?))
             }
             KeyLine::Bech32Identity(token) => {
-                let bytes = checksummed::decode32("X25519 identity", IDENTITY_HRP, token)?;
+                let bytes = checksummed::decode_secret("X25519 identity", IDENTITY_HRP, token)?;
                 SecretKey::X25519(X25519Identity::from_bytes(*bytes))
             }
         })
@@ -193,7 +195,7 @@ impl KeyLine<'_> {
 /// other, non-secret characters, never on a digit's value; the type is compared
 /// on the file's own bytes (the type's letters); the digits are decoded by masks,
 /// and only the verdict over all of them is branched on. A Bech32 identity is
-/// decoded by the `bech32` crate (its checksum needs the characters' values).
+/// decoded the same way (`checksummed::decode_secret`).
 fn key_lines(file: &[u8], mut each: impl FnMut(KeyLine<'_>) -> Result<(), KeyTextError>) -> Result<(), KeyTextError> {
     let layout = layout_of(file);
     // Not text at all: a raw (version 1) key or another file. Replacing ASCII
@@ -257,13 +259,24 @@ pub fn parse_secret_keys(file: &[u8]) -> Result<Vec<SecretKey>, KeyTextError> {
     Ok(found)
 }
 
-/// `file` with every hex digit (`0-9`, `a-f`, `A-F`) replaced by `0`. Whether a
-/// byte is a hex digit is computed without a branch and then declassified for
-/// the constant-time check (`skinny::hazmat::ct::declassify`): it is public,
-/// the digits' values are not.
+/// `file` with every hex digit (`0-9`, `a-f`, `A-F`) and every Bech32
+/// character (either case) replaced by `0`. Whether a byte is such a key
+/// character is computed without a branch and then declassified for the
+/// constant-time check (`skinny::hazmat::ct::declassify`): it is public,
+/// the characters' values are not. None of them is whitespace, `#` or a line
+/// break, so the layout has the file's lines and fields.
 fn layout_of(file: &[u8]) -> Zeroizing<Vec<u8>> {
-    let layout =
-        file.iter().map(|&c| if skinny::hazmat::ct::declassify(nibble(c).1 == -1) { b'0' } else { c }).collect();
+    let layout = file
+        .iter()
+        .map(|&c| {
+            let key_char = (nibble(c).1 == -1) | (checksummed::bech32_mask(c) == 0xff);
+            if skinny::hazmat::ct::declassify(key_char) {
+                b'0'
+            } else {
+                c
+            }
+        })
+        .collect();
     Zeroizing::new(layout)
 }
 

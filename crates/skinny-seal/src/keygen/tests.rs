@@ -328,3 +328,46 @@ proptest::proptest! {
         proptest::prop_assert_eq!(parsed(&file), reference_parse(&file));
     }
 }
+
+/// The constant-time identity codec gives the `bech32` crate's answers:
+/// the same text for random keys, the same bytes back, and a refusal
+/// wherever the crate refuses (one character changed, mixed case).
+#[test]
+fn the_identity_codec_agrees_with_the_bech32_crate() {
+    use bech32::primitives::decode::CheckedHrpstring;
+    for round in 0..200u32 {
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key).unwrap();
+        if round == 0 {
+            key = [0xff; 32];
+        } else if round == 1 {
+            key = [0; 32];
+        }
+        let ours = checksummed::encode_ct(IDENTITY_HRP, &key, true);
+        let hrp_r = bech32::Hrp::parse(RECIPIENT_HRP).unwrap();
+        assert_eq!(
+            *checksummed::encode_ct(RECIPIENT_HRP, &key, false),
+            bech32::encode_lower::<bech32::Bech32>(hrp_r, &key).unwrap()
+        );
+        let hrp = bech32::Hrp::parse(IDENTITY_HRP).unwrap();
+        let crates = bech32::encode_upper::<bech32::Bech32>(hrp, &key).unwrap();
+        assert_eq!(*ours, crates);
+        let back = checksummed::decode_secret("x", IDENTITY_HRP, ours.as_bytes()).unwrap();
+        assert_eq!(*back, key);
+        let lower = ours.to_lowercase();
+        assert_eq!(*checksummed::decode_secret("x", IDENTITY_HRP, lower.as_bytes()).unwrap(), key);
+        // One character changed: refused by both.
+        let i = 19 + (round as usize % 58);
+        for c in [b'Q', b'P', b'a', b'B', b'0', b'1'] {
+            let mut t = ours.as_bytes().to_vec();
+            if t[i] == c {
+                continue;
+            }
+            t[i] = c;
+            let text = String::from_utf8(t.clone()).unwrap();
+            let crate_ok = CheckedHrpstring::new::<bech32::Bech32>(&text).is_ok();
+            let ours_ok = checksummed::decode_secret("x", IDENTITY_HRP, text.as_bytes()).is_ok();
+            assert!(!ours_ok && !crate_ok, "{text}");
+        }
+    }
+}
