@@ -152,9 +152,9 @@ fn armor_round_trips_is_detected_and_refuses_tampering() {
     // Tampering: the armor's form, or its content (then the sealed file's own checks).
     let tampered = [
         ("garbage after END", format!("{text}more")),
-        ("a short line", text.replacen(&lines[3][..], &lines[3][..60], 1)),
+        ("a short line", text.replacen(lines[3], &lines[3][..60], 1)),
         ("no END", text.replace("-----END SKINNY SEALED FILE-----\n", "")),
-        ("a changed character", text.replacen(&lines[5][..], &format!("{}A", &lines[5][..63]), 1)),
+        ("a changed character", text.replacen(lines[5], &format!("{}A", &lines[5][..63]), 1)),
         ("CRLF", text.replace('\n', "\r\n")),
     ];
     for (what, t) in tampered {
