@@ -193,8 +193,42 @@ fn k_takes_the_size_keygen_makes_and_version_1_s() {
     assert_ok(&run_in(Some(d), &["seal", "-K", v1, "plain", "-o", "s3"], b""), "seal -K 16 bytes");
     assert_ok(&run_in(Some(d), &["open", "-K", v1, "s3", "-o", "back3"], b""), "open -K 16 bytes");
     let e = one_line(&run_in(Some(d), &["seal", "-K", &hex[..48], "plain", "-o", "s4"], b""), 2, "24 bytes");
-    assert!(e.contains("32 bytes") && e.contains("16") && !e.contains(&hex[..48]), "{e}");
+    assert!(e.contains("32-byte key") && e.contains("16-byte key") && !e.contains(&hex[..48]), "{e}");
     assert!(!d.join("s4").exists());
+}
+
+/// A pseudo-terminal: the reading side (kept open) and the terminal side.
+fn pty() -> (std::fs::File, std::fs::File) {
+    use std::os::fd::FromRawFd;
+    let (mut master, mut slave) = (-1, -1);
+    // SAFETY: openpty writes two descriptors into the two integers; the null
+    // name, termios and size pointers are allowed.
+    let rc =
+        unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null()) };
+    assert_eq!(rc, 0, "openpty");
+    // SAFETY: both descriptors were just opened and are owned by nothing else.
+    unsafe { (std::fs::File::from_raw_fd(master), std::fs::File::from_raw_fd(slave)) }
+}
+
+#[test]
+fn armor_may_go_to_a_terminal_binary_may_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    assert_ok(&run_in(Some(d), &["keygen", "-o", "k"], b""), "keygen");
+    write(d, "plain", b"short");
+    let seal_to_tty = |armor: bool| {
+        let (_master, tty) = pty();
+        let mut cmd = common::skinny();
+        cmd.current_dir(d).args(["seal", "--key-file", "k", "plain"]).stdout(tty).stderr(std::process::Stdio::piped());
+        if armor {
+            cmd.arg("-a");
+        }
+        cmd.output().unwrap()
+    };
+    let o = seal_to_tty(true);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let e = one_line(&seal_to_tty(false), 2, "binary to a terminal");
+    assert!(e.contains("terminal"), "{e}");
 }
 
 /// A header whose passphrase stanza asks for 4 GiB x 64 passes of Argon2id.

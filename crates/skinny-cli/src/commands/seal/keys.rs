@@ -28,8 +28,8 @@ fn symmetric(key: &mut KeyArgs, io: &Io) -> Result<Option<SymmetricKey>, CliErro
             let bytes = keys::decode_hex("--key", hex)?;
             if bytes.len() != 16 && bytes.len() != 32 {
                 return Err(CliError::Usage(format!(
-                    "-K/--key takes 32 bytes (64 hex digits, the size `skinny keygen` makes) or version 1's 16 \
-                     (32 hex digits), not {}",
+                    "-K/--key takes a 32-byte key (64 hex digits, the size `skinny keygen` makes) or version 1's \
+                     16-byte key (32 hex digits), not {}",
                     count(bytes.len() as u64, "byte")
                 )));
             }

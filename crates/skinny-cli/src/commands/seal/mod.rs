@@ -42,7 +42,10 @@ pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
     let asked = a.placement.machine.gpus.clone();
     let key_file = key_file_path(a.key.key_file.as_deref());
     let armor = a.armor;
-    run(&a.io, key_file, &[], &a.placement, &a.delivery, &SEAL, false, |job, len, source, sink| {
+    // Armor is text: to a terminal it is let through as `open`'s printable
+    // output is (binary still needs --force).
+    let gate = armor && a.io.to_stdout() && io::stdout().is_terminal() && !a.delivery.force;
+    run(&a.io, key_file, &[], &a.placement, &a.delivery, &SEAL, gate, |job, len, source, sink| {
         options.input_len = len;
         if !armor {
             return skinny_seal::seal_on(job, source, sink, &recipients.refs(), &options)
