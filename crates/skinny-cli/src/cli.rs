@@ -54,7 +54,8 @@ Examples:
   skinny keygen -o my.key                   # once; keep it secret
   skinny seal --key-file my.key report.pdf -o report.pdf.sealed
   tar c photos/ | skinny seal --key-file my.key --context photos > photos.tar.sealed
-  skinny seal -r skinny-seal-x25519-public-1:... notes.txt -o notes.sealed
+  skinny seal -r skinny1... notes.txt -o notes.sealed
+  skinny seal -R team.txt -a notes.txt -o notes.txt.sealed   # recipients file, ASCII armor
   skinny seal --passphrase diary.txt -o diary.sealed
   skinny seal --aead m5 --chunk-size 1M --key-file my.key big.iso -o big.iso.sealed";
 
@@ -75,9 +76,10 @@ Examples:
 
 /// Examples shown under `skinny keygen --help`.
 const KEYGEN_EXAMPLES: &str = "\
-Key files are one typed line (docs/sealed-format.md, Keys): `SKINNY-SEAL-KEY-1 <hex>` for a
-symmetric key, `SKINNY-SEAL-X25519-SECRET-1 <hex>` for an identity; a recipient is the
-public `skinny-seal-x25519-public-1:<hex>`. A file is created owner-only and never replaced.
+A symmetric key file is one typed line, `SKINNY-SEAL-KEY-1 <hex>` (docs/sealed-format.md,
+Keys); an identity is `SKINNY-SECRET-KEY-1...` and its recipient the public `skinny1...`, both
+Bech32 with a checksum (the hex forms of earlier releases are still read). A file is created
+owner-only and never replaced.
 
 Examples:
   skinny keygen -o my.key                       # then: skinny seal --key-file my.key ...

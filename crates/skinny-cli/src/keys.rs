@@ -46,18 +46,6 @@ pub fn load_key(variant: Variant, key: Option<&str>, key_file: Option<&Path>) ->
     load_key_of(KeyKind::Tweakey(variant), key, key_file)
 }
 
-/// The 16-byte SKINNY-AEAD key of `seal` and `open`, from `--key HEX` or
-/// `--key-file PATH` (exactly one), by the same rules as [`load_key`].
-///
-/// # Errors
-/// Neither or both given, bad hex, an unreadable file, or not 16 bytes.
-pub fn load_aead_key(key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<[u8; 16]>, KeyError> {
-    let bytes = load_key_of(KeyKind::Aead, key, key_file)?;
-    let mut out = Zeroizing::new([0u8; 16]);
-    out.copy_from_slice(&bytes);
-    Ok(out)
-}
-
 fn load_key_of(kind: KeyKind, key: Option<&str>, key_file: Option<&Path>) -> Result<Zeroizing<Vec<u8>>, KeyError> {
     match (key, key_file) {
         (None, None) => Err(KeyError::Missing { kind }),
@@ -252,7 +240,7 @@ mod tests {
                 2,
             ),
             (
-                load_aead_key(None, None).unwrap_err().into(),
+                load_key_of(KeyKind::Aead, None, None).unwrap_err().into(),
                 "a key is required: --key HEX or --key-file PATH (SKINNY-AEAD takes 16 bytes, 32 hex digits)".into(),
                 2,
             ),
@@ -267,7 +255,7 @@ mod tests {
                 2,
             ),
             (
-                load_aead_key(Some("00"), None).unwrap_err().into(),
+                load_key_of(KeyKind::Aead, Some("00"), None).unwrap_err().into(),
                 "SKINNY-AEAD needs a 16-byte key (32 hex digits), got 1 byte".into(),
                 2,
             ),
@@ -309,7 +297,7 @@ mod tests {
                 2,
             ),
             (
-                load_aead_key(None, Some(&short)).unwrap_err().into(),
+                load_key_of(KeyKind::Aead, None, Some(&short)).unwrap_err().into(),
                 format!(
                     "key file {} holds 2 bytes of hex, needs 16 (SKINNY-AEAD takes 16 raw bytes or 32 hex digits)",
                     short.display()
@@ -335,7 +323,7 @@ mod tests {
                 2,
             ),
             (
-                load_aead_key(None, Some(&newlines)).unwrap_err().into(),
+                load_key_of(KeyKind::Aead, None, Some(&newlines)).unwrap_err().into(),
                 format!(
                     "key file {} must hold the SKINNY-AEAD key: 16 raw bytes or 32 hex digits \
                      (it holds only whitespace, 16 bytes); did whatever wrote it fail?",
@@ -344,7 +332,7 @@ mod tests {
                 2,
             ),
             (
-                load_aead_key(None, Some(&empty)).unwrap_err().into(),
+                load_key_of(KeyKind::Aead, None, Some(&empty)).unwrap_err().into(),
                 format!(
                     "key file {} must hold the SKINNY-AEAD key: 16 raw bytes or 32 hex digits \
                      (it is empty); did whatever wrote it fail?",

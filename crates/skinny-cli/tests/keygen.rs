@@ -46,9 +46,9 @@ fn identity_prints_its_recipient_and_y_reads_it_back() {
     let o = run_in(Some(dir.path()), &["keygen", "--x25519", "-o", "me.id"], b"");
     assert_ok(&o, "keygen --x25519");
     let recipient = String::from_utf8(o.stdout).unwrap();
-    assert!(recipient.starts_with("skinny-seal-x25519-public-1:") && recipient.ends_with('\n'), "{recipient}");
+    assert!(recipient.starts_with("skinny1") && recipient.ends_with('\n'), "{recipient}");
     let id = std::fs::read_to_string(dir.path().join("me.id")).unwrap();
-    assert!(id.contains("\nSKINNY-SEAL-X25519-SECRET-1 ") && id.contains(recipient.trim()), "{id}");
+    assert!(id.contains("\nSKINNY-SECRET-KEY-1") && id.contains(recipient.trim()), "{id}");
     let o = run_in(Some(dir.path()), &["keygen", "-y", "me.id"], b"");
     assert_ok(&o, "keygen -y");
     assert_eq!(String::from_utf8(o.stdout).unwrap(), recipient);
@@ -66,8 +66,8 @@ fn stdout_only_when_not_a_terminal_or_asked() {
     assert!(String::from_utf8(o.stdout).unwrap().starts_with("SKINNY-SEAL-KEY-1 "));
     let o = run(&["keygen", "--x25519", "-o", "-"], b"");
     assert_ok(&o, "keygen -o -");
-    assert!(String::from_utf8_lossy(&o.stdout).contains("SKINNY-SEAL-X25519-SECRET-1 "));
-    assert!(stderr(&o).starts_with("skinny: recipient: skinny-seal-x25519-public-1:"), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("\nSKINNY-SECRET-KEY-1"));
+    assert!(stderr(&o).starts_with("skinny: recipient: skinny1"), "{}", stderr(&o));
     // Two keys are never the same.
     assert_ne!(run(&["keygen"], b"").stdout, run(&["keygen"], b"").stdout);
 }

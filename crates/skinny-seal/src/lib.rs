@@ -27,7 +27,7 @@
 //! (canonical parsing; version 1's in `header::v1`), `derive` (the file's keys,
 //! the header MAC), `stream` (the payload), `seal` / `open` (whole streams),
 //! `writer` / `reader` (the io adapters), `seek` (random access), `error`,
-//! `report`, `hazmat`.
+//! `report`, `hazmat`, `armor` (the ASCII armor of `seal --armor`).
 //!
 //! ```
 //! use skinny_seal::{open, seal, OpenOptions, SealOptions, SymmetricKey};
@@ -45,6 +45,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod armor;
 mod derive;
 mod error;
 pub mod file_key;

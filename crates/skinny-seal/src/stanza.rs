@@ -49,6 +49,18 @@ pub enum StanzaError {
     /// A key derivation could not run (e.g. passphrase parameters out of bounds).
     #[error("{0}")]
     Kdf(String),
+    /// A passphrase stanza asks for more Argon2id work than the opener's cap
+    /// (refused before any of it is done).
+    #[error(
+        "the passphrase stanza asks for {work} MiB x passes of Argon2id, above the limit of {cap} \
+         (refused before running it; raise the limit only for a file made with a higher cost on purpose)"
+    )]
+    PassphraseCost {
+        /// The stanza's work, MiB times passes.
+        work: u64,
+        /// The cap.
+        cap: u64,
+    },
 }
 
 /// Someone a file is sealed to: wraps a file key into a stanza.

@@ -27,7 +27,7 @@ pub struct KeygenArgs {
     #[arg(long, conflicts_with = "recipient_of")]
     pub x25519: bool,
 
-    /// Print the recipient of the X25519 identity in FILE (no key is made)
+    /// Print the recipient of each X25519 identity in FILE, one a line (no key is made)
     #[arg(short = 'y', long, value_name = "FILE")]
     pub recipient_of: Option<PathBuf>,
 }
@@ -39,8 +39,11 @@ pub struct KeygenArgs {
 /// not given, the random generator failed, or (`-y`) the file is no identity.
 pub fn run(a: &KeygenArgs) -> Result<(), CliError> {
     if let Some(path) = &a.recipient_of {
-        let recipient = crate::keys::sealing::load_identity(path)?.recipient();
-        return print_line(&kg::encode_recipient(&recipient));
+        let lines: Vec<String> = crate::keys::sealing::load_identities(path)?
+            .iter()
+            .map(|id| kg::encode_recipient(&id.recipient()))
+            .collect();
+        return print_line(&lines.join("\n"));
     }
     let to_stdout = match a.output.as_deref() {
         Some(p) if p == Path::new("-") => true,

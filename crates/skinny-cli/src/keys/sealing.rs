@@ -60,30 +60,63 @@ pub fn load_symmetric_key(path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
     }
 }
 
-/// The X25519 identity in the file at `path` (`-`: stdin).
+/// The X25519 identities in the file at `path` (`-`: stdin): one or more,
+/// each tried when opening.
 ///
 /// # Errors
 /// Unreadable, malformed, or another kind of key (with a hint).
-pub fn load_identity(path: &Path) -> Result<skinny_seal::recipients::X25519Identity, CliError> {
+pub fn load_identities(path: &Path) -> Result<Vec<skinny_seal::recipients::X25519Identity>, CliError> {
     let content = read_small_file(path)?;
     let shown = crate::files::shown(path);
-    match kg::parse_secret_key(&content) {
-        Ok(SecretKey::X25519(id)) => Ok(id),
-        Ok(SecretKey::Symmetric(_)) => Err(CliError::Usage(format!(
-            "{shown} holds a symmetric key, not an X25519 identity; give it with --key-file"
-        ))),
-        Err(KeyTextError::NotKeyText) => Err(CliError::Usage(format!(
-            "{shown} is not an X25519 identity (no '{}' line; `skinny keygen --x25519` makes one)",
-            kg::X25519_SECRET_TYPE
-        ))),
-        Err(e) => Err(CliError::Usage(format!("{shown}: {e}"))),
-    }
+    let keys = kg::parse_secret_keys(&content).map_err(|e| match e {
+        KeyTextError::NotKeyText => CliError::Usage(format!(
+            "{shown} is not an X25519 identity file (no '{}...' line; `skinny keygen --x25519` makes one)",
+            kg::IDENTITY_PREFIX
+        )),
+        e => CliError::Usage(format!("{shown}: {e}")),
+    })?;
+    keys.into_iter()
+        .map(|key| match key {
+            SecretKey::X25519(id) => Ok(id),
+            SecretKey::Symmetric(_) => Err(CliError::Usage(format!(
+                "{shown} holds a symmetric key, not an X25519 identity; give it with --key-file"
+            ))),
+        })
+        .collect()
 }
 
 /// The recipient of `-r/--recipient TEXT`.
 ///
 /// # Errors
-/// Not a recipient string (never echoed: it may be a pasted secret).
+/// Not a recipient string, a checksum that does not match, a low-order
+/// point (never echoed: it may be a pasted secret).
 pub fn parse_recipient(text: &str) -> Result<skinny_seal::recipients::X25519Recipient, CliError> {
     kg::parse_recipient(text).map_err(|e| CliError::Usage(format!("-r/--recipient: {e}")))
+}
+
+/// The largest recipients file read: far more than the 64 recipients a file
+/// may have.
+const RECIPIENTS_FILE_MAX_BYTES: u64 = 1 << 20;
+
+/// The recipients of `-R/--recipients-file PATH` (`-`: stdin).
+///
+/// # Errors
+/// Unreadable, too large, or a line that is no recipient (its number, never
+/// its text).
+pub fn load_recipients_file(path: &Path) -> Result<Vec<skinny_seal::recipients::X25519Recipient>, CliError> {
+    let shown = if path == Path::new("-") { "stdin".to_string() } else { crate::files::shown(path) };
+    let unreadable =
+        |e: std::io::Error| CliError::Io(format!("cannot read recipients file {shown}: {}", crate::error::reason(&e)));
+    let mut content = Vec::new();
+    if path == Path::new("-") {
+        std::io::stdin().lock().take(RECIPIENTS_FILE_MAX_BYTES + 1).read_to_end(&mut content).map_err(unreadable)?;
+    } else {
+        std::fs::File::open(path)
+            .and_then(|f| f.take(RECIPIENTS_FILE_MAX_BYTES + 1).read_to_end(&mut content))
+            .map_err(unreadable)?;
+    }
+    if content.len() as u64 > RECIPIENTS_FILE_MAX_BYTES {
+        return Err(CliError::Usage(format!("recipients file {shown} is larger than 1 MiB: not a recipients file")));
+    }
+    kg::parse_recipients_file(&content).map_err(|e| CliError::Usage(format!("recipients file {shown}: {e}")))
 }

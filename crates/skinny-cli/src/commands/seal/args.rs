@@ -108,10 +108,22 @@ pub struct SealArgs {
     #[command(flatten)]
     pub secret: SecretArgs,
 
-    /// Seal to this X25519 public key (`skinny keygen --x25519` prints one);
-    /// repeat for several recipients. Combines with --key-file.
+    /// Seal to this X25519 public key (`skinny1...`: `skinny keygen --x25519`
+    /// prints one; a typo is refused by its checksum); repeat for several
+    /// recipients. Combines with --key-file and -R.
     #[arg(short = 'r', long = "recipient", value_name = "PUBLIC")]
     pub recipients: Vec<String>,
+
+    /// Seal to every recipient in this file: one a line, blank lines and
+    /// lines starting with # ignored; `-` reads stdin (the input must then be
+    /// a named file); repeat for several files.
+    #[arg(short = 'R', long = "recipients-file", value_name = "PATH")]
+    pub recipients_files: Vec<PathBuf>,
+
+    /// Write the sealed file as ASCII armor (PEM-like text: base64 lines of
+    /// 64 characters between BEGIN and END lines); `open` recognises it.
+    #[arg(short = 'a', long)]
+    pub armor: bool,
 
     /// The payload's AEAD: m1..m6 (SKINNY-AEAD members) or romulus-n,
     /// romulus-m (CPU only). m3, m4 and m6 have 64-bit tags: `open` then needs
@@ -151,8 +163,8 @@ pub struct OpenArgs {
     #[command(flatten)]
     pub secret: SecretArgs,
 
-    /// An X25519 identity file (`skinny keygen --x25519` writes one); repeat
-    /// to try several.
+    /// An X25519 identity file (`skinny keygen --x25519` writes one; every
+    /// identity in it is tried); repeat to try several files.
     #[arg(short = 'i', long = "identity", value_name = "PATH")]
     pub identities: Vec<PathBuf>,
 
@@ -237,7 +249,7 @@ impl SealPlacement {
 
 /// The options of `seal` and `open` in the order their help lists them
 /// (`--backend` beside the machine it places work on).
-const HELP_ORDER: [&str; 19] = [
+const HELP_ORDER: [&str; 21] = [
     "input",
     "output",
     "key",
@@ -245,12 +257,14 @@ const HELP_ORDER: [&str; 19] = [
     "passphrase",
     "passphrase_fd",
     "recipients",
+    "recipients_files",
     "identities",
     "context",
     "aead",
     "offset",
     "length",
     "chunk_size",
+    "armor",
     "threads",
     "backend",
     "gpus",
@@ -265,6 +279,7 @@ fn seal_words(arg: clap::Arg) -> clap::Arg {
     match arg.get_id().as_str() {
         "gpus" => arg.help(GPUS_HELP),
         "key_file" => arg.help(KEY_FILE_HELP),
+        "key" => arg.help(KEY_HELP),
         _ => arg,
     }
 }
@@ -282,6 +297,7 @@ fn open_words(arg: clap::Arg) -> clap::Arg {
         }
         "gpus" => GPUS_HELP,
         "key_file" => KEY_FILE_HELP,
+        "key" => KEY_HELP,
         _ => return arg,
     };
     arg.help(help)
@@ -290,6 +306,10 @@ fn open_words(arg: clap::Arg) -> clap::Arg {
 /// `--key-file` of `seal` and `open`.
 const KEY_FILE_HELP: &str = "A key file: `skinny keygen`'s, or a 16-byte key as hex or raw bytes (version 1's); \
                              `-` reads it from stdin (the input must then be a named file)";
+
+/// `-K/--key` of `seal` and `open`: the sizes `--key-file` takes.
+const KEY_HELP: &str = "The key in hex: 32 bytes (64 hex digits, the size `skinny keygen` makes) \
+                        or version 1's 16 bytes (32 hex digits)";
 
 /// `--gpus` of `seal` and `open`: one GPU serves a run.
 const GPUS_HELP: &str = "The GPU of the gpu and auto backends: all (any one), 1, or one GPU number such as 2. \

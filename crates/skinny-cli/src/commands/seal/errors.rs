@@ -151,6 +151,9 @@ pub fn from_open(e: skinny_seal::OpenError, asked: &GpuSelection, version: Optio
         e @ O::ContextNotBound => CliError::Io(format!("{e}; drop --context")),
         e @ O::V1NeedsRawKey => CliError::Io(format!("{e} (--key-file with the 16-byte key, or -K)")),
         e @ O::OutOfRange { .. } => CliError::Usage(format!("--offset/--length: {e}")),
+        O::Stanza(e @ skinny_seal::StanzaError::PassphraseCost { .. }) => {
+            CliError::Io(format!("{e}: set {}=N (MiB x passes) to open it", super::keys::MAX_WORK_ENV))
+        }
         e => CliError::Io(e.to_string()),
     }
 }

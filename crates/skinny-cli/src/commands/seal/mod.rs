@@ -20,6 +20,7 @@ use crate::files::{FileError, Sink, Source};
 use crate::progress;
 use args::{OpenArgs, SealArgs, SealPlacement};
 use errors::{from_open, from_seal, Command, OPEN, SEAL};
+use skinny_seal::armor::{ArmoredReader, ArmoredWriter};
 use skinny_seal::{Job, OpenOptions, SealOptions, SealReport};
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
@@ -31,7 +32,7 @@ use terminal::TerminalGate;
 /// One line for the user: no or bad keys, bad arguments, unreadable input,
 /// unwritable output, no usable GPU for `--backend gpu`.
 pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
-    let recipients = keys::recipients(&mut a.key, &a.secret, &a.recipients, &a.io)?;
+    let recipients = keys::recipients(&mut a.key, &a.secret, &a.recipients, &a.recipients_files, &a.io)?;
     let mut options = SealOptions {
         scheme: a.aead.into(),
         chunk_log2: a.chunk_size,
@@ -40,9 +41,21 @@ pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
     };
     let asked = a.placement.machine.gpus.clone();
     let key_file = key_file_path(a.key.key_file.as_deref());
-    run(&a.io, key_file, &[], &a.placement, &a.delivery, &SEAL, false, |job, len, source, sink| {
+    let armor = a.armor;
+    // Armor is text: to a terminal it is let through as `open`'s printable
+    // output is (binary still needs --force).
+    let gate = armor && a.io.to_stdout() && io::stdout().is_terminal() && !a.delivery.force;
+    run(&a.io, key_file, &[], &a.placement, &a.delivery, &SEAL, gate, |job, len, source, sink| {
         options.input_len = len;
-        skinny_seal::seal_on(job, source, sink, &recipients.refs(), &options).map_err(|e| from_seal(e, &asked))
+        if !armor {
+            return skinny_seal::seal_on(job, source, sink, &recipients.refs(), &options)
+                .map_err(|e| from_seal(e, &asked));
+        }
+        let mut armored = ArmoredWriter::new(sink);
+        let report = skinny_seal::seal_on(job, source, &mut armored, &recipients.refs(), &options)
+            .map_err(|e| from_seal(e, &asked))?;
+        armored.finish().map_err(CliError::Output)?;
+        Ok(report)
     })
 }
 
@@ -73,8 +86,11 @@ pub fn open(a: &mut OpenArgs) -> Result<(), CliError> {
         });
     }
     run(&a.io, key_file, &a.identities, &a.placement, &a.delivery, &OPEN, gate, |job, _, source, sink| {
-        skinny_seal::open_on(job, &mut *source, sink, &identities.refs(), &options)
-            .map_err(|e| from_open(e, &asked, source.version()))
+        // Armor is recognised by its first line; the version byte for the
+        // messages is then read from the decoded bytes.
+        let mut input = Counted { inner: ArmoredReader::new(&mut *source), bar: None, head: Vec::with_capacity(11) };
+        skinny_seal::open_on(job, &mut input, sink, &identities.refs(), &options)
+            .map_err(|e| from_open(e, &asked, input.version()))
     })
 }
 
@@ -114,8 +130,14 @@ fn open_range(
     if source.len().is_none() {
         return Err(pipe());
     }
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError::Io(format!("cannot read input: {}", crate::error::reason(&e))))?;
+    let cannot = |e: io::Error| CliError::Io(format!("cannot read input: {}", crate::error::reason(&e)));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    if ArmoredReader::new(&file).is_armored().map_err(cannot)? {
+        return Err(CliError::Usage(
+            "--offset/--length need a binary sealed file; this one is armored (open it whole)".into(),
+        ));
+    }
+    let file = std::fs::File::open(path).map_err(cannot)?;
     not_an_identity(io, identities)?;
     let mut sink = Sink::open(io.output.as_deref(), &source, key_file, delivery.force || gate)?;
     if gate {
@@ -156,7 +178,7 @@ fn run(
         let _ = writeln!(io::stderr(), "skinny: {notice}");
     }
     let bar = progress::bar(len, delivery.quiet, io.to_stdout());
-    let mut source = Counted { inner: source, bar: bar.clone(), head: Vec::with_capacity(11) };
+    let mut source = Counted { inner: source, bar: Some(bar.clone()), head: Vec::with_capacity(11) };
     let job = Job::new(placement.placement(threads)).input_len(len);
     let result = if gate {
         let mut gated = TerminalGate::new(&mut sink);
@@ -204,11 +226,11 @@ fn tell(verb: &str, threads: Option<usize>, placement: &SealPlacement, report: &
     }
 }
 
-/// A reader that moves the progress bar, and keeps the first bytes read (the
-/// format version, for `open`'s messages).
+/// A reader that moves the progress bar (if it has one), and keeps the first
+/// bytes read (the format version, for `open`'s messages).
 struct Counted<R> {
     inner: R,
-    bar: indicatif::ProgressBar,
+    bar: Option<indicatif::ProgressBar>,
     head: Vec<u8>,
 }
 
@@ -224,7 +246,9 @@ impl<R: Read> Read for Counted<R> {
         let n = self.inner.read(buf)?;
         let keep = n.min(11 - self.head.len());
         self.head.extend_from_slice(&buf[..keep]);
-        self.bar.inc(n as u64);
+        if let Some(bar) = &self.bar {
+            bar.inc(n as u64);
+        }
         Ok(n)
     }
 }

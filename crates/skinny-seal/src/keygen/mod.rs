@@ -1,25 +1,36 @@
 //! Generating keys and writing and reading them as text.
 //!
-//! Every key is one line `TYPE HEX` whose type names the format, its version and
-//! whether it is secret, so a key cannot be taken for another kind:
+//! A symmetric key is one typed line; X25519 keys are Bech32 strings with a
+//! checksum (`checksummed`), so a typo is refused, not taken for another key:
 //! - `SKINNY-SEAL-KEY-1 <64 hex digits>`: a 32-byte symmetric key (secret);
-//! - `SKINNY-SEAL-X25519-SECRET-1 <64 hex digits>`: an X25519 identity (secret);
-//! - `skinny-seal-x25519-public-1:<64 hex digits>`: an X25519 recipient (public;
-//!   one token, lower case, so it reads differently from the secret lines).
+//! - `SKINNY-SECRET-KEY-1...` (Bech32, upper case): an X25519 identity (secret);
+//! - `skinny1...` (Bech32, lower case): an X25519 recipient (public).
 //!
-//! A key file holds exactly one secret line; blank lines and lines starting with
-//! `#` are ignored, and spaces, tabs and `\r` around the fields too. Hex digits
-//! are decoded without branching on their values. Errors name what is wrong
-//! (type, length, a non-hex digit) but never echo a line or a digit.
+//! The hex forms of X25519 keys that earlier releases wrote are still read:
+//! `SKINNY-SEAL-X25519-SECRET-1 <64 hex digits>` (an identity) and
+//! `skinny-seal-x25519-public-1:<64 hex digits>` (a recipient).
+//!
+//! A key file holds exactly one secret line, an identity file one or more
+//! identities; blank lines and lines starting with `#` are ignored, and spaces,
+//! tabs and `\r` around the fields too. Hex digits are decoded without branching
+//! on their values. Errors name what is wrong (type, length, a non-hex digit, a
+//! checksum) but never echo a line or a digit. A recipients file is read by
+//! [`parse_recipients_file`].
+
+mod checksummed;
+mod lists;
+
+pub use checksummed::{IDENTITY_HRP, IDENTITY_PREFIX, RECIPIENT_HRP, RECIPIENT_PREFIX};
+pub use lists::{parse_recipients_file, RecipientsFileError};
 
 use crate::recipients::{X25519Identity, X25519Recipient};
 use zeroize::Zeroizing;
 
 /// The type of a symmetric key line.
 pub const SYMMETRIC_KEY_TYPE: &str = "SKINNY-SEAL-KEY-1";
-/// The type of an X25519 identity line.
+/// The type of an X25519 identity line in the older hex form (still read).
 pub const X25519_SECRET_TYPE: &str = "SKINNY-SEAL-X25519-SECRET-1";
-/// The prefix of an X25519 recipient string.
+/// The prefix of an X25519 recipient in the older hex form (still read).
 pub const X25519_PUBLIC_PREFIX: &str = "skinny-seal-x25519-public-1:";
 
 /// A secret key read from a key file.
@@ -36,7 +47,7 @@ pub enum SecretKey {
 #[non_exhaustive]
 pub enum KeyTextError {
     /// No line starts with a known key type (e.g. a raw or hex key file of version 1).
-    #[error("not a skinny-seal key file (no '{SYMMETRIC_KEY_TYPE}' or '{X25519_SECRET_TYPE}' line)")]
+    #[error("not a skinny-seal key file (no '{SYMMETRIC_KEY_TYPE}' or '{IDENTITY_PREFIX}' line)")]
     NotKeyText,
     /// Several key lines.
     #[error("more than one key line in a key file")]
@@ -48,8 +59,24 @@ pub enum KeyTextError {
     #[error("this is a secret key, not a public recipient (keep it secret)")]
     SecretNotPublic,
     /// A recipient string without the recipient prefix.
-    #[error("not an X25519 recipient (expected '{X25519_PUBLIC_PREFIX}' and 64 hex digits)")]
+    #[error("not an X25519 recipient (expected '{RECIPIENT_PREFIX}...', or the older '{X25519_PUBLIC_PREFIX}' and 64 hex digits)")]
     NotRecipient,
+    /// A Bech32 key whose checksum does not match its characters (a typo),
+    /// or with a character Bech32 does not use, or mixed case.
+    #[error("the {0}'s checksum does not match: a character is wrong, missing or extra, or not Bech32's (check what was copied)")]
+    Checksum(&'static str),
+    /// A Bech32 key that does not hold 32 bytes.
+    #[error("a {kind} holds 32 bytes, this one {found}")]
+    DataLength {
+        /// What was read.
+        kind: &'static str,
+        /// Bytes found.
+        found: usize,
+    },
+    /// An X25519 recipient of low order: every file key wrapped to it would
+    /// be public.
+    #[error("this X25519 recipient is a low-order point, which no identity has (every file sealed to it could be opened by anyone)")]
+    LowOrder,
     /// A key type line without exactly one field after the type.
     #[error("a {0} line must hold the type, one space and the hex digits, nothing else")]
     Fields(&'static str),
@@ -91,52 +118,90 @@ pub fn encode_symmetric_key(key: &[u8; 32]) -> Zeroizing<String> {
 }
 
 /// The identity file text of an X25519 identity: a comment with its recipient,
-/// then the secret line.
+/// then the identity in Bech32 (`SKINNY-SECRET-KEY-1...`).
 pub fn encode_x25519_identity(identity: &X25519Identity) -> Zeroizing<String> {
-    let mut s = Zeroizing::new(String::with_capacity(200));
+    // The recipient is public, but computed from the secret here: written by
+    // the constant-time codec too (the same text as `encode_recipient`).
+    let recipient = checksummed::encode_ct(RECIPIENT_HRP, &identity.recipient().to_bytes(), false);
+    let secret = checksummed::encode_ct(IDENTITY_HRP, &identity.secret_bytes(), true);
+    let mut s = Zeroizing::new(String::with_capacity(recipient.len() + secret.len() + 16));
     s.push_str("# recipient: ");
-    s.push_str(&encode_recipient(&identity.recipient()));
+    s.push_str(&recipient);
     s.push('\n');
-    s.push_str(X25519_SECRET_TYPE);
-    s.push(' ');
-    push_hex(&mut s, identity.secret_bytes().as_slice());
+    s.push_str(&secret);
     s.push('\n');
     s
 }
 
-/// The recipient string of an X25519 public key.
+/// The recipient string of an X25519 public key (`skinny1...`, Bech32).
 pub fn encode_recipient(recipient: &X25519Recipient) -> String {
-    let mut s = String::from(X25519_PUBLIC_PREFIX);
-    push_hex(&mut s, &recipient.to_bytes());
-    s
+    checksummed::encode_lower(RECIPIENT_HRP, &recipient.to_bytes())
 }
 
-/// The recipient named by `text` (surrounding whitespace ignored).
+/// The recipient named by `text` (surrounding whitespace ignored): Bech32
+/// (`skinny1...`, checksum verified) or the older hex form. A low-order point
+/// is refused: no identity has it, and a file key wrapped to it is public.
 pub fn parse_recipient(text: &str) -> Result<X25519Recipient, KeyTextError> {
     let t = text.trim();
-    if t.starts_with(SYMMETRIC_KEY_TYPE) || t.starts_with(X25519_SECRET_TYPE) {
+    if t.starts_with(SYMMETRIC_KEY_TYPE)
+        || t.starts_with(X25519_SECRET_TYPE)
+        || checksummed::has_prefix(t.as_bytes(), IDENTITY_PREFIX)
+    {
         return Err(KeyTextError::SecretNotPublic);
     }
-    let digits = t.strip_prefix(X25519_PUBLIC_PREFIX).ok_or(KeyTextError::NotRecipient)?;
-    let bytes = decode_hex32("X25519 recipient", digits.as_bytes())?;
-    Ok(X25519Recipient::from_bytes(*bytes))
+    let bytes = if let Some(digits) = t.strip_prefix(X25519_PUBLIC_PREFIX) {
+        decode_hex32("X25519 recipient", digits.as_bytes())?
+    } else if checksummed::has_prefix(t.as_bytes(), RECIPIENT_PREFIX) {
+        checksummed::decode32("X25519 recipient", RECIPIENT_HRP, t.as_bytes())?
+    } else {
+        return Err(KeyTextError::NotRecipient);
+    };
+    let recipient = X25519Recipient::from_bytes(*bytes);
+    if recipient.is_low_order() {
+        return Err(KeyTextError::LowOrder);
+    }
+    Ok(recipient)
 }
 
-/// The secret key in a key file's bytes (see the module's rules).
+/// A key line found, not yet decoded.
+enum KeyLine<'a> {
+    /// `TYPE HEX`: the key's name, whether it is symmetric, its digits.
+    Hex(&'static str, bool, &'a [u8]),
+    /// A Bech32 identity (`SKINNY-SECRET-KEY-1...`).
+    Bech32Identity(&'a [u8]),
+}
+
+impl KeyLine<'_> {
+    /// The key the line holds.
+    fn decode(self) -> Result<SecretKey, KeyTextError> {
+        Ok(match self {
+            KeyLine::Hex(name, true, digits) => SecretKey::Symmetric(decode_hex32(name, digits)?),
+            KeyLine::Hex(name, false, digits) => {
+                SecretKey::X25519(X25519Identity::from_bytes(*decode_hex32(name, digits)?))
+            }
+            KeyLine::Bech32Identity(token) => {
+                let bytes = checksummed::decode_secret("X25519 identity", IDENTITY_HRP, token)?;
+                SecretKey::X25519(X25519Identity::from_bytes(*bytes))
+            }
+        })
+    }
+}
+
+/// The key lines of a key or identity file, in order (see the module's rules).
 ///
 /// The lines and fields are found on the file's *layout*: a copy in which every
 /// hex digit is `0`. Which bytes are hex digits is public (in a valid key file
-/// every digit of the key is one), so the parser branches on that and on the
+/// every digit of a hex key is one), so the parser branches on that and on the
 /// other, non-secret characters, never on a digit's value; the type is compared
 /// on the file's own bytes (the type's letters); the digits are decoded by masks,
-/// and only the verdict over all of them is branched on.
-pub fn parse_secret_key(file: &[u8]) -> Result<SecretKey, KeyTextError> {
+/// and only the verdict over all of them is branched on. A Bech32 identity is
+/// decoded the same way (`checksummed::decode_secret`).
+fn key_lines(file: &[u8], mut each: impl FnMut(KeyLine<'_>) -> Result<(), KeyTextError>) -> Result<(), KeyTextError> {
     let layout = layout_of(file);
     // Not text at all: a raw (version 1) key or another file. Replacing ASCII
     // digits by an ASCII digit changes neither the UTF-8 validity nor where the
     // whitespace, line breaks and `#` are.
     let text = core::str::from_utf8(&layout).map_err(|_| KeyTextError::NotKeyText)?;
-    let mut found = None;
     for line in text.lines() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -148,31 +213,70 @@ pub fn parse_secret_key(file: &[u8]) -> Result<SecretKey, KeyTextError> {
             _ if kind == SYMMETRIC_KEY_TYPE.as_bytes() => ("symmetric key", true),
             _ if kind == X25519_SECRET_TYPE.as_bytes() => ("X25519 identity", false),
             _ if kind.starts_with(X25519_PUBLIC_PREFIX.as_bytes()) => return Err(KeyTextError::PublicNotSecret),
+            _ if checksummed::has_prefix(kind, RECIPIENT_PREFIX) => return Err(KeyTextError::PublicNotSecret),
+            _ if checksummed::has_prefix(kind, IDENTITY_PREFIX) => {
+                if fields.next().is_some() {
+                    return Err(KeyTextError::Fields("X25519 identity"));
+                }
+                each(KeyLine::Bech32Identity(kind))?;
+                continue;
+            }
             _ => return Err(KeyTextError::NotKeyText),
         };
         let (Some(digits), None) = (fields.next(), fields.next()) else {
             return Err(KeyTextError::Fields(name));
         };
+        each(KeyLine::Hex(name, symmetric, digits))?;
+    }
+    Ok(())
+}
+
+/// The secret key in a key file's bytes: exactly one key line (see the
+/// module's rules).
+pub fn parse_secret_key(file: &[u8]) -> Result<SecretKey, KeyTextError> {
+    let mut found = None;
+    key_lines(file, |line| {
         if found.is_some() {
             return Err(KeyTextError::SeveralKeys);
         }
-        let bytes = decode_hex32(name, digits)?;
-        found = Some(if symmetric {
-            SecretKey::Symmetric(bytes)
-        } else {
-            SecretKey::X25519(X25519Identity::from_bytes(*bytes))
-        });
-    }
+        found = Some(line.decode()?);
+        Ok(())
+    })?;
     found.ok_or(KeyTextError::NotKeyText)
 }
 
-/// `file` with every hex digit (`0-9`, `a-f`, `A-F`) replaced by `0`. Whether a
-/// byte is a hex digit is computed without a branch and then declassified for
-/// the constant-time check (`skinny::hazmat::ct::declassify`): it is public,
-/// the digits' values are not.
+/// Every secret key in an identity file's bytes, in order: one or more key
+/// lines (see the module's rules), each tried when opening.
+pub fn parse_secret_keys(file: &[u8]) -> Result<Vec<SecretKey>, KeyTextError> {
+    let mut found = Vec::new();
+    key_lines(file, |line| {
+        found.push(line.decode()?);
+        Ok(())
+    })?;
+    if found.is_empty() {
+        return Err(KeyTextError::NotKeyText);
+    }
+    Ok(found)
+}
+
+/// `file` with every hex digit (`0-9`, `a-f`, `A-F`) and every Bech32
+/// character (either case) replaced by `0`. Whether a byte is such a key
+/// character is computed without a branch and then declassified for the
+/// constant-time check (`skinny::hazmat::ct::declassify`): it is public,
+/// the characters' values are not. None of them is whitespace, `#` or a line
+/// break, so the layout has the file's lines and fields.
 fn layout_of(file: &[u8]) -> Zeroizing<Vec<u8>> {
-    let layout =
-        file.iter().map(|&c| if skinny::hazmat::ct::declassify(nibble(c).1 == -1) { b'0' } else { c }).collect();
+    let layout = file
+        .iter()
+        .map(|&c| {
+            let key_char = (nibble(c).1 == -1) | (checksummed::bech32_mask(c) == 0xff);
+            if skinny::hazmat::ct::declassify(key_char) {
+                b'0'
+            } else {
+                c
+            }
+        })
+        .collect();
     Zeroizing::new(layout)
 }
 
@@ -239,5 +343,4 @@ fn decode_hex32(kind: &'static str, d: &[u8]) -> Result<Zeroizing<[u8; 32]>, Key
 }
 
 #[cfg(test)]
-#[path = "keygen_tests.rs"]
 mod tests;

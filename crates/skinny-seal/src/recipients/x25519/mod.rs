@@ -35,6 +35,17 @@ impl X25519Recipient {
     pub fn to_bytes(&self) -> [u8; 32] {
         self.0.to_bytes()
     }
+
+    /// Whether this is a point of low order (u = 0, 1, and the few others of
+    /// order 2, 4 or 8): its shared secret with every clamped scalar is zero,
+    /// so a file key wrapped to it would be public. Such a recipient is a bad
+    /// argument; sealing to it fails too.
+    pub fn is_low_order(&self) -> bool {
+        // A clamped scalar is a multiple of the cofactor 8, which kills every
+        // low-order component: any fixed scalar tells (the key is public).
+        let probe = StaticSecret::from([0x5a; 32]);
+        !probe.diffie_hellman(&self.0).was_contributory()
+    }
 }
 
 /// An X25519 secret key that opens files sealed to its public key (zeroized on
@@ -120,5 +131,4 @@ impl Identity for X25519Identity {
 }
 
 #[cfg(test)]
-#[path = "x25519_tests.rs"]
 mod tests;

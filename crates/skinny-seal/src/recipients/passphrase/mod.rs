@@ -4,9 +4,12 @@
 //! Body (73 bytes): `m_cost KiB (4, big-endian) | t_cost (4) | p (1) | salt (16) |
 //! wrapped (48)`; `K_wrap = Argon2id(passphrase, salt, m, t, p)` (16 bytes, no
 //! secret, no associated data). The parameters travel in the header so the sealer
-//! chooses them; the opener checks them against [`PassphraseParams::MAX`] before
-//! running anything, so a hostile header cannot make it allocate or spin without
-//! bound. A passphrase stanza must be a file's only stanza.
+//! chooses them; the opener checks them against [`PassphraseParams::MAX`] and
+//! their work (memory times passes) against its cap
+//! ([`PassphraseParams::DEFAULT_MAX_WORK`] unless raised) before running
+//! anything, so a hostile header cannot make it allocate or spin for long
+//! before anything is authenticated. A passphrase stanza must be a file's only
+//! stanza.
 
 use crate::file_key::FileKey;
 use crate::stanza::{
@@ -39,6 +42,18 @@ impl PassphraseParams {
     pub const DEFAULT: Self = Self { m_kib: 128 * 1024, t: 2, p: 1 };
     /// The most an opener will run: 4 GiB, 64 passes, 16 lanes.
     pub const MAX: Self = Self { m_kib: 4 * 1024 * 1024, t: 64, p: 16 };
+    /// The most work an opener runs unless told otherwise, in MiB times passes
+    /// ([`Self::work`]): 4096, sixteen times [`Self::DEFAULT`]'s 256 (about
+    /// 20 s where the default takes 1.2 s), e.g. 1 GiB and 4 passes, or 2 GiB
+    /// and 2. A file sealed with more opens only when the cap is raised
+    /// ([`Passphrase::with_max_work`]).
+    pub const DEFAULT_MAX_WORK: u64 = 4096;
+
+    /// Argon2id's work for these parameters in MiB times passes: the blocks it
+    /// fills, whatever the lanes (they share the memory, not multiply it).
+    pub fn work(&self) -> u64 {
+        u64::from(self.m_kib) * u64::from(self.t) / 1024
+    }
 
     /// Whether these parameters are within Argon2's rules (`m >= 8 p`, `t >= 1`,
     /// `p >= 1`) and within [`Self::MAX`].
@@ -86,12 +101,26 @@ impl PassphraseParams {
 pub struct Passphrase {
     secret: Zeroizing<Vec<u8>>,
     params: PassphraseParams,
+    max_work: u64,
 }
 
 impl Passphrase {
     /// A passphrase with the default parameters.
     pub fn new(passphrase: impl Into<Vec<u8>>) -> Self {
-        Self { secret: Zeroizing::new(passphrase.into()), params: PassphraseParams::DEFAULT }
+        Self {
+            secret: Zeroizing::new(passphrase.into()),
+            params: PassphraseParams::DEFAULT,
+            max_work: PassphraseParams::DEFAULT_MAX_WORK,
+        }
+    }
+
+    /// The same passphrase opening stanzas of up to `max_work` MiB times
+    /// passes ([`PassphraseParams::work`]; default
+    /// [`PassphraseParams::DEFAULT_MAX_WORK`]); [`PassphraseParams::MAX`]
+    /// bounds every stanza whatever this cap.
+    pub fn with_max_work(mut self, max_work: u64) -> Self {
+        self.max_work = max_work;
+        self
     }
 
     /// The same passphrase sealing with other parameters (checked when sealing).
@@ -108,7 +137,10 @@ impl Passphrase {
 
 impl core::fmt::Debug for Passphrase {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Passphrase").field("params", &self.params).finish_non_exhaustive()
+        f.debug_struct("Passphrase")
+            .field("params", &self.params)
+            .field("max_work", &self.max_work)
+            .finish_non_exhaustive()
     }
 }
 
@@ -145,11 +177,14 @@ impl Identity for Passphrase {
         };
         let mut salt = [0u8; SALT_LEN];
         salt.copy_from_slice(&fields[9..9 + SALT_LEN]);
+        params.check()?;
+        if params.work() > self.max_work {
+            return Err(StanzaError::PassphraseCost { work: params.work(), cap: self.max_work });
+        }
         let key = params.derive(&self.secret, &salt)?;
         Ok(unwrap_file_key(&key, &wrapped, header_start))
     }
 }
 
 #[cfg(test)]
-#[path = "passphrase_tests.rs"]
 mod tests;

@@ -95,3 +95,31 @@ fn debug_shows_no_passphrase() {
     let s = format!("{:?}", Passphrase::new("hunter2"));
     assert!(!s.contains("hunter2"), "{s}");
 }
+
+/// A stanza asking for more work than the cap is refused before Argon2 runs
+/// (4 GiB x 64 passes would take many minutes; the refusal is immediate),
+/// and opens once the cap is raised deliberately.
+#[test]
+fn work_above_the_cap_is_refused_before_running() {
+    assert_eq!(PassphraseParams::DEFAULT.work(), 256);
+    assert_eq!(PassphraseParams::DEFAULT_MAX_WORK, 16 * PassphraseParams::DEFAULT.work());
+    assert!(PassphraseParams::DEFAULT.work() <= PassphraseParams::DEFAULT_MAX_WORK);
+    let opener = Passphrase::new("x");
+    let started = std::time::Instant::now();
+    for (m, t, p) in [(PassphraseParams::MAX.m_kib, 64, 1), (PassphraseParams::MAX.m_kib, 2, 16), (1 << 20, 5, 1)] {
+        let err = opener.unwrap(&stanza_with(m, t, p), b"s").unwrap_err();
+        let StanzaError::PassphraseCost { work, cap } = err else { panic!("{m} {t} {p}: {err}") };
+        assert_eq!((work, cap), (u64::from(m) * u64::from(t) / 1024, PassphraseParams::DEFAULT_MAX_WORK));
+        assert!(err.to_string().contains("refused before running it") && !err.to_string().contains('\n'));
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+    // At the cap it runs (small memory, many passes: 4096 MiB x passes would
+    // be slow, so the cap is lowered to what the test can afford).
+    let fk = FileKey::from_bytes([5u8; 32]);
+    let params = PassphraseParams { m_kib: 1024, t: 3, p: 1 };
+    let stanza = Passphrase::new("p").with_params(params).wrap(&fk, b"s").unwrap();
+    let low = Passphrase::new("p").with_max_work(2);
+    assert!(matches!(low.unwrap(&stanza, b"s"), Err(StanzaError::PassphraseCost { work: 3, cap: 2 })));
+    let raised = Passphrase::new("p").with_max_work(3);
+    assert_eq!(raised.unwrap(&stanza, b"s").unwrap().unwrap().expose(), fk.expose());
+}
