@@ -2,10 +2,9 @@
 
 use crate::common;
 
-use common::run;
 use crate::lab_args::{json_of, merge_json, strs, ONE_CELL_DIFFERENTIAL as DIFF};
+use common::run;
 use serde_json::Value;
-
 
 fn with(extra: &[&str]) -> Vec<String> {
     DIFF.iter().chain(&["--queries", "30000"]).chain(extra).map(|s| s.to_string()).collect()

@@ -6,8 +6,8 @@
 
 use crate::common;
 
-use common::run;
 use crate::lab_args::{strs, ONE_CELL_DIFFERENTIAL};
+use common::run;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};

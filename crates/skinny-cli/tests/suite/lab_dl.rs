@@ -3,9 +3,8 @@
 
 use crate::common;
 
-use common::run;
 use crate::lab_args::{json_of, merge_json};
-use serde_json::Value;
+use common::run;
 
 /// One round of SKINNY-64-64 from round 3, cell 0 active, a mask on cell 1
 /// (no difference there after one round): every pair has even parity.

@@ -4,9 +4,8 @@
 
 use crate::common;
 
-use common::run;
 use crate::lab_args::{json_of, merge_json};
-use serde_json::Value;
+use common::run;
 
 /// One line on stderr naming `what`, exit 2.
 fn refused(args: &[&str], what: &str) {

@@ -5,8 +5,8 @@
 
 use crate::common;
 
-use common::run;
 use crate::lab_args::{json_of, merge_json};
+use common::run;
 use serde_json::Value;
 
 /// Two rounds of SKINNY-64-64, 40 keys of 300 queries each, per experiment.

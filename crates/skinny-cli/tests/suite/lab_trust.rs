@@ -5,8 +5,8 @@
 
 use crate::common;
 
-use common::run;
 use crate::lab_args::ONE_CELL_DIFFERENTIAL as DIFF;
+use common::run;
 use serde_json::{json, Value};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};

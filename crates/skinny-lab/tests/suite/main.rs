@@ -7,10 +7,10 @@
 //! The merge's tests need this crate's `serde` feature (on here through the
 //! dev-dependency on this crate; from the .crate, `cargo test --features serde`).
 
-#[path = "../support/mod.rs"]
-mod support;
 #[cfg(feature = "serde")]
 mod reports;
+#[path = "../support/mod.rs"]
+mod support;
 
 mod cells;
 mod differential_linear;

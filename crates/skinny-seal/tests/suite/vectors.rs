@@ -3,7 +3,6 @@
 //! hazmat calls and must match byte for byte, and the document must hold
 //! the same lines. `SKINNY_SEAL_PRINT_VECTORS=1` prints them instead.
 
-use crate::common;
 use sha2::{Digest, Sha256};
 use skinny_seal::{hazmat, open, FileKey, OpenOptions, Scheme, SealOptions, SymmetricKey};
 
