@@ -1,7 +1,7 @@
-//! `skinny-bulk`'s GPU suites in one binary, on skinny-test-support's GPU
-//! harness: each module was a binary of its own and keeps its own probe (a
-//! test that needs a GPU is ignored where its probe finds none, and fails
-//! under SKINNY_REQUIRE_GPU=1); tests are named `module::test`.
+//! `skinny-bulk`'s GPU suites in one binary, on skinny-test-support's GPU harness: each
+//! module was a binary of its own and keeps its own probe (a test that needs a GPU is
+//! ignored where its probe finds none, and fails under SKINNY_REQUIRE_GPU=1); tests are
+//! named `module::test`.
 
 mod support;
 

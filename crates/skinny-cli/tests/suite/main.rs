@@ -1,6 +1,6 @@
-//! The `skinny` command's integration tests in one binary: each module was a
-//! test binary of its own, and each binary linked the whole dependency graph
-//! again. The GPU suite stays in `gpu` (its own `main`).
+//! The `skinny` command's integration tests in one binary: each module was a test
+//! binary of its own, and each binary linked the whole dependency graph again. The GPU
+//! suite stays in `gpu` (its own `main`).
 
 #[path = "../common/mod.rs"]
 mod common;

@@ -1,9 +1,8 @@
-//! `skinny-lab`'s GPU suites in one binary, on skinny-test-support's GPU
-//! harness: each module was a binary of its own and keeps its own probe (a
-//! test that needs a GPU is ignored where its probe finds none, and fails
-//! under SKINNY_REQUIRE_GPU=1); tests are named `module::test`. `published`
-//! (CPU tests beside one GPU test, built without the `cuda` feature too)
-//! stays a binary of its own.
+//! `skinny-lab`'s GPU suites in one binary, on skinny-test-support's GPU harness: each
+//! module was a binary of its own and keeps its own probe (a test that needs a GPU is
+//! ignored where its probe finds none, and fails under SKINNY_REQUIRE_GPU=1); tests are
+//! named `module::test`. `published` (CPU tests beside one GPU test, built without the
+//! `cuda` feature too) stays a binary of its own.
 
 #[path = "../support/mod.rs"]
 mod support;
