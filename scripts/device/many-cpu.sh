@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The many-message CPU engine's speed on the device machine's host (AVX-512,
-# 16 cores), in one call; `scripts/gpu/check.sh 'many-*' core-lockstep`
+# 16 cores), in one call; `scripts/gpu/check.sh 'many-*' core-suite`
 # checks it first. examples/many_speed on 1 thread (one core) and 16: 64 B,
 # 1 KiB, a packet mix beside the same bytes in equal lengths, mixed lengths;
 # each beside the single-message path on the same threads. Then the UDP

@@ -6,8 +6,8 @@
 #
 #   OUT=DIR scripts/gpu/check.sh [OPTIONS] [SUITE|GROUP...] [-- TEST ARGS]
 #
-# SUITE: a staged test binary (bulk-gpu, lab-gpu_linear, core-lockstep; a
-# quoted glob such as 'lab-*' picks several; --list shows them), or
+# SUITE: a staged test binary (bulk-gpu, lab-published, core-suite; a quoted
+# glob such as 'lab-*' picks several; --list shows them), or
 #   selftest  `skinny selftest`: every backend, each GPU, then all striped
 #   python    the Python package's tests (pytest) on the staged wheel
 # GROUP: gpu (the default: every GPU suite, selftest, and python when a wheel
@@ -20,7 +20,9 @@
 #   --racecheck  the same with its racecheck
 #   --limit S    seconds one suite may take (default 300)
 # TEST ARGS go to every test binary: a name filter, --skip NAME,
-# --include-ignored, --nocapture.
+# --include-ignored, --nocapture. A crate's CPU tests are one binary (suite)
+# and its GPU suites another (gpu), each former binary a module: `lab-gpu --
+# gpu_linear::` runs what was lab-gpu_linear, `core-suite -- lockstep::` core-lockstep.
 #
 # GPU suites run one test at a time (they share the GPU's memory), CPU suites
 # on every core. The CLI's GPU tests run the staged `skinny` (SKINNY_BIN).

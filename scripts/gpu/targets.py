@@ -7,7 +7,7 @@ merged into another binary needs no edit here.
 
 Prints the cargo arguments (-p, --features, --test, --example, --bin), one
 a line; writes SUITES-FILE, one test binary a line: its group and its staged
-name ("gpu lab-gpu", "cpu core-bitsliced"); says on stderr what it left out.
+name ("gpu lab-gpu", "cpu core-suite"); says on stderr what it left out.
 
 Groups:
   gpu  every GPU suite: a test target whose main file calls
@@ -32,7 +32,7 @@ GPU_MARKER = "gpu_test_main!"
 
 
 def short(package):
-    """A test binary's staged name is <short>-<test>: core-bitsliced, lab-gpu."""
+    """A test binary's staged name is <short>-<test>: core-suite, lab-gpu."""
     return "core" if package == "skinny" else package.removeprefix("skinny-")
 
 

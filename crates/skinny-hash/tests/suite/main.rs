@@ -1,0 +1,6 @@
+//! `skinny-hash`'s integration tests in one binary: each module was a test binary of
+//! its own, and each binary linked the whole dependency graph again. The 64 KiB stack
+//! tests stay in `stack` (`.ci/run` builds that binary alone at opt-level 0).
+
+mod kat;
+mod properties;

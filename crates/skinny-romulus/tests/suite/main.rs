@@ -1,0 +1,11 @@
+//! `skinny-romulus`'s integration tests in one binary: each module was a test binary of
+//! its own, and each binary linked the whole dependency graph again. The 64 KiB stack
+//! tests stay in `stack` (`.ci/run` builds that binary alone at opt-level 0).
+
+mod common;
+
+mod differential;
+mod kat;
+mod kat_paths;
+mod kat_reference;
+mod tamper;
