@@ -8,6 +8,8 @@
 //! `skinny_lab::Experiment` and calls [`run`]; `Findings` and [`merge`] need
 //! no change as long as the library's findings carry it.
 
+pub mod keyrecovery;
+
 use crate::common;
 use crate::errors::{chain, Error, Kind, PyResultOf};
 use crate::lab_checkpoint::Checkpointing;
