@@ -50,6 +50,8 @@
 //! - [`rng`]: the counter-based generator; [`stats`]: estimates and exact
 //!   intervals; [`stamp`]: the version findings are stamped with, one for
 //!   every program built from one commit;
+//! - [`keyrecovery`]: partial decryption of the last rounds under guessed
+//!   round-tweakey cells, and a count of key candidates from right pairs;
 //! - [`tables`]: the S-boxes' exact tables (DDT, LAT, BCT, DLCT, UBCT, LBCT,
 //!   EBCT, DDLCT) and their exports for CP, SAT and MILP models.
 
@@ -73,6 +75,7 @@ mod experiment;
 mod findings;
 #[cfg(feature = "cuda")]
 pub mod gpu;
+pub mod keyrecovery;
 mod linear;
 mod merge;
 mod outcome;

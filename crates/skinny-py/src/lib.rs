@@ -56,6 +56,8 @@ fn _skinny(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<lab::PyFindings>()?;
     m.add_class::<per_key::PyKeyDistribution>()?;
     m.add_function(wrap_pyfunction!(pairs::neural_pairs, m)?)?;
+    m.add_class::<lab::keyrecovery::PyKeyCounter>()?;
+    m.add_class::<lab::keyrecovery::PyPartialDecryption>()?;
     m.add_function(wrap_pyfunction!(sbox::sbox_values, m)?)?;
     m.add_function(wrap_pyfunction!(sbox::sbox_table, m)?)?;
     m.add_function(wrap_pyfunction!(sbox::sbox_export, m)?)?;

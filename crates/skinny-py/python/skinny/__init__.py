@@ -37,7 +37,7 @@ from ._skinny import (
     mode_encrypt,
     neural_pairs,
 )
-from . import lab, sbox
+from . import keyrecovery, lab, sbox
 
 #: The cipher names :func:`encrypt` takes, with (block, tweakey) lengths in bytes
 #: and the full round count.
@@ -97,6 +97,7 @@ __all__ = [
     "neural_pairs",
     "built_with_cuda",
     "gpus",
+    "keyrecovery",
     "lab",
     "sbox",
     "VARIANTS",

@@ -472,3 +472,34 @@ def sbox_table(
 
 def sbox_export(table: str, sbox: Union[str, List[int]], format: str) -> str:
     """The DDT, BCT, LAT or DLCT as ``"csv"``, ``"transitions"`` or ``"pla"`` text."""
+
+# Key recovery: the typed, documented API is the Python module
+# ``skinny.keyrecovery``, which converts its arguments and wraps these.
+
+@final
+class KeyCounter:
+    def __init__(self, cipher: str, last_round: int, peeled: int, predicted: List[Tuple[int, int]]) -> None: ...
+    @property
+    def guessed(self) -> List[Tuple[int, int]]:
+        """``[(round, cell), ...]``: the guessed round-tweakey cells, in a guess's order."""
+    @property
+    def guesses(self) -> int:
+        """The number of guesses."""
+    def guess_of(self, tweakey: Buffer) -> int:
+        """The guess a master tweakey makes."""
+    def count(self, first: U8Array, second: U8Array) -> npt.NDArray[np.uint32]:
+        """The count of every guess (uint32, indexed by guess)."""
+
+@final
+class PartialDecryption:
+    def __init__(self, cipher: str, last_round: int, peeled: int, targets: List[int]) -> None: ...
+    @property
+    def guessed(self) -> List[Tuple[int, int]]:
+        """``[(round, cell), ...]``: the guessed round-tweakey cells."""
+    @property
+    def guesses(self) -> int:
+        """The number of guesses."""
+    def guess_of(self, tweakey: Buffer) -> int:
+        """The guess a master tweakey makes."""
+    def decrypt(self, ciphertexts: U8Array, start: int = 0, stop: Optional[int] = None) -> U8Array:
+        """The target cells under guesses ``start .. stop``: shape (guesses, ciphertexts, targets)."""

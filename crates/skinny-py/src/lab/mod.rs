@@ -10,6 +10,7 @@
 
 mod checkpoint;
 pub(crate) mod experiments;
+pub mod keyrecovery;
 
 use crate::common;
 use crate::errors::{chain, Error, Kind, PyResultOf};
