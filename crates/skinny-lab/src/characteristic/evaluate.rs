@@ -43,9 +43,16 @@ pub struct ExactValue {
 impl ExactValue {
     /// The value as a float (0 for values below the smallest f64).
     pub fn to_f64(&self) -> f64 {
-        // Digits parse: they were written from a number.
-        let n: f64 = self.numerator.parse().unwrap_or(f64::INFINITY);
-        let magnitude = n * (-(self.log2_denominator as f64)).exp2();
+        // In logs, so that a numerator past f64's range over a denominator
+        // past it still gives the quotient: the leading 17 digits and the
+        // count of the others.
+        let lead = self.numerator.len().min(17);
+        let head: f64 = self.numerator[..lead].parse().unwrap_or(0.0);
+        if head == 0.0 {
+            return 0.0;
+        }
+        let log2_n = head.log2() + (self.numerator.len() - lead) as f64 * core::f64::consts::LOG2_10;
+        let magnitude = (log2_n - self.log2_denominator as f64).exp2();
         if self.negative {
             -magnitude
         } else {
@@ -226,9 +233,9 @@ fn walk(
     let mut total = Product::one();
     let mut log2_total = 0.0f64;
     let mut steps = Vec::new();
-    for i in 0..states.len() - 1 {
+    for (i, state) in states.iter().enumerate().take(states.len() - 1) {
         let round = start_round + i;
-        let input = cells(width, &states[i]);
+        let input = cells(width, state);
         let (output, rtk) = match round_output(i) {
             Ok(x) => x,
             Err(reason) => {
@@ -254,7 +261,7 @@ fn walk(
         }
         steps.push(RoundStep {
             round,
-            sbox_input: states[i].clone(),
+            sbox_input: state.clone(),
             sbox_output: block(width, &output),
             round_tweakey: half_block(width, &rtk),
             active: input.iter().filter(|&&a| a != 0).count(),

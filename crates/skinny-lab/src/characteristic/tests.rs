@@ -262,5 +262,17 @@ fn exact_products_stay_exact() {
         b.times(-6, 8);
     }
     merge_into(&mut a, &b);
-    assert_eq!(a.exact(), ExactValue { negative: true, ..e });
+    let negative = ExactValue { negative: true, ..e };
+    assert_eq!(a.exact(), negative);
+    let expected = -(41.0 * (3.0f64 / 128.0).log2()).exp2();
+    assert!((negative.to_f64() / expected - 1.0).abs() < 1e-12, "{}", negative.to_f64());
+    // Past f64's range on both sides: the quotient in logs.
+    let mut huge = Product::one();
+    for _ in 0..700 {
+        huge.times(3, 2);
+    }
+    let h = huge.exact();
+    assert!(h.numerator.len() > 330 && h.log2_denominator == 1400);
+    let expected = (700.0 * (3.0f64 / 4.0).log2()).exp2();
+    assert!((h.to_f64() / expected - 1.0).abs() < 1e-9, "{} {expected}", h.to_f64());
 }
