@@ -90,7 +90,21 @@ fn evaluation<'py>(py: Python<'py>, e: &Evaluation, key: &str) -> PyResult<Bound
     Ok(d)
 }
 
-/// The exact probability of a differential characteristic (see the stub).
+/// The exact probability of a differential characteristic from the DDT.
+///
+/// ``states`` are the r + 1 state differences (one block each, hex or
+/// bytes, cells row by row, two cells a byte with the even one high for
+/// SKINNY-64): before each of rounds start_round .. start_round + r - 1 and
+/// after the last. ``tweakey`` is the TK1 || TK2 || TK3 difference (zero by
+/// default) at the master tweakey or at the start round (``tk_at``); each
+/// round's tweakey difference is derived by the schedule, and
+/// ``round_tweakeys`` (half a block each), when given, are checked against
+/// it. Returns a dict: ``log2`` (``None`` when impossible), ``exact`` (e.g.
+/// ``"1/2^12"``), ``probability``, ``impossible`` (``None`` or ``{"round",
+/// "cell", "reason"}``: the first round that cannot happen) and ``rounds``
+/// (per round: ``sbox_input``, ``sbox_output``, ``round_tweakey`` in hex,
+/// ``active``, ``log2``, ``exact``). Raises :class:`skinny.InputError` for
+/// lengths or rounds out of range.
 #[pyfunction]
 #[pyo3(signature = (cipher, states, tweakey=None, *, start_round=1, tk_at="master", round_tweakeys=None))]
 pub fn characteristic<'py>(
@@ -107,7 +121,11 @@ pub fn characteristic<'py>(
     evaluation(py, &e, "probability")
 }
 
-/// The correlation of a linear characteristic (see the stub).
+/// The correlation of a linear characteristic from the LAT: ``masks``
+/// are the r + 1 masks (before each round, after the last). Returns the
+/// dict of :func:`characteristic` with ``correlation`` in place of
+/// ``probability``: the product of the LAT entries, whose sign the key and
+/// constant bits under the masks flip per key; ``log2`` is log2 |c|.
 #[pyfunction]
 #[pyo3(signature = (cipher, masks, *, start_round=1))]
 pub fn linear_characteristic<'py>(
@@ -122,7 +140,10 @@ pub fn linear_characteristic<'py>(
     evaluation(py, &e, "correlation")
 }
 
-/// Every round's tweakey difference (see the stub).
+/// Every round's tweakey difference (the 8 cells of the first two rows,
+/// half a block in hex) for rounds start_round .. start_round + rounds - 1,
+/// from the tweakey difference ``tweakey`` through the tweakey schedule
+/// (the cell permutation, the LFSRs on TK2 and TK3).
 #[pyfunction]
 #[pyo3(signature = (cipher, tweakey, rounds, *, start_round=1, tk_at="master"))]
 pub fn tweakey_schedule(
@@ -144,8 +165,15 @@ pub fn tweakey_schedule(
     Ok(derived.iter().map(|d| hex(d)).collect())
 }
 
-/// Counts the pairs following a differential characteristic round by round
-/// (see the stub).
+/// Encrypts ``queries`` random pairs with the characteristic's input
+/// difference under random keys (a fresh one every ``key_every`` pairs)
+/// related by ``tweakey``, one round at a time on the CPU, and counts the
+/// pairs that follow the characteristic through every round prefix.
+/// Returns ``queries``, ``keys``, ``seconds`` and ``prefixes``: per prefix
+/// ``rounds``, ``last_round``, ``pairs``, ``log2_p``, ``ci95`` (the exact
+/// 95 % interval in log2, its lower end ``None`` without a pair),
+/// ``predicted_log2`` (from the DDT; ``None`` from an impossible round on)
+/// and ``agrees`` (the prediction inside the 1 - 10^-6 interval).
 #[pyfunction]
 #[pyo3(signature = (cipher, states, tweakey=None, *, queries, key_every=1, seed=0, start_round=1, tk_at="master"))]
 #[allow(clippy::too_many_arguments)]
