@@ -30,13 +30,15 @@
 //! the same cell packing), and they are checked against the schedule.
 
 mod evaluate;
+mod exact;
 mod experiment;
 mod schedule;
 
 #[cfg(test)]
 mod tests;
 
-pub use evaluate::{Evaluation, ExactValue, Impossible, RoundStep};
+pub use evaluate::{Evaluation, Impossible, RoundStep};
+pub use exact::ExactValue;
 pub use experiment::{CharacteristicCounts, CharacteristicExperiment, PrefixCount};
 pub use schedule::ScheduleMismatch;
 

@@ -246,7 +246,7 @@ fn skinny_128_trail_exact_with_odd_entries() {
 
 #[test]
 fn exact_products_stay_exact() {
-    use super::evaluate::{merge_into, Product};
+    use super::exact::{merge_into, Product};
     // 3^41 / 2^(7 * 41): past u64, still exact, by entries and by products.
     let mut p = Product::one();
     for _ in 0..41 {
