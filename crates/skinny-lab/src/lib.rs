@@ -64,6 +64,7 @@
 
 mod boomerang;
 mod cells;
+pub mod characteristic;
 mod checkpoint;
 mod common;
 mod control;

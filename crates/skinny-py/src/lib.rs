@@ -53,6 +53,10 @@ fn _skinny(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lab::experiments::differential_linear, m)?)?;
     m.add_function(wrap_pyfunction!(lab::experiments::linear, m)?)?;
     m.add_function(wrap_pyfunction!(lab::merge, m)?)?;
+    m.add_function(wrap_pyfunction!(lab::characteristic::characteristic, m)?)?;
+    m.add_function(wrap_pyfunction!(lab::characteristic::linear_characteristic, m)?)?;
+    m.add_function(wrap_pyfunction!(lab::characteristic::tweakey_schedule, m)?)?;
+    m.add_function(wrap_pyfunction!(lab::characteristic::characteristic_experiment, m)?)?;
     m.add_class::<lab::PyFindings>()?;
     m.add_class::<per_key::PyKeyDistribution>()?;
     m.add_function(wrap_pyfunction!(pairs::neural_pairs, m)?)?;

@@ -96,4 +96,21 @@ impl PyKeyDistribution {
     fn mean_squared_correlation(&self) -> Option<f64> {
         self.0.mean_squared_correlation
     }
+    /// Correlation experiments: an approximate 95 % interval over keys for
+    /// the signed mean correlation; `None` with fewer than two keys.
+    #[getter]
+    fn mean_correlation_ci95(&self) -> Option<(f64, f64)> {
+        self.0.mean_correlation_ci95.map(|[lo, hi]| (lo, hi))
+    }
+    /// Correlation experiments: the mean over keys of |c_k| (hadipourh's figure).
+    #[getter]
+    fn mean_abs_correlation(&self) -> Option<f64> {
+        self.0.mean_abs_correlation
+    }
+    /// Correlation experiments: an approximate 95 % interval over keys for
+    /// the mean |c_k|; `None` with fewer than two keys.
+    #[getter]
+    fn mean_abs_correlation_ci95(&self) -> Option<(f64, f64)> {
+        self.0.mean_abs_correlation_ci95.map(|[lo, hi]| (lo, hi))
+    }
 }

@@ -68,6 +68,26 @@ pub struct KeyDistribution {
     /// correlation (the linear potential's key average). `None` for `Q = 1`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub mean_squared_correlation: Option<f64>,
+    /// Correlation experiments: an approximate 95 % interval for
+    /// [`Self::mean_correlation`] (the signed key average) that counts the
+    /// spread between keys, `mean ± 1.96 s / √K` with `s` the sample
+    /// standard deviation of the `c_k` (keys as independent clusters, normal
+    /// approximation), clipped to [-1, 1]. `None` with fewer than two keys.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub mean_correlation_ci95: Option<[f64; 2]>,
+    /// Correlation experiments: the mean over keys of `|c_k|`, the figure
+    /// hadipourh's tools report (`Σ_k |#even − #odd| / all pairs`). Unlike the
+    /// signed average it does not cancel keys of opposite sign; each `|ĉ_k|`
+    /// is biased upwards by the sampling noise (about `√(2 / (π Q))` where
+    /// `c_k` is near 0), so it measures `|c|` only where `|c_k| ≫ 1/√Q`.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub mean_abs_correlation: Option<f64>,
+    /// Correlation experiments: an approximate 95 % interval for
+    /// [`Self::mean_abs_correlation`] over keys, `mean ± 1.96 s / √K` with `s`
+    /// the sample standard deviation of the `|c_k|`, clipped to [0, 1]. `None`
+    /// with fewer than two keys.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub mean_abs_correlation_ci95: Option<[f64; 2]>,
 }
 
 impl KeyDistribution {
@@ -89,6 +109,9 @@ impl KeyDistribution {
             probability_ci95_over_keys: None,
             mean_correlation: None,
             mean_squared_correlation: None,
+            mean_correlation_ci95: None,
+            mean_abs_correlation: None,
+            mean_abs_correlation_ci95: None,
         };
         if keys == 0 || q == 0 {
             return d;
@@ -128,7 +151,20 @@ impl KeyDistribution {
             let qf = q as f64;
             // 2h - Q exactly, then as a float.
             let c = |x: u64| (2 * i128::from(x) - i128::from(q)) as f64 / qf;
-            d.mean_correlation = Some(h.entries().map(|(x, n)| n as f64 * c(x)).sum::<f64>() / k);
+            let mean_c = h.entries().map(|(x, n)| n as f64 * c(x)).sum::<f64>() / k;
+            d.mean_correlation = Some(mean_c);
+            let mean_abs = h.entries().map(|(x, n)| n as f64 * c(x).abs()).sum::<f64>() / k;
+            d.mean_abs_correlation = Some(mean_abs);
+            if keys >= 2 {
+                // The spread of f(c_k) over keys: a normal interval for its mean.
+                let interval = |f: &dyn Fn(u64) -> f64, mean: f64, lo: f64| {
+                    let squares: f64 = h.entries().map(|(x, n)| n as f64 * (f(x) - mean).powi(2)).sum();
+                    let half = 1.96 * (squares / (k - 1.0)).sqrt() / k.sqrt();
+                    [(mean - half).max(lo), (mean + half).min(1.0)]
+                };
+                d.mean_correlation_ci95 = Some(interval(&c, mean_c, -1.0));
+                d.mean_abs_correlation_ci95 = Some(interval(&|x| c(x).abs(), mean_abs, 0.0));
+            }
             if q >= 2 {
                 let unbiased = |x: u64| (qf * c(x) * c(x) - 1.0) / (qf - 1.0);
                 d.mean_squared_correlation = Some(h.entries().map(|(x, n)| n as f64 * unbiased(x)).sum::<f64>() / k);
@@ -165,6 +201,11 @@ mod tests {
         // s = √2, Q = 2, K = 2: half-width 1.96 √2 / (2 √2) = 0.98 about 1/2, clipped.
         assert_eq!(d.probability_ci95_over_keys, Some([0.0, 1.0]));
         assert_eq!(hist(2, &[[0, 1], [2, 1]]).distribution(false).mean_correlation, None);
+        // |c| = 1 for both keys: mean 1 with no spread; the signed c_k = -1, 1
+        // have s = √2: 0 ± 1.96 √2 / √2, clipped.
+        assert!(close(d.mean_abs_correlation, 1.0));
+        assert_eq!(d.mean_abs_correlation_ci95, Some([1.0, 1.0]));
+        assert_eq!(d.mean_correlation_ci95, Some([-1.0, 1.0]));
     }
 
     #[test]
@@ -187,6 +228,8 @@ mod tests {
             (Some(0.0), 0, None, None)
         );
         assert_eq!(one.probability_ci95_over_keys, None);
+        assert_eq!((one.mean_correlation_ci95, one.mean_abs_correlation_ci95), (None, None));
+        assert!(close(one.mean_abs_correlation, 0.25));
         // Q = 1: no unbiased square.
         assert_eq!(hist(1, &[[0, 3], [1, 2]]).distribution(true).mean_squared_correlation, None);
     }
@@ -205,5 +248,20 @@ mod tests {
         let half = 1.96 * (192.0f64 / 255.0).sqrt() / 64.0;
         let [lo, hi] = d.probability_ci95_over_keys.unwrap();
         assert!((lo - (0.75 - half)).abs() < 1e-12 && (hi - (0.75 + half)).abs() < 1e-12, "{lo} {hi}");
+    }
+
+    #[test]
+    fn signed_and_absolute_key_averages() {
+        // Q = 8: 3 keys at c = +0.5 (6 hits), 1 key at c = -0.5 (2 hits).
+        // Signed mean 0.25, mean |c| 0.5 (no spread: an interval of one point).
+        let d = hist(8, &[[2, 1], [6, 3]]).distribution(true);
+        assert!(close(d.mean_correlation, 0.25) && close(d.mean_abs_correlation, 0.5), "{d:?}");
+        assert_eq!(d.mean_abs_correlation_ci95, Some([0.5, 0.5]));
+        // c_k - 0.25 = 0.25 (x3), -0.75: squares 0.75, s² = 0.25, half-width 1.96 * 0.5 / 2.
+        let [lo, hi] = d.mean_correlation_ci95.unwrap();
+        assert!((lo - (0.25 - 0.49)).abs() < 1e-12 && (hi - (0.25 + 0.49)).abs() < 1e-12, "{lo} {hi}");
+        // Keys of opposite signs cancel in the signed average only.
+        let d = hist(8, &[[0, 2], [8, 2]]).distribution(true);
+        assert!(close(d.mean_correlation, 0.0) && close(d.mean_abs_correlation, 1.0));
     }
 }

@@ -279,6 +279,17 @@ class KeyDistribution:
     mean_squared_correlation: Optional[float]
     """Correlation experiments: the mean of (Q c_k^2 - 1) / (Q - 1), an
     unbiased estimate of the mean squared correlation over keys."""
+    mean_correlation_ci95: Optional[Tuple[float, float]]
+    """Correlation experiments: an approximate 95 % interval for the signed
+    key average ``mean_correlation`` that counts the spread between keys,
+    mean +- 1.96 s / sqrt(K); ``None`` with fewer than two keys."""
+    mean_abs_correlation: Optional[float]
+    """Correlation experiments: the mean over keys of |c_k|, the figure
+    hadipourh's tools report; biased upwards by about sqrt(2 / (pi Q)) where
+    c_k is near 0."""
+    mean_abs_correlation_ci95: Optional[Tuple[float, float]]
+    """Correlation experiments: an approximate 95 % interval over keys for
+    ``mean_abs_correlation``; ``None`` with fewer than two keys."""
 
 class Findings:
     """What a lab run found (one shard, or shards merged); pickles through JSON."""
@@ -503,3 +514,71 @@ class PartialDecryption:
         """The guess a master tweakey makes."""
     def decrypt(self, ciphertexts: U8Array, start: int = 0, stop: Optional[int] = None) -> U8Array:
         """The target cells under guesses ``start .. stop``: shape (guesses, ciphertexts, targets)."""
+
+def characteristic(
+    cipher: str,
+    states: Sequence[Hex],
+    tweakey: Optional[Hex] = None,
+    *,
+    start_round: int = 1,
+    tk_at: Literal["master", "start"] = "master",
+    round_tweakeys: Optional[Sequence[Hex]] = None,
+) -> dict:
+    """The exact probability of a differential characteristic from the DDT.
+
+    ``states`` are the r + 1 state differences (one block each, hex or
+    bytes, cells row by row, two cells a byte with the even one high for
+    SKINNY-64): before each of rounds start_round .. start_round + r - 1 and
+    after the last. ``tweakey`` is the TK1 || TK2 || TK3 difference (zero by
+    default) at the master tweakey or at the start round (``tk_at``); each
+    round's tweakey difference is derived by the schedule, and
+    ``round_tweakeys`` (half a block each), when given, are checked against
+    it. Returns a dict: ``log2`` (``None`` when impossible), ``exact`` (e.g.
+    ``"1/2^12"``), ``probability``, ``impossible`` (``None`` or ``{"round",
+    "cell", "reason"}``: the first round that cannot happen) and ``rounds``
+    (per round: ``sbox_input``, ``sbox_output``, ``round_tweakey`` in hex,
+    ``active``, ``log2``, ``exact``). Raises :class:`skinny.InputError` for
+    lengths or rounds out of range.
+    """
+
+def linear_characteristic(cipher: str, masks: Sequence[Hex], *, start_round: int = 1) -> dict:
+    """The correlation of a linear characteristic from the LAT: ``masks``
+    are the r + 1 masks (before each round, after the last). Returns the
+    dict of :func:`characteristic` with ``correlation`` in place of
+    ``probability``: the product of the LAT entries, whose sign the key and
+    constant bits under the masks flip per key; ``log2`` is log2 |c|.
+    """
+
+def tweakey_schedule(
+    cipher: str,
+    tweakey: Hex,
+    rounds: int,
+    *,
+    start_round: int = 1,
+    tk_at: Literal["master", "start"] = "master",
+) -> List[str]:
+    """Every round's tweakey difference (the 8 cells of the first two rows,
+    half a block in hex) for rounds start_round .. start_round + rounds - 1,
+    from the tweakey difference ``tweakey`` through the tweakey schedule
+    (the cell permutation, the LFSRs on TK2 and TK3)."""
+
+def characteristic_experiment(
+    cipher: str,
+    states: Sequence[Hex],
+    tweakey: Optional[Hex] = None,
+    *,
+    queries: int,
+    key_every: int = 1,
+    seed: int = 0,
+    start_round: int = 1,
+    tk_at: Literal["master", "start"] = "master",
+) -> dict:
+    """Encrypts ``queries`` random pairs with the characteristic's input
+    difference under random keys (a fresh one every ``key_every`` pairs)
+    related by ``tweakey``, one round at a time on the CPU, and counts the
+    pairs that follow the characteristic through every round prefix.
+    Returns ``queries``, ``keys``, ``seconds`` and ``prefixes``: per prefix
+    ``rounds``, ``last_round``, ``pairs``, ``log2_p``, ``ci95`` (the exact
+    95 % interval in log2, its lower end ``None`` without a pair),
+    ``predicted_log2`` (from the DDT; ``None`` from an impossible round on)
+    and ``agrees`` (the prediction inside the 1 - 10^-6 interval)."""

@@ -24,6 +24,7 @@ It merges exactly, like the counts.
 """
 
 from ._skinny import Findings, KeyDistribution, boomerang, differential, differential_linear, linear
+from ._skinny import characteristic, characteristic_experiment, linear_characteristic, tweakey_schedule
 from ._skinny import merge as _merge
 
 
@@ -54,5 +55,9 @@ __all__ = [
     "linear",
     "merge",
     "shards",
+    "characteristic",
+    "linear_characteristic",
+    "tweakey_schedule",
+    "characteristic_experiment",
     "EXPERIMENTS",
 ]

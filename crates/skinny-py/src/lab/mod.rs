@@ -20,6 +20,8 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use skinny_lab::{Common, Control, Experiment, Findings, Rig, Shard, TweakeyAt};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+pub(crate) mod characteristic;
+
 /// The version findings are stamped with: only findings of one version merge,
 /// and the stamp is the library's (the CLI's too), so shards counted by the
 /// CLI and by Python built from one commit merge with each other.

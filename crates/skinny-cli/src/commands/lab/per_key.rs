@@ -43,6 +43,18 @@ pub(super) fn render(d: &KeyDistribution) -> String {
             "per-key c   mean {c:+.6e}, mean c^2 {} (each key's 1/Q bias removed)",
             or_na(d.mean_squared_correlation, |x| format!("{x:+.6e}")),
         );
+        let ci = |v: Option<[f64; 2]>| {
+            or_na(v.map(|[lo, _]| lo), |lo| format!("{lo:+.6e}"))
+                + ", "
+                + &or_na(v.map(|[_, hi]| hi), |hi| format!("{hi:+.6e}"))
+        };
+        let _ = writeln!(
+            s,
+            "c over keys signed mean 95% [{}]; mean |c| {} 95% [{}]",
+            ci(d.mean_correlation_ci95),
+            or_na(d.mean_abs_correlation, |x| format!("{x:.6e}")),
+            ci(d.mean_abs_correlation_ci95),
+        );
     }
     s
 }
@@ -60,6 +72,10 @@ mod tests {
         assert!(s.contains("no hit      0.500000 of the keys (one probability for all: 0.250000)"), "{s}");
         assert!(s.contains("chi2 4.00 on 1 df, p-value 4.550e-2"), "{s}");
         assert!(s.contains("per-key c   mean +0.000000e0, mean c^2 +1.000000e0"), "{s}");
+        assert!(
+            s.contains("c over keys signed mean 95% [-1.000000e0, +1.000000e0]; mean |c| 1.000000e0 95% [+1.000000e0, +1.000000e0]"),
+            "{s}"
+        );
         let none = render(&KeyHistogram::from_pairs(4, &[[0, 3]]).unwrap().distribution(false));
         assert!(none.contains("dispersion  undefined") && !none.contains("per-key c"), "{none}");
         let empty = render(&KeyHistogram::new(4).distribution(false));
