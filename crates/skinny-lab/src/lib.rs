@@ -76,6 +76,7 @@ pub mod gpu;
 mod linear;
 mod merge;
 mod outcome;
+pub mod pairs;
 pub mod per_key;
 mod readback;
 mod rig;
