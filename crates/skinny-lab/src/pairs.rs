@@ -198,7 +198,7 @@ mod tests {
                 set.fill(70, &mut x2, &mut y2);
                 assert_eq!(x2, x[20 * rb..30 * rb]);
                 assert_eq!(y2, y[20..30]);
-                assert!(y.iter().any(|&l| l == 1) && y.iter().any(|&l| l == 0));
+                assert!(y.contains(&1) && y.contains(&0));
             }
         }
     }

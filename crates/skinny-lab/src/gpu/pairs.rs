@@ -155,7 +155,7 @@ impl PairsKernel {
     /// until the call returns.
     #[allow(unsafe_code)]
     pub unsafe fn fill_raw(&mut self, first: u64, n: u64, x: u64, y: u64) -> Result<(), LabError> {
-        if x % 8 != 0 {
+        if !x.is_multiple_of(8) {
             return Err(LabError::Internal("pairs rows must be 8-byte aligned"));
         }
         let row = self.set.row_bytes() as u64;

@@ -36,8 +36,14 @@ from ._skinny import (
     mode_decrypt,
     mode_encrypt,
     neural_pairs,
+    to_device,
 )
+from . import _skinny as _native
 from . import lab, sbox
+
+#: Arrays left in GPU memory (``device="gpu"`` results); None in a build
+#: without GPU support.
+DeviceArray = getattr(_native, "DeviceArray", None)
 
 #: The cipher names :func:`encrypt` takes, with (block, tweakey) lengths in bytes
 #: and the full round count.
@@ -95,6 +101,8 @@ __all__ = [
     "many_seal",
     "many_open",
     "neural_pairs",
+    "to_device",
+    "DeviceArray",
     "built_with_cuda",
     "gpus",
     "lab",
