@@ -39,6 +39,9 @@ from ._skinny import (
     to_device,
 )
 from . import _skinny as _native
+# Debug and test hooks (not public API): a DLPack capsule as parsed here, and
+# the device pointers the last GPU call read and wrote.
+from ._skinny import _dlpack_info, _gpu_last_pointers
 from . import lab, sbox
 
 #: Arrays left in GPU memory (``device="gpu"`` results); None in a build
