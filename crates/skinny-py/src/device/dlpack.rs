@@ -6,6 +6,9 @@
 //! memory is no longer used; one handed out and never taken is freed by the
 //! capsule's own destructor.
 
+// Without GPU support only the parsing (`_dlpack_info`) is used.
+#![cfg_attr(not(feature = "cuda"), allow(dead_code))]
+
 use crate::errors::Error;
 use pyo3::ffi;
 use pyo3::prelude::*;
