@@ -30,3 +30,8 @@ g++ -std=c++17 -O2 -Wno-unknown-pragmas -DSKINNY_MAX_ROUNDS=56 -DSKINNY_BS_THREA
 # compared with the single-message types (tampered messages included).
 g++ -std=c++17 -O2 -Wno-unknown-pragmas -DSKINNY_MAX_ROUNDS=56 -DSKINNY_BS_THREADS=128 -DSKINNY_PAPER_THREADS=512 -DSKINNY_LAB_THREADS=32 -o "$tmp/hostsim-many" crates/skinny-cuda/hostsim/many.cpp
 cargo run -q --profile "$profile" --example many_gpu_hostsim -p skinny-many --features cuda -- "$tmp/hostsim-many" 100
+# The neural-pairs kernels: data sets made by the CPU's definition, which the
+# kernels' C++ must reproduce byte for byte (every variant, both negatives).
+cargo run -q --profile "$profile" --example hostsim_pairs_vectors -p skinny-lab --features cuda -- "$tmp/pairs-vectors.txt"
+g++ -std=c++17 -O2 -Wno-unknown-pragmas -DSKINNY_MAX_ROUNDS=56 -DSKINNY_BS_THREADS=128 -DSKINNY_PAPER_THREADS=512 -DSKINNY_LAB_THREADS=32 -o "$tmp/hostsim-pairs" crates/skinny-cuda/hostsim/pairs.cpp
+"$tmp/hostsim-pairs" "$tmp/pairs-vectors.txt"

@@ -50,6 +50,19 @@ pub const LAB_TEXT: &str = concat!(
     include_str!("../kernels/lab.cu")
 );
 
+/// The text of the neural-distinguisher data kernels (`pairs.cu`, after the
+/// lab's text, whose generator, tweakey schedule and tables they share):
+/// `skinny-lab` makes their source (with `SKINNY_LAB_MAX_WARPS`) and launches
+/// them.
+pub const PAIRS_TEXT: &str = concat!(
+    include_str!("../kernels/common.cuh"),
+    include_str!("../kernels/bitsliced_round.cuh"),
+    include_str!("../kernels/tweakey_slices.cuh"),
+    include_str!("../kernels/lab_key_counts.cuh"),
+    include_str!("../kernels/lab.cu"),
+    include_str!("../kernels/pairs.cu")
+);
+
 /// SKINNY-AEAD's runs of blocks (a counter per block in TK1, the rest shared).
 pub const AEAD: KernelSource = KernelSource {
     name: "aead",
@@ -162,7 +175,7 @@ mod tests {
 
     #[test]
     fn every_source_has_the_fill() {
-        for text in [BITSLICED.text, PAPER.text, LAB_TEXT, AEAD.text, MANY_TEXT] {
+        for text in [BITSLICED.text, PAPER.text, LAB_TEXT, PAIRS_TEXT, AEAD.text, MANY_TEXT] {
             assert!(text.contains(&format!("void {FILL_ENTRY}(")), "the fill is in common.cuh");
         }
     }
@@ -171,11 +184,12 @@ mod tests {
     fn shared_constants_match_the_cipher_and_reach_the_sources() {
         let most = skinny::Variant::ALL.iter().map(|v| v.rounds()).max().unwrap();
         assert_eq!(MAX_ROUNDS, most);
-        for text in [BITSLICED.text, PAPER.text, LAB_TEXT, AEAD.text, MANY_TEXT] {
+        for text in [BITSLICED.text, PAPER.text, LAB_TEXT, PAIRS_TEXT, AEAD.text, MANY_TEXT] {
             assert!(text.contains("SKINNY_MAX_ROUNDS"), "every source uses the shared round count");
         }
         assert!(BITSLICED.text.contains("SKINNY_BS_THREADS"));
         assert!(PAPER.text.contains("SKINNY_PAPER_THREADS"));
+        assert!(PAIRS_TEXT.starts_with(LAB_TEXT) && PAIRS_TEXT.contains("PAIRS_ENTRY"));
         assert!(LAB_TEXT.contains("SKINNY_LAB_THREADS") && MANY_TEXT.contains("SKINNY_LAB_THREADS"));
         assert!(MANY_AEAD_TEXTS.iter().all(|t| t.contains("SKINNY_MANY_THREADS") && t.contains("SKINNY_LAB_THREADS")));
         assert!(nvrtc_defines().iter().all(|d| d.starts_with("-DSKINNY_")));

@@ -80,6 +80,7 @@ pub mod keyrecovery;
 mod linear;
 mod merge;
 mod outcome;
+pub mod pairs;
 pub mod per_key;
 mod readback;
 mod rig;

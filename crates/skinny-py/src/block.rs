@@ -170,6 +170,13 @@ fn blocks_of<'py>(
             return Ok(Some(flat.reshape([b.len() / bs, bs])?));
         }
     }
+    // A host tensor of another library (DLPack on the CPU): numpy takes it
+    // without a copy.
+    if blocks.cast::<numpy::PyUntypedArray>().is_err() && blocks.hasattr("__dlpack__")? {
+        if let Ok(a) = py.import("numpy")?.call_method1("from_dlpack", (blocks,)) {
+            return Ok(a.cast_into::<PyArray2<u8>>().ok());
+        }
+    }
     match common::u8_array_like(py, blocks, "blocks")? {
         Some(a) => Ok(a.cast_into::<PyArray2<u8>>().ok()),
         None => Ok(None),
@@ -274,10 +281,13 @@ fn run<'py>(
     span: (Option<usize>, usize, &str),
     device: &str,
     (out, progress): (Option<&Bound<'py, PyAny>>, Option<&Bound<'py, PyAny>>),
-) -> PyResult<Bound<'py, PyArray2<u8>>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let v = common::variant(cipher)?;
     let span = Span::read(v, span.0, span.1, span.2)?;
     let device = common::device(device)?;
+    if let Some(done) = on_device_memory(py, v, span, dir, blocks, tweakey, device, out)? {
+        return Ok(done);
+    }
     let dst = output(py, v, blocks, tweakey, out)?;
     let n = dst.shape()[0];
     let tks = tweakeys(v, n, tweakey)?;
@@ -308,7 +318,68 @@ fn run<'py>(
             },
         )??;
     }
-    Ok(dst)
+    Ok(dst.into_any())
+}
+
+/// A call on a CUDA tensor (any object with `__dlpack__` on a CUDA device,
+/// such as a CuPy array, a PyTorch tensor or a `DeviceArray`): run where it
+/// lies, into `out` or a new `DeviceArray`, without a host copy. `None` when
+/// `blocks` is not one (the host path then runs).
+#[cfg(feature = "cuda")]
+#[allow(clippy::too_many_arguments)]
+fn on_device_memory<'py>(
+    py: Python<'py>,
+    v: Variant,
+    span: Span,
+    dir: Direction,
+    blocks: &Bound<'py, PyAny>,
+    tweakey: &Bound<'py, PyAny>,
+    device: Device,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let Some(ordinal) = crate::device::cuda_device_of(blocks, "blocks")? else {
+        if let Some(o) = out {
+            if crate::device::cuda_device_of(o, "out")?.is_some() {
+                return Err(Error::input("out is on the GPU but blocks is not: give blocks on the GPU too").into());
+            }
+        }
+        return Ok(None);
+    };
+    if device != Device::Gpu {
+        return Err(Error::input("blocks is on the GPU: pass device=\"gpu\" (or copy it to the host first)").into());
+    }
+    if tweakey.cast::<PyArray2<u8>>().is_ok() {
+        return Err(Error::unsupported(
+            "per-block tweakeys run on the CPU only: the GPU kernels take one tweakey per call",
+        )
+        .into());
+    }
+    let tk = match tweakeys(v, 1, tweakey)? {
+        Tweakeys::One(tk) => tk,
+        Tweakeys::PerBlock(_) => {
+            return Err(Error::unsupported(
+                "per-block tweakeys run on the CPU only: the GPU kernels take one tweakey per call",
+            )
+            .into())
+        }
+    };
+    let cipher = span.cipher(v, &tk)?;
+    crate::device::crypt_device(py, ordinal, &cipher, matches!(dir, Direction::Decrypt), blocks, out).map(Some)
+}
+
+#[cfg(not(feature = "cuda"))]
+#[allow(clippy::too_many_arguments)]
+fn on_device_memory<'py>(
+    _: Python<'py>,
+    _: Variant,
+    _: Span,
+    _: Direction,
+    _: &Bound<'py, PyAny>,
+    _: &Bound<'py, PyAny>,
+    _: Device,
+    _: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    Ok(None)
 }
 
 /// Encrypts a batch of blocks with SKINNY.
@@ -330,6 +401,13 @@ fn run<'py>(
 /// (which may be ``blocks`` itself, to work in place: no copy).
 /// Bitsliced and constant time on the CPU, on every core; the GIL is released.
 ///
+/// ``blocks`` may also be a tensor on a CUDA device (any object with
+/// ``__dlpack__``: a CuPy array, a PyTorch tensor, a :class:`DeviceArray`),
+/// uint8, C-contiguous, of shape (n, block), with ``device="gpu"``: the GPU
+/// reads it where it lies and writes ``out`` (a CUDA tensor of the same
+/// shape, or ``blocks`` itself: in place) or a new :class:`DeviceArray`,
+/// with no copy through the host.
+///
 /// ``progress=True`` shows a progress bar (tqdm where installed, else a line
 /// on stderr); a callable ``progress(done, total)`` is called about four times
 /// a second and at the end (an exception it raises stops the call).
@@ -347,7 +425,7 @@ pub fn encrypt<'py>(
     device: &str,
     out: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyArray2<u8>>> {
+) -> PyResult<Bound<'py, PyAny>> {
     run(py, Direction::Encrypt, cipher, blocks, tweakey, (rounds, start, tweakey_at), device, (out, progress))
 }
 
@@ -366,6 +444,6 @@ pub fn decrypt<'py>(
     device: &str,
     out: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyArray2<u8>>> {
+) -> PyResult<Bound<'py, PyAny>> {
     run(py, Direction::Decrypt, cipher, blocks, tweakey, (rounds, start, tweakey_at), device, (out, progress))
 }

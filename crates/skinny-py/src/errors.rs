@@ -131,6 +131,13 @@ impl From<skinny_bulk::Error> for Error {
     }
 }
 
+#[cfg(feature = "cuda")]
+impl From<skinny_cuda::GpuError> for Error {
+    fn from(e: skinny_cuda::GpuError) -> Self {
+        Error::library(e.kind(), &e)
+    }
+}
+
 impl From<skinny_lab::LabError> for Error {
     fn from(e: skinny_lab::LabError) -> Self {
         Error::library(e.kind(), &e)

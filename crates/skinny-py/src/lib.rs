@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 mod aead;
 mod block;
 mod common;
+mod device;
 mod errors;
 mod hash;
 mod lab;
@@ -65,6 +66,11 @@ fn _skinny(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sbox::sbox_values, m)?)?;
     m.add_function(wrap_pyfunction!(sbox::sbox_table, m)?)?;
     m.add_function(wrap_pyfunction!(sbox::sbox_export, m)?)?;
+    m.add_function(wrap_pyfunction!(device::dlpack::_dlpack_info, m)?)?;
+    m.add_function(wrap_pyfunction!(device::to_device, m)?)?;
+    m.add_function(wrap_pyfunction!(device::_gpu_last_pointers, m)?)?;
+    #[cfg(feature = "cuda")]
+    m.add_class::<device::DeviceArray>()?;
     m.add_function(wrap_pyfunction!(built_with_cuda, m)?)?;
     m.add_function(wrap_pyfunction!(gpus, m)?)?;
     Ok(())

@@ -21,6 +21,7 @@
 
 mod kernel;
 mod layout;
+mod pairs;
 mod per_key;
 mod query;
 pub mod source;
@@ -28,6 +29,7 @@ mod tables;
 
 pub use kernel::{KeyHits, LaunchCounts, QueryKernel, LAUNCH_QUERIES};
 pub use layout::{LfsrStep, TweakeyLayout};
+pub use pairs::{pairs_constants, PairsKernel, LAUNCH_SAMPLES};
 pub use per_key::split_groups;
 pub use query::KernelQuery;
 pub use tables::{kernel_constants, shared_bytes, warps_per_block, KernelSetup};

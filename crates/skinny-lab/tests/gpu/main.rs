@@ -9,7 +9,8 @@ mod support;
 
 mod gpu;
 mod gpu_linear;
+mod gpu_pairs;
 mod gpu_per_key;
 mod gpu_start_round;
 
-skinny_test_support::gpu_test_main! { groups: [gpu, gpu_linear, gpu_per_key, gpu_start_round] }
+skinny_test_support::gpu_test_main! { groups: [gpu, gpu_linear, gpu_pairs, gpu_per_key, gpu_start_round] }

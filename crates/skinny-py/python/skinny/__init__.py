@@ -36,8 +36,17 @@ from ._skinny import (
     mode_decrypt,
     mode_encrypt,
     neural_pairs,
+    to_device,
 )
+from . import _skinny as _native
+# Debug and test hooks (not public API): a DLPack capsule as parsed here, and
+# the device pointers the last GPU call read and wrote.
+from ._skinny import _dlpack_info, _gpu_last_pointers
 from . import keyrecovery, lab, sbox
+
+#: Arrays left in GPU memory (``device="gpu"`` results); None in a build
+#: without GPU support.
+DeviceArray = getattr(_native, "DeviceArray", None)
 
 #: The cipher names :func:`encrypt` takes, with (block, tweakey) lengths in bytes
 #: and the full round count.
@@ -95,6 +104,8 @@ __all__ = [
     "many_seal",
     "many_open",
     "neural_pairs",
+    "to_device",
+    "DeviceArray",
     "built_with_cuda",
     "gpus",
     "keyrecovery",

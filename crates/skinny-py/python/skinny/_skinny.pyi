@@ -26,16 +26,16 @@ __version__: str
 
 def encrypt(
     cipher: str,
-    blocks: U8Array,
+    blocks: Union[U8Array, "DeviceArray", object],
     tweakey: Tweakey,
     *,
     rounds: Optional[int] = None,
     start: int = 1,
     tweakey_at: Literal["master", "start"] = "master",
     device: BlockDevice = "cpu",
-    out: Optional[U8Array] = None,
+    out: Optional[Union[U8Array, "DeviceArray", object]] = None,
     progress: Progress = None,
-) -> U8Array:
+) -> Union[U8Array, "DeviceArray", object]:
     """Encrypts a batch of blocks with SKINNY.
 
     ``cipher`` names the variant (``"skinny-64-64"`` .. ``"skinny-128-384"``);
@@ -55,6 +55,13 @@ def encrypt(
     (which may be ``blocks`` itself, to work in place: no copy).
     Bitsliced and constant time on the CPU, on every core; the GIL is released.
 
+    ``blocks`` may also be a tensor on a CUDA device (any object with
+    ``__dlpack__``: a CuPy array, a PyTorch tensor, a :class:`DeviceArray`),
+    uint8, C-contiguous, of shape (n, block), with ``device="gpu"``: the GPU
+    reads it where it lies and writes ``out`` (a CUDA tensor of the same
+    shape, or ``blocks`` itself: in place) or a new :class:`DeviceArray`,
+    with no copy through the host.
+
     ``progress=True`` shows a progress bar (tqdm where installed, else a line
     on stderr); a callable ``progress(done, total)`` is called about four times
     a second and at the end (an exception it raises stops the call).
@@ -62,16 +69,16 @@ def encrypt(
 
 def decrypt(
     cipher: str,
-    blocks: U8Array,
+    blocks: Union[U8Array, "DeviceArray", object],
     tweakey: Tweakey,
     *,
     rounds: Optional[int] = None,
     start: int = 1,
     tweakey_at: Literal["master", "start"] = "master",
     device: BlockDevice = "cpu",
-    out: Optional[U8Array] = None,
+    out: Optional[Union[U8Array, "DeviceArray", object]] = None,
     progress: Progress = None,
-) -> U8Array:
+) -> Union[U8Array, "DeviceArray", object]:
     """Decrypts a batch of blocks: the inverse of :func:`encrypt`, same arguments."""
 
 def mode_encrypt(
@@ -220,8 +227,10 @@ def neural_pairs(
     key_diff: Optional[bytes] = None,
     offset: int = 0,
     negatives: Literal["random-ciphertexts", "random-plaintexts"] = "random-ciphertexts",
+    device: BlockDevice = "cpu",
+    out: Literal["numpy", "device"] = "numpy",
     progress: Progress = None,
-) -> Tuple[U8Array, U8Array]:
+) -> Tuple[Union[U8Array, "DeviceArray"], Union[U8Array, "DeviceArray"]]:
     """Labelled ciphertext pairs for a neural distinguisher (Gohr, CRYPTO 2019).
 
     Returns ``(X, y)``: ``X`` of shape (n, 2, block) uint8 and ``y`` of shape
@@ -231,12 +240,72 @@ def neural_pairs(
     ``negatives="random-plaintexts"`` Gohr's encryption of a random plaintext
     pair under K. Labels are fair coins. Sample i depends on (seed, i) only:
     ``offset=s`` gives rows s .. s+n of the same data set (build it in pieces).
-    CPU only (bitsliced, a tweakey per block, every core).
+    Bitsliced, a tweakey per block, on every core (``device="cpu"``) or on
+    the GPU (``device="gpu"``: the same samples, byte for byte). With
+    ``out="device"`` (GPU only) ``X`` and ``y`` stay in GPU memory as
+    :class:`DeviceArray` (DLPack and ``__cuda_array_interface__``: CuPy,
+    PyTorch and JAX take them without a copy); the default ``out="numpy"``
+    gives numpy arrays.
 
     ``progress=True`` shows a progress bar (tqdm where installed, else a line
     on stderr); a callable ``progress(done, total)`` is called about four times
-    a second and at the end (an exception it raises stops the call).
+    a second and at the end (an exception it raises stops the call); the GPU
+    path, a few milliseconds a billion samples, does not report.
     """
+
+def to_device(array: U8Array, *, device: int = 0) -> "DeviceArray":
+    """Copies a host uint8 array (C-contiguous; any shape) to GPU ``device``
+    and returns it as a :class:`DeviceArray`."""
+
+@final
+class DeviceArray:
+    """A uint8 array in GPU memory, owned by this object: a result of a call
+    with ``device="gpu"`` left on the device.
+
+    CuPy, PyTorch and JAX take it without a copy (``cupy.from_dlpack(a)``,
+    ``torch.from_dlpack(a)``, or ``cupy.asarray(a)`` through
+    ``__cuda_array_interface__``); ``get()`` (or ``numpy()``) copies it to a
+    numpy array. The memory is freed when the last user (this object or a
+    tensor made from it) lets it go."""
+
+    @property
+    def shape(self) -> Tuple[int, ...]:
+        """The shape."""
+    @property
+    def dtype(self) -> np.dtype:
+        """The element type: numpy's ``uint8``."""
+    @property
+    def nbytes(self) -> int:
+        """The number of bytes."""
+    @property
+    def device(self) -> int:
+        """The CUDA device number."""
+    @property
+    def ptr(self) -> int:
+        """The device address of the first byte."""
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        """The CUDA array interface (version 3), for libraries that read it."""
+    def __len__(self) -> int: ...
+    def get(self) -> U8Array:
+        """A numpy copy of the array (device to host)."""
+    def numpy(self) -> U8Array:
+        """The same as ``get()``."""
+    def __array__(self, dtype: object = None, copy: Optional[bool] = None) -> U8Array:
+        """numpy's conversion (``numpy.asarray(a)``): a host copy."""
+    def __dlpack__(
+        self,
+        *,
+        stream: Optional[int] = None,
+        max_version: Optional[Tuple[int, int]] = None,
+        dl_device: Optional[Tuple[int, int]] = None,
+        copy: Optional[bool] = None,
+    ) -> object:
+        """A DLPack capsule of the array (zero-copy). The data is ready on
+        every stream (the call that made it waited for it), so ``stream`` is
+        accepted and needs no synchronization."""
+    def __dlpack_device__(self) -> Tuple[int, int]:
+        """``(kDLCUDA, device number)``."""
 
 def built_with_cuda() -> bool:
     """Whether this build has the GPU paths (a GPU is still needed at run time)."""

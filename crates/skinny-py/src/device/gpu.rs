@@ -1,0 +1,395 @@
+//! `skinny.DeviceArray` and the calls that work on device memory.
+
+use super::dlpack::{self, DLDevice, DEVICE_CPU, DEVICE_CUDA, DEVICE_CUDA_HOST};
+use crate::errors::{Error, Kind, PyResultOf};
+use pyo3::exceptions::PyBufferError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use skinny_bulk::gpu::{GpuCipher, KernelKind, Op};
+use skinny_cuda::cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
+use skinny_cuda::Gpu;
+use skinny_lab::gpu::PairsKernel;
+use skinny_lab::pairs::NeuralPairs;
+use std::mem::ManuallyDrop;
+use std::sync::{Arc, Mutex};
+
+/// The GPUs opened so far, by ordinal (each once per process: its primary
+/// context, its compiled kernels).
+static GPUS: Mutex<Vec<(usize, Arc<Gpu>)>> = Mutex::new(Vec::new());
+
+/// The device pointers the last device-memory call read and wrote.
+static LAST_POINTERS: Mutex<(u64, u64)> = Mutex::new((0, 0));
+
+fn gpu(ordinal: usize) -> PyResultOf<Arc<Gpu>> {
+    let mut held = GPUS.lock().map_err(|_| Error::failure("a previous call panicked"))?;
+    if let Some((_, g)) = held.iter().find(|(o, _)| *o == ordinal) {
+        return Ok(Arc::clone(g));
+    }
+    let g = Arc::new(Gpu::open(ordinal)?);
+    held.push((ordinal, Arc::clone(&g)));
+    Ok(g)
+}
+
+fn record(read: u64, written: u64) {
+    if let Ok(mut p) = LAST_POINTERS.lock() {
+        *p = (read, written);
+    }
+}
+
+/// The device pointers (read, written) of the last call that worked on
+/// device memory: a debug hook, for the tests that show no copy was made.
+#[pyfunction]
+pub fn _gpu_last_pointers() -> (u64, u64) {
+    LAST_POINTERS.lock().map(|p| *p).unwrap_or((0, 0))
+}
+
+/// A uint8 array in GPU memory, owned by this object: a result of a call
+/// with ``device="gpu"`` left on the device.
+///
+/// CuPy, PyTorch and JAX take it without a copy (``cupy.from_dlpack(a)``,
+/// ``torch.from_dlpack(a)``, or ``cupy.asarray(a)`` through
+/// ``__cuda_array_interface__``); ``get()`` (or ``numpy()``) copies it to a
+/// numpy array. The memory is freed when the last user (this object or a
+/// tensor made from it) lets it go.
+#[pyclass(name = "DeviceArray", module = "skinny", frozen)]
+pub struct DeviceArray {
+    buf: CudaSlice<u8>,
+    ptr: u64,
+    shape: Vec<usize>,
+    ordinal: usize,
+    stream: Arc<CudaStream>,
+}
+
+impl DeviceArray {
+    fn new(stream: &Arc<CudaStream>, ordinal: usize, shape: Vec<usize>) -> PyResultOf<Self> {
+        let len = shape
+            .iter()
+            .try_fold(1usize, |a, &d| a.checked_mul(d))
+            .ok_or_else(|| Error::input(format!("an array of shape {shape:?} is larger than any memory")))?;
+        // One byte at least: a zero-length allocation has no address.
+        let buf =
+            stream.alloc_zeros::<u8>(len.max(1)).map_err(skinny_cuda::GpuError::driver("allocating device memory"))?;
+        let ptr = {
+            let (p, _sync) = buf.device_ptr(stream);
+            p
+        };
+        Ok(Self { buf, ptr, shape, ordinal, stream: Arc::clone(stream) })
+    }
+
+    fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+}
+
+#[pymethods]
+impl DeviceArray {
+    /// The shape.
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.shape)
+    }
+
+    /// The element type: numpy's ``uint8``.
+    #[getter]
+    fn dtype<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("numpy")?.getattr("dtype")?.call1(("uint8",))
+    }
+
+    /// The number of bytes.
+    #[getter]
+    fn nbytes(&self) -> usize {
+        self.len()
+    }
+
+    /// The CUDA device number.
+    #[getter]
+    fn device(&self) -> usize {
+        self.ordinal
+    }
+
+    /// The device address of the first byte.
+    #[getter]
+    fn ptr(&self) -> u64 {
+        self.ptr
+    }
+
+    fn __len__(&self) -> usize {
+        self.shape.first().copied().unwrap_or(0)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("DeviceArray(shape={:?}, dtype=uint8, device=cuda:{})", self.shape, self.ordinal)
+    }
+
+    /// A numpy copy of the array (device to host).
+    fn get<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut host = vec![0u8; self.len()];
+        if !host.is_empty() {
+            let view = self.buf.slice(0..host.len());
+            self.stream
+                .memcpy_dtoh(&view, &mut host)
+                .and_then(|()| self.stream.synchronize())
+                .map_err(|e| Error::from(skinny_cuda::GpuError::driver("copying to the host")(e)))?;
+        }
+        let flat = numpy::PyArray1::from_vec(py, host);
+        flat.into_any().call_method1("reshape", (PyTuple::new(py, &self.shape)?,))
+    }
+
+    /// The same as ``get()``.
+    fn numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.get(py)
+    }
+
+    /// numpy's conversion (``numpy.asarray(a)``): a host copy.
+    #[pyo3(signature = (dtype=None, copy=None))]
+    fn __array__<'py>(
+        &self,
+        py: Python<'py>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        copy: Option<bool>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if copy == Some(false) {
+            return Err(Error::input("a DeviceArray cannot be seen from the host without a copy").into());
+        }
+        let a = self.get(py)?;
+        match dtype {
+            Some(d) => a.call_method1("astype", (d,)),
+            None => Ok(a),
+        }
+    }
+
+    /// A DLPack capsule of the array (zero-copy). The data is ready on
+    /// every stream (the call that made it waited for it), so ``stream`` is
+    /// accepted and needs no synchronization.
+    #[pyo3(signature = (*, stream=None, max_version=None, dl_device=None, copy=None))]
+    fn __dlpack__<'py>(
+        slf: &Bound<'py, Self>,
+        stream: Option<&Bound<'py, PyAny>>,
+        max_version: Option<&Bound<'py, PyAny>>,
+        dl_device: Option<(i32, i32)>,
+        copy: Option<bool>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let _ = (stream, max_version);
+        let me = slf.get();
+        if let Some((t, id)) = dl_device {
+            if t != DEVICE_CUDA || id != me.ordinal as i32 {
+                return Err(PyBufferError::new_err("a DeviceArray is exported on its own GPU only"));
+            }
+        }
+        if copy == Some(true) {
+            return Err(PyBufferError::new_err("a DeviceArray is exported without a copy only"));
+        }
+        let device = DLDevice { device_type: DEVICE_CUDA, device_id: me.ordinal as i32 };
+        dlpack::export(slf.py(), me.ptr, &me.shape, device, slf.clone().into_any().unbind())
+    }
+
+    /// ``(kDLCUDA, device number)``.
+    fn __dlpack_device__(&self) -> (i32, i32) {
+        (DEVICE_CUDA, self.ordinal as i32)
+    }
+
+    /// The CUDA array interface (version 3), for libraries that read it.
+    #[getter]
+    fn __cuda_array_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("shape", PyTuple::new(py, &self.shape)?)?;
+        d.set_item("typestr", "|u1")?;
+        d.set_item("data", (self.ptr, false))?;
+        d.set_item("strides", py.None())?;
+        d.set_item("version", 3)?;
+        // Ready on every stream: nothing to wait for.
+        d.set_item("stream", py.None())?;
+        Ok(d)
+    }
+}
+
+/// Copies a host uint8 array (C-contiguous; any shape) to GPU ``device``
+/// and returns it as a :class:`DeviceArray`.
+#[pyfunction]
+#[pyo3(signature = (array, *, device=0))]
+pub fn to_device(py: Python<'_>, array: &Bound<'_, PyAny>, device: usize) -> PyResult<DeviceArray> {
+    let a = array.cast::<numpy::PyUntypedArray>().map_err(|_| Error::input("to_device takes a numpy uint8 array"))?;
+    use numpy::PyUntypedArrayMethods;
+    let shape = a.shape().to_vec();
+    let np = py.import("numpy")?;
+    let contiguous = np.call_method1("ascontiguousarray", (a,))?;
+    let bytes = contiguous
+        .cast::<numpy::PyArrayDyn<u8>>()
+        .map_err(|_| Error::input("to_device takes a numpy uint8 array"))?
+        .clone();
+    use numpy::PyArrayMethods;
+    let ro = bytes.try_readonly().map_err(|e| Error::input(e.to_string()))?;
+    let host = ro.as_slice().map_err(|e| Error::input(e.to_string()))?;
+    let g = gpu(device)?;
+    let stream = g.new_stream().map_err(Error::from)?;
+    let mut out = DeviceArray::new(&stream, device, shape)?;
+    if !host.is_empty() {
+        let mut view = out.buf.slice_mut(0..host.len());
+        stream
+            .memcpy_htod(host, &mut view)
+            .and_then(|()| stream.synchronize())
+            .map_err(|e| Error::from(skinny_cuda::GpuError::driver("copying to the device")(e)))?;
+    }
+    out.ptr = {
+        let (p, _sync) = out.buf.device_ptr(&stream);
+        p
+    };
+    Ok(out)
+}
+
+/// `n` samples of `set` from `offset`, made on GPU 0 into two new device arrays.
+pub fn pairs_on_device(
+    py: Python<'_>,
+    set: &NeuralPairs,
+    n: usize,
+    offset: u64,
+) -> PyResultOf<(DeviceArray, DeviceArray)> {
+    let g = gpu(0)?;
+    let bs = set.variant().block_bytes();
+    py.detach(|| {
+        let mut kernel = PairsKernel::new(&g, set)?;
+        let stream = kernel.stream().clone();
+        let x = DeviceArray::new(&stream, 0, vec![n, 2, bs])?;
+        let y = DeviceArray::new(&stream, 0, vec![n])?;
+        if n > 0 {
+            // SAFETY: x and y are fresh allocations of this GPU of n rows
+            // and n labels, used by nothing else until the call returns.
+            #[allow(unsafe_code)]
+            unsafe { kernel.fill_raw(offset, n as u64, x.ptr, y.ptr) }?;
+        }
+        record(0, x.ptr);
+        Ok((x, y))
+    })
+}
+
+/// Foreign device memory seen as a cudarc slice for the length of a call,
+/// never freed by it (the producer owns it).
+struct Borrowed(ManuallyDrop<CudaSlice<u8>>);
+
+impl Borrowed {
+    /// # Safety
+    /// `ptr` must address `len` bytes of device memory of `stream`'s
+    /// context that stay allocated while this lives.
+    #[allow(unsafe_code)]
+    unsafe fn new(stream: &Arc<CudaStream>, ptr: u64, len: usize) -> Self {
+        // SAFETY: as the caller promises; the slice is leaked, not freed, on drop.
+        Self(ManuallyDrop::new(unsafe { stream.upgrade_device_ptr::<u8>(ptr, len) }))
+    }
+}
+
+impl Drop for Borrowed {
+    fn drop(&mut self) {
+        // SAFETY: taken once, here, and leaked: the memory is the producer's.
+        #[allow(unsafe_code)]
+        let s = unsafe { ManuallyDrop::take(&mut self.0) };
+        let _ = s.leak();
+    }
+}
+
+/// A DLPack tensor on a CUDA device that a call reads or writes: checked
+/// to be uint8 blocks of `bs` bytes, C-contiguous.
+fn take_blocks(obj: &Bound<'_, PyAny>, what: &str, bs: usize, stream: &Arc<CudaStream>) -> PyResult<dlpack::Imported> {
+    let t = dlpack::import(obj, Some(stream.cu_stream() as isize))?;
+    let shape_ok = t.shape.len() == 2 && t.shape[1] == bs as i64;
+    if !t.is_contiguous_u8() || !shape_ok {
+        return Err(Error::input(format!(
+            "{what} on the GPU must be C-contiguous uint8 blocks of shape (n, {bs}), not shape {:?} of DLPack type {:?}",
+            t.shape, t.dtype
+        ))
+        .into());
+    }
+    Ok(t)
+}
+
+/// Whether `obj` is a DLPack tensor on a CUDA device (its device id then),
+/// refusing host tensors on the GPU path with one clear line.
+pub fn cuda_device_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<usize>> {
+    if obj.cast::<numpy::PyUntypedArray>().is_ok() {
+        return Ok(None);
+    }
+    match dlpack::device_of(obj)? {
+        Some((DEVICE_CUDA, id)) => Ok(Some(usize::try_from(id).map_err(|_| Error::input("a negative CUDA device"))?)),
+        Some((DEVICE_CPU | DEVICE_CUDA_HOST, _)) | None => Ok(None),
+        Some((t, _)) => Err(Error::input(format!(
+            "{what} is on DLPack device type {t}: device=\"gpu\" takes CUDA tensors (type 2) or host arrays"
+        ))
+        .into()),
+    }
+}
+
+/// ECB over a CUDA tensor `blocks` under one tweakey, into `out` (another
+/// CUDA tensor, or `blocks` itself: in place) or a new [`DeviceArray`],
+/// without a host copy. Returns what was written.
+pub fn crypt_device<'py>(
+    py: Python<'py>,
+    ordinal: usize,
+    cipher: &skinny::Skinny,
+    decrypt: bool,
+    blocks: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bs = cipher.variant().block_bytes();
+    let g = gpu(ordinal)?;
+    let stream = g.new_stream().map_err(Error::from)?;
+    let input = take_blocks(blocks, "blocks", bs, &stream)?;
+    let n = input.shape[0] as usize;
+    let in_place = out.is_some_and(|o| o.is(blocks));
+    let (output, fresh): (Option<dlpack::Imported>, Option<DeviceArray>) = match out {
+        Some(_) if in_place => {
+            if input.read_only {
+                return Err(Error::input("blocks is read-only: it cannot be out").into());
+            }
+            (None, None)
+        }
+        Some(o) => {
+            if cuda_device_of(o, "out")? != Some(ordinal) {
+                return Err(Error::input("out must be a CUDA tensor on the GPU of blocks").into());
+            }
+            let t = take_blocks(o, "out", bs, &stream)?;
+            if t.shape[0] as usize != n || t.read_only {
+                return Err(Error::input(format!("out must be writable, of the shape of blocks ({n}, {bs})")).into());
+            }
+            let (a, b) = (input.data, t.data);
+            let len = (n * bs) as u64;
+            if a < b + len && b < a + len {
+                return Err(Error::input("out overlaps blocks without being blocks itself").into());
+            }
+            (Some(t), None)
+        }
+        None => (None, Some(DeviceArray::new(&stream, ordinal, vec![n, bs])?)),
+    };
+    let op = if decrypt { Op::EcbDecrypt } else { Op::EcbEncrypt };
+    let src = input.data;
+    let dst = match (&output, &fresh) {
+        (Some(t), _) => t.data,
+        (_, Some(f)) => f.ptr,
+        _ => src,
+    };
+    let len = n * bs;
+    py.detach(|| -> PyResultOf<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        let engine = GpuCipher::new(&g, KernelKind::Bitsliced, cipher)?;
+        // SAFETY: src and dst address len bytes of this GPU's memory (the
+        // tensors' shapes were checked), kept alive by the taken capsules
+        // (or the fresh array) until after the stream has been waited for.
+        #[allow(unsafe_code)]
+        let (mut a, mut b) = unsafe { (Borrowed::new(&stream, src, len), Borrowed::new(&stream, dst, len)) };
+        if src == dst {
+            engine.run_device_in_place(op, &[], &mut a.0, n as u64, Some(&stream))?;
+        } else {
+            engine.run_device(op, &[], &a.0, &mut b.0, n as u64, Some(&stream))?;
+        }
+        stream.synchronize().map_err(skinny_cuda::GpuError::driver("waiting for the GPU"))?;
+        record(src, dst);
+        Ok(())
+    })?;
+    drop(input);
+    drop(output);
+    Ok(match (fresh, out) {
+        (Some(f), _) => Bound::new(py, f)?.into_any(),
+        (None, Some(o)) => o.clone(),
+        (None, None) => return Err(Error::new(Kind::Other, "internal error: no output").into()),
+    })
+}
