@@ -24,7 +24,8 @@ pub enum Scheme {
     SkinnyAead(Member),
 }
 
-/// The names of each scheme: the name, then the short name when it differs.
+/// The names of each scheme, in the order of [`Scheme::ALL`]: the name, then
+/// the short name (the same for Romulus).
 const NAMES: [(Scheme, &str, &str); 8] = [
     (Scheme::RomulusN, "romulus-n", "romulus-n"),
     (Scheme::RomulusM, "romulus-m", "romulus-m"),
@@ -118,15 +119,15 @@ impl Scheme {
 
     /// The lower-case name: `romulus-n`, `romulus-m`, `skinny-aead-m1` ..
     /// `skinny-aead-m6` (what [`Display`](fmt::Display) writes).
-    pub fn name(self) -> &'static str {
-        self.names().1
+    pub const fn name(self) -> &'static str {
+        NAMES[self.index()].1
     }
 
     /// The short name: `m1` .. `m6` for the SKINNY-AEAD members, else the
     /// [`name`](Self::name). Sealed files' documents and `skinny seal
     /// --aead` use it.
-    pub fn short_name(self) -> &'static str {
-        self.names().2
+    pub const fn short_name(self) -> &'static str {
+        NAMES[self.index()].2
     }
 
     /// Every name [`FromStr`] reads, in the order of [`ALL`](Self::ALL),
@@ -135,8 +136,13 @@ impl Scheme {
         NAMES.iter().flat_map(|&(_, name, short)| core::iter::once(name).chain((short != name).then_some(short)))
     }
 
-    fn names(self) -> (Scheme, &'static str, &'static str) {
-        NAMES.into_iter().find(|n| n.0 == self).unwrap_or_else(|| unreachable!("every scheme has names"))
+    /// The place in [`ALL`](Self::ALL) (and in `NAMES`).
+    const fn index(self) -> usize {
+        match self {
+            Scheme::RomulusN => 0,
+            Scheme::RomulusM => 1,
+            Scheme::SkinnyAead(m) => 1 + m.id() as usize,
+        }
     }
 }
 
@@ -194,6 +200,7 @@ mod tests {
             (Scheme::M6, 12, 8, 6, "skinny-aead-m6", "m6"),
         ];
         assert_eq!(table.map(|t| t.0), Scheme::ALL);
+        assert_eq!(NAMES.map(|n| n.0), Scheme::ALL);
         for (s, nonce, tag, id, name, short) in table {
             let got = (s.key_len(), s.nonce_len(), s.tag_len(), s.id(), s.name(), s.short_name());
             assert_eq!(got, (16, nonce, tag, id, name, short), "{s}");
