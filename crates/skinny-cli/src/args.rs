@@ -93,13 +93,30 @@ impl<E: ValueEnum + Clone + Send + Sync + 'static> TypedValueParser for Trimmed<
 
 /// A library's name type: the value's name, as the library spells it.
 pub trait LibraryName: Copy + Send + Sync + 'static {
-    /// The name.
+    /// The name (listed in help and errors).
     fn library_name(self) -> &'static str;
+
+    /// Other names the library reads for the value: accepted, not listed.
+    fn library_aliases(self) -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
 impl LibraryName for PlacementKind {
     fn library_name(self) -> &'static str {
         self.name()
+    }
+}
+
+/// Listed by the short name `skinny seal` has always taken (`m1`); the full
+/// name (`skinny-aead-m1`) is accepted too.
+impl LibraryName for skinny_seal::Scheme {
+    fn library_name(self) -> &'static str {
+        self.short_name()
+    }
+
+    fn library_aliases(self) -> Vec<&'static str> {
+        Some(self.name()).filter(|&n| n != self.short_name()).into_iter().collect()
     }
 }
 
@@ -127,7 +144,9 @@ impl<T> Named<T> {
 
 impl<T: LibraryName> Named<T> {
     fn possible(&self) -> impl Iterator<Item = PossibleValue> + '_ {
-        self.values.iter().map(|(v, help)| PossibleValue::new(v.library_name()).help(*help))
+        self.values
+            .iter()
+            .map(|(v, help)| PossibleValue::new(v.library_name()).aliases(v.library_aliases()).help(*help))
     }
 }
 
@@ -139,12 +158,11 @@ impl<T: LibraryName> TypedValueParser for Named<T> {
         // clap's own check, so a refusal lists the names as for any option.
         let name = PossibleValuesParser::new(self.possible()).parse_ref(cmd, arg, value)?;
         let ignore_case = arg.is_some_and(clap::Arg::is_ignore_case_set);
-        let same =
-            |v: &T| if ignore_case { v.library_name().eq_ignore_ascii_case(&name) } else { v.library_name() == name };
         self.values
             .iter()
-            .map(|(v, _)| *v)
-            .find(same)
+            .zip(self.possible())
+            .find(|(_, possible)| possible.matches(&name, ignore_case))
+            .map(|((v, _), _)| *v)
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd))
     }
 

@@ -115,10 +115,7 @@ fn main() {
     let schemes: Vec<Scheme> = match args.get(3).map(String::as_str) {
         None => vec![Scheme::RomulusN, Scheme::RomulusM],
         Some("all") => Scheme::ALL.to_vec(),
-        Some(list) => list
-            .split(',')
-            .map(|name| Scheme::ALL.into_iter().find(|s| s.name() == name).expect("a scheme name"))
-            .collect(),
+        Some(list) => list.split(',').map(|name| name.parse::<Scheme>().expect("a scheme name")).collect(),
     };
     let gpu = GpuMany::new(0).unwrap_or_else(|e| {
         eprintln!("no GPU: {e}");

@@ -142,7 +142,7 @@ pub use batch::{Batch, BatchError, Flat};
 pub use error::ManyError;
 pub use output::{MessageError, Output};
 pub use route::{verdict, AUTO_GPU_BYTES};
-pub use scheme::Scheme;
+pub use scheme::{Scheme, UnknownScheme};
 /// The SKINNY-AEAD member a [`Scheme::SkinnyAead`] names (re-exported: the
 /// batch API takes it).
 pub use skinny_aead::Member;

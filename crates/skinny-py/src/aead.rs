@@ -6,21 +6,64 @@ use crate::common::Bytes;
 use crate::errors::{Error, Kind, PyResultOf};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use skinny_aead::aead::{Aead, AeadCore, KeyInit, Payload};
+use skinny_aead::aead::array::typenum::Unsigned;
+use skinny_aead::aead::{Aead, AeadCore, KeyInit, KeySizeUser, Payload};
+use skinny_many::Scheme;
 use zeroize::Zeroizing;
 
-/// The names `aead_encrypt` takes, with key, nonce and tag lengths.
-pub const SCHEMES: [(&str, usize, usize, usize); 9] = [
-    ("skinny-aead-m1", 16, 16, 16),
-    ("skinny-aead-m2", 16, 12, 16),
-    ("skinny-aead-m3", 16, 16, 8),
-    ("skinny-aead-m4", 16, 12, 8),
-    ("skinny-aead-m5", 16, 12, 16),
-    ("skinny-aead-m6", 16, 12, 8),
-    ("romulus-n", 16, 16, 16),
-    ("romulus-m", 16, 16, 16),
-    ("romulus-t", 16, 16, 16),
-];
+/// A scheme `aead_encrypt` takes: one of the products' shared set
+/// (`skinny_many::Scheme`, which names it), or Romulus-T, which only this
+/// one-message API offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AeadScheme {
+    /// SKINNY-AEAD M1-M6, Romulus-N, Romulus-M.
+    Shared(Scheme),
+    /// Romulus-T (leakage-resilient).
+    RomulusT,
+}
+
+impl AeadScheme {
+    /// Every scheme: the shared ones by their number (M1..M6, Romulus-N,
+    /// Romulus-M), then Romulus-T.
+    pub fn all() -> impl Iterator<Item = AeadScheme> {
+        (1..=u8::MAX).map_while(Scheme::from_id).map(AeadScheme::Shared).chain([AeadScheme::RomulusT])
+    }
+
+    /// The name: the library's (`skinny-aead-m1`, `romulus-t`).
+    pub fn name(self) -> &'static str {
+        match self {
+            AeadScheme::Shared(s) => s.name(),
+            AeadScheme::RomulusT => "romulus-t",
+        }
+    }
+
+    /// Reads any name `skinny_many::Scheme` reads (`m1` and `skinny-aead-m1`,
+    /// any case, `_` for `-`), or Romulus-T's likewise.
+    pub fn parse(name: &str) -> Option<Self> {
+        if let Ok(s) = name.parse::<Scheme>() {
+            return Some(AeadScheme::Shared(s));
+        }
+        let n = name.trim().to_ascii_lowercase().replace('_', "-");
+        (n == AeadScheme::RomulusT.name()).then_some(AeadScheme::RomulusT)
+    }
+
+    /// Key, nonce and tag lengths in bytes, as the scheme's type has them.
+    pub fn lengths(self) -> (usize, usize, usize) {
+        match self {
+            AeadScheme::Shared(s) => (s.key_len(), s.nonce_len(), s.tag_len()),
+            AeadScheme::RomulusT => lengths_of::<skinny_romulus::RomulusT>(),
+        }
+    }
+}
+
+fn lengths_of<A: AeadCore + KeySizeUser>() -> (usize, usize, usize) {
+    (A::KeySize::USIZE, A::NonceSize::USIZE, A::TagSize::USIZE)
+}
+
+/// Every name `aead_encrypt` takes (Python's `AEAD_SCHEMES`).
+pub fn names() -> Vec<&'static str> {
+    AeadScheme::all().map(AeadScheme::name).collect()
+}
 
 fn seal_or_open<A: Aead + KeyInit + AeadCore>(
     seal: bool,
@@ -52,11 +95,10 @@ pub fn aead(
     ad: &[u8],
     msg: &[u8],
 ) -> PyResultOf<Zeroizing<Vec<u8>>> {
-    let name = crate::common::scheme_name(scheme);
-    let Some(&(_, klen, nlen, _)) = SCHEMES.iter().find(|s| s.0 == name) else {
-        let names: Vec<&str> = SCHEMES.iter().map(|s| s.0).collect();
-        return Err(Error::input(format!("unknown scheme {scheme:?} (expected one of {})", names.join(", "))));
+    let Some(which) = AeadScheme::parse(scheme) else {
+        return Err(Error::input(format!("unknown scheme {scheme:?} (expected one of {})", names().join(", "))));
     };
+    let (name, (klen, nlen, _)) = (which.name(), which.lengths());
     if key.len() != klen {
         return Err(Error::input(format!("{name} takes a {klen}-byte key, not {}", key.len())));
     }
@@ -65,24 +107,27 @@ pub fn aead(
     }
     use skinny_aead::*;
     use skinny_romulus::{RomulusM, RomulusN, RomulusT};
-    let f = match name.as_str() {
-        "skinny-aead-m1" => seal_or_open::<SkinnyAeadM1>,
-        "skinny-aead-m2" => seal_or_open::<SkinnyAeadM2>,
-        "skinny-aead-m3" => seal_or_open::<SkinnyAeadM3>,
-        "skinny-aead-m4" => seal_or_open::<SkinnyAeadM4>,
-        "skinny-aead-m5" => seal_or_open::<SkinnyAeadM5>,
-        "skinny-aead-m6" => seal_or_open::<SkinnyAeadM6>,
-        "romulus-n" => seal_or_open::<RomulusN>,
-        "romulus-m" => seal_or_open::<RomulusM>,
-        _ => seal_or_open::<RomulusT>,
+    let f = match which {
+        AeadScheme::Shared(Scheme::SkinnyAead(m)) => match m {
+            Member::M1 => seal_or_open::<SkinnyAeadM1>,
+            Member::M2 => seal_or_open::<SkinnyAeadM2>,
+            Member::M3 => seal_or_open::<SkinnyAeadM3>,
+            Member::M4 => seal_or_open::<SkinnyAeadM4>,
+            Member::M5 => seal_or_open::<SkinnyAeadM5>,
+            Member::M6 => seal_or_open::<SkinnyAeadM6>,
+        },
+        AeadScheme::Shared(Scheme::RomulusN) => seal_or_open::<RomulusN>,
+        AeadScheme::Shared(Scheme::RomulusM) => seal_or_open::<RomulusM>,
+        AeadScheme::RomulusT => seal_or_open::<RomulusT>,
     };
     f(seal, key, nonce, ad, msg)
 }
 
 /// Encrypts and authenticates: ciphertext ‖ tag.
 ///
-/// ``scheme``: ``"skinny-aead-m1"`` .. ``"skinny-aead-m6"``, ``"romulus-n"``,
-/// ``"romulus-m"``, ``"romulus-t"`` (lengths: :func:`aead_lengths`). A nonce
+/// ``scheme``: ``"skinny-aead-m1"`` .. ``"skinny-aead-m6"`` (or ``"m1"`` ..
+/// ``"m6"``), ``"romulus-n"``, ``"romulus-m"``, ``"romulus-t"`` (lengths:
+/// :func:`aead_lengths`). A nonce
 /// must never repeat under one key (Romulus-M tolerates it best).
 #[pyfunction]
 #[pyo3(signature = (scheme, key, nonce, data, ad=None))]
@@ -118,10 +163,7 @@ pub fn aead_decrypt<'py>(
 /// (key, nonce, tag) lengths in bytes of an AEAD scheme.
 #[pyfunction]
 pub fn aead_lengths(scheme: &str) -> PyResult<(usize, usize, usize)> {
-    let name = crate::common::scheme_name(scheme);
-    SCHEMES
-        .iter()
-        .find(|s| s.0 == name)
-        .map(|s| (s.1, s.2, s.3))
+    AeadScheme::parse(scheme)
+        .map(AeadScheme::lengths)
         .ok_or_else(|| Error::input(format!("unknown scheme {scheme:?}")).into())
 }

@@ -51,17 +51,6 @@ pub fn zeros<'py, D: numpy::ndarray::Dimension>(
     Ok(a.cast_into::<numpy::PyArray<u8, D>>()?)
 }
 
-/// An AEAD scheme's name as the tables here spell it: any case, `_` for
-/// `-`, blanks around it ignored, and a SKINNY-AEAD member given by its short
-/// name (`"m1"` .. `"m6"`, as `skinny seal --member` takes it) in full.
-pub fn scheme_name(name: &str) -> String {
-    let n = name.trim().to_ascii_lowercase().replace('_', "-");
-    match n.as_bytes() {
-        [b'm', b'1'..=b'6'] => format!("skinny-aead-{n}"),
-        _ => n,
-    }
-}
-
 /// Reads a variant name such as `"skinny-128-256"` (any case, `_` for `-`).
 pub fn variant(name: &str) -> PyResultOf<Variant> {
     name.parse().map_err(|_| {

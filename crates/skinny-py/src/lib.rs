@@ -9,6 +9,7 @@
 //! stub `_skinny.pyi`); this crate is `publish = false`: it ships as a wheel.
 
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 mod aead;
 mod block;
@@ -38,6 +39,10 @@ fn gpus(py: Python<'_>) -> PyResult<Vec<String>> {
 #[pymodule]
 fn _skinny(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The scheme names, from the library's one table (not typed again here).
+    m.add("AEAD_SCHEMES", PyTuple::new(m.py(), aead::names())?)?;
+    m.add("MANY_SCHEMES", PyTuple::new(m.py(), many::names())?)?;
+    m.add("SCHEME_NAMES", PyTuple::new(m.py(), skinny_many::Scheme::accepted_names().collect::<Vec<_>>())?)?;
     m.add_function(wrap_pyfunction!(block::encrypt, m)?)?;
     m.add_function(wrap_pyfunction!(block::decrypt, m)?)?;
     m.add_function(wrap_pyfunction!(modes::mode_encrypt, m)?)?;

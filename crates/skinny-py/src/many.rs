@@ -69,13 +69,19 @@ impl<'py> Rows<'py> {
     }
 }
 
-/// Reads a scheme name (`romulus-n`, `romulus-m`, `skinny-aead-m1` .. `m6`).
+/// Reads a scheme name: any name `skinny_many::Scheme` reads (`romulus-n`,
+/// `skinny-aead-m1` or `m1`, any case, `_` for `-`).
 pub fn scheme(name: &str) -> PyResultOf<Scheme> {
-    let n = common::scheme_name(name);
-    Scheme::ALL.into_iter().find(|s| s.name() == n).ok_or_else(|| {
-        let names: Vec<&str> = Scheme::ALL.iter().map(|s| s.name()).collect();
+    name.parse().map_err(|_| {
+        let names: Vec<&str> = names();
         Error::input(format!("unknown scheme {name:?} for many messages (expected one of {})", names.join(", ")))
     })
+}
+
+/// The schemes' names by their number (M1..M6, Romulus-N, Romulus-M: Python's
+/// `MANY_SCHEMES`).
+pub fn names() -> Vec<&'static str> {
+    (1..=u8::MAX).map_while(Scheme::from_id).map(Scheme::name).collect()
 }
 
 /// Messages per segment of a call: Ctrl-C is looked for between segments.

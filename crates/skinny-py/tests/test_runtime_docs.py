@@ -85,3 +85,35 @@ def test_stub_scheme_names_are_accepted():
     for name in skinny.MANY_SCHEMES:
         k, n, _ = skinny.aead_lengths(name)
         skinny.many_seal(name, bytes(k), [bytes(n)], [b"m"])
+
+
+def stub_literals():
+    """The stub's ``Name = Literal[...]`` aliases: name -> the strings listed."""
+    literals = {}
+    for node in ast.parse(STUB.read_text()).body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript):
+            value = node.value
+            if isinstance(value.value, ast.Name) and value.value.id == "Literal":
+                elts = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+                literals[node.targets[0].id] = [e.value for e in elts if isinstance(e, ast.Constant)]
+    return literals
+
+
+def test_stub_scheme_literals_are_the_librarys_names():
+    """``SchemeName`` lists exactly the names the library reads, in its order
+    (``m1`` and ``skinny-aead-m1``, as the CLI's ``--aead``); each is accepted
+    by every scheme function, and ``AeadName`` adds only Romulus-T."""
+    literals = stub_literals()
+    assert literals["SchemeName"] == list(skinny.SCHEME_NAMES)
+    assert set(skinny.MANY_SCHEMES) <= set(skinny.SCHEME_NAMES)
+    assert set(skinny.AEAD_SCHEMES) - set(skinny.SCHEME_NAMES) == {"romulus-t"}
+    tree = ast.parse(STUB.read_text())
+    aead_name = next(n for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "AeadName")
+    assert ast.unparse(aead_name.value) == "Union[SchemeName, Literal['romulus-t']]"
+    key = bytes(16)
+    for name in skinny.SCHEME_NAMES:
+        k, n, _ = skinny.aead_lengths(name)
+        assert k == len(key)
+        one = skinny.aead_encrypt(name, key, bytes(n), b"m")
+        assert skinny.many_seal(name, key, [bytes(n)], [b"m"]) == [one]
+        assert skinny.many_seal(name.upper().replace("-", "_"), key, [bytes(n)], [b"m"]) == [one]

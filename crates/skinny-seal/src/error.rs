@@ -127,10 +127,10 @@ pub enum OpenError {
     #[error("a version-1 file opens only with its raw 16-byte key")]
     V1NeedsRawKey,
     /// A scheme with a 64-bit tag that the caller did not name.
-    #[error("the file uses {}, which has a 64-bit tag; it opens only when that scheme is named", .0.name())]
+    #[error("the file uses {}, which has a 64-bit tag; it opens only when that scheme is named", .0.short_name())]
     ShortTagScheme(Scheme),
     /// The caller expected another scheme ([`OpenOptions::expect_scheme`](crate::OpenOptions::expect_scheme)).
-    #[error("the file uses {}, not {}", .found.name(), .expected.name())]
+    #[error("the file uses {}, not {}", .found.short_name(), .expected.short_name())]
     OtherScheme {
         /// The scheme expected.
         expected: Scheme,

@@ -5,6 +5,7 @@
 use skinny::Variant;
 use skinny_aead::Member as AeadMember;
 use skinny_hash::Member as HashMember;
+use skinny_many::Scheme;
 use std::fmt;
 
 /// Rounds of SKINNY-128-384+, Romulus's cipher (SKINNY-128-384 cut to 40).
@@ -97,27 +98,25 @@ impl Algorithm {
     ];
 
     /// The lower-case name in tables, CSV and JSON (`skinny-aead-m1`,
-    /// `romulus-n`, `skinny-tk3-hash`).
+    /// `romulus-n`, `skinny-tk3-hash`): the library's, [`Scheme::name`] for
+    /// the AEAD schemes the products share.
     pub const fn name(self) -> &'static str {
         match self {
-            Algorithm::SkinnyAead(m) => match m {
-                AeadMember::M1 => "skinny-aead-m1",
-                AeadMember::M2 => "skinny-aead-m2",
-                AeadMember::M3 => "skinny-aead-m3",
-                AeadMember::M4 => "skinny-aead-m4",
-                AeadMember::M5 => "skinny-aead-m5",
-                AeadMember::M6 => "skinny-aead-m6",
-            },
-            Algorithm::RomulusN => "romulus-n",
-            Algorithm::RomulusM => "romulus-m",
+            Algorithm::SkinnyAead(m) => Scheme::SkinnyAead(m).name(),
+            Algorithm::RomulusN => Scheme::RomulusN.name(),
+            Algorithm::RomulusM => Scheme::RomulusM.name(),
             Algorithm::RomulusT => "romulus-t",
             Algorithm::RomulusH => "romulus-h",
             Algorithm::SkinnyHash(m) => m.name(),
         }
     }
 
-    /// From [`Algorithm::name`], any case, blanks around ignored.
+    /// From [`Algorithm::name`], any case, blanks around ignored; a shared
+    /// AEAD scheme by any name [`Scheme`] reads (`m1` too).
     pub fn from_name(s: &str) -> Option<Self> {
+        if let Ok(scheme) = s.parse::<Scheme>() {
+            return Some(scheme.into());
+        }
         let s = s.trim();
         Self::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(s))
     }
@@ -251,6 +250,16 @@ impl Route {
     }
 }
 
+impl From<Scheme> for Algorithm {
+    fn from(scheme: Scheme) -> Self {
+        match scheme {
+            Scheme::RomulusN => Algorithm::RomulusN,
+            Scheme::RomulusM => Algorithm::RomulusM,
+            Scheme::SkinnyAead(m) => Algorithm::SkinnyAead(m),
+        }
+    }
+}
+
 impl fmt::Display for Algorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -267,6 +276,10 @@ mod tests {
             assert_eq!(Algorithm::from_name(&format!(" {} ", a.name().to_uppercase())), Some(a));
         }
         assert_eq!(Algorithm::from_name("romulus-x"), None);
+        for s in Scheme::ALL {
+            assert_eq!(Algorithm::from_name(s.short_name()), Some(Algorithm::from(s)));
+            assert_eq!(Algorithm::from(s).name(), s.name());
+        }
         assert_eq!((Family::Aead.members().len(), Family::Hash.members().len()), (9, 3));
         for o in Operation::ALL {
             assert_eq!(Operation::from_name(o.name()), Some(o));

@@ -61,13 +61,21 @@ fn report(out: &mut impl Write) -> io::Result<()> {
         Err(reason) => writeln!(out, "gpus: none usable ({reason})")?,
     }
     writeln!(out, "backends:")?;
+    // The CPU backend (a thread pool) opened once: its own line, and auto's
+    // when auto has no GPU.
+    let cpu = backend::open(BackendChoice::Cpu, &Options::default());
+    let cpu_described = cpu.as_ref().map_or_else(|e| e.to_string(), |c| c.describe());
+    let mut cpu = Some(cpu);
     for choice in BackendChoice::ALL {
-        match backend::open(choice, &Options::default()) {
+        let opened = match cpu.take_if(|_| choice == BackendChoice::Cpu) {
+            Some(cpu) => cpu,
+            None => backend::open(choice, &Options::default()),
+        };
+        match opened {
             // Without a usable GPU, auto is the CPU backend: say so rather
             // than describe GPUs that are not there.
             Ok(b) if choice == BackendChoice::Auto && !gpu_usable => {
-                let cpu = backend::open(BackendChoice::Cpu, &Options::default())
-                    .map_or_else(|e| e.to_string(), |c| c.describe());
+                let cpu = &cpu_described;
                 writeln!(
                     out,
                     "  {:<10} usable: {cpu} (no usable GPU here, so the CPU does all the work); {}",

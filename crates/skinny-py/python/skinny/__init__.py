@@ -42,7 +42,7 @@ from . import _skinny as _native
 # Debug and test hooks (not public API): a DLPack capsule as parsed here, and
 # the device pointers the last GPU call read and wrote.
 from ._skinny import _dlpack_info, _gpu_last_pointers
-from . import keyrecovery, lab, sbox
+from . import _skinny, keyrecovery, lab, sbox
 
 #: Arrays left in GPU memory (``device="gpu"`` results); None in a build
 #: without GPU support.
@@ -59,21 +59,15 @@ VARIANTS = {
     "skinny-128-384": (16, 48, 56),
 }
 
-#: The AEAD schemes of :func:`aead_encrypt`.
-AEAD_SCHEMES = (
-    "skinny-aead-m1",
-    "skinny-aead-m2",
-    "skinny-aead-m3",
-    "skinny-aead-m4",
-    "skinny-aead-m5",
-    "skinny-aead-m6",
-    "romulus-n",
-    "romulus-m",
-    "romulus-t",
-)
+#: The AEAD schemes of :func:`aead_encrypt` (the library's names).
+AEAD_SCHEMES = _skinny.AEAD_SCHEMES
 
 #: The schemes of the many-message engine (:func:`many_seal`).
-MANY_SCHEMES = AEAD_SCHEMES[:-1]
+MANY_SCHEMES = _skinny.MANY_SCHEMES
+
+#: Every name the shared schemes go by: each one's name and its short name
+#: (``"skinny-aead-m1"`` and ``"m1"``), as ``skinny seal --aead`` takes them too.
+SCHEME_NAMES = _skinny.SCHEME_NAMES
 
 #: The hash functions of :func:`hash` and :class:`Hasher`, the default (Romulus-H, as
 #: ``skinny hash`` on the command line) first.
@@ -114,6 +108,7 @@ __all__ = [
     "VARIANTS",
     "AEAD_SCHEMES",
     "MANY_SCHEMES",
+    "SCHEME_NAMES",
     "HASHES",
     "MODES",
 ]

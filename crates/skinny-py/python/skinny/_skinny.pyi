@@ -24,6 +24,36 @@ Progress = Union[None, bool, Callable[[int, int], object]]
 
 __version__: str
 
+#: Every name of the schemes the products share (:func:`many_seal`, and
+#: :func:`aead_encrypt`): each scheme's name and its short name as ``skinny
+#: seal --aead`` takes it (any case, ``_`` for ``-``, is accepted too). A test
+#: holds this list to the library's.
+SchemeName = Literal[
+    "romulus-n",
+    "romulus-m",
+    "skinny-aead-m1",
+    "m1",
+    "skinny-aead-m2",
+    "m2",
+    "skinny-aead-m3",
+    "m3",
+    "skinny-aead-m4",
+    "m4",
+    "skinny-aead-m5",
+    "m5",
+    "skinny-aead-m6",
+    "m6",
+]
+#: The names :func:`aead_encrypt` takes: the shared schemes and Romulus-T.
+AeadName = Union[SchemeName, Literal["romulus-t"]]
+
+#: The names of :func:`aead_encrypt`'s schemes, M1..M6, Romulus-N, -M, -T.
+AEAD_SCHEMES: Tuple[str, ...]
+#: The names of :func:`many_seal`'s schemes, M1..M6, Romulus-N, -M.
+MANY_SCHEMES: Tuple[str, ...]
+#: Every name :class:`SchemeName` lists, as the library reads them.
+SCHEME_NAMES: Tuple[str, ...]
+
 def encrypt(
     cipher: str,
     blocks: Union[U8Array, "DeviceArray", object],
@@ -113,18 +143,19 @@ def mode_decrypt(
 ) -> bytes:
     """Decrypts a whole message in a block mode; a bad padding raises ``PaddingError``."""
 
-def aead_encrypt(scheme: str, key: Buffer, nonce: Buffer, data: Buffer, ad: Optional[Buffer] = None) -> bytes:
+def aead_encrypt(scheme: Union[AeadName, str], key: Buffer, nonce: Buffer, data: Buffer, ad: Optional[Buffer] = None) -> bytes:
     """Encrypts and authenticates: ciphertext ‖ tag.
 
-    ``scheme``: ``"skinny-aead-m1"`` .. ``"skinny-aead-m6"``, ``"romulus-n"``,
-    ``"romulus-m"``, ``"romulus-t"`` (lengths: :func:`aead_lengths`). A nonce
+    ``scheme``: ``"skinny-aead-m1"`` .. ``"skinny-aead-m6"`` (or ``"m1"`` ..
+    ``"m6"``), ``"romulus-n"``, ``"romulus-m"``, ``"romulus-t"`` (lengths:
+    :func:`aead_lengths`). A nonce
     must never repeat under one key (Romulus-M tolerates it best).
     """
 
-def aead_decrypt(scheme: str, key: Buffer, nonce: Buffer, data: Buffer, ad: Optional[Buffer] = None) -> bytes:
+def aead_decrypt(scheme: Union[AeadName, str], key: Buffer, nonce: Buffer, data: Buffer, ad: Optional[Buffer] = None) -> bytes:
     """Verifies and decrypts ciphertext ‖ tag; raises ``AuthenticationError`` (releasing nothing) on a bad tag."""
 
-def aead_lengths(scheme: str) -> Tuple[int, int, int]:
+def aead_lengths(scheme: Union[AeadName, str]) -> Tuple[int, int, int]:
     """(key, nonce, tag) lengths in bytes of an AEAD scheme."""
 
 HashName = Literal["romulus-h", "skinny-tk3-hash", "skinny-tk2-hash"]
@@ -167,16 +198,16 @@ class Hasher:
 
 @overload
 def many_seal(
-    scheme: str, keys: Rows, nonces: Rows, data: U8Array, ads: Optional[Rows] = None, *,
+    scheme: Union[SchemeName, str], keys: Rows, nonces: Rows, data: U8Array, ads: Optional[Rows] = None, *,
     device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> U8Array: ...
 @overload
 def many_seal(
-    scheme: str, keys: Rows, nonces: Rows, data: Sequence[Buffer], ads: Optional[Rows] = None, *,
+    scheme: Union[SchemeName, str], keys: Rows, nonces: Rows, data: Sequence[Buffer], ads: Optional[Rows] = None, *,
     device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> List[bytes]: ...
 def many_seal(
-    scheme: str, keys: Rows, nonces: Rows, data: Union[U8Array, Sequence[Buffer]], ads: Optional[Rows] = None, *,
+    scheme: Union[SchemeName, str], keys: Rows, nonces: Rows, data: Union[U8Array, Sequence[Buffer]], ads: Optional[Rows] = None, *,
     device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> Union[U8Array, List[bytes]]:
     """Seals many independent messages at once (the many-message engine).
@@ -196,16 +227,16 @@ def many_seal(
 
 @overload
 def many_open(
-    scheme: str, keys: Rows, nonces: Rows, data: U8Array, ads: Optional[Rows] = None, *,
+    scheme: Union[SchemeName, str], keys: Rows, nonces: Rows, data: U8Array, ads: Optional[Rows] = None, *,
     device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> Tuple[U8Array, npt.NDArray[np.bool_]]: ...
 @overload
 def many_open(
-    scheme: str, keys: Rows, nonces: Rows, data: Sequence[Buffer], ads: Optional[Rows] = None, *,
+    scheme: Union[SchemeName, str], keys: Rows, nonces: Rows, data: Sequence[Buffer], ads: Optional[Rows] = None, *,
     device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> List[Optional[bytes]]: ...
 def many_open(
-    scheme: str, keys: Rows, nonces: Rows, data: Union[U8Array, Sequence[Buffer]], ads: Optional[Rows] = None, *,
+    scheme: Union[SchemeName, str], keys: Rows, nonces: Rows, data: Union[U8Array, Sequence[Buffer]], ads: Optional[Rows] = None, *,
     device: Device = "cpu", threads: Optional[int] = None, progress: Progress = None,
 ) -> Union[Tuple[U8Array, npt.NDArray[np.bool_]], List[Optional[bytes]]]:
     """Opens many messages: a list with ``None`` where a tag failed, or for

@@ -11,7 +11,7 @@ use crate::scheme::Scheme;
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, Nonce, Tag};
 use rayon::prelude::*;
-use skinny_aead::{SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};
+use skinny_aead::{Member, SkinnyAeadM1, SkinnyAeadM2, SkinnyAeadM3, SkinnyAeadM4, SkinnyAeadM5, SkinnyAeadM6};
 use skinny_exec::pipeline::Window;
 use skinny_romulus::{RomulusM, RomulusN};
 use zeroize::{Zeroize, Zeroizing};
@@ -22,12 +22,12 @@ impl Stream {
         let nonce = self.nonces.at(index, last);
         let (n, key, ad) = (&nonce[..self.nonces.nonce_len()], &*self.key, &self.ad[..]);
         let ok = match self.scheme {
-            Scheme::M1 => seal_with::<SkinnyAeadM1>(key, n, ad, buf),
-            Scheme::M2 => seal_with::<SkinnyAeadM2>(key, n, ad, buf),
-            Scheme::M3 => seal_with::<SkinnyAeadM3>(key, n, ad, buf),
-            Scheme::M4 => seal_with::<SkinnyAeadM4>(key, n, ad, buf),
-            Scheme::M5 => seal_with::<SkinnyAeadM5>(key, n, ad, buf),
-            Scheme::M6 => seal_with::<SkinnyAeadM6>(key, n, ad, buf),
+            Scheme::SkinnyAead(Member::M1) => seal_with::<SkinnyAeadM1>(key, n, ad, buf),
+            Scheme::SkinnyAead(Member::M2) => seal_with::<SkinnyAeadM2>(key, n, ad, buf),
+            Scheme::SkinnyAead(Member::M3) => seal_with::<SkinnyAeadM3>(key, n, ad, buf),
+            Scheme::SkinnyAead(Member::M4) => seal_with::<SkinnyAeadM4>(key, n, ad, buf),
+            Scheme::SkinnyAead(Member::M5) => seal_with::<SkinnyAeadM5>(key, n, ad, buf),
+            Scheme::SkinnyAead(Member::M6) => seal_with::<SkinnyAeadM6>(key, n, ad, buf),
             Scheme::RomulusN => seal_with::<RomulusN>(key, n, ad, buf),
             Scheme::RomulusM => seal_with::<RomulusM>(key, n, ad, buf),
         };
@@ -42,12 +42,12 @@ impl Stream {
         let nonce = self.nonces.at(index, last);
         let (n, key, ad) = (&nonce[..self.nonces.nonce_len()], &*self.key, &self.ad[..]);
         let ok = match self.scheme {
-            Scheme::M1 => open_with::<SkinnyAeadM1>(key, n, ad, chunk, out),
-            Scheme::M2 => open_with::<SkinnyAeadM2>(key, n, ad, chunk, out),
-            Scheme::M3 => open_with::<SkinnyAeadM3>(key, n, ad, chunk, out),
-            Scheme::M4 => open_with::<SkinnyAeadM4>(key, n, ad, chunk, out),
-            Scheme::M5 => open_with::<SkinnyAeadM5>(key, n, ad, chunk, out),
-            Scheme::M6 => open_with::<SkinnyAeadM6>(key, n, ad, chunk, out),
+            Scheme::SkinnyAead(Member::M1) => open_with::<SkinnyAeadM1>(key, n, ad, chunk, out),
+            Scheme::SkinnyAead(Member::M2) => open_with::<SkinnyAeadM2>(key, n, ad, chunk, out),
+            Scheme::SkinnyAead(Member::M3) => open_with::<SkinnyAeadM3>(key, n, ad, chunk, out),
+            Scheme::SkinnyAead(Member::M4) => open_with::<SkinnyAeadM4>(key, n, ad, chunk, out),
+            Scheme::SkinnyAead(Member::M5) => open_with::<SkinnyAeadM5>(key, n, ad, chunk, out),
+            Scheme::SkinnyAead(Member::M6) => open_with::<SkinnyAeadM6>(key, n, ad, chunk, out),
             Scheme::RomulusN => open_with::<RomulusN>(key, n, ad, chunk, out),
             Scheme::RomulusM => open_with::<RomulusM>(key, n, ad, chunk, out),
         };

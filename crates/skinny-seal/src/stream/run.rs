@@ -5,7 +5,7 @@
 //! rayon's pool, or a GPU), and the end-of-stream rules applied to what the
 //! engine verified.
 
-use super::engine::{reason, WindowEngine};
+use super::engine::{reason, Engines, WindowEngine};
 use super::payload::Stream;
 use super::placement::{open_engine, Job, Opened};
 use crate::error::{EngineError, OpenError, SealError};
@@ -14,7 +14,8 @@ use crate::report::SealReport;
 use skinny_exec::handover::Side;
 use skinny_exec::pipeline::{self, PipelineError, Shape, Window, WriteFrom};
 use skinny_exec::{Placed, WhyCpu};
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
+use std::sync::atomic::AtomicUsize;
 use zeroize::Zeroizing;
 
 /// Runs `work` on the threads `job` asks for.
@@ -54,49 +55,34 @@ pub(super) fn seal_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
     reader: R,
     mut writer: W,
 ) -> Result<SealReport, SealError> {
-    let Opened { mut engines, window, why_cpu, accelerator } = opened;
     let ad = &stream.ad[..];
-    let cs = stream.chunk_size();
     writer.write_all(header).map_err(SealError::Write)?;
-    let shape = Shape::new(cs, stream.piece(), window);
-    let mut counts = Counts::default();
-    let run = pipeline::run(
-        reader,
-        writer,
-        &shape,
-        |w: &mut Window| {
-            let n = w.input.len();
-            if w.first + n as u64 > MAX_CHUNKS {
-                return Err(SealError::TooLong);
-            }
-            let bytes = w.input_bytes();
-            counts.plaintext_bytes += bytes;
-            let ((), side) = engines.work_with(
-                Some(&shape.window),
-                bytes,
-                w,
-                |g, w| g.seal(w, ad),
-                |w| {
-                    stream.seal_window(w);
-                    Ok(())
-                },
-            )?;
-            if side == Side::Accelerator {
-                counts.gpu_chunks += n as u64;
-            }
-            w.write_all_in_place();
-            counts.chunks = w.first + n as u64;
-            Ok(())
-        },
-        None,
-    )
-    .map(drop)
-    .map_err(|e| match e {
-        PipelineError::Read(e) => SealError::Read(e),
-        PipelineError::Write(e) => SealError::Write(e),
-        PipelineError::Work(e) => e,
-    });
-    finish(Opened { engines, window, why_cpu, accelerator }, run, stream, counts)
+    // Chunks of plaintext in, each with room for its tag.
+    let piece_and_capacity = (stream.chunk_size(), stream.piece());
+    run_windows(opened, stream, piece_and_capacity, reader, writer, |engines, window, counts, w| {
+        let n = w.input.len();
+        if w.first + n as u64 > MAX_CHUNKS {
+            return Err(SealError::TooLong);
+        }
+        let bytes = w.input_bytes();
+        counts.plaintext_bytes += bytes;
+        let ((), side) = engines.work_with(
+            Some(window),
+            bytes,
+            w,
+            |g, w| g.seal(w, ad),
+            |w| {
+                stream.seal_window(w);
+                Ok(())
+            },
+        )?;
+        if side == Side::Accelerator {
+            counts.gpu_chunks += n as u64;
+        }
+        w.write_all_in_place();
+        counts.chunks = w.first + n as u64;
+        Ok(())
+    })
 }
 
 /// Opens `stream`'s chunks from `reader` (at the first chunk) into `writer`,
@@ -127,84 +113,113 @@ pub(super) fn open_windows<G: WindowEngine, R: Read + Send, W: Write + Send>(
     reader: R,
     writer: W,
 ) -> Result<SealReport, OpenError> {
-    let Opened { mut engines, window, why_cpu, accelerator } = opened;
     let ad = &stream.ad[..];
     let piece = stream.piece();
-    let shape = Shape::new(piece, piece, window);
+    run_windows(opened, stream, (piece, piece), reader, writer, |engines, window, counts, w| {
+        let n = w.input.len();
+        w.from = WriteFrom::Output;
+        if w.first + n as u64 > MAX_CHUNKS {
+            return Err(OpenError::TooLong);
+        }
+        // A last piece too short to hold a tag (or nothing after the
+        // header): the stream was cut inside a chunk. The whole chunks
+        // before it are opened and released as usual (none of them is the
+        // last, so all take flag 0), then the run stops: every engine
+        // releases exactly the chunks that verify, whatever its windows.
+        let cut = w.last && stream.cut(w.input[n - 1].len());
+        if cut {
+            w.input.truncate(n - 1);
+            w.last = false;
+            if n == 1 {
+                return Err(OpenError::TruncatedInside);
+            }
+        }
+        let n = w.input.len();
+        while w.output.len() < n {
+            w.output.push(Zeroizing::new(Vec::with_capacity(stream.chunk_size())));
+        }
+        let (first, last) = (w.first, w.last);
+        let bytes = w.input_bytes();
+        let (results, side) =
+            engines.work_with(Some(window), bytes, w, |g, w| g.open(w, ad), |w| Ok(stream.open_window(w)))?;
+        let mut verified = results.iter().take_while(|&&ok| ok).count();
+        let failed = if verified < n {
+            let index = first + verified as u64;
+            Some(stream.diagnose(index, last && verified + 1 == n, &w.input[verified]))
+        } else if last {
+            // The last chunk verified: the end-of-stream rule on it (a
+            // chunk it refuses is not released).
+            let at = n - 1;
+            let refused = stream.check_last(first + at as u64, &w.output[at]).err();
+            if refused.is_some() {
+                verified = at;
+            }
+            refused
+        } else {
+            None
+        };
+        w.write = verified;
+        counts.plaintext_bytes += w.output[..verified].iter().map(|b| b.len() as u64).sum::<u64>();
+        counts.chunks = first + verified as u64;
+        if side == Side::Accelerator {
+            counts.gpu_chunks += verified as u64;
+        }
+        match failed {
+            Some(e) => Err(e),
+            None if cut => Err(OpenError::TruncatedInside),
+            None => Ok(()),
+        }
+    })
+}
+
+/// What both loops share: the pipeline over `reader` in pieces of `piece`
+/// bytes (`capacity` reserved each) and windows of `opened.window` pieces,
+/// `work` on each window with the engines, the window size the reader takes
+/// and the run's counts, then [`finish`].
+fn run_windows<G: WindowEngine, R: Read + Send, W: Write + Send, E: LoopError>(
+    opened: Opened<G>,
+    stream: &Stream,
+    (piece, capacity): (usize, usize),
+    reader: R,
+    writer: W,
+    mut work: impl FnMut(&mut Engines<G>, &AtomicUsize, &mut Counts, &mut Window) -> Result<(), E>,
+) -> Result<SealReport, E> {
+    let Opened { mut engines, window, why_cpu, accelerator } = opened;
+    let shape = Shape::new(piece, capacity, window);
     let mut counts = Counts::default();
-    let run = pipeline::run(
-        reader,
-        writer,
-        &shape,
-        |w: &mut Window| {
-            let n = w.input.len();
-            w.from = WriteFrom::Output;
-            if w.first + n as u64 > MAX_CHUNKS {
-                return Err(OpenError::TooLong);
-            }
-            // A last piece too short to hold a tag (or nothing after the
-            // header): the stream was cut inside a chunk. The whole chunks
-            // before it are opened and released as usual (none of them is the
-            // last, so all take flag 0), then the run stops: every engine
-            // releases exactly the chunks that verify, whatever its windows.
-            let cut = w.last && stream.cut(w.input[n - 1].len());
-            if cut {
-                w.input.truncate(n - 1);
-                w.last = false;
-                if n == 1 {
-                    return Err(OpenError::TruncatedInside);
-                }
-            }
-            let n = w.input.len();
-            while w.output.len() < n {
-                w.output.push(Zeroizing::new(Vec::with_capacity(stream.chunk_size())));
-            }
-            let (first, last) = (w.first, w.last);
-            let bytes = w.input_bytes();
-            let (results, side) = engines.work_with(
-                Some(&shape.window),
-                bytes,
-                w,
-                |g, w| g.open(w, ad),
-                |w| Ok(stream.open_window(w)),
-            )?;
-            let mut verified = results.iter().take_while(|&&ok| ok).count();
-            let failed = if verified < n {
-                let index = first + verified as u64;
-                Some(stream.diagnose(index, last && verified + 1 == n, &w.input[verified]))
-            } else if last {
-                // The last chunk verified: the end-of-stream rule on it (a
-                // chunk it refuses is not released).
-                let at = n - 1;
-                let refused = stream.check_last(first + at as u64, &w.output[at]).err();
-                if refused.is_some() {
-                    verified = at;
-                }
-                refused
-            } else {
-                None
-            };
-            w.write = verified;
-            counts.plaintext_bytes += w.output[..verified].iter().map(|b| b.len() as u64).sum::<u64>();
-            counts.chunks = first + verified as u64;
-            if side == Side::Accelerator {
-                counts.gpu_chunks += verified as u64;
-            }
-            match failed {
-                Some(e) => Err(e),
-                None if cut => Err(OpenError::TruncatedInside),
-                None => Ok(()),
-            }
-        },
-        None,
-    )
-    .map(drop)
-    .map_err(|e| match e {
-        PipelineError::Read(e) => OpenError::Read(e),
-        PipelineError::Write(e) => OpenError::Write(e),
-        PipelineError::Work(e) => e,
-    });
+    let run = pipeline::run(reader, writer, &shape, |w| work(&mut engines, &shape.window, &mut counts, w), None)
+        .map(drop)
+        .map_err(|e| match e {
+            PipelineError::Read(e) => E::read(e),
+            PipelineError::Write(e) => E::write(e),
+            PipelineError::Work(e) => e,
+        });
     finish(Opened { engines, window, why_cpu, accelerator }, run, stream, counts)
+}
+
+/// A loop's error: what the engines' errors and a failed read or write of
+/// the pipeline become.
+trait LoopError: From<EngineError> {
+    fn read(e: io::Error) -> Self;
+    fn write(e: io::Error) -> Self;
+}
+
+impl LoopError for SealError {
+    fn read(e: io::Error) -> Self {
+        SealError::Read(e)
+    }
+    fn write(e: io::Error) -> Self {
+        SealError::Write(e)
+    }
+}
+
+impl LoopError for OpenError {
+    fn read(e: io::Error) -> Self {
+        OpenError::Read(e)
+    }
+    fn write(e: io::Error) -> Self {
+        OpenError::Write(e)
+    }
 }
 
 /// What a run's window loop counted.

@@ -63,7 +63,7 @@ fn compute(v: &Vector) -> Vec<String> {
     let pk = hazmat::payload_key(&fk, &salt, v.scheme, flags, v.context.unwrap_or_default());
     let mut lines = vec![
         format!("vector: {}", v.name),
-        format!("scheme: {} (id {}), chunk_log2: 10", v.scheme.name(), v.scheme.id()),
+        format!("scheme: {} (id {}), chunk_log2: 10", v.scheme.short_name(), v.scheme.id()),
         format!(
             "context: {}",
             v.context.map_or("(none)".to_string(), |c| format!(

@@ -1,9 +1,10 @@
 //! The arguments of `skinny seal` and `skinny open`, and the names and sizes
 //! they take, apart from the commands' bodies.
 
-use crate::args::{Delivery, Io, KeyArgs, Named, PlacementArgs, Trimmed};
-use clap::{Args, ValueEnum};
+use crate::args::{Delivery, Io, KeyArgs, Named, PlacementArgs};
+use clap::Args;
 use skinny_exec::{Placement, PlacementKind};
+use skinny_seal::Scheme;
 use std::path::PathBuf;
 
 /// `--backend` of `seal` and `open`: the execution layer's placements, with
@@ -17,52 +18,18 @@ const BACKENDS: &[(PlacementKind, &str)] = &[
     (PlacementKind::Gpu, "An NVIDIA GPU (an error if none can be used)"),
 ];
 
-/// `--aead`: the payload's AEAD scheme of `seal` (and, for `open`, the
-/// 64-bit-tag scheme a file may use).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SchemeName {
-    /// SKINNY-AEAD M1: SKINNY-128-384, 128-bit nonce and tag (the primary member).
-    M1,
-    /// SKINNY-AEAD M2: SKINNY-128-384, 96-bit nonce, 128-bit tag.
-    M2,
-    /// SKINNY-AEAD M3: SKINNY-128-384, 128-bit nonce, 64-bit tag.
-    M3,
-    /// SKINNY-AEAD M4: SKINNY-128-384, 96-bit nonce, 64-bit tag.
-    M4,
-    /// SKINNY-AEAD M5: SKINNY-128-256, 96-bit nonce, 128-bit tag.
-    M5,
-    /// SKINNY-AEAD M6: SKINNY-128-256, 96-bit nonce, 64-bit tag.
-    M6,
-    /// Romulus-N (nonce-based, CPU only).
-    RomulusN,
-    /// Romulus-M (misuse-resistant, CPU only).
-    RomulusM,
-}
-
-impl From<SchemeName> for skinny_seal::Scheme {
-    fn from(m: SchemeName) -> Self {
-        use skinny_seal::Scheme;
-        match m {
-            SchemeName::M1 => Scheme::M1,
-            SchemeName::M2 => Scheme::M2,
-            SchemeName::M3 => Scheme::M3,
-            SchemeName::M4 => Scheme::M4,
-            SchemeName::M5 => Scheme::M5,
-            SchemeName::M6 => Scheme::M6,
-            SchemeName::RomulusN => Scheme::RomulusN,
-            SchemeName::RomulusM => Scheme::RomulusM,
-        }
-    }
-}
-
-/// The `--aead` value that names `scheme`, for hints.
-pub fn scheme_flag(scheme: skinny_seal::Scheme) -> String {
-    SchemeName::value_variants()
-        .iter()
-        .find(|n| skinny_seal::Scheme::from(**n) == scheme)
-        .and_then(|n| n.to_possible_value())
-        .map_or_else(|| scheme.name().to_string(), |v| v.get_name().to_string())
-}
+/// `--aead` of `seal` and `open`: the library's schemes by their short names
+/// (`m1`; `skinny-aead-m1` too), with what each is.
+pub const SCHEMES: &[(Scheme, &str)] = &[
+    (Scheme::M1, "SKINNY-AEAD M1: SKINNY-128-384, 128-bit nonce and tag (the primary member)"),
+    (Scheme::M2, "SKINNY-AEAD M2: SKINNY-128-384, 96-bit nonce, 128-bit tag"),
+    (Scheme::M3, "SKINNY-AEAD M3: SKINNY-128-384, 128-bit nonce, 64-bit tag"),
+    (Scheme::M4, "SKINNY-AEAD M4: SKINNY-128-384, 96-bit nonce, 64-bit tag"),
+    (Scheme::M5, "SKINNY-AEAD M5: SKINNY-128-256, 96-bit nonce, 128-bit tag"),
+    (Scheme::M6, "SKINNY-AEAD M6: SKINNY-128-256, 96-bit nonce, 64-bit tag"),
+    (Scheme::RomulusN, "Romulus-N (nonce-based, CPU only)"),
+    (Scheme::RomulusM, "Romulus-M (misuse-resistant, CPU only)"),
+];
 
 /// Parses `--chunk-size`: bytes, or with a binary suffix K/KiB, M/MiB (case
 /// ignored); a power of two from 1 KiB to 16 MiB. Returns its log2.
@@ -129,8 +96,8 @@ pub struct SealArgs {
     /// romulus-m (CPU only). m3, m4 and m6 have 64-bit tags: `open` then needs
     /// the same --aead.
     #[arg(long, alias = "member", default_value = "m1", value_name = "SCHEME", ignore_case = true,
-          value_parser = Trimmed::<SchemeName>::new())]
-    pub aead: SchemeName,
+          value_parser = Named::new(SCHEMES))]
+    pub aead: Scheme,
 
     /// Plaintext bytes per chunk: a power of two from 1K to 16M (K and M are
     /// binary: 64K = 65536). Memory and the bytes lost to one damaged spot grow
@@ -171,8 +138,8 @@ pub struct OpenArgs {
     /// Accept a file sealed with this scheme when it has a 64-bit tag (m3, m4,
     /// m6: refused otherwise); any other scheme named must be the file's.
     #[arg(long, alias = "member", value_name = "SCHEME", ignore_case = true,
-          value_parser = Trimmed::<SchemeName>::new())]
-    pub aead: Option<SchemeName>,
+          value_parser = Named::new(SCHEMES))]
+    pub aead: Option<Scheme>,
 
     /// Open only the plaintext from this byte on (needs --length and a
     /// seekable input file: only the chunks the range covers are read).
@@ -335,5 +302,28 @@ mod tests {
         for bad in ["8", "16", "512", "3K", "32M", "0", "", "x", "64Q", "99999999999999999999M"] {
             assert!(super::chunk_size_log2(bad).is_err(), "{bad}");
         }
+    }
+
+    /// `--aead` lists the short names with their help, as before, and takes
+    /// every name the library reads (`skinny-aead-m1` too), in any case.
+    #[test]
+    fn aead_takes_the_librarys_names_and_lists_the_short_ones() {
+        use super::{Named, SCHEMES};
+        use clap::builder::TypedValueParser;
+        use skinny_seal::Scheme;
+        let listed: Vec<_> = Named::new(SCHEMES).possible_values().unwrap().map(|v| v.get_name().to_string()).collect();
+        assert_eq!(listed, ["m1", "m2", "m3", "m4", "m5", "m6", "romulus-n", "romulus-m"]);
+        assert_eq!(SCHEMES.len(), Scheme::ALL.len());
+        let cmd = clap::Command::new("t")
+            .arg(clap::Arg::new("a").long("aead").ignore_case(true).value_parser(Named::new(SCHEMES)));
+        let get =
+            |v: &str| cmd.clone().try_get_matches_from(["t", "--aead", v]).map(|m| m.get_one::<Scheme>("a").copied());
+        for name in Scheme::accepted_names() {
+            assert_eq!(get(name).unwrap(), name.parse().ok(), "{name}");
+        }
+        assert_eq!(get("SKINNY-AEAD-M3").unwrap(), Some(Scheme::M3));
+        assert_eq!(get(" m6 ").unwrap(), Some(Scheme::M6));
+        let e = get("romulus-t").unwrap_err().to_string();
+        assert!(e.contains("[possible values: m1, m2, m3, m4, m5, m6, romulus-n, romulus-m]"), "{e}");
     }
 }

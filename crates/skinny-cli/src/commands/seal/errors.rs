@@ -3,7 +3,6 @@
 //! their engine's (GPU, threads: [`skinny_seal::EngineError`], as
 //! [`EngineError`]), each one line with the option that changes it.
 
-use crate::commands::seal::args::scheme_flag;
 use crate::error::{count, reason, CliError};
 use skinny_exec::{GpuSelection, GpuSelectionError};
 use skinny_seal::EngineError as Engine;
@@ -140,12 +139,12 @@ pub fn from_open(e: skinny_seal::OpenError, asked: &GpuSelection, version: Optio
         O::OneGpu => one_gpu(asked),
         O::CpuOnly(s) => cpu_only(s),
         O::Engine(e) => EngineError::new(e, &OPEN, asked).into(),
-        e @ O::ShortTagScheme(scheme) => CliError::Io(format!("{e} (--aead {})", scheme_flag(scheme))),
+        e @ O::ShortTagScheme(scheme) => CliError::Io(format!("{e} (--aead {})", scheme.short_name())),
         O::OtherScheme { expected, found } => CliError::Io(format!(
             "--aead {}: this file uses {} (--aead {}); nothing was written",
-            scheme_flag(expected),
-            found.name(),
-            scheme_flag(found)
+            expected.short_name(),
+            found.short_name(),
+            found.short_name()
         )),
         e @ O::ContextRequired => CliError::Io(format!("{e} (--context TEXT)")),
         e @ O::ContextNotBound => CliError::Io(format!("{e}; drop --context")),

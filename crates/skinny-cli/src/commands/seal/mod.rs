@@ -34,7 +34,7 @@ use terminal::TerminalGate;
 pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
     let recipients = keys::recipients(&mut a.key, &a.secret, &a.recipients, &a.recipients_files, &a.io)?;
     let mut options = SealOptions {
-        scheme: a.aead.into(),
+        scheme: a.aead,
         chunk_log2: a.chunk_size,
         context: a.secret.context.as_ref().map(|c| c.as_bytes().to_vec()),
         input_len: None,
@@ -68,7 +68,7 @@ pub fn seal(a: &mut SealArgs) -> Result<(), CliError> {
 /// output, no usable GPU for `--backend gpu`; bad arguments (exit 2).
 pub fn open(a: &mut OpenArgs) -> Result<(), CliError> {
     let identities = keys::identities(&mut a.key, &a.secret, &a.identities, &a.io)?;
-    let named = a.aead.map(skinny_seal::Scheme::from);
+    let named = a.aead;
     let options = OpenOptions {
         context: a.secret.context.as_ref().map(|c| c.as_bytes().to_vec()),
         allow_short_tag_scheme: named.filter(|s| s.short_tag()),
