@@ -42,7 +42,7 @@ mod nvrtc;
 /// The CUDA bindings this crate is built on, for the products' device
 /// buffers, streams and launches.
 pub use cudarc;
-pub use device::{describe_gpus, Gpu, GpuOptions, GpuSet, SelectError};
+pub use device::{describe_gpus, DeviceBytes, DeviceQueue, Gpu, GpuOptions, GpuSet, SelectError};
 pub use error::GpuError;
 pub use kernels::KernelSource;
 

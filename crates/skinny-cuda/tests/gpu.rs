@@ -8,7 +8,7 @@
 //! `SKINNY_REQUIRE_GPU=1` each fails (`skinny_test_support::gpu`).
 
 use skinny_cuda::kernels::BITSLICED;
-use skinny_cuda::{Gpu, GpuError, GpuSet, SelectError};
+use skinny_cuda::{DeviceQueue, Gpu, GpuError, GpuSet, SelectError};
 use skinny_exec::{GpuSelection, GpuSelectionError};
 use skinny_test_support::gpu::open;
 use std::sync::Arc;
@@ -49,7 +49,29 @@ fn kernels_compile_once_and_load() {
     assert!(gpu.is_compiled(&BITSLICED), "kept in the cache once compiled");
 }
 
+fn device_bytes_round_trip_at_a_fixed_address() {
+    let gpu = open(Gpu::first);
+    let queue = DeviceQueue::new(&gpu).unwrap();
+    assert_eq!(queue.ordinal(), gpu.ordinal());
+    assert_ne!(queue.handle(), 0, "a stream of its own, not the legacy default stream");
+    let host: Vec<u8> = (0..=255).cycle().take(70_001).collect();
+    let bytes = queue.upload(&host).unwrap();
+    assert_eq!((bytes.len(), bytes.ptr() % 8), (host.len(), 0));
+    let mut back = vec![0; host.len()];
+    bytes.download(&mut back).unwrap();
+    assert_eq!(back, host);
+    assert!(matches!(bytes.download(&mut [0; 3]), Err(GpuError::Internal(_))));
+    let zeros = queue.zeroed(5).unwrap();
+    let mut z = [1u8; 5];
+    zeros.download(&mut z).unwrap();
+    assert_eq!(z, [0; 5]);
+    // Empty: an address all the same, nothing to copy.
+    let empty = queue.upload(&[]).unwrap();
+    assert!(empty.is_empty() && empty.ptr() != 0);
+    empty.download(&mut []).unwrap();
+}
+
 skinny_test_support::gpu_test_main! {
     probe: GpuSet::probe,
-    gpu: [the_set_opens_what_the_probe_counts, a_selection_opens_the_gpus_it_names_or_says_why_not, kernels_compile_once_and_load],
+    gpu: [the_set_opens_what_the_probe_counts, a_selection_opens_the_gpus_it_names_or_says_why_not, kernels_compile_once_and_load, device_bytes_round_trip_at_a_fixed_address],
 }

@@ -109,6 +109,36 @@ impl Launcher {
         Ok(())
     }
 
+    /// [`Launcher::launch`] on device addresses.
+    ///
+    /// # Safety
+    /// `input` and `output` address at least `nblocks` blocks of this GPU's
+    /// memory, equal or disjoint, allocated until `stream` has run the launch.
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn launch_at(
+        &self,
+        stream: &CudaStream,
+        op: Op,
+        input: u64,
+        output: u64,
+        nblocks: u64,
+        iv: [u32; 4],
+    ) -> Result<(), GpuError> {
+        if nblocks == 0 {
+            return Ok(());
+        }
+        let f = self.func(op)?;
+        let cfg = self.config(nblocks)?;
+        let mut b = stream.launch_builder(f);
+        b.arg(&input).arg(&output).arg(&nblocks).arg(&iv[0]).arg(&iv[1]).arg(&iv[2]).arg(&iv[3]).arg(&self.rounds);
+        // SAFETY: the argument list matches the kernels' signature (in, out, n,
+        // iv0..iv3, rounds); the addresses hold nblocks blocks, as the caller
+        // promises. In place (ECB, CTR) each block is read by the one thread
+        // that writes it, before it writes it.
+        unsafe { b.launch(cfg) }.map_err(GpuError::driver("kernel launch"))?;
+        Ok(())
+    }
+
     /// The smallest piece worth a launch of its own. The bitsliced kernels
     /// finish a warp's 16 KiB in microseconds; a thread of the paper's kernel
     /// takes about a millisecond for its one block whatever the launch's size

@@ -1,11 +1,13 @@
 //! Data already on the device: [`GpuCipher::run_device`] and
-//! [`GpuCipher::run_device_in_place`], for GPU applications.
+//! [`GpuCipher::run_device_in_place`], for GPU applications, and
+//! [`GpuCipher::run_at`] on memory given by its device addresses (another
+//! library's tensor, a face's [`skinny_cuda::DeviceBytes`]).
 
 use super::chain::block_words;
 use super::cipher::GpuCipher;
 use super::kernels::Op;
 use skinny_cuda::cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, PushKernelArg};
-use skinny_cuda::GpuError;
+use skinny_cuda::{DeviceQueue, GpuError};
 use std::sync::Arc;
 
 impl GpuCipher {
@@ -96,6 +98,40 @@ impl GpuCipher {
                 let copy = stream.clone_dtod(&data.slice(..need)).map_err(GpuError::driver("copying on the device"))?;
                 self.launcher.launch(stream, op, &copy, data, nblocks, words)
             }
+        }
+    }
+
+    /// [`GpuCipher::run_device`] on memory given by its device addresses:
+    /// `nblocks` whole blocks at `input` into `output` (the same address: in
+    /// place, for ECB and CTR), queued on `queue`; the caller synchronizes
+    /// the queue before the memory is read or freed.
+    ///
+    /// # Errors
+    /// As [`GpuCipher::run_device`]; CBC or CFB decryption in place
+    /// ([`GpuError::Internal`]: their threads read a neighbour's block).
+    ///
+    /// # Safety
+    /// `input` and `output` must each address `nblocks` blocks of device
+    /// memory of this cipher's GPU (its primary context), equal or not
+    /// overlapping, allocated until `queue` has finished this work, and
+    /// `output` written by nothing else meanwhile.
+    #[allow(unsafe_code)]
+    pub unsafe fn run_at(
+        &self,
+        op: Op,
+        iv: &[u8],
+        input: u64,
+        output: u64,
+        nblocks: u64,
+        queue: &DeviceQueue,
+    ) -> Result<(), GpuError> {
+        self.device_bytes(op, iv, nblocks)?;
+        if input == output && matches!(op, Op::CbcDecrypt | Op::CfbDecrypt) {
+            return Err(GpuError::Internal("CBC and CFB decryption do not run in place on device addresses"));
+        }
+        // SAFETY: as the caller promises.
+        unsafe {
+            self.launcher.launch_at(queue.stream(), op, input, output, nblocks, block_words(&self.chain_block(iv)))
         }
     }
 

@@ -12,7 +12,7 @@ use rand::Rng;
 use skinny::Variant;
 use skinny_bulk::gpu::{GpuCipher, HostMemory, HostPath, KernelKind, Op};
 use skinny_cuda::cudarc::driver::{CudaSlice, CudaStream};
-use skinny_cuda::Gpu;
+use skinny_cuda::{DeviceQueue, Gpu};
 use skinny_test_support::gpu::open;
 use skinny_test_support::rng::{random_bytes, random_cipher};
 use std::sync::Arc;
@@ -98,6 +98,52 @@ fn device_resident_data_matches_the_textbook_modes() {
     }
 }
 
+fn device_addresses_match_the_textbook_modes() {
+    let gpu = open(Gpu::first);
+    let mut rng = rand::rng();
+    for v in [Variant::Skinny128_384, Variant::Skinny64_64] {
+        let c = random_cipher(&mut rng, v);
+        let bs = v.block_bytes();
+        let g = GpuCipher::new(&gpu, KernelKind::Bitsliced, &c).unwrap();
+        let queue = DeviceQueue::new(&gpu).unwrap();
+        let nblocks = 1 + rng.random_range(0..5000u64);
+        let data = random_bytes(&mut rng, nblocks as usize * bs);
+        let iv = random_bytes(&mut rng, bs);
+        for op in Op::ALL {
+            let ivs = iv_of(op, &iv);
+            let want = reference(&c, op, &iv, &data);
+            let input = queue.upload(&data).unwrap();
+            let output = queue.zeroed(data.len()).unwrap();
+            // SAFETY: both hold nblocks blocks of this GPU, disjoint, alive
+            // past the wait below.
+            unsafe { g.run_at(op, ivs, input.ptr(), output.ptr(), nblocks, &queue) }.unwrap();
+            queue.synchronize().unwrap();
+            let mut got = vec![0; data.len()];
+            output.download(&mut got).unwrap();
+            assert!(got == want, "{v} {op:?} at device addresses differs from the textbook modes");
+            // In place where the kernels allow it; refused where they do not.
+            // SAFETY: as above, the same address twice.
+            let in_place = unsafe { g.run_at(op, ivs, input.ptr(), input.ptr(), nblocks, &queue) };
+            queue.synchronize().unwrap();
+            input.download(&mut got).unwrap();
+            match op {
+                Op::CbcDecrypt | Op::CfbDecrypt => {
+                    assert!(in_place.is_err(), "{op:?} in place at device addresses is refused");
+                    assert_eq!(got, data, "{op:?}: nothing written when refused");
+                }
+                _ => {
+                    in_place.unwrap();
+                    assert!(got == want, "{v} {op:?} in place at device addresses differs");
+                }
+            }
+        }
+        // A wrong IV is refused before anything runs.
+        let buf = queue.zeroed(bs).unwrap();
+        // SAFETY: one block of this GPU.
+        assert!(unsafe { g.run_at(Op::Ctr, &[], buf.ptr(), buf.ptr(), 1, &queue) }.is_err());
+    }
+}
+
 fn page_locked_memory_takes_the_direct_path_and_matches() {
     let gpu = open(Gpu::first);
     let mut rng = rand::rng();
@@ -136,5 +182,5 @@ fn auto_takes_the_rules_path_for_pageable_memory() {
 
 skinny_test_support::gpu_test_group! {
     probe: Gpu::first,
-    gpu: [inputs_split_over_device_pieces_match, device_resident_data_matches_the_textbook_modes, page_locked_memory_takes_the_direct_path_and_matches, auto_takes_the_rules_path_for_pageable_memory],
+    gpu: [inputs_split_over_device_pieces_match, device_resident_data_matches_the_textbook_modes, device_addresses_match_the_textbook_modes, page_locked_memory_takes_the_direct_path_and_matches, auto_takes_the_rules_path_for_pageable_memory],
 }

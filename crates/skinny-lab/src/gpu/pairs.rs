@@ -13,7 +13,7 @@ use skinny_cuda::cudarc::driver::{
     sys, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtrMut, LaunchConfig, PushKernelArg,
 };
 use skinny_cuda::kernels::{KernelSource, PAIRS_TEXT};
-use skinny_cuda::{Gpu, GpuError};
+use skinny_cuda::{DeviceBytes, DeviceQueue, Gpu, GpuError};
 use std::sync::Arc;
 
 /// The pairs kernels (after the lab's text, with its launch bound).
@@ -68,6 +68,7 @@ pub fn pairs_constants(set: &NeuralPairs) -> Result<Vec<skinny_cuda::constants::
 pub struct PairsKernel {
     set: NeuralPairs,
     stream: Arc<CudaStream>,
+    ordinal: usize,
     // Kept alive for `func`.
     _module: Arc<CudaModule>,
     func: CudaFunction,
@@ -106,7 +107,7 @@ impl PairsKernel {
         let scratch = stream
             .alloc_zeros::<u32>(threads * v.block_bytes() * 8)
             .map_err(GpuError::driver("allocating the pairs scratch"))?;
-        Ok(Self { set: set.clone(), stream, _module: module, func, states, scratch, warps })
+        Ok(Self { set: set.clone(), stream, ordinal: gpu.ordinal(), _module: module, func, states, scratch, warps })
     }
 
     /// The stream the kernels run on (device buffers for [`PairsKernel::fill`]
@@ -140,6 +141,25 @@ impl PairsKernel {
         unsafe {
             self.fill_raw(first, n as u64, xp, yp)
         }
+    }
+
+    /// Samples `first .. first + n` into new device memory: `n` rows of
+    /// [`NeuralPairs::row_bytes`] and `n` labels, ready when this returns
+    /// (for a face that hands them out by address: DLPack, say).
+    ///
+    /// # Errors
+    /// Out of device memory; a launch failure.
+    pub fn sample(&mut self, first: u64, n: usize) -> Result<(DeviceBytes, DeviceBytes), LabError> {
+        let rows = n.checked_mul(self.set.row_bytes()).ok_or(GpuError::LaunchTooLarge)?;
+        let queue = DeviceQueue::of_stream(self.stream.clone(), self.ordinal);
+        let (x, y) = (queue.zeroed(rows)?, queue.zeroed(n)?);
+        if n > 0 {
+            // SAFETY: x and y are fresh allocations of this kernel's GPU, of n
+            // rows and n labels, owned here until the call has waited.
+            #[allow(unsafe_code)]
+            unsafe { self.fill_raw(first, n as u64, x.ptr(), y.ptr()) }?;
+        }
+        Ok((x, y))
     }
 
     /// [`PairsKernel::fill`] into memory given by its device addresses (a

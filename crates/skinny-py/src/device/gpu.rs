@@ -6,28 +6,17 @@ use pyo3::exceptions::PyBufferError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use skinny_bulk::gpu::{GpuCipher, KernelKind, Op};
-use skinny_cuda::cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
-use skinny_cuda::Gpu;
+use skinny_cuda::{DeviceBytes, DeviceQueue, Gpu};
 use skinny_lab::gpu::PairsKernel;
 use skinny_lab::pairs::NeuralPairs;
-use std::mem::ManuallyDrop;
 use std::sync::{Arc, Mutex};
-
-/// The GPUs opened so far, by ordinal (each once per process: its primary
-/// context, its compiled kernels).
-static GPUS: Mutex<Vec<(usize, Arc<Gpu>)>> = Mutex::new(Vec::new());
 
 /// The device pointers the last device-memory call read and wrote.
 static LAST_POINTERS: Mutex<(u64, u64)> = Mutex::new((0, 0));
 
+/// GPU `ordinal`, opened once per process and shared with every product.
 fn gpu(ordinal: usize) -> PyResultOf<Arc<Gpu>> {
-    let mut held = GPUS.lock().map_err(|_| Error::failure("a previous call panicked"))?;
-    if let Some((_, g)) = held.iter().find(|(o, _)| *o == ordinal) {
-        return Ok(Arc::clone(g));
-    }
-    let g = Arc::new(Gpu::open(ordinal)?);
-    held.push((ordinal, Arc::clone(&g)));
-    Ok(g)
+    Ok(Gpu::get(ordinal)?)
 }
 
 fn record(read: u64, written: u64) {
@@ -53,31 +42,30 @@ pub fn _gpu_last_pointers() -> (u64, u64) {
 /// tensor made from it) lets it go.
 #[pyclass(name = "DeviceArray", module = "skinny", frozen)]
 pub struct DeviceArray {
-    buf: CudaSlice<u8>,
+    bytes: DeviceBytes,
     ptr: u64,
     shape: Vec<usize>,
     ordinal: usize,
-    stream: Arc<CudaStream>,
 }
 
 impl DeviceArray {
-    fn new(stream: &Arc<CudaStream>, ordinal: usize, shape: Vec<usize>) -> PyResultOf<Self> {
+    /// `bytes` seen as an array of `shape` (of as many bytes).
+    fn of(bytes: DeviceBytes, ordinal: usize, shape: Vec<usize>) -> Self {
+        debug_assert_eq!(bytes.len(), shape.iter().product::<usize>());
+        Self { ptr: bytes.ptr(), bytes, shape, ordinal }
+    }
+
+    /// Zeros of `shape` on `queue`'s GPU.
+    fn zeroed(queue: &DeviceQueue, shape: Vec<usize>) -> PyResultOf<Self> {
         let len = shape
             .iter()
             .try_fold(1usize, |a, &d| a.checked_mul(d))
             .ok_or_else(|| Error::input(format!("an array of shape {shape:?} is larger than any memory")))?;
-        // One byte at least: a zero-length allocation has no address.
-        let buf =
-            stream.alloc_zeros::<u8>(len.max(1)).map_err(skinny_cuda::GpuError::driver("allocating device memory"))?;
-        let ptr = {
-            let (p, _sync) = buf.device_ptr(stream);
-            p
-        };
-        Ok(Self { buf, ptr, shape, ordinal, stream: Arc::clone(stream) })
+        Ok(Self::of(queue.zeroed(len)?, queue.ordinal(), shape))
     }
 
     fn len(&self) -> usize {
-        self.shape.iter().product()
+        self.bytes.len()
     }
 }
 
@@ -124,13 +112,7 @@ impl DeviceArray {
     /// A numpy copy of the array (device to host).
     fn get<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let mut host = vec![0u8; self.len()];
-        if !host.is_empty() {
-            let view = self.buf.slice(0..host.len());
-            self.stream
-                .memcpy_dtoh(&view, &mut host)
-                .and_then(|()| self.stream.synchronize())
-                .map_err(|e| Error::from(skinny_cuda::GpuError::driver("copying to the host")(e)))?;
-        }
+        py.detach(|| self.bytes.download(&mut host)).map_err(Error::from)?;
         let flat = numpy::PyArray1::from_vec(py, host);
         flat.into_any().call_method1("reshape", (PyTuple::new(py, &self.shape)?,))
     }
@@ -221,20 +203,9 @@ pub fn to_device(py: Python<'_>, array: &Bound<'_, PyAny>, device: usize) -> PyR
     let ro = bytes.try_readonly().map_err(|e| Error::input(e.to_string()))?;
     let host = ro.as_slice().map_err(|e| Error::input(e.to_string()))?;
     let g = gpu(device)?;
-    let stream = g.new_stream().map_err(Error::from)?;
-    let mut out = DeviceArray::new(&stream, device, shape)?;
-    if !host.is_empty() {
-        let mut view = out.buf.slice_mut(0..host.len());
-        stream
-            .memcpy_htod(host, &mut view)
-            .and_then(|()| stream.synchronize())
-            .map_err(|e| Error::from(skinny_cuda::GpuError::driver("copying to the device")(e)))?;
-    }
-    out.ptr = {
-        let (p, _sync) = out.buf.device_ptr(&stream);
-        p
-    };
-    Ok(out)
+    let queue = DeviceQueue::new(&g).map_err(Error::from)?;
+    let bytes = queue.upload(host).map_err(Error::from)?;
+    Ok(DeviceArray::of(bytes, device, shape))
 }
 
 /// `n` samples of `set` from `offset`, made on GPU 0 into two new device arrays.
@@ -247,49 +218,17 @@ pub fn pairs_on_device(
     let g = gpu(0)?;
     let bs = set.variant().block_bytes();
     py.detach(|| {
-        let mut kernel = PairsKernel::new(&g, set)?;
-        let stream = kernel.stream().clone();
-        let x = DeviceArray::new(&stream, 0, vec![n, 2, bs])?;
-        let y = DeviceArray::new(&stream, 0, vec![n])?;
-        if n > 0 {
-            // SAFETY: x and y are fresh allocations of this GPU of n rows
-            // and n labels, used by nothing else until the call returns.
-            #[allow(unsafe_code)]
-            unsafe { kernel.fill_raw(offset, n as u64, x.ptr, y.ptr) }?;
-        }
+        let (x, y) = PairsKernel::new(&g, set)?.sample(offset, n)?;
+        let (x, y) = (DeviceArray::of(x, 0, vec![n, 2, bs]), DeviceArray::of(y, 0, vec![n]));
         record(0, x.ptr);
         Ok((x, y))
     })
 }
 
-/// Foreign device memory seen as a cudarc slice for the length of a call,
-/// never freed by it (the producer owns it).
-struct Borrowed(ManuallyDrop<CudaSlice<u8>>);
-
-impl Borrowed {
-    /// # Safety
-    /// `ptr` must address `len` bytes of device memory of `stream`'s
-    /// context that stay allocated while this lives.
-    #[allow(unsafe_code)]
-    unsafe fn new(stream: &Arc<CudaStream>, ptr: u64, len: usize) -> Self {
-        // SAFETY: as the caller promises; the slice is leaked, not freed, on drop.
-        Self(ManuallyDrop::new(unsafe { stream.upgrade_device_ptr::<u8>(ptr, len) }))
-    }
-}
-
-impl Drop for Borrowed {
-    fn drop(&mut self) {
-        // SAFETY: taken once, here, and leaked: the memory is the producer's.
-        #[allow(unsafe_code)]
-        let s = unsafe { ManuallyDrop::take(&mut self.0) };
-        let _ = s.leak();
-    }
-}
-
 /// A DLPack tensor on a CUDA device that a call reads or writes: checked
 /// to be uint8 blocks of `bs` bytes, C-contiguous.
-fn take_blocks(obj: &Bound<'_, PyAny>, what: &str, bs: usize, stream: &Arc<CudaStream>) -> PyResult<dlpack::Imported> {
-    let t = dlpack::import(obj, Some(stream.cu_stream() as isize))?;
+fn take_blocks(obj: &Bound<'_, PyAny>, what: &str, bs: usize, queue: &DeviceQueue) -> PyResult<dlpack::Imported> {
+    let t = dlpack::import(obj, Some(queue.handle()))?;
     let shape_ok = t.shape.len() == 2 && t.shape[1] == bs as i64;
     if !t.is_contiguous_u8() || !shape_ok {
         return Err(Error::input(format!(
@@ -330,8 +269,8 @@ pub fn crypt_device<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let bs = cipher.variant().block_bytes();
     let g = gpu(ordinal)?;
-    let stream = g.new_stream().map_err(Error::from)?;
-    let input = take_blocks(blocks, "blocks", bs, &stream)?;
+    let queue = DeviceQueue::new(&g).map_err(Error::from)?;
+    let input = take_blocks(blocks, "blocks", bs, &queue)?;
     let n = input.shape[0] as usize;
     let in_place = out.is_some_and(|o| o.is(blocks));
     let (output, fresh): (Option<dlpack::Imported>, Option<DeviceArray>) = match out {
@@ -345,7 +284,7 @@ pub fn crypt_device<'py>(
             if cuda_device_of(o, "out")? != Some(ordinal) {
                 return Err(Error::input("out must be a CUDA tensor on the GPU of blocks").into());
             }
-            let t = take_blocks(o, "out", bs, &stream)?;
+            let t = take_blocks(o, "out", bs, &queue)?;
             if t.shape[0] as usize != n || t.read_only {
                 return Err(Error::input(format!("out must be writable, of the shape of blocks ({n}, {bs})")).into());
             }
@@ -356,7 +295,7 @@ pub fn crypt_device<'py>(
             }
             (Some(t), None)
         }
-        None => (None, Some(DeviceArray::new(&stream, ordinal, vec![n, bs])?)),
+        None => (None, Some(DeviceArray::zeroed(&queue, vec![n, bs])?)),
     };
     let op = if decrypt { Op::EcbDecrypt } else { Op::EcbEncrypt };
     let src = input.data;
@@ -365,23 +304,22 @@ pub fn crypt_device<'py>(
         (_, Some(f)) => f.ptr,
         _ => src,
     };
-    let len = n * bs;
     py.detach(|| -> PyResultOf<()> {
         if n == 0 {
             return Ok(());
         }
         let engine = GpuCipher::new(&g, KernelKind::Bitsliced, cipher)?;
-        // SAFETY: src and dst address len bytes of this GPU's memory (the
-        // tensors' shapes were checked), kept alive by the taken capsules
-        // (or the fresh array) until after the stream has been waited for.
+        // SAFETY: src and dst address n blocks of this GPU's memory (the
+        // tensors' shapes were checked; dst equal to src or disjoint from it),
+        // kept alive by the taken capsules (or the fresh array) until after
+        // the queue has been waited for.
         #[allow(unsafe_code)]
-        let (mut a, mut b) = unsafe { (Borrowed::new(&stream, src, len), Borrowed::new(&stream, dst, len)) };
-        if src == dst {
-            engine.run_device_in_place(op, &[], &mut a.0, n as u64, Some(&stream))?;
-        } else {
-            engine.run_device(op, &[], &a.0, &mut b.0, n as u64, Some(&stream))?;
-        }
-        stream.synchronize().map_err(skinny_cuda::GpuError::driver("waiting for the GPU"))?;
+        let queued = unsafe { engine.run_at(op, &[], src, dst, n as u64, &queue) };
+        // Waited for even when the launch failed: nothing may be in flight
+        // when the capsules are let go.
+        let waited = queue.synchronize();
+        queued?;
+        waited?;
         record(src, dst);
         Ok(())
     })?;

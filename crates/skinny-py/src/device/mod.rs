@@ -4,7 +4,7 @@
 //! device taken as input and written in place, without a host copy.
 //!
 //! Pointers are shared between libraries because every one of them (CuPy,
-//! PyTorch, this package through cudarc) works in the device's primary CUDA
+//! PyTorch, this package through skinny-cuda) works in the device's primary CUDA
 //! context. Streams: a tensor taken is asked for on the stream the kernel
 //! then runs on (`__dlpack__(stream=...)`), and every call waits for its
 //! work before it returns, so what it hands back is ready on every stream.
