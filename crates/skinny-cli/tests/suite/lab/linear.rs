@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use crate::lab_args::{json_of, merge_json};
+use super::args::{json_of, merge_json};
 use common::run;
 
 /// One line on stderr naming `what`, exit 2.

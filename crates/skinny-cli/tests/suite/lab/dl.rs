@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use crate::lab_args::{json_of, merge_json};
+use super::args::{json_of, merge_json};
 use common::run;
 
 /// One round of SKINNY-64-64 from round 3, cell 0 active, a mask on cell 1

@@ -2,6 +2,8 @@
 //! the tables, the CSV and JSON fields (JSON read with serde_json), the SVG's
 //! shape, skipping of backends that cannot run here, and refusals.
 
+mod schemes;
+
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};

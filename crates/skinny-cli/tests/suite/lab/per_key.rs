@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use crate::lab_args::{json_of, merge_json};
+use super::args::{json_of, merge_json};
 use common::run;
 use serde_json::Value;
 

@@ -1,6 +1,5 @@
-//! The fresh hostile cases of scripts/hostile/fresh.sh that failed on the
-//! binary of bdef0cb (runs/dev-2026-12-02-hostile-27): each now refused or
-//! handled, with one line.
+//! Hostile cases that scripts/hostile/fresh.sh once found failing: each now
+//! refused or handled, with one line.
 
 use crate::common;
 

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use crate::lab_args::{strs, ONE_CELL_DIFFERENTIAL};
+use super::args::{strs, ONE_CELL_DIFFERENTIAL};
 use common::run;
 use serde_json::Value;
 use std::path::Path;

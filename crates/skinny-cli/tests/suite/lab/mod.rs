@@ -1,8 +1,16 @@
 //! `skinny lab` end to end: the JSON report, merging shards, and refusals.
 
+mod args;
+mod checkpoint;
+mod dl;
+mod linear;
+mod notices;
+mod per_key;
+mod trust;
+
 use crate::common;
 
-use crate::lab_args::{json_of, merge_json, strs, ONE_CELL_DIFFERENTIAL as DIFF};
+use args::{json_of, merge_json, strs, ONE_CELL_DIFFERENTIAL as DIFF};
 use common::run;
 use serde_json::Value;
 

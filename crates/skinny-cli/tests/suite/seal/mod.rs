@@ -4,7 +4,10 @@
 //! what earlier releases wrote: each byte
 //! flipped, every truncation, swapped and spliced chunks, header changes, a
 //! wrong key) failing with one line, exit status 1, and no output file left
-//! or clobbered. Version 2 (what `seal` writes) has its own in seal_v2.rs.
+//! or clobbered. Version 2 (what `seal` writes) has its own in v2.rs.
+
+mod keys;
+mod v2;
 
 use crate::common;
 

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use crate::lab_args::ONE_CELL_DIFFERENTIAL as DIFF;
+use super::args::ONE_CELL_DIFFERENTIAL as DIFF;
 use common::run;
 use serde_json::{json, Value};
 use std::process::{Child, Command, Output, Stdio};
