@@ -41,8 +41,6 @@ mod keys;
 mod lockstep;
 mod paths;
 mod per_block;
-mod per_block_tk1;
-mod per_block_tweakeys;
 mod round;
 mod sbox;
 mod transpose;
@@ -50,7 +48,7 @@ mod word;
 mod work;
 
 #[cfg(test)]
-mod ternary_tests;
+mod tests;
 
 pub use batch::Direction;
 pub use keys::round_key_bits;
@@ -58,5 +56,4 @@ pub(crate) use keys::SlicedTweakeys;
 pub use lockstep::{Lockstep, LockstepError};
 pub(crate) use paths::crypt;
 pub use paths::{Path, PathUnavailable};
-pub use per_block_tk1::PerBlockTk1;
-pub use per_block_tweakeys::PerBlockTweakeys;
+pub use per_block::{PerBlockTk1, PerBlockTweakeys};

@@ -27,6 +27,8 @@ mod batch;
 mod lfsr_counter;
 mod round_key;
 mod schedule;
+mod tk1;
+mod tweakeys;
 
 pub(crate) use batch::{crypt_blocks_for, crypt_blocks_in, BlockKeys, PerBlockWord};
 pub(crate) use lfsr_counter::crypt_blocks_lfsr;
@@ -35,3 +37,5 @@ pub(crate) use lfsr_counter::lfsr_advance;
 pub(crate) use lfsr_counter::lfsr_step;
 pub(crate) use round_key::FixedKeys;
 pub(crate) use schedule::{step, Tks, TK1_CELLS};
+pub use tk1::PerBlockTk1;
+pub use tweakeys::PerBlockTweakeys;

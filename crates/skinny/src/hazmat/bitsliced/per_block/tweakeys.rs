@@ -1,8 +1,8 @@
 //! [`PerBlockTweakeys`]: every block with a whole tweakey of its own.
 
-use super::batch::Direction;
-use super::paths::{crypt_per_block, Path, PathUnavailable};
-use super::per_block::BlockKeys;
+use super::super::batch::Direction;
+use super::super::paths::{crypt_per_block, Path, PathUnavailable};
+use super::BlockKeys;
 use crate::{InvalidRounds, Variant};
 
 /// Reduced- or full-round SKINNY in which every block has its own tweakey, run

@@ -1,9 +1,9 @@
 //! [`PerBlockTk1`]: every block with a TK1 of its own, TK2..TKz shared.
 
-use super::batch::Direction;
-use super::keys::SlicedTweakeys;
-use super::paths::{crypt_per_block, Path, PathUnavailable};
-use super::per_block::{lfsr_advance, BlockKeys};
+use super::super::batch::Direction;
+use super::super::keys::SlicedTweakeys;
+use super::super::paths::{crypt_per_block, Path, PathUnavailable};
+use super::{lfsr_advance, BlockKeys};
 use crate::spec::tweakey::RoundTweakeys;
 use crate::{InvalidRounds, InvalidTweakeyLength, SetupError, Variant};
 
@@ -15,7 +15,7 @@ use crate::{InvalidRounds, InvalidTweakeyLength, SetupError, Variant};
 /// The shared arrays' round tweakeys are expanded once, in [`PerBlockTk1::new`],
 /// into the same masks one-tweakey code uses; per batch only the blocks' TK1s
 /// are transposed and permuted (TK1 has no LFSR). Faster than
-/// [`PerBlockTweakeys`](super::per_block_tweakeys::PerBlockTweakeys) for the
+/// [`PerBlockTweakeys`](super::tweakeys::PerBlockTweakeys) for the
 /// same work, by as much as there are shared arrays. The value holds the
 /// expanded masks (about 14 KiB for 56 rounds): secret, wiped when dropped.
 ///
