@@ -151,6 +151,59 @@ impl Progress {
     }
 }
 
+/// A long call's stop flag and count of the work done, with its progress
+/// reporter: the work checks [`Tally::stopped`] between batches and adds
+/// what each finished to the count ([`Tally::add`]); [`Tally::run`] runs it
+/// interruptibly, reporting `(done, total)`.
+pub struct Tally {
+    stop: std::sync::atomic::AtomicBool,
+    done: std::sync::atomic::AtomicU64,
+    total: u64,
+    progress: Option<Progress>,
+}
+
+impl Tally {
+    /// A tally of `total` units (`unit`, for a bar labelled `what`),
+    /// reporting to `progress` (see [`Progress::of`]).
+    pub fn new(
+        py: pyo3::Python<'_>,
+        progress: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
+        unit: &str,
+        what: &str,
+        total: u64,
+    ) -> pyo3::PyResult<Self> {
+        Ok(Self {
+            stop: std::sync::atomic::AtomicBool::new(false),
+            done: std::sync::atomic::AtomicU64::new(0),
+            total,
+            progress: Progress::of(py, progress, unit, what)?,
+        })
+    }
+
+    /// Whether the work should end at its next batch (Ctrl-C, or a
+    /// reporter that raised).
+    pub fn stopped(&self) -> bool {
+        self.stop.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Counts `n` more units done.
+    pub fn add(&self, n: u64) {
+        self.done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Runs `work` as [`interruptible_with`] does, with this tally's stop
+    /// flag and count.
+    pub fn run<T: Send>(&self, py: pyo3::Python<'_>, work: impl FnOnce() -> T + Send) -> pyo3::PyResult<T> {
+        let count = || (self.done.load(std::sync::atomic::Ordering::Relaxed), self.total);
+        interruptible_with(
+            py,
+            &|| self.stop.store(true, std::sync::atomic::Ordering::Relaxed),
+            self.progress.as_ref().map(|p| (p, &count as Counter<'_>)),
+            work,
+        )
+    }
+}
+
 /// A long call's counter of its work: `(done, total)`.
 pub type Counter<'a> = &'a (dyn Fn() -> (u64, u64) + Sync);
 

@@ -11,7 +11,6 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use skinny_many::{Batch, Output, Scheme};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// One field of every message: shared, one per message in a list, or the
 /// rows of an array.
@@ -139,28 +138,19 @@ fn run<'py>(
         }
         batches.push(batch);
     }
-    let stop = AtomicBool::new(false);
-    let progress = common::Progress::of(py, progress, "messages", if seal { "many_seal" } else { "many_open" })?;
-    let done = AtomicU64::new(0);
-    let count = || (done.load(Ordering::Relaxed), n as u64);
-    let outs: Vec<Output> = common::interruptible_with(
-        py,
-        &|| stop.store(true, Ordering::Relaxed),
-        progress.as_ref().map(|p| (p, &count as common::Counter<'_>)),
-        || -> PyResultOf<Vec<Output>> {
-            let mut outs = Vec::with_capacity(batches.len());
-            for batch in &batches {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let out =
-                    if seal { skinny_many::seal(&placement, batch) } else { skinny_many::open(&placement, batch) };
-                outs.push(out.map_err(Error::from)?);
-                done.fetch_add(batch.len() as u64, Ordering::Relaxed);
+    let tally = common::Tally::new(py, progress, "messages", if seal { "many_seal" } else { "many_open" }, n as u64)?;
+    let outs: Vec<Output> = tally.run(py, || -> PyResultOf<Vec<Output>> {
+        let mut outs = Vec::with_capacity(batches.len());
+        for batch in &batches {
+            if tally.stopped() {
+                break;
             }
-            Ok(outs)
-        },
-    )??;
+            let out = if seal { skinny_many::seal(&placement, batch) } else { skinny_many::open(&placement, batch) };
+            outs.push(out.map_err(Error::from)?);
+            tally.add(batch.len() as u64);
+        }
+        Ok(outs)
+    })??;
     drop(batches);
     let out = Segments(&outs);
     match data_rows {

@@ -92,26 +92,15 @@ pub fn neural_pairs<'py>(
         let xs = xw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
         let ys = yw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
         // Ctrl-C: chunks not yet started are skipped, and the call raises.
-        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-        let stop = AtomicBool::new(false);
-        let progress = common::Progress::of(py, progress, "pairs", "neural_pairs")?;
-        let done = AtomicU64::new(0);
-        let count = || (done.load(Ordering::Relaxed), n as u64);
-        common::interruptible_with(
-            py,
-            &|| stop.store(true, Ordering::Relaxed),
-            progress.as_ref().map(|p| (p, &count as common::Counter<'_>)),
-            || {
-                xs.par_chunks_mut(CHUNK * 2 * bs).zip(ys.par_chunks_mut(CHUNK)).enumerate().for_each(
-                    |(c, (xc, yc))| {
-                        if !stop.load(Ordering::Relaxed) {
-                            set.fill(offset + (c * CHUNK) as u64, xc, yc);
-                            done.fetch_add(yc.len() as u64, Ordering::Relaxed);
-                        }
-                    },
-                );
-            },
-        )?;
+        let tally = common::Tally::new(py, progress, "pairs", "neural_pairs", n as u64)?;
+        tally.run(py, || {
+            xs.par_chunks_mut(CHUNK * 2 * bs).zip(ys.par_chunks_mut(CHUNK)).enumerate().for_each(|(c, (xc, yc))| {
+                if !tally.stopped() {
+                    set.fill(offset + (c * CHUNK) as u64, xc, yc);
+                    tally.add(yc.len() as u64);
+                }
+            });
+        })?;
     }
     Ok((x.into_any(), y.into_any()))
 }

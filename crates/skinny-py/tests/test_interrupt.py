@@ -19,6 +19,12 @@ LONG_CALLS = {
         lab.differential(cipher="skinny-64-64", rounds=3, dp="2000000000000000",
                          dc="0000000000000000", queries=2**40)
     """,
+    "characteristic": """
+        from skinny import lab
+        print("started", flush=True)
+        lab.characteristic_experiment("skinny-64-64", ["2000000000000000"] * 2 + ["0000000000000000"],
+                                      queries=2**40, key_every=2**20)
+    """,
 }
 
 

@@ -54,6 +54,14 @@ def test_a_lab_run_reports_its_queries():
     ends_whole(seen, 2**22)
 
 
+def test_a_characteristic_experiment_reports_its_pairs():
+    seen, report = recorder()
+    states = ["0000000000000001", "0080000000000000", "0000000000000000"]
+    r = lab.characteristic_experiment("skinny-64-64", states, queries=1 << 16, key_every=1 << 10, progress=report)
+    assert r["queries"] == 1 << 16
+    ends_whole(seen, 1 << 16)
+
+
 def test_a_raising_callable_stops_the_call_and_its_exception_is_raised():
     class Enough(Exception):
         pass

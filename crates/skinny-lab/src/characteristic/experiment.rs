@@ -16,6 +16,7 @@
 
 use super::{CharacteristicError, DifferentialCharacteristic};
 use crate::common::Common;
+use crate::control::Control;
 use crate::cpu::KeyCipher;
 use crate::stats::{self, Estimate};
 use crate::xor::{xor, xor_each_block};
@@ -73,8 +74,10 @@ impl PrefixCount {
 /// What a characteristic's experiment counted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CharacteristicCounts {
-    /// Pairs encrypted.
+    /// Pairs encrypted (fewer than asked for when the run was stopped).
     pub queries: u64,
+    /// Whether the run was stopped ([`Control::stop`]) before all its pairs.
+    pub interrupted: bool,
     /// Keys drawn (key groups).
     pub keys: u64,
     /// Every prefix, 1 round to all of them.
@@ -90,6 +93,17 @@ impl CharacteristicExperiment {
     /// What [`DifferentialCharacteristic::check`] refuses, and
     /// [`CharacteristicError::Experiment`] for no queries or `key_every` 0.
     pub fn run(&self) -> Result<CharacteristicCounts, CharacteristicError> {
+        self.run_with(&Control::new())
+    }
+
+    /// [`CharacteristicExperiment::run`], watched and steered through
+    /// `control`: its count of pairs done goes up batch by batch, and after
+    /// [`Control::stop`] the batches not yet started are skipped and the
+    /// counts of those done are returned, marked interrupted.
+    ///
+    /// # Errors
+    /// As [`CharacteristicExperiment::run`].
+    pub fn run_with(&self, control: &Control) -> Result<CharacteristicCounts, CharacteristicError> {
         let ch = &self.characteristic;
         ch.check()?;
         if self.queries == 0 {
@@ -107,11 +121,13 @@ impl CharacteristicExperiment {
         common.key_every = self.key_every;
         common.seed = self.seed;
         let dk = ch.tweakey_at_start();
+        let before = control.done();
         let counts = common
             .shard_groups()
             .into_par_iter()
-            .map(|g| self.group(&common, &dk, g))
+            .map(|g| self.group(&common, &dk, g, control))
             .reduce(|| vec![0u64; rounds], add);
+        let queries = control.done() - before;
         let prefixes = counts
             .iter()
             .enumerate()
@@ -119,12 +135,13 @@ impl CharacteristicExperiment {
                 rounds: i + 1,
                 last_round: ch.start_round + i,
                 pairs,
-                estimate: stats::estimate(pairs, self.queries),
+                estimate: stats::estimate(pairs, queries),
                 predicted_log2: predicted.get(i).copied(),
             })
             .collect();
         Ok(CharacteristicCounts {
-            queries: self.queries,
+            queries,
+            interrupted: queries < self.queries,
             keys: common.groups(),
             prefixes,
             seconds: start.elapsed().as_secs_f64(),
@@ -132,8 +149,11 @@ impl CharacteristicExperiment {
     }
 
     /// Key group `g`'s counts per prefix.
-    fn group(&self, c: &Common, dk: &[u8], g: u64) -> Vec<u64> {
+    fn group(&self, c: &Common, dk: &[u8], g: u64, control: &Control) -> Vec<u64> {
         let ch = &self.characteristic;
+        if control.stopped() {
+            return vec![0u64; ch.rounds()];
+        }
         let queries = c.group_queries(g);
         let len = queries.end - queries.start;
         let k1 = c.start_key(g);
@@ -159,8 +179,15 @@ impl CharacteristicExperiment {
         (0..batches)
             .into_par_iter()
             .map(|b| {
+                if control.stopped() {
+                    return vec![0u64; ch.rounds()];
+                }
                 let s = queries.start + b * BATCH;
-                self.batch(c, &e1, &e2, s..queries.end.min(s + BATCH))
+                let qs = s..queries.end.min(s + BATCH);
+                let n = qs.end - qs.start;
+                let counts = self.batch(c, &e1, &e2, qs);
+                control.add_done(n);
+                counts
             })
             .reduce(|| vec![0u64; ch.rounds()], add)
     }

@@ -151,6 +151,18 @@ fn refuses_bad_characteristics() {
     }
 }
 
+#[test]
+fn a_stopped_experiment_counts_what_it_did_and_says_so() {
+    let exp = CharacteristicExperiment { characteristic: lgs_upper(), queries: 1 << 16, key_every: 1 << 10, seed: 5 };
+    let control = crate::Control::new();
+    let whole = exp.run_with(&control).unwrap();
+    assert!(!whole.interrupted && whole.queries == 1 << 16 && control.done() == 1 << 16);
+    control.stop();
+    let none = exp.run_with(&control).unwrap();
+    assert!(none.interrupted && none.queries == 0);
+    assert!(none.prefixes.iter().all(|p| p.pairs == 0 && p.agrees(0, 1e-6).is_none()));
+}
+
 /// A small xorshift for test data.
 fn random_state(seed: &mut u64, mask: u8) -> State {
     core::array::from_fn(|_| {

@@ -672,6 +672,7 @@ def characteristic_experiment(
     seed: int = 0,
     start_round: int = 1,
     tk_at: Literal["master", "start"] = "master",
+    progress: Progress = None,
 ) -> dict:
     """Encrypts ``queries`` random pairs with the characteristic's input
     difference under random keys (a fresh one every ``key_every`` pairs)
@@ -681,4 +682,8 @@ def characteristic_experiment(
     ``rounds``, ``last_round``, ``pairs``, ``log2_p``, ``ci95`` (the exact
     95 % interval in log2, its lower end ``None`` without a pair),
     ``predicted_log2`` (from the DDT; ``None`` from an impossible round on)
-    and ``agrees`` (the prediction inside the 1 - 10^-6 interval)."""
+    and ``agrees`` (the prediction inside the 1 - 10^-6 interval).
+
+    Ctrl-C stops the run at its next batch and raises ``KeyboardInterrupt``.
+    ``progress``: ``True`` for a tqdm bar, or a callable ``progress(done,
+    total)`` called a few times a second (its exception stops the run)."""

@@ -127,27 +127,18 @@ fn run<'py>(
         let data = rw.as_slice_mut().map_err(|e| Error::input(e.to_string()))?;
         // In segments, so that Ctrl-C stops the call at the next one.
         let bs = v.block_bytes();
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
         let what = if matches!(dir, Direction::Encrypt) { "encrypt" } else { "decrypt" };
-        let progress = common::Progress::of(py, progress, "blocks", what)?;
-        let done = std::sync::atomic::AtomicU64::new(0);
-        let count = || (done.load(std::sync::atomic::Ordering::Relaxed), n as u64);
-        common::interruptible_with(
-            py,
-            &|| stop.store(true, std::sync::atomic::Ordering::Relaxed),
-            progress.as_ref().map(|p| (p, &count as common::Counter<'_>)),
-            || -> PyResultOf<()> {
-                for (i, seg) in data.chunks_mut(SEGMENT_BLOCKS * bs).enumerate() {
-                    if stopped() {
-                        break;
-                    }
-                    crypt(v, span, dir, tks.segment(v, i * SEGMENT_BLOCKS, seg.len() / bs), device, seg)?;
-                    done.fetch_add((seg.len() / bs) as u64, std::sync::atomic::Ordering::Relaxed);
+        let tally = common::Tally::new(py, progress, "blocks", what, n as u64)?;
+        tally.run(py, || -> PyResultOf<()> {
+            for (i, seg) in data.chunks_mut(SEGMENT_BLOCKS * bs).enumerate() {
+                if tally.stopped() {
+                    break;
                 }
-                Ok(())
-            },
-        )??;
+                crypt(v, span, dir, tks.segment(v, i * SEGMENT_BLOCKS, seg.len() / bs), device, seg)?;
+                tally.add((seg.len() / bs) as u64);
+            }
+            Ok(())
+        })??;
     }
     Ok(dst.into_any())
 }

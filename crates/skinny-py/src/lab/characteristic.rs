@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyList};
 use skinny_lab::characteristic::{
     CharacteristicExperiment, DifferentialCharacteristic, Evaluation, LinearCharacteristic,
 };
-use skinny_lab::TweakeyAt;
+use skinny_lab::{Control, TweakeyAt};
 
 /// Bytes as lower-case hex digits.
 fn hex(bytes: &[u8]) -> String {
@@ -174,8 +174,12 @@ pub fn tweakey_schedule(
 /// 95 % interval in log2, its lower end ``None`` without a pair),
 /// ``predicted_log2`` (from the DDT; ``None`` from an impossible round on)
 /// and ``agrees`` (the prediction inside the 1 - 10^-6 interval).
+///
+/// Ctrl-C stops the run at its next batch and raises ``KeyboardInterrupt``.
+/// ``progress``: ``True`` for a tqdm bar, or a callable ``progress(done,
+/// total)`` called a few times a second (its exception stops the run).
 #[pyfunction]
-#[pyo3(signature = (cipher, states, tweakey=None, *, queries, key_every=1, seed=0, start_round=1, tk_at="master"))]
+#[pyo3(signature = (cipher, states, tweakey=None, *, queries, key_every=1, seed=0, start_round=1, tk_at="master", progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn characteristic_experiment<'py>(
     py: Python<'py>,
@@ -187,10 +191,20 @@ pub fn characteristic_experiment<'py>(
     seed: u64,
     start_round: usize,
     tk_at: &str,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let characteristic = differential(cipher, states, tweakey, start_round, tk_at, None)?;
     let exp = CharacteristicExperiment { characteristic, queries, key_every, seed };
-    let counts = py.detach(|| exp.run()).map_err(input)?;
+    let progress = common::Progress::of(py, progress, "pairs", "characteristic_experiment")?;
+    let control = Control::new();
+    let count = || (control.done(), queries);
+    let counts = common::interruptible_with(
+        py,
+        &|| control.stop(),
+        progress.as_ref().map(|p| (p, &count as common::Counter<'_>)),
+        || exp.run_with(&control),
+    )?
+    .map_err(input)?;
     let d = PyDict::new(py);
     d.set_item("queries", counts.queries)?;
     d.set_item("keys", counts.keys)?;
