@@ -13,31 +13,9 @@
 #include <vector>
 using std::min;
 
-#include "shim.h"
-#define LAB_ENTRY(...)
+#include "lab_host.h"
 #define PAIRS_ENTRY(...)
-
-#include "../kernels/common.cuh"
-#include "../kernels/bitsliced_round.cuh"
-#include "../kernels/tweakey_slices.cuh"
-#include "../kernels/lab_key_counts.cuh"
-#include "../kernels/lab.cu"
 #include "../kernels/pairs.cu"
-
-static u32* symbol(const std::string& s) {
-    if (s == "lab_load_cell") return lab_load_cell;
-    if (s == "lab_rc") return lab_rc;
-    if (s == "lab_dp") return lab_dp;
-    if (s == "lab_dc") return lab_dc;
-    if (s == "lab_target") return lab_target;
-    if (s == "lab_mask") return lab_mask;
-    if (s == "lab_in_mask") return lab_in_mask;
-    if (s == "lab_cell_zero") return lab_cell_zero;
-    if (s == "lab_cell_nonzero") return lab_cell_nonzero;
-    if (s == "lab_delta_init") return lab_delta_init;
-    if (s == "lab_delta_fin") return lab_delta_fin;
-    return nullptr;
-}
 
 static std::vector<uint8_t> unhex(const std::string& s) {
     std::vector<uint8_t> v(s.size() / 2);
@@ -61,10 +39,7 @@ int main(int argc, char** argv) {
         } else if (tag == "states") {
             for (auto& s : states) ls >> s;
         } else if (tag == "sym") {
-            std::string sym; size_t cnt; ls >> sym >> cnt;
-            u32* dst = symbol(sym);
-            if (!dst) { printf("unknown symbol %s\n", sym.c_str()); return 2; }
-            for (size_t i = 0; i < cnt; i++) { std::string h; ls >> h; dst[i] = (u32)std::stoul(h, nullptr, 16); }
+            if (!read_symbol(ls)) return 2;
         } else if (tag == "y") {
             std::string h; ls >> h; want_y = unhex(h);
         } else if (tag == "x") {

@@ -1,5 +1,5 @@
 // What the kernels' CUDA C++ needs to compile as plain C++ on the host, for
-// the simulators (hostsim.cpp, lab.cpp): CUDA's qualifiers as nothing, and the
+// the simulators (hostsim.cpp, lab.cpp, ...): CUDA's qualifiers as nothing, and the
 // few intrinsics the kernels use, written out.
 #pragma once
 #include <cstdint>
