@@ -10,9 +10,20 @@
 #   SKINNY_VENV   where the venv lives (default: .venv-python in the repository,
 #                 git-ignored; kept between runs, so a warm run only rebuilds
 #                 what changed)
-#   SKINNY_PY_PROFILE  the cargo profile of the build (default: dev at
-#                 opt-level 2, which is what the workspace's test profile is:
-#                 cargo reuses the dependencies `cargo test` built; "release"
+#   SKINNY_PY_BUILD  how the package is built:
+#                 "maturin" (the default): a wheel, through pip's build
+#                 backend, exactly as users install it;
+#                 "workspace" (what scripts/test.sh, the README's test command,
+#                 uses): the native module from the workspace's own test-profile
+#                 build (`cargo build --workspace --lib --examples --profile test`,
+#                 the feature set `cargo test --workspace` built, so only the
+#                 module itself is compiled: built alone, its dependencies get
+#                 other features and all of them compile again), installed with
+#                 the Python sources as a plain folder in the venv. The wheel's
+#                 packaging is then not exercised (scripts/gpu/stage.sh python
+#                 and releases build it with maturin).
+#   SKINNY_PY_PROFILE  with maturin, the cargo profile of the build (default:
+#                 dev at opt-level 2, as the workspace's test profile; "release"
 #                 for the wheel users get). Not "test": cargo would build the
 #                 module as a test harness.
 #   SKINNY_PY_RAY=0  do not install Ray (its test then skips, visibly); by
@@ -25,6 +36,11 @@ cd "$root"
 python="${PYTHON:-python3}"
 venv="${SKINNY_VENV:-$root/.venv-python}"
 profile="${SKINNY_PY_PROFILE:-dev}"
+build_kind="${SKINNY_PY_BUILD:-maturin}"
+case $build_kind in
+    maturin | workspace) ;;
+    *) echo "test-python: SKINNY_PY_BUILD is maturin or workspace, not '$build_kind'" >&2; exit 2 ;;
+esac
 
 start=$(date +%s)
 if [ ! -x "$venv/bin/python" ]; then
@@ -37,13 +53,34 @@ if [ "${SKINNY_PY_RAY:-1}" != 0 ]; then
 fi
 echo "test-python: venv ready in $(( $(date +%s) - start )) s ($venv)"
 
-# maturin through pip's build backend: the wheel is built in this checkout's
-# target/ (reusing the workspace's built dependencies) with the chosen profile.
 build=$(date +%s)
-PATH="$venv/bin:$PATH" CARGO_PROFILE_DEV_OPT_LEVEL=2 MATURIN_PEP517_ARGS="--profile $profile" PYO3_PYTHON="$venv/bin/python" \
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
-    --force-reinstall --no-deps ./crates/skinny-py
-echo "test-python: package built and installed in $(( $(date +%s) - build )) s (profile $profile)"
+if [ "$build_kind" = maturin ]; then
+    # maturin through pip's build backend: the wheel is built in this
+    # checkout's target/ with the chosen profile.
+    PATH="$venv/bin:$PATH" CARGO_PROFILE_DEV_OPT_LEVEL=2 MATURIN_PEP517_ARGS="--profile $profile" PYO3_PYTHON="$venv/bin/python" \
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
+        --force-reinstall --no-deps ./crates/skinny-py
+    echo "test-python: package built and installed in $(( $(date +%s) - build )) s (maturin, profile $profile)"
+else
+    # The interpreter pyo3 was configured with by `cargo test` is kept (the
+    # module is abi3: any CPython from 3.9 imports it), so pyo3 is not rebuilt.
+    cargo build --locked --quiet --workspace --lib --examples --profile test
+    target=$(cargo metadata --format-version 1 --no-deps --locked |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+    # A wheel installed before is replaced by the folder.
+    "$venv/bin/python" -m pip uninstall --quiet --disable-pip-version-check -y skinny-cipher 2>/dev/null || true
+    "$venv/bin/python" - "$root/crates/skinny-py/python/skinny" "$target/debug/lib_skinny.so" <<'PY'
+import shutil, sys, sysconfig
+from pathlib import Path
+source, module = Path(sys.argv[1]), Path(sys.argv[2])
+dest = Path(sysconfig.get_paths()["purelib"]) / "skinny"
+shutil.rmtree(dest, ignore_errors=True)
+shutil.copytree(source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+# The name maturin gives the module of an abi3 wheel.
+shutil.copy2(module, dest / "_skinny.abi3.so")
+PY
+    echo "test-python: package built and installed in $(( $(date +%s) - build )) s (the workspace's test-profile build)"
+fi
 
 # Run from the tests' folder so that the installed package, not the source
 # folder, is imported.
