@@ -1,11 +1,11 @@
 //! The six members of the family as values: [`Member`], with what sets them
 //! apart (the cipher and tweakey layout, nonce and tag lengths, the prefix
-//! of the domain byte) and their id in the sealed file header.
+//! of the domain byte) and their number in the specification.
 
 use crate::tweakey::Layout;
 use core::fmt;
 
-/// A SKINNY-AEAD member, with its id in the sealed file header.
+/// A SKINNY-AEAD member, numbered as in the specification (M1 to M6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Member {
     /// [`SkinnyAeadM1`](crate::SkinnyAeadM1): SKINNY-128-384, 128-bit nonce and tag (the default).
@@ -27,7 +27,8 @@ impl Member {
     /// All six, in id order.
     pub const ALL: [Member; 6] = [Member::M1, Member::M2, Member::M3, Member::M4, Member::M5, Member::M6];
 
-    /// The id stored in the sealed file header: 1 to 6.
+    /// The member's number in the specification: 1 (M1) to 6 (M6). (Formats
+    /// that name a member, such as skinny-seal's header, store this number.)
     pub const fn id(self) -> u8 {
         match self {
             Member::M1 => 1,
@@ -39,7 +40,7 @@ impl Member {
         }
     }
 
-    /// The member with header id `id`, if any.
+    /// The member numbered `id`, if any.
     pub fn from_id(id: u8) -> Option<Self> {
         Self::ALL.into_iter().find(|m| m.id() == id)
     }

@@ -212,8 +212,9 @@ def many_seal(
 ) -> Union[U8Array, List[bytes]]:
     """Seals many independent messages at once (the many-message engine).
 
-    ``scheme``: ``"romulus-n"``, ``"romulus-m"``, ``"skinny-aead-m1"`` ..
-    ``"m6"``. ``data``: a list of messages (any lengths) or a uint8 array with
+    ``scheme``: one of :data:`SCHEME_NAMES`: ``"romulus-n"``, ``"romulus-m"``,
+    or a SKINNY-AEAD member, ``"skinny-aead-m1"`` to ``"skinny-aead-m6"`` (or
+    short, ``"m1"`` to ``"m6"``). ``data``: a list of messages (any lengths) or a uint8 array with
     one message per row; keys, nonces and ``ads`` as one shared bytes value, a
     list, or an array of rows. Returns ciphertext ‖ tag per message: a list,
     or an array of shape (n, len + tag) for array input. Byte for byte what
