@@ -8,9 +8,7 @@
 //!   (cipher, mode, direction, IV, padding, backend) and run over a whole message;
 //! - [`gpu`]: the GPU test binaries' harness: a GPU test is ignored where no
 //!   GPU is found, and fails there under `SKINNY_REQUIRE_GPU=1`;
-//! - [`stack`]: every public call on a 64 KiB stack, each in a child process;
-//! - [`tamper`]: forgeries against an AEAD of the `aead` traits, each refused
-//!   through every entry point with nothing released.
+//! - [`stack`]: every public call on a 64 KiB stack, each in a child process.
 //!
 //! Test vectors are not here: they stay with the tests that use them.
 
@@ -18,7 +16,6 @@ pub mod gpu;
 pub mod rng;
 pub mod run;
 pub mod stack;
-pub mod tamper;
 pub mod textbook;
 
 pub use rng::bytes;
