@@ -79,6 +79,8 @@ shutil.copytree(source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.so
 # The name maturin gives the module of an abi3 wheel.
 shutil.copy2(module, dest / "_skinny.abi3.so")
 PY
+    # The CLI the same build made, for the tests comparing the package with it.
+    [ -n "${SKINNY_BIN:-}" ] || { [ -x "$target/debug/skinny" ] && export SKINNY_BIN="$target/debug/skinny"; }
     echo "test-python: package built and installed in $(( $(date +%s) - build )) s (the workspace's test-profile build)"
 fi
 

@@ -89,9 +89,14 @@ def test_bad_parameters():
 
 
 def cli():
-    """The CLI binary of this checkout, if built (tests do not build it)."""
+    """The CLI binary of this checkout, if built (tests do not build it):
+    ``SKINNY_BIN``, else in cargo's target folder (``CARGO_TARGET_DIR`` or
+    ``target/``), else on the PATH."""
+    if os.environ.get("SKINNY_BIN"):
+        return os.environ["SKINNY_BIN"]
+    target = pathlib.Path(os.environ["CARGO_TARGET_DIR"]) if os.environ.get("CARGO_TARGET_DIR") else ROOT / "target"
     for profile in ("debug", "release"):
-        p = ROOT / "target" / profile / "skinny"
+        p = target / profile / "skinny"
         if p.is_file() and os.access(p, os.X_OK):
             return str(p)
     return shutil.which("skinny")
