@@ -5,6 +5,7 @@
 
 use crate::hazmat::BLOCK;
 use crate::tbc::Block;
+use digest::common::{AlgorithmName, BlockSizeUser};
 use digest::consts::U32;
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 use skinny::hazmat::single::Lanes;
@@ -12,6 +13,7 @@ use zeroize::Zeroize;
 
 /// Bytes in one message block of the hash (TK2 ‖ TK3 of its two calls).
 const HASH_BLOCK: usize = 32;
+const _: () = assert!(HASH_BLOCK == 32, "RomulusH's BlockSize says 32");
 
 /// The chaining value (L, R) and the bytes of a block not yet complete.
 #[derive(Clone)]
@@ -126,6 +128,17 @@ impl HashMarker for RomulusH {}
 
 impl OutputSizeUser for RomulusH {
     type OutputSize = U32;
+}
+
+impl BlockSizeUser for RomulusH {
+    /// The message block: 32 bytes, TK2 ‖ TK3 of the compression function's two calls.
+    type BlockSize = U32;
+}
+
+impl AlgorithmName for RomulusH {
+    fn write_alg_name(f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Romulus-H")
+    }
 }
 
 impl Update for RomulusH {

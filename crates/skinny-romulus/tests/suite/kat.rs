@@ -84,3 +84,18 @@ fn romulus_h_kats() {
     }
     assert_eq!(cases.len(), 1025);
 }
+
+/// What generic code over `digest` asks of a hash besides its output
+/// (`SimpleHmac` needs the block size): the 32-byte message block, the name.
+#[test]
+fn romulus_h_names_itself_and_its_block() {
+    use skinny_romulus::digest::common::{AlgorithmName, BlockSizeUser};
+    struct Name;
+    impl std::fmt::Display for Name {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            RomulusH::write_alg_name(f)
+        }
+    }
+    assert_eq!(RomulusH::block_size(), 32);
+    assert_eq!(Name.to_string(), "Romulus-H");
+}
