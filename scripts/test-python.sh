@@ -19,9 +19,10 @@
 #                 the feature set `cargo test --workspace` built, so only the
 #                 module itself is compiled: built alone, its dependencies get
 #                 other features and all of them compile again), installed with
-#                 the Python sources as a plain folder in the venv. The wheel's
-#                 packaging is then not exercised (scripts/gpu/stage.sh python
-#                 and releases build it with maturin).
+#                 the Python sources as a plain folder in the venv; the
+#                 packaging is checked by `maturin sdist` (no compiling), the
+#                 wheel itself built where it ships (scripts/gpu/stage.sh
+#                 python, releases).
 #   SKINNY_PY_PROFILE  with maturin, the cargo profile of the build (default:
 #                 dev at opt-level 2, as the workspace's test profile; "release"
 #                 for the wheel users get). Not "test": cargo would build the
@@ -79,6 +80,17 @@ shutil.copytree(source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.so
 # The name maturin gives the module of an abi3 wheel.
 shutil.copy2(module, dest / "_skinny.abi3.so")
 PY
+    # The packaging itself, without compiling: maturin reads pyproject.toml
+    # and the crates and makes the source distribution users' pip builds
+    # from; it must hold the Python sources and the stub.
+    sdist=$(mktemp -d)
+    "$venv/bin/maturin" sdist --manifest-path crates/skinny-py/Cargo.toml --out "$sdist" > "$sdist/log" 2>&1 ||
+        { cat "$sdist/log" >&2; echo "test-python: maturin could not make the source distribution" >&2; exit 1; }
+    listing=$(tar tzf "$sdist"/*.tar.gz)
+    for f in python/skinny/__init__.py python/skinny/_skinny.pyi crates/skinny-py/Cargo.toml pyproject.toml; do
+        grep -q "/$f\$" <<< "$listing" || { echo "test-python: the source distribution lacks $f" >&2; exit 1; }
+    done
+    rm -rf "$sdist"
     # The CLI the same build made, for the tests comparing the package with it.
     [ -n "${SKINNY_BIN:-}" ] || { [ -x "$target/debug/skinny" ] && export SKINNY_BIN="$target/debug/skinny"; }
     echo "test-python: package built and installed in $(( $(date +%s) - build )) s (the workspace's test-profile build)"
