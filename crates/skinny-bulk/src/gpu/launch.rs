@@ -63,11 +63,6 @@ impl Launcher {
         self.block
     }
 
-    /// Rounds each launch runs.
-    pub(crate) fn rounds(&self) -> i32 {
-        self.rounds
-    }
-
     /// `op`'s kernel, if the kernels have one.
     pub(crate) fn get(&self, op: Op) -> Option<&CudaFunction> {
         self.funcs[op.index()].as_ref()

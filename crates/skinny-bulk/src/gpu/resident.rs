@@ -6,7 +6,7 @@
 use super::chain::block_words;
 use super::cipher::GpuCipher;
 use super::kernels::Op;
-use skinny_cuda::cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, PushKernelArg};
+use skinny_cuda::cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut};
 use skinny_cuda::{DeviceQueue, GpuError};
 use std::sync::Arc;
 
@@ -70,29 +70,11 @@ impl GpuCipher {
         let words = block_words(&self.chain_block(iv));
         match op {
             Op::EcbEncrypt | Op::EcbDecrypt | Op::Ctr => {
-                if nblocks == 0 {
-                    return Ok(());
-                }
-                let f = self.launcher.func(op)?;
-                let cfg = self.launcher.config(nblocks)?;
-                let rounds = self.launcher.rounds();
                 let (ptr, _sync) = data.device_ptr_mut(stream);
-                let mut b = stream.launch_builder(f);
-                b.arg(&ptr)
-                    .arg(&ptr)
-                    .arg(&nblocks)
-                    .arg(&words[0])
-                    .arg(&words[1])
-                    .arg(&words[2])
-                    .arg(&words[3])
-                    .arg(&rounds);
-                // SAFETY: the argument list matches the kernels' signature (in, out,
-                // n, iv0..iv3, rounds); the buffer holds nblocks blocks. In and out
-                // are the same buffer: for ECB and CTR each block is read by the
-                // one thread that writes it, and read before it is written, so the
-                // kernels' no-alias promise holds for every access that matters.
-                unsafe { b.launch(cfg) }.map_err(GpuError::driver("kernel launch"))?;
-                Ok(())
+                // SAFETY: the buffer holds nblocks blocks (checked above) of this
+                // cipher's GPU and stays borrowed until the launch is queued; in
+                // and out are the same address, which ECB and CTR allow.
+                unsafe { self.launcher.launch_at(stream, op, ptr, ptr, nblocks, words) }
             }
             Op::CbcDecrypt | Op::CfbDecrypt => {
                 let copy = stream.clone_dtod(&data.slice(..need)).map_err(GpuError::driver("copying on the device"))?;

@@ -43,7 +43,6 @@ pub fn _gpu_last_pointers() -> (u64, u64) {
 #[pyclass(name = "DeviceArray", module = "skinny", frozen)]
 pub struct DeviceArray {
     bytes: DeviceBytes,
-    ptr: u64,
     shape: Vec<usize>,
     ordinal: usize,
 }
@@ -52,7 +51,7 @@ impl DeviceArray {
     /// `bytes` seen as an array of `shape` (of as many bytes).
     fn of(bytes: DeviceBytes, ordinal: usize, shape: Vec<usize>) -> Self {
         debug_assert_eq!(bytes.len(), shape.iter().product::<usize>());
-        Self { ptr: bytes.ptr(), bytes, shape, ordinal }
+        Self { bytes, shape, ordinal }
     }
 
     /// Zeros of `shape` on `queue`'s GPU.
@@ -98,7 +97,7 @@ impl DeviceArray {
     /// The device address of the first byte.
     #[getter]
     fn ptr(&self) -> u64 {
-        self.ptr
+        self.bytes.ptr()
     }
 
     fn __len__(&self) -> usize {
@@ -162,7 +161,7 @@ impl DeviceArray {
             return Err(PyBufferError::new_err("a DeviceArray is exported without a copy only"));
         }
         let device = DLDevice { device_type: DEVICE_CUDA, device_id: me.ordinal as i32 };
-        dlpack::export(slf.py(), me.ptr, &me.shape, device, slf.clone().into_any().unbind())
+        dlpack::export(slf.py(), me.bytes.ptr(), &me.shape, device, slf.clone().into_any().unbind())
     }
 
     /// ``(kDLCUDA, device number)``.
@@ -176,7 +175,7 @@ impl DeviceArray {
         let d = PyDict::new(py);
         d.set_item("shape", PyTuple::new(py, &self.shape)?)?;
         d.set_item("typestr", "|u1")?;
-        d.set_item("data", (self.ptr, false))?;
+        d.set_item("data", (self.bytes.ptr(), false))?;
         d.set_item("strides", py.None())?;
         d.set_item("version", 3)?;
         // Ready on every stream: nothing to wait for.
@@ -220,7 +219,7 @@ pub fn pairs_on_device(
     py.detach(|| {
         let (x, y) = PairsKernel::new(&g, set)?.sample(offset, n)?;
         let (x, y) = (DeviceArray::of(x, 0, vec![n, 2, bs]), DeviceArray::of(y, 0, vec![n]));
-        record(0, x.ptr);
+        record(0, x.bytes.ptr());
         Ok((x, y))
     })
 }
@@ -301,7 +300,7 @@ pub fn crypt_device<'py>(
     let src = input.data;
     let dst = match (&output, &fresh) {
         (Some(t), _) => t.data,
-        (_, Some(f)) => f.ptr,
+        (_, Some(f)) => f.bytes.ptr(),
         _ => src,
     };
     py.detach(|| -> PyResultOf<()> {
